@@ -1,0 +1,79 @@
+import { z } from "zod";
+
+export const SOCIAL_NETWORKS = [
+  "twitter",
+  "instagram",
+  "youtube",
+  "facebook",
+  "tiktok",
+  "snapchat",
+  "onlyfans",
+] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/** The spec's defaults (user-side section 9, admin-side section 9). */
+export const SETTINGS_DEFAULTS = {
+  defaultCredits: 100,
+  enableVoiceConversation: true,
+  maxWordsPerMessage: 500,
+  freeMessagesPerDay: 5,
+  creditsPerMinute: 5,
+  aiProfileName: "AI Celebrity Assistant",
+} as const;
+
+const count = z.number().int().min(0);
+
+export const aiProfileSchema = z.object({
+  name: z.string(),
+  aiProfileImage: z.string(),
+  enableVoiceConversation: z.boolean(),
+  promotionalMessage: z.string(),
+});
+
+export const socialMediaProfilesSchema = z.object(
+  Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, z.string()])) as Record<
+    SocialNetwork,
+    z.ZodString
+  >,
+);
+
+/** What GET /api/settings answers to anyone: never any provider key. */
+export const publicSettingsSchema = z.object({
+  defaultCredits: count,
+  enableVoiceConversation: z.boolean(),
+  maxWordsPerMessage: count,
+  freeMessagesPerDay: count,
+  creditsPerMinute: z.number().int().min(1),
+  lightThemeLogo: z.string(),
+  darkThemeLogo: z.string(),
+  favicon: z.string(),
+  aiProfile: aiProfileSchema,
+  socialMediaProfiles: socialMediaProfilesSchema,
+});
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+
+export const defaultPublicSettings: PublicSettings = {
+  defaultCredits: SETTINGS_DEFAULTS.defaultCredits,
+  enableVoiceConversation: SETTINGS_DEFAULTS.enableVoiceConversation,
+  maxWordsPerMessage: SETTINGS_DEFAULTS.maxWordsPerMessage,
+  freeMessagesPerDay: SETTINGS_DEFAULTS.freeMessagesPerDay,
+  creditsPerMinute: SETTINGS_DEFAULTS.creditsPerMinute,
+  lightThemeLogo: "",
+  darkThemeLogo: "",
+  favicon: "",
+  aiProfile: {
+    name: SETTINGS_DEFAULTS.aiProfileName,
+    aiProfileImage: "",
+    enableVoiceConversation: SETTINGS_DEFAULTS.enableVoiceConversation,
+    promotionalMessage: "",
+  },
+  socialMediaProfiles: {
+    twitter: "",
+    instagram: "",
+    youtube: "",
+    facebook: "",
+    tiktok: "",
+    snapchat: "",
+    onlyfans: "",
+  },
+};

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+// One runner for the whole workspace; each package owns its project config.
+// The browser tests in e2e/ run separately (npm run test:e2e) after a build.
+export default defineConfig({
+  test: {
+    projects: ["packages/*/vitest.config.ts", "apps/*/vitest.config.ts"],
+  },
+});
