@@ -1,0 +1,23 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+
+/** Starts a servers script under tsx in a child process and reads the URLs it prints. */
+export async function spawnServers<T>(script: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const urls = await new Promise<T>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
+    lines.once("line", (line) => resolve(JSON.parse(line) as T));
+  });
+  return {
+    urls,
+    async stop() {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
