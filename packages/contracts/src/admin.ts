@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { paginationSchema } from "./api";
+import { AUTH_MESSAGES, PASSWORD_RULES, roleSchema } from "./auth";
+
+export const adminLoginRequestSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: "Please enter a valid email address" })),
+  password: z.string().min(1, { error: "Password is required" }),
+});
+
+export const adminSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.literal("admin"),
+});
+export type Admin = z.infer<typeof adminSchema>;
+
+export const adminLoginResponseSchema = z.object({
+  success: z.literal(true),
+  token: z.string(),
+  admin: adminSchema,
+});
+export const verifyTokenResponseSchema = z.object({
+  success: z.literal(true),
+  valid: z.boolean(),
+  admin: adminSchema,
+});
+export const adminProfileResponseSchema = z.object({ success: z.literal(true), data: adminSchema });
+
+export const adminChangePasswordRequestSchema = z.object({
+  currentPassword: z.string().min(1, { error: "All fields are required" }),
+  newPassword: z
+    .string()
+    .min(PASSWORD_RULES.adminChangeMin, { error: AUTH_MESSAGES.adminPasswordTooShort }),
+});
+
+export const USER_SORT_FIELDS = ["createdAt", "name", "email", "lastLogin", "credits"] as const;
+
+export const adminUsersQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  sortBy: z.enum(USER_SORT_FIELDS).default("createdAt"),
+  sortOrder: z.coerce
+    .number()
+    .int()
+    .refine((v) => v === 1 || v === -1, { error: "sortOrder must be 1 or -1" })
+    .default(-1),
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(["all", "active", "inactive"]).default("all"),
+});
+export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
+
+export const adminUserListItemSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  profileImage: z.string().nullable(),
+  createdAt: z.string(),
+  lastLogin: z.string().nullable(),
+  credits: z.number().int(),
+  isActive: z.boolean(),
+  role: roleSchema,
+  subscription: z.object({
+    status: z.enum(["active", "canceled", "inactive"]),
+    planId: z.string().nullable(),
+  }),
+});
+export type AdminUserListItem = z.infer<typeof adminUserListItemSchema>;
+
+export const adminUsersResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(adminUserListItemSchema),
+  pagination: paginationSchema,
+});
+
+/** User detail of the admin-side spec (section 3). */
+export const adminUserDetailSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  profileImage: z.string().nullable(),
+  isActive: z.boolean(),
+  role: roleSchema,
+  createdAt: z.string(),
+  lastLogin: z.string().nullable(),
+  dailyMessageCount: z.number().int(),
+  credits: z.number().int(),
+  totalSpent: z.number(),
+  googleId: z.string().nullable(),
+  subscription: z
+    .object({
+      status: z.enum(["active", "canceled", "inactive"]),
+      plan: z
+        .object({ name: z.string(), price: z.number(), duration: z.number().int() })
+        .nullable(),
+      currentPeriodStart: z.string().nullable(),
+      currentPeriodEnd: z.string().nullable(),
+      autoRenew: z.boolean(),
+      cancelAtPeriodEnd: z.boolean(),
+      stripeSubscriptionId: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+
+export const adminUserDetailResponseSchema = z.object({
+  success: z.literal(true),
+  data: adminUserDetailSchema,
+});
+
+export const userStatusActionSchema = z.object({
+  action: z.enum(["activate", "deactivate", "suspend"]),
+});
+
+const metric = z.object({ value: z.number() });
+/** User-growth figures; billing adds the revenue and paid-user figures to the same answer. */
+export const userGrowthSchema = z.object({
+  totalUsers: metric,
+  todayUsers: metric,
+  yesterdayUsers: metric,
+  thisMonthUsers: metric,
+  lastMonthUsers: metric,
+});
+export type UserGrowth = z.infer<typeof userGrowthSchema>;
