@@ -1,0 +1,332 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  ApiError,
+  api,
+  apiRequest,
+  mediaUrl,
+  NetworkError,
+  onUnauthorized,
+  resetCsrfToken,
+  TimeoutError,
+} from "./api-client";
+
+interface Call {
+  url: string;
+  init: RequestInit;
+  headers: Headers;
+}
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+/**
+ * A fake fetch: GET /api/csrf-token answers the next token of `tokens`; every other call is
+ * answered by `handler`. Records every call.
+ */
+function fakeFetch(
+  handler: (call: Call, index: number) => Response | Promise<Response>,
+  tokens = ["tok-1", "tok-2", "tok-3"],
+) {
+  const calls: Call[] = [];
+  let csrfCount = 0;
+  let apiCount = 0;
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const call = { url, init, headers: new Headers(init.headers) };
+    calls.push(call);
+    if (url.endsWith("/api/csrf-token")) {
+      return json({ csrfToken: tokens[Math.min(csrfCount++, tokens.length - 1)] });
+    }
+    return handler(call, apiCount++);
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  const apiCalls = () => calls.filter((c) => !c.url.endsWith("/api/csrf-token"));
+  const csrfCalls = () => calls.filter((c) => c.url.endsWith("/api/csrf-token"));
+  return { fetchMock, calls, apiCalls, csrfCalls };
+}
+
+beforeEach(() => {
+  resetCsrfToken();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("api client: requests", () => {
+  it("calls the same origin by default and sends cookies", async () => {
+    const { apiCalls } = fakeFetch(() => json({ ok: true }));
+    await expect(api.get("/api/settings")).resolves.toEqual({ ok: true });
+    expect(apiCalls()[0]?.url).toBe("/api/settings");
+    expect(apiCalls()[0]?.init.credentials).toBe("include");
+  });
+
+  it("prefixes VITE_API_URL when it is set", async () => {
+    vi.stubEnv("VITE_API_URL", "https://api.example.com/");
+    const { apiCalls, csrfCalls } = fakeFetch(() => json({}));
+    await api.get("/api/settings");
+    expect(apiCalls()[0]?.url).toBe("https://api.example.com/api/settings");
+    expect(csrfCalls()[0]?.url).toBe("https://api.example.com/api/csrf-token");
+  });
+
+  it("sends JSON bodies and query parameters", async () => {
+    const { apiCalls } = fakeFetch(() => json({ done: true }));
+    await api.post("/api/chat/message", { message: "hi" });
+    await api.get("/api/chat/messages", { query: { page: 2, limit: 20, skip: undefined } });
+    const [post, get] = apiCalls();
+    expect(post?.init.method).toBe("POST");
+    expect(post?.headers.get("content-type")).toBe("application/json");
+    expect(post?.init.body).toBe(JSON.stringify({ message: "hi" }));
+    expect(get?.url).toBe("/api/chat/messages?page=2&limit=20");
+  });
+});
+
+describe("api client: CSRF token", () => {
+  it("fetches the token once and sends it on every request", async () => {
+    const { apiCalls, csrfCalls } = fakeFetch(() => json({}));
+    await api.get("/api/settings");
+    await api.post("/api/auth/login", { email: "a@b.c", password: "x" });
+    await api.delete("/api/chat/clear-history");
+    expect(csrfCalls()).toHaveLength(1);
+    expect(apiCalls().map((c) => c.headers.get("csrf-token"))).toEqual(["tok-1", "tok-1", "tok-1"]);
+  });
+
+  it("shares one token request between parallel calls", async () => {
+    const { csrfCalls } = fakeFetch(() => json({}));
+    await Promise.all([api.get("/api/a"), api.get("/api/b"), api.get("/api/c")]);
+    expect(csrfCalls()).toHaveLength(1);
+  });
+
+  it("refreshes the token and retries once on a CSRF 403", async () => {
+    const { apiCalls, csrfCalls } = fakeFetch((_call, index) =>
+      index === 0
+        ? json({ success: false, message: "Invalid CSRF token" }, 403)
+        : json({ saved: true }),
+    );
+    await expect(api.put("/api/users/profile", { name: "A" })).resolves.toEqual({ saved: true });
+    expect(csrfCalls()).toHaveLength(2);
+    expect(apiCalls().map((c) => c.headers.get("csrf-token"))).toEqual(["tok-1", "tok-2"]);
+  });
+
+  it("retries only once: a second CSRF 403 is thrown", async () => {
+    const { apiCalls } = fakeFetch(() =>
+      json({ success: false, message: "Missing CSRF token" }, 403),
+    );
+    const error = await api.post("/api/x").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(403);
+    expect(apiCalls()).toHaveLength(2);
+  });
+
+  it("does not retry a 403 that is not about the CSRF token", async () => {
+    const { apiCalls, csrfCalls } = fakeFetch(() =>
+      json({ success: false, message: "Daily free message limit reached" }, 403),
+    );
+    await expect(api.post("/api/chat/message", {})).rejects.toMatchObject({
+      status: 403,
+      message: "Daily free message limit reached",
+    });
+    expect(apiCalls()).toHaveLength(1);
+    expect(csrfCalls()).toHaveLength(1);
+  });
+
+  it("still sends the request when the token cannot be fetched", async () => {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL) => {
+        calls.push(String(input));
+        if (String(input).endsWith("/api/csrf-token")) throw new TypeError("Failed to fetch");
+        return json({ ok: 1 });
+      }),
+    );
+    await expect(api.get("/api/settings")).resolves.toEqual({ ok: 1 });
+    expect(calls).toContain("/api/settings");
+  });
+});
+
+describe("api client: bearer token by URL", () => {
+  beforeEach(() => {
+    localStorage.setItem("userToken", "user-jwt");
+    localStorage.setItem("adminToken", "admin-jwt");
+  });
+
+  it("uses the user token for ordinary URLs", async () => {
+    const { apiCalls } = fakeFetch(() => json({}));
+    await api.get("/api/auth/me");
+    expect(apiCalls()[0]?.headers.get("authorization")).toBe("Bearer user-jwt");
+  });
+
+  it("uses the admin token for /admin and /api-keys URLs", async () => {
+    const { apiCalls } = fakeFetch(() => json({}));
+    await api.get("/api/admin/users");
+    await api.put("/api/api-keys", {});
+    expect(apiCalls().map((c) => c.headers.get("authorization"))).toEqual([
+      "Bearer admin-jwt",
+      "Bearer admin-jwt",
+    ]);
+  });
+
+  it("falls back to the admin token in session storage", async () => {
+    localStorage.removeItem("adminToken");
+    sessionStorage.setItem("adminToken", "session-admin-jwt");
+    const { apiCalls } = fakeFetch(() => json({}));
+    await api.get("/api/admin/verify-token");
+    expect(apiCalls()[0]?.headers.get("authorization")).toBe("Bearer session-admin-jwt");
+  });
+
+  it("sends no Authorization header without a token", async () => {
+    localStorage.clear();
+    const { apiCalls } = fakeFetch(() => json({}));
+    await api.get("/api/settings");
+    await api.get("/api/admin/dashboard/metrics");
+    expect(apiCalls().every((c) => !c.headers.has("authorization"))).toBe(true);
+  });
+});
+
+describe("api client: 401", () => {
+  it("clears all four keys from local and session storage and notifies subscribers", async () => {
+    for (const key of ["userToken", "userData", "adminToken", "adminData"]) {
+      localStorage.setItem(key, "x");
+      sessionStorage.setItem(key, "x");
+    }
+    localStorage.setItem("theme", "dark");
+    const listener = vi.fn();
+    const unsubscribe = onUnauthorized(listener);
+    fakeFetch(() => json({ success: false, message: "Not authorized" }, 401));
+
+    await expect(api.get("/api/auth/me")).rejects.toMatchObject({ status: 401 });
+
+    for (const key of ["userToken", "userData", "adminToken", "adminData"]) {
+      expect(localStorage.getItem(key)).toBeNull();
+      expect(sessionStorage.getItem(key)).toBeNull();
+    }
+    expect(localStorage.getItem("theme")).toBe("dark");
+    expect(listener).toHaveBeenCalledTimes(1);
+
+    unsubscribe();
+    await api.get("/api/auth/me").catch(() => {});
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("api client: errors", () => {
+  it("throws ApiError with the status, the server message and the raw body", async () => {
+    const body = { success: false, message: "Email already registered", error: { field: "email" } };
+    fakeFetch(() => json(body, 409));
+    const error = await api.post("/api/auth/signup", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 409,
+      message: "Email already registered",
+      body,
+      kind: "http",
+    });
+  });
+
+  it("gives a readable message when the body is not the envelope", async () => {
+    fakeFetch(() => new Response("Bad gateway", { status: 502 }));
+    await expect(api.get("/api/settings")).rejects.toMatchObject({
+      status: 502,
+      message: "Request failed with status 502",
+      body: "Bad gateway",
+    });
+  });
+
+  it("turns a failed connection into a NetworkError", async () => {
+    fakeFetch(() => {
+      throw new TypeError("Failed to fetch");
+    });
+    const error = await api.get("/api/settings").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect((error as ApiError).kind).toBe("network");
+    expect((error as ApiError).message).toMatch(/network error/i);
+  });
+
+  it("times out after 15 s with a TimeoutError", async () => {
+    vi.useFakeTimers();
+    fakeFetch(
+      ({ init }) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener("abort", () =>
+            reject(new DOMException("aborted", "AbortError")),
+          );
+        }),
+    );
+    const outcome = api.get("/api/slow").catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(14_999);
+    let settled = false;
+    void outcome.then(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(15_000);
+  });
+
+  it("gives uploads 60 s", async () => {
+    vi.useFakeTimers();
+    fakeFetch(
+      ({ init }) =>
+        new Promise<Response>((resolve, reject) => {
+          const timer = setTimeout(() => resolve(json({ url: "/uploads/a.png" })), 30_000);
+          init.signal?.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(new DOMException("aborted", "AbortError"));
+          });
+        }),
+    );
+    const form = new FormData();
+    form.append("file", new Blob(["x"]), "a.png");
+    const outcome = api.upload("/api/settings/upload", form);
+    await vi.advanceTimersByTimeAsync(30_000);
+    await expect(outcome).resolves.toEqual({ url: "/uploads/a.png" });
+  });
+
+  it("passes a caller's abort through untouched", async () => {
+    fakeFetch(
+      ({ init }) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener("abort", () =>
+            reject(new DOMException("aborted", "AbortError")),
+          );
+        }),
+    );
+    const controller = new AbortController();
+    const outcome = apiRequest("/api/slow", { signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 0));
+    controller.abort();
+    const error = await outcome;
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect((error as DOMException).name).toBe("AbortError");
+  });
+});
+
+describe("mediaUrl", () => {
+  it("prefixes relative media paths with the API host", () => {
+    vi.stubEnv("VITE_API_URL", "https://api.example.com");
+    expect(mediaUrl("/uploads/x.png")).toBe("https://api.example.com/uploads/x.png");
+    expect(mediaUrl("uploads/x.png")).toBe("https://api.example.com/uploads/x.png");
+  });
+
+  it("keeps absolute URLs and gives empty for nothing", () => {
+    vi.stubEnv("VITE_API_URL", "https://api.example.com");
+    expect(mediaUrl("https://cdn.example.com/a.png")).toBe("https://cdn.example.com/a.png");
+    expect(mediaUrl("data:image/png;base64,AAAA")).toBe("data:image/png;base64,AAAA");
+    expect(mediaUrl("")).toBe("");
+    expect(mediaUrl(null)).toBe("");
+  });
+
+  it("stays on the page's origin without VITE_API_URL", () => {
+    vi.stubEnv("VITE_API_URL", "");
+    expect(mediaUrl("/uploads/x.png")).toBe("/uploads/x.png");
+  });
+});

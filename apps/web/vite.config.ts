@@ -1,0 +1,26 @@
+import { fileURLToPath } from "node:url";
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const API_TARGET = "http://127.0.0.1:3000";
+
+export default defineConfig({
+  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // Hashed names under assets/: the server caches them for a long time.
+    assetsDir: "assets",
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      // REST calls and the voice-call WebSocket both live under /api.
+      "/api": { target: API_TARGET, changeOrigin: true, ws: true },
+      "/uploads": { target: API_TARGET, changeOrigin: true },
+    },
+  },
+  preview: { port: 4173 },
+});
