@@ -1,0 +1,45 @@
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { Toaster } from "react-hot-toast";
+import { ErrorBoundary } from "@/components/errors/error-boundary";
+import { createQueryClient } from "@/lib/query-client";
+import { ThemeProvider, useTheme } from "@/lib/theme";
+import { SettingsEffects } from "./settings-effects";
+
+/** Toasts in the current theme; timings are react-hot-toast's defaults (the spec's). */
+function ThemedToaster() {
+  const { resolvedTheme } = useTheme();
+  const dark = resolvedTheme === "dark";
+  return (
+    <Toaster
+      position="top-center"
+      toastOptions={{
+        style: dark
+          ? { background: "#292524", color: "#fafaf9", border: "1px solid rgb(255 255 255 / 0.1)" }
+          : { background: "#ffffff", color: "#1c1917", border: "1px solid #e7e5e4" },
+      }}
+    />
+  );
+}
+
+interface AppProviderProps {
+  children: ReactNode;
+  /** Tests pass their own client. */
+  queryClient?: QueryClient;
+}
+
+/** Everything the app needs around the router: error boundary, theme, queries, toasts, settings. */
+export function AppProvider({ children, queryClient }: AppProviderProps) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <ErrorBoundary>
+      <ThemeProvider>
+        <QueryClientProvider client={client}>
+          <SettingsEffects />
+          {children}
+          <ThemedToaster />
+        </QueryClientProvider>
+      </ThemeProvider>
+    </ErrorBoundary>
+  );
+}
