@@ -1,0 +1,101 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser";
+import { type RunningServer, startServer } from "./support/server";
+
+// The landing page, the theme and the 404 screen in a real Chromium, against the built app.
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+describe("landing page", () => {
+  it("shows six features, three five-star testimonials and the footer statement", async () => {
+    const settings = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/settings");
+    await page.goto(`${server.url}/`);
+    // The spec's default persona, served by GET /api/settings: no fall-back notice.
+    expect((await settings).ok()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toContain("AI Celebrity Assistant");
+    expect(await page.getByText("Failed to load settings. Using defaults.").count()).toBe(0);
+
+    expect(await page.getByTestId("feature-card").count()).toBe(6);
+    const testimonials = page.getByTestId("testimonial");
+    expect(await testimonials.count()).toBe(3);
+    for (let i = 0; i < 3; i++) {
+      expect(await testimonials.nth(i).getByTestId("star").count()).toBe(5);
+    }
+    const statement = await page.getByTestId("footer-statement").textContent();
+    expect(statement).toMatch(/AI experience/);
+    expect(statement).toMatch(/fictional/);
+    expect(statement).toMatch(/18 or older/);
+    expect(await page.locator("footer").textContent()).toContain("© 2025");
+  });
+
+  it("keeps the chosen theme across a reload", async () => {
+    await page.goto(`${server.url}/`);
+    const toggle = page.getByTestId("theme-toggle");
+    await toggle.waitFor();
+    const isDark = () => page.evaluate(() => document.documentElement.classList.contains("dark"));
+    const before = await isDark();
+
+    await toggle.click();
+    await expect.poll(isDark).toBe(!before);
+
+    await page.reload();
+    await page.getByTestId("theme-toggle").waitFor();
+    expect(await isDark()).toBe(!before);
+
+    // Switch to dark explicitly and check it survives a reload too.
+    if (!(await isDark())) await page.getByTestId("theme-toggle").click();
+    await page.reload();
+    await page.getByTestId("theme-toggle").waitFor();
+    expect(await page.evaluate(() => document.documentElement.className)).toContain("dark");
+    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
+  });
+
+  it("shows the 404 screen on an unknown path", async () => {
+    const response = await page.goto(`${server.url}/no/such/page`);
+    expect(response?.status()).toBeLessThan(500);
+    const notFound = page.getByTestId("not-found");
+    await notFound.waitFor();
+    expect(await notFound.textContent()).toContain("404");
+    expect(await page.getByRole("heading", { name: "Oops! Page not found" }).count()).toBe(1);
+
+    await page.getByRole("link", { name: /home/i }).click();
+    await page.waitForURL(`${server.url}/`);
+    await page.getByTestId("feature-card").first().waitFor();
+  });
+
+  it("has no horizontal scroll at 360 px wide", async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${server.url}/`);
+    await page.getByTestId("feature-card").first().waitFor();
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+  });
+});
