@@ -6,7 +6,7 @@ export function StatusLayout({ children, testId }: { children: ReactNode; testId
     <main
       id="main"
       data-testid={testId}
-      className="relative flex min-h-dvh items-center justify-center overflow-hidden bg-gradient-to-b from-brand-50 via-white to-orange-50 px-6 py-16 text-center dark:from-stone-950 dark:via-stone-950 dark:to-brand-950/40"
+      className="relative flex min-h-dvh items-center justify-center overflow-hidden bg-gradient-to-b from-brand-50 via-white to-orange-50 px-6 py-16 text-center dark:from-stone-950 dark:via-stone-950 dark:to-stone-900"
     >
       <div
         aria-hidden="true"
