@@ -77,3 +77,12 @@ export const defaultPublicSettings: PublicSettings = {
     onlyfans: "",
   },
 };
+
+/** A change to the public settings: any subset of the fields, nested objects partly too. */
+export const publicSettingsPatchSchema = publicSettingsSchema
+  .extend({
+    aiProfile: aiProfileSchema.partial(),
+    socialMediaProfiles: socialMediaProfilesSchema.partial(),
+  })
+  .partial();
+export type PublicSettingsPatch = z.infer<typeof publicSettingsPatchSchema>;
