@@ -1,0 +1,159 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import { ConfigError } from "./config-error.ts";
+import { loadOrCreateSecret } from "./secrets.ts";
+
+export { ConfigError };
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Base of links in mail and checkout return pages, without a trailing slash. */
+  publicUrl: string;
+  /** Absolute path: PGlite files, uploads, generated secrets. */
+  dataDir: string;
+  /** Unset: embedded PGlite under `${dataDir}/pglite`. */
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  /** Root key for encrypting stored provider keys and deriving other secrets (HKDF). */
+  secretsKey: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string | undefined;
+  openai: {
+    apiKey: string | undefined;
+    baseUrl: string | undefined;
+    model: string | undefined;
+    sttModel: string | undefined;
+  };
+  elevenlabs: { apiKey: string | undefined; baseUrl: string | undefined };
+  stripe: {
+    secretKey: string | undefined;
+    publishableKey: string | undefined;
+    webhookSecret: string | undefined;
+    apiBase: string | undefined;
+  };
+  googleClientId: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: LogLevel;
+  /** NODE_ENV === "production"; only changes log formatting. */
+  isProduction: boolean;
+}
+
+// An empty variable (`PORT=` in a .env file) means "unset", as most tools read it.
+const optional = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
+
+const url = (protocols: readonly string[], hint: string) =>
+  optional.superRefine((value, ctx) => {
+    if (value === undefined) return;
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `must be ${hint}` });
+      return;
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      ctx.addIssue({ code: "custom", message: `must be ${hint}` });
+    }
+  });
+
+const httpUrl = url(["http:", "https:"], "an http(s) URL");
+
+const secret = optional.refine((value) => value === undefined || value.length >= 32, {
+  message: "must be at least 32 characters long (leave it unset to generate one)",
+});
+
+const envSchema = z.object({
+  PORT: optional.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number from 1 to 65535")
+      .transform(Number)
+      .refine((port) => port >= 1 && port <= 65535, "must be a whole number from 1 to 65535")
+      .optional(),
+  ),
+  HOST: optional,
+  PUBLIC_URL: httpUrl,
+  DATA_DIR: optional,
+  DATABASE_URL: url(["postgres:", "postgresql:"], "a postgres:// URL"),
+  JWT_SECRET: secret,
+  SECRETS_KEY: secret,
+  ADMIN_EMAIL: optional.pipe(z.email("must be an e-mail address").optional()),
+  ADMIN_PASSWORD: optional,
+  SMTP_URL: url(["smtp:", "smtps:"], "an smtp:// or smtps:// URL"),
+  MAIL_FROM: optional,
+  OPENAI_API_KEY: optional,
+  OPENAI_BASE_URL: httpUrl,
+  OPENAI_MODEL: optional,
+  OPENAI_STT_MODEL: optional,
+  ELEVENLABS_API_KEY: optional,
+  ELEVENLABS_BASE_URL: httpUrl,
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_PUBLISHABLE_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  STRIPE_API_BASE: httpUrl,
+  GOOGLE_CLIENT_ID: optional,
+  REDIS_URL: url(["redis:", "rediss:"], "a redis:// or rediss:// URL"),
+  LOG_LEVEL: optional.pipe(
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
+  ),
+  NODE_ENV: optional,
+});
+
+/** Reads the environment. Throws a ConfigError naming the first wrong variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? "environment");
+    const raw = env[name];
+    const got = raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`;
+    throw new ConfigError(`${name} ${issue?.message ?? "is invalid"}${got}`);
+  }
+  const e = parsed.data;
+  if (e.ADMIN_EMAIL !== undefined && e.ADMIN_PASSWORD === undefined) {
+    throw new ConfigError("ADMIN_PASSWORD must be set when ADMIN_EMAIL is set");
+  }
+
+  const port = e.PORT ?? 3000;
+  const dataDir = resolve(e.DATA_DIR ?? "./data");
+  return {
+    port,
+    host: e.HOST ?? "127.0.0.1",
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    // Generated once and kept in DATA_DIR, so tokens and encrypted keys survive restarts.
+    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir, "jwt-secret"),
+    secretsKey: e.SECRETS_KEY ?? loadOrCreateSecret(dataDir, "secrets-key"),
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    openai: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL,
+      model: e.OPENAI_MODEL,
+      sttModel: e.OPENAI_STT_MODEL,
+    },
+    elevenlabs: { apiKey: e.ELEVENLABS_API_KEY, baseUrl: e.ELEVENLABS_BASE_URL },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiBase: e.STRIPE_API_BASE,
+    },
+    googleClientId: e.GOOGLE_CLIENT_ID,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL ?? "info",
+    isProduction: e.NODE_ENV === "production",
+  };
+}

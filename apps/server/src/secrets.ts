@@ -1,0 +1,34 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "./config-error.ts";
+
+const OWNER_ONLY = 0o600;
+
+/**
+ * Returns the secret stored in `${dataDir}/${name}`, creating it (32 random bytes, base64url,
+ * mode 600) the first time. Creation uses the exclusive flag, so two processes starting on the
+ * same DATA_DIR at once still end up sharing one secret.
+ */
+export function loadOrCreateSecret(dataDir: string, name: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, name);
+  try {
+    writeFileSync(path, `${randomBytes(32).toString("base64url")}\n`, {
+      mode: OWNER_ONLY,
+      flag: "wx",
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    // A copy restored from a backup may have lost its mode; the secret must stay private.
+    if ((statSync(path).mode & 0o777) !== OWNER_ONLY) chmodSync(path, OWNER_ONLY);
+  }
+  const value = readFileSync(path, "utf8").trim();
+  if (value.length < 32) {
+    // Never silently replace it: tokens and encrypted provider keys depend on it.
+    throw new ConfigError(
+      `${path} is empty or too short; restore it or delete it to generate a new one`,
+    );
+  }
+  return value;
+}
