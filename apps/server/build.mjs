@@ -1,0 +1,29 @@
+// Bundles the server into dist/main.js. npm dependencies stay external (node_modules has them);
+// the workspace package @twinline/contracts is TypeScript source, so it is bundled in.
+import { cpSync, readFileSync, rmSync } from "node:fs";
+import { build } from "esbuild";
+
+const here = (path) => new URL(path, import.meta.url);
+const pkg = JSON.parse(readFileSync(here("./package.json"), "utf8"));
+const bundled = new Set(["@twinline/contracts"]);
+const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
+  .filter((name) => !bundled.has(name))
+  // Subpath imports too (drizzle-orm/pglite, zod/v4/core...).
+  .flatMap((name) => [name, `${name}/*`]);
+
+rmSync(here("./dist"), { recursive: true, force: true });
+await build({
+  entryPoints: [here("./src/main.ts").pathname],
+  outfile: here("./dist/main.js").pathname,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  external,
+  logLevel: "warning",
+});
+// The migrator reads `./migrations` next to the running module: src/db/ from source,
+// dist/ from the bundle.
+cpSync(here("./src/db/migrations"), here("./dist/migrations"), { recursive: true });
+console.log("Built apps/server/dist/main.js");

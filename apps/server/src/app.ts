@@ -1,0 +1,125 @@
+import { fileURLToPath } from "node:url";
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { Config } from "./config.ts";
+import { type DatabaseConnection, openDatabase } from "./db/client.ts";
+import { applyMigrations } from "./db/migrate.ts";
+import { loggerOptions, REQUEST_ID_HEADER, requestIdFor } from "./logging.ts";
+import { healthRoutes } from "./modules/health/routes.ts";
+import { settingsModule } from "./modules/settings/plugin.ts";
+import { csrfPlugin } from "./plugins/csrf.ts";
+import { errorsPlugin } from "./plugins/errors.ts";
+import { openapiPlugin } from "./plugins/openapi.ts";
+import { securityHeadersPlugin } from "./plugins/security-headers.ts";
+import { registerWebApp, type WebFallback } from "./plugins/static.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The open database (PGlite or PostgreSQL), closed with the app. */
+    database: DatabaseConnection;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  /**
+   * Logging: omitted, pino as the config says (LOG_LEVEL); false, silent; an object, Fastify
+   * logger options (for example `{ level: "debug" }`).
+   */
+  logger?: boolean | object;
+  /** The web build to serve; defaults to apps/web/dist. Tests point it at a fake build. */
+  webDistDir?: string;
+  /**
+   * Registered after the app's own routes, with every hook and the error handler in force.
+   * Tests add probe routes with it (a POST to check CSRF, a route that throws).
+   */
+  register?: FastifyPluginAsync;
+}
+
+// The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
+const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
+
+// JSON bodies above this are refused with 413; file uploads get their own limits.
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function resolveLogger(options: BuildAppOptions) {
+  if (options.logger === undefined) return loggerOptions(options.config);
+  if (options.logger === true) return { level: options.config.logLevel };
+  return options.logger;
+}
+
+/** Builds the whole app: database (migrated), plugins, routes, web app. Not yet listening. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: resolveLogger(options),
+    genReqId: requestIdFor,
+    // One log line per request, written when it completes (see the onResponse hook).
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const connection = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onPoolError: (error) => app.log.warn({ err: error }, "Idle database connection failed"),
+  });
+  try {
+    await applyMigrations(connection);
+  } catch (error) {
+    await connection.close().catch(() => {});
+    throw error;
+  }
+  app.decorate<DatabaseConnection>("database", connection);
+  // Registered first, so it runs last: routes and listeners are done with the database.
+  app.addHook("onClose", async () => connection.close());
+
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  app.addHook("onResponse", (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request completed",
+    );
+    done();
+  });
+
+  // Cross-cutting plugins first (their root hooks cover every route, the 404 handler too).
+  const https = config.publicUrl.startsWith("https:");
+  await app.register(securityHeadersPlugin, { https });
+  // Before any route, so that every route (the CSRF token's too) is in the OpenAPI document.
+  await app.register(openapiPlugin, { publicUrl: config.publicUrl });
+  await app.register(csrfPlugin, { secretsKey: config.secretsKey, secureCookies: https });
+  let webFallback: WebFallback | undefined;
+  await app.register(errorsPlugin, {
+    // Bound late: the web app registers last, after every API route.
+    notFoundFallback: (request, reply) => {
+      if (!webFallback) throw new Error("The web app is not registered yet");
+      return webFallback(request, reply);
+    },
+  });
+
+  await app.register(healthRoutes, { connection });
+  await app.register(settingsModule, { connection });
+  if (options.register) await app.register(options.register);
+
+  webFallback = await registerWebApp(app, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST });
+
+  try {
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
+  return app;
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { FastifyServerOptions } from "fastify";
+import type { Config } from "./config.ts";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+
+// A caller's id is reused (to follow one request across a proxy and this server) only when it
+// cannot smuggle anything into the logs: short, and of safe characters.
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestIdFor(request: IncomingMessage): string {
+  const given = request.headers[REQUEST_ID_HEADER];
+  return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** pino options: the configured level; readable colours only for a person at a dev terminal. */
+export function loggerOptions(config: Config): NonNullable<FastifyServerOptions["logger"]> {
+  const pretty = process.stdout.isTTY === true && !config.isProduction;
+  return {
+    level: config.logLevel,
+    // Never log credentials, whatever a later route logs.
+    redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+    ...(pretty
+      ? {
+          transport: {
+            target: "pino-pretty",
+            options: { translateTime: "HH:MM:ss.l", ignore: "pid,hostname" },
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,48 @@
+import type { PublicSettings } from "@twinline/contracts";
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { siteSettings } from "../../db/schema/index.ts";
+
+/** The PostgreSQL channel on which every instance hears that the settings changed. */
+export const SETTINGS_CHANGED_CHANNEL = "settings_changed";
+
+/** What is stored: only the fields ever set; the defaults fill in the rest on read. */
+export type StoredSettings = Partial<PublicSettings>;
+
+export interface SettingsRepository {
+  /** The stored document, or undefined before the first save. */
+  read(): Promise<StoredSettings | undefined>;
+  /**
+   * Replaces the stored document with `change(current)` under a row lock, so two concurrent
+   * updates both land, and announces the change to every instance when the transaction commits.
+   */
+  update(change: (current: StoredSettings) => StoredSettings): Promise<StoredSettings>;
+}
+
+export function createSettingsRepository(db: Database): SettingsRepository {
+  return {
+    async read() {
+      const rows = await db.select({ data: siteSettings.data }).from(siteSettings).limit(1);
+      return rows[0]?.data;
+    },
+
+    async update(change) {
+      return db.transaction(async (tx) => {
+        await tx.insert(siteSettings).values({ data: {} }).onConflictDoNothing();
+        const [row] = await tx
+          .select({ data: siteSettings.data })
+          .from(siteSettings)
+          .where(eq(siteSettings.singleton, true))
+          .for("update");
+        const next = change(row?.data ?? {});
+        await tx
+          .update(siteSettings)
+          .set({ data: next, updatedAt: sql`now()` })
+          .where(eq(siteSettings.singleton, true));
+        // Delivered at commit, to every session that LISTENs (the other instances).
+        await tx.execute(sql`select pg_notify(${SETTINGS_CHANGED_CHANNEL}, '')`);
+        return next;
+      });
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { publicSettingsSchema } from "@twinline/contracts";
+import type { FastifyPluginAsync } from "fastify";
+import { z } from "zod";
+import type { SettingsService } from "./service.ts";
+
+// Not the zod type provider: this route answers a pre-serialised string, which the provider's
+// typed reply would refuse. The zod schema still documents the answer in the OpenAPI document.
+export const settingsRoutes: FastifyPluginAsync<{ settings: SettingsService }> = async (
+  app,
+  { settings },
+) => {
+  app.get(
+    "/api/settings",
+    {
+      schema: {
+        tags: ["settings"],
+        summary: "The public site settings (never any provider key)",
+        response: {
+          200: publicSettingsSchema,
+          304: z.null().describe("Not modified: the settings still match If-None-Match"),
+        },
+      },
+    },
+    async (request, reply) => {
+      const snapshot = await settings.snapshot();
+      // Browsers revalidate each time (no-cache) and get a 304 while nothing changed.
+      reply.header("cache-control", "no-cache").header("etag", snapshot.etag);
+      if (request.headers["if-none-match"] === snapshot.etag) {
+        return reply.code(304).send();
+      }
+      // The JSON was serialised once when the settings were read; a string with a JSON
+      // content type goes out as is, without a serialiser pass per request.
+      return reply.type("application/json; charset=utf-8").send(snapshot.json);
+    },
+  );
+};

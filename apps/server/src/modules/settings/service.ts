@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import {
+  type PublicSettings,
+  type PublicSettingsPatch,
+  publicSettingsPatchSchema,
+} from "@twinline/contracts";
+import { applyPatch, mergeOverDefaults } from "./merge.ts";
+import type { SettingsRepository } from "./repository.ts";
+
+/** One read of the settings, ready to answer: the object, its JSON and the JSON's ETag. */
+export interface SettingsSnapshot {
+  readonly settings: Readonly<PublicSettings>;
+  readonly json: string;
+  readonly etag: string;
+}
+
+export interface SettingsService {
+  /** The public settings (frozen: copy before changing). Served from memory after the first read. */
+  get(): Promise<Readonly<PublicSettings>>;
+  /** The same, with its serialised form, for the GET /api/settings route. */
+  snapshot(): Promise<SettingsSnapshot>;
+  /**
+   * Saves any subset of the public settings (nested objects merge field by field) and answers
+   * the result. Invalid input throws a ZodError (the error handler answers 400 naming the field).
+   */
+  update(patch: PublicSettingsPatch): Promise<Readonly<PublicSettings>>;
+  /** Forgets the cached copy: another instance changed the settings. */
+  invalidate(): void;
+}
+
+export interface SettingsServiceOptions {
+  repository: SettingsRepository;
+  /**
+   * Whether a cached copy can be trusted now. On PostgreSQL it is false while the LISTEN
+   * connection is down (a change could go unheard), and reads go to the database meanwhile.
+   */
+  cacheIsTrustworthy?: () => boolean;
+  onInvalidStoredValue?: (paths: string[]) => void;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function toSnapshot(settings: PublicSettings): SettingsSnapshot {
+  const json = JSON.stringify(settings);
+  const hash = createHash("sha256").update(json).digest("base64url").slice(0, 27);
+  return deepFreeze({ settings, json, etag: `"${hash}"` });
+}
+
+export function createSettingsService(options: SettingsServiceOptions): SettingsService {
+  const { repository } = options;
+  const cacheIsTrustworthy = options.cacheIsTrustworthy ?? (() => true);
+  let cached: Promise<SettingsSnapshot> | undefined;
+  // Bumped by every invalidation: a read that started before it must not refill the cache
+  // with what may be the old value.
+  let generation = 0;
+
+  const load = async (): Promise<SettingsSnapshot> => {
+    const { settings, replaced } = mergeOverDefaults(await repository.read());
+    if (replaced.length > 0) options.onInvalidStoredValue?.(replaced);
+    return toSnapshot(settings);
+  };
+
+  const snapshot = (): Promise<SettingsSnapshot> => {
+    if (!cacheIsTrustworthy()) return load();
+    if (cached) return cached;
+    const startedAt = generation;
+    const loading = load();
+    cached = loading;
+    loading.then(
+      () => {
+        if (generation !== startedAt && cached === loading) cached = undefined;
+      },
+      // A failed read is not cached: the next request tries again.
+      () => {
+        if (cached === loading) cached = undefined;
+      },
+    );
+    return loading;
+  };
+
+  const invalidate = () => {
+    generation++;
+    cached = undefined;
+  };
+
+  return {
+    snapshot,
+    async get() {
+      return (await snapshot()).settings;
+    },
+    async update(patch) {
+      const valid = publicSettingsPatchSchema.parse(patch);
+      const stored = await repository.update((current) => applyPatch(current, valid));
+      invalidate();
+      const fresh = toSnapshot(mergeOverDefaults(stored).settings);
+      if (cacheIsTrustworthy()) cached = Promise.resolve(fresh);
+      return fresh.settings;
+    },
+    invalidate,
+  };
+}

@@ -1,0 +1,87 @@
+import { hkdfSync } from "node:crypto";
+import fastifyCookie from "@fastify/cookie";
+import fastifyCsrfProtection from "@fastify/csrf-protection";
+import { CSRF_HEADER, csrfTokenResponseSchema } from "@twinline/contracts";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { isApiPath } from "./errors.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * `false` exempts a state-changing route from the CSRF check. Only for callers that are not
+     * browsers and prove themselves otherwise, such as payment webhooks verified by signature.
+     */
+    csrf?: boolean;
+  }
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The cookie-signing secret, derived from SECRETS_KEY so nothing is hard-coded or stored twice. */
+export function deriveCookieSecret(secretsKey: string): string {
+  return Buffer.from(
+    hkdfSync("sha256", secretsKey, "twinline", "cookie-signing-secret", 32),
+  ).toString("base64url");
+}
+
+export interface CsrfPluginOptions {
+  secretsKey: string;
+  /** Mark cookies Secure (the site is served over https). */
+  secureCookies: boolean;
+}
+
+/**
+ * Double-submit CSRF protection: `GET /api/csrf-token` sets a signed, httpOnly, SameSite=Strict
+ * cookie holding a secret and answers a token derived from it; every POST, PUT, PATCH and DELETE
+ * under /api must echo the token in the `csrf-token` header.
+ */
+export const csrfPlugin = fp<CsrfPluginOptions>(
+  async (app: FastifyInstance, options) => {
+    await app.register(fastifyCookie, { secret: deriveCookieSecret(options.secretsKey) });
+    await app.register(fastifyCsrfProtection, {
+      cookieKey: "_csrf",
+      cookieOpts: {
+        path: "/",
+        httpOnly: true,
+        sameSite: "strict",
+        signed: true,
+        secure: options.secureCookies,
+      },
+      // The header only: a token in a form body or query is what CSRF attacks can forge.
+      getToken: (request) => {
+        const value = request.headers[CSRF_HEADER];
+        return typeof value === "string" ? value : undefined;
+      },
+    });
+
+    app.addHook("onRequest", (request, reply, done) => {
+      if (
+        !STATE_CHANGING.has(request.method) ||
+        !isApiPath(request.url) ||
+        request.routeOptions.config.csrf === false
+      ) {
+        return done();
+      }
+      // Sends the plugin's 403 error (mapped to "Invalid or missing CSRF token") or continues.
+      app.csrfProtection(request, reply, done);
+    });
+
+    app.withTypeProvider<ZodTypeProvider>().get(
+      "/api/csrf-token",
+      {
+        schema: {
+          tags: ["security"],
+          summary: `A token to send in the ${CSRF_HEADER} header of state-changing requests`,
+          response: { 200: csrfTokenResponseSchema },
+        },
+      },
+      async (_request, reply) => {
+        reply.header("cache-control", "no-store");
+        return { csrfToken: reply.generateCsrf() };
+      },
+    );
+  },
+  { name: "csrf" },
+);

@@ -1,0 +1,131 @@
+import type { ErrorEnvelope } from "@twinline/contracts";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from "fastify-type-provider-zod";
+import { ZodError } from "zod";
+
+/** An error a route or service throws on purpose: its status and message reach the client. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    /** Optional machine-readable detail, sent as `error`. */
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export const CSRF_ERROR_MESSAGE = "Invalid or missing CSRF token";
+
+/** `/api` and everything under it answers JSON; every other path belongs to the web app. */
+export function isApiPath(url: string): boolean {
+  return url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
+}
+
+interface Issue {
+  path: string;
+  message: string;
+}
+
+function envelope(message: string, error?: unknown): ErrorEnvelope {
+  return error === undefined ? { success: false, message } : { success: false, message, error };
+}
+
+/** "email: Invalid email address": the first issue names the field; all issues go in `error`. */
+function validationEnvelope(issues: Issue[]): ErrorEnvelope {
+  const first = issues[0];
+  const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : "";
+  return envelope(message || "Invalid request", { issues });
+}
+
+function pathOf(segments: readonly PropertyKey[]): string {
+  return segments.map(String).join(".");
+}
+
+// Fastify's own 4xx errors, in words a client developer understands at once.
+const FASTIFY_MESSAGES: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: "Request body is not valid JSON" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    message: "Request body is empty but its content type is JSON",
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: "Request body is too large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: "Unsupported media type" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    message: "Request body size did not match Content-Length",
+  },
+  FST_CSRF_MISSING_SECRET: { status: 403, message: CSRF_ERROR_MESSAGE },
+  FST_CSRF_INVALID_TOKEN: { status: 403, message: CSRF_ERROR_MESSAGE },
+};
+
+function toResponse(error: FastifyError): { status: number; body: ErrorEnvelope } | undefined {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation.map((issue) => ({
+      // An issue about the whole body (or query) has no path: name the part instead.
+      path: issue.instancePath.slice(1).replaceAll("/", ".") || (error.validationContext ?? ""),
+      message: issue.message ?? "Invalid value",
+    }));
+    return { status: 400, body: validationEnvelope(issues) };
+  }
+  if (error instanceof ZodError) {
+    const issues = error.issues.map((issue) => ({
+      path: pathOf(issue.path),
+      message: issue.message,
+    }));
+    return { status: 400, body: validationEnvelope(issues) };
+  }
+  if (error instanceof HttpError) {
+    return { status: error.statusCode, body: envelope(error.message, error.details) };
+  }
+  const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
+  if (known) return { status: known.status, body: envelope(known.message) };
+  // A JSON body the parser rejects arrives as a SyntaxError marked 400.
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return { status: 400, body: envelope("Request body is not valid JSON") };
+  }
+  // Other client errors from Fastify and its plugins (rate limit, bad URL...) carry safe texts.
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500 && !isResponseSerializationError(error)) {
+    return { status, body: envelope(error.message) };
+  }
+  return undefined;
+}
+
+export interface ErrorsPluginOptions {
+  /** Answers a path outside /api that no route matched (the web app's fallback). */
+  notFoundFallback?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+}
+
+/**
+ * The one place errors become responses: `{ success: false, message, error? }`. A 5xx says only
+ * "Internal server error"; the details go to the log with the request id, never to the client.
+ */
+export const errorsPlugin = fp<ErrorsPluginOptions>(
+  async (app: FastifyInstance, options) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const known = toResponse(error);
+      if (known) {
+        if (known.status >= 500) request.log.error({ err: error }, "Request failed");
+        else request.log.info({ err: error.message, status: known.status }, "Request refused");
+        return reply.code(known.status).send(known.body);
+      }
+      request.log.error({ err: error }, "Request failed");
+      return reply.code(500).send(envelope("Internal server error"));
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      if (!isApiPath(request.url) && options.notFoundFallback) {
+        return options.notFoundFallback(request, reply);
+      }
+      const path = request.url.split("?")[0];
+      return reply.code(404).send(envelope(`Not found: ${request.method} ${path}`));
+    });
+  },
+  { name: "errors" },
+);

@@ -1,0 +1,32 @@
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { jsonSchemaTransform } from "fastify-type-provider-zod";
+
+export const OPENAPI_PREFIX = "/api/docs";
+
+/**
+ * The OpenAPI document, generated from the zod schemas of the routes, at /api/docs/json, and
+ * Swagger UI at /api/docs. Register it before any route: it collects them as they are added.
+ */
+export const openapiPlugin = fp<{ publicUrl: string }>(
+  async (app: FastifyInstance, options) => {
+    await app.register(fastifySwagger, {
+      openapi: {
+        openapi: "3.1.0",
+        info: {
+          title: "Twinline API",
+          description: "REST API of Twinline. Errors answer { success: false, message, error? }.",
+          version: "1.0.0",
+        },
+        servers: [{ url: options.publicUrl }],
+      },
+      transform: jsonSchemaTransform,
+    });
+    // Swagger UI loads its scripts and styles as files from this prefix, which the site-wide
+    // content security policy (script-src 'self') already allows.
+    await app.register(fastifySwaggerUi, { routePrefix: OPENAPI_PREFIX });
+  },
+  { name: "openapi" },
+);
