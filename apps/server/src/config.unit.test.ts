@@ -1,0 +1,89 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+const dataDir = () => mkdtempSync(join(tmpdir(), "twinline-config-"));
+
+function configError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig({ DATA_DIR: dataDir(), ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("loadConfig accepted the environment");
+}
+
+describe("loadConfig", () => {
+  it("uses the documented defaults", () => {
+    const directory = dataDir();
+    const config = loadConfig({ DATA_DIR: directory });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      publicUrl: "http://localhost:3000",
+      dataDir: directory,
+      databaseUrl: undefined,
+      logLevel: "info",
+      googleClientId: undefined,
+    });
+  });
+
+  it("derives PUBLIC_URL from PORT and reads every variable", () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      PORT: "4100",
+      HOST: "0.0.0.0",
+      DATABASE_URL: "postgres://u@db:5432/twinline",
+      OPENAI_BASE_URL: "http://localhost:11434/v1",
+      STRIPE_API_BASE: "http://127.0.0.1:12111",
+      REDIS_URL: "redis://cache:6379",
+      LOG_LEVEL: "debug",
+    });
+    expect(config).toMatchObject({
+      port: 4100,
+      host: "0.0.0.0",
+      publicUrl: "http://localhost:4100",
+      databaseUrl: "postgres://u@db:5432/twinline",
+      openai: { baseUrl: "http://localhost:11434/v1" },
+      stripe: { apiBase: "http://127.0.0.1:12111" },
+      redisUrl: "redis://cache:6379",
+      logLevel: "debug",
+    });
+  });
+
+  it("treats an empty variable as unset", () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), PORT: "", DATABASE_URL: " " });
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it("names the variable and the value when one is wrong", () => {
+    expect(configError({ PORT: "abc" })).toBe(
+      'PORT must be a whole number from 1 to 65535 (got "abc")',
+    );
+    expect(configError({ PORT: "70000" })).toMatch(/^PORT must be a whole number/);
+    expect(configError({ DATABASE_URL: "mysql://x" })).toMatch(
+      /^DATABASE_URL must be a postgres:\/\/ URL/,
+    );
+    expect(configError({ PUBLIC_URL: "localhost" })).toMatch(/^PUBLIC_URL must be an http/);
+    expect(configError({ LOG_LEVEL: "loud" })).toMatch(/^LOG_LEVEL must be one of fatal, error/);
+    expect(configError({ JWT_SECRET: "short" })).toMatch(/^JWT_SECRET must be at least 32/);
+    expect(configError({ ADMIN_EMAIL: "boss" })).toMatch(/^ADMIN_EMAIL must be an e-mail/);
+    expect(configError({ ADMIN_EMAIL: "boss@example.com" })).toMatch(/^ADMIN_PASSWORD must be set/);
+  });
+
+  it("stops the server start with the message alone, no stack trace", () => {
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", resolve(import.meta.dirname, "main.ts")],
+      { env: { ...process.env, PORT: "abc", DATA_DIR: dataDir() }, encoding: "utf8" },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('PORT must be a whole number from 1 to 65535 (got "abc")');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,112 @@
+import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import pg from "pg";
+import { afterAll, inject } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { type Config, loadConfig } from "../src/config.ts";
+import { type TestDatabaseKind, testDatabaseKind } from "./database-kind.ts";
+
+export { type TestDatabaseKind, testDatabaseKind };
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  kind: TestDatabaseKind;
+  /** The app's own temporary DATA_DIR (removed by close unless another app shares it). */
+  dataDir: string;
+  /** The PostgreSQL database of this app (postgres runs only). */
+  databaseUrl: string | undefined;
+  /** Closes the app; the temporary folder and database go when the test file ends. */
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /**
+   * Reuse the DATA_DIR and database of an earlier test app: a second instance of the same
+   * deployment (PostgreSQL), or a restart once the first is closed (PGlite allows one process).
+   */
+  sameDatabaseAs?: TestApp;
+  /** Extra environment, as a deployment would set it (PUBLIC_URL, LOG_LEVEL...). */
+  env?: NodeJS.ProcessEnv;
+  /** A fake web build; by default a folder that does not exist (no web build). */
+  webDistDir?: string;
+  /** Probe routes, registered like buildApp's `register` option. */
+  register?: FastifyPluginAsync;
+}
+
+const temporaryDirectories: string[] = [];
+const createdDatabases: string[] = [];
+
+/** Builds the real app on a fresh database of the project's kind, ready for `app.inject`. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const kind = testDatabaseKind();
+  const dataDir = options.sameDatabaseAs?.dataDir ?? makeDataDir(kind);
+  const databaseUrl =
+    kind === "postgres"
+      ? (options.sameDatabaseAs?.databaseUrl ?? (await createDatabase()))
+      : undefined;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...options.env,
+  });
+  const app = await buildApp({
+    config,
+    logger: false,
+    webDistDir: options.webDistDir ?? join(dataDir, "no-web-build"),
+    ...(options.register ? { register: options.register } : {}),
+  });
+  return { app, config, kind, dataDir, databaseUrl, close: () => app.close() };
+}
+
+function makeDataDir(kind: TestDatabaseKind): string {
+  const dataDir = mkdtempSync(join(tmpdir(), "twinline-test-"));
+  temporaryDirectories.push(dataDir);
+  if (kind === "pglite") {
+    cpSync(inject("pgliteTemplate"), join(dataDir, "pglite"), { recursive: true });
+  }
+  return dataDir;
+}
+
+function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error("TEST_DATABASE_URL is not set, yet the postgres project runs");
+  return url;
+}
+
+/** A new, empty database on the test server: test files run in parallel without meeting. */
+async function createDatabase(): Promise<string> {
+  const name = `twinline_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  createdDatabases.push(name);
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+afterAll(async () => {
+  for (const directory of temporaryDirectories.splice(0)) {
+    rmSync(directory, { recursive: true, force: true });
+  }
+  if (createdDatabases.length === 0) return;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    for (const name of createdDatabases.splice(0)) {
+      // FORCE: a listener a failed test left open must not keep the database alive.
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  } finally {
+    await admin.end();
+  }
+});
