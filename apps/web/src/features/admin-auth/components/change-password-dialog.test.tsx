@@ -1,0 +1,101 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import toast, { Toaster } from "react-hot-toast";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetCsrfToken } from "@/lib/api-client";
+import { jsonResponse, testQueryClient } from "@/test/render";
+import { ChangePasswordDialog } from "./change-password-dialog";
+
+afterEach(() => {
+  toast.remove();
+});
+
+function setup(answer: () => Response) {
+  resetCsrfToken();
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    if (String(input).endsWith("/api/csrf-token")) return jsonResponse({ csrfToken: "c" });
+    return answer();
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  const onOpenChange = vi.fn();
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <ChangePasswordDialog open onOpenChange={onOpenChange} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return { fetchMock, onOpenChange, user: userEvent.setup() };
+}
+
+const put = (fetchMock: ReturnType<typeof vi.fn>) =>
+  fetchMock.mock.calls.filter(([url]) => String(url).endsWith("/api/admin/change-password"));
+
+describe("Change Password dialog", () => {
+  it("keeps Save disabled and explains the rule until the fields are valid", async () => {
+    const { fetchMock, user } = setup(() => jsonResponse({ success: true, message: "ok" }));
+    const dialog = screen.getByRole("dialog", { name: "Change Password" });
+    const submit = screen.getByRole("button", { name: "Change Password" });
+    expect(dialog).toBeInTheDocument();
+    expect(submit).toBeDisabled();
+
+    await user.type(screen.getByLabelText("Current Password"), "old-pass");
+    expect(screen.getByTestId("change-password-rule")).toHaveTextContent("All fields are required");
+    await user.type(screen.getByLabelText("New Password"), "abc");
+    await user.type(screen.getByLabelText("Confirm New Password"), "abd");
+    expect(screen.getByTestId("change-password-rule")).toHaveTextContent(
+      "New passwords do not match",
+    );
+    await user.clear(screen.getByLabelText("Confirm New Password"));
+    await user.type(screen.getByLabelText("Confirm New Password"), "abc");
+    expect(screen.getByTestId("change-password-rule")).toHaveTextContent(
+      "New password must be at least 6 characters long",
+    );
+    expect(submit).toBeDisabled();
+    await user.keyboard("{Enter}");
+    expect(put(fetchMock)).toHaveLength(0);
+
+    await user.type(screen.getByLabelText("New Password"), "def");
+    await user.type(screen.getByLabelText("Confirm New Password"), "def");
+    expect(screen.queryByTestId("change-password-rule")).not.toBeInTheDocument();
+    expect(submit).toBeEnabled();
+  });
+
+  it("sends currentPassword and newPassword, then closes", async () => {
+    const { fetchMock, onOpenChange, user } = setup(() =>
+      jsonResponse({ success: true, message: "Password changed successfully" }),
+    );
+    await user.type(screen.getByLabelText("Current Password"), "old-pass");
+    await user.type(screen.getByLabelText("New Password"), "new-pass");
+    await user.type(screen.getByLabelText("Confirm New Password"), "new-pass");
+    await user.click(screen.getByRole("button", { name: "Change Password" }));
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    const [[, init]] = put(fetchMock) as [[string, RequestInit]];
+    expect(init.method).toBe("PUT");
+    expect(JSON.parse(String(init.body))).toEqual({
+      currentPassword: "old-pass",
+      newPassword: "new-pass",
+    });
+    expect(await screen.findByText("Password changed successfully")).toBeInTheDocument();
+  });
+
+  it("says Failed to change password when the server refuses", async () => {
+    const { onOpenChange, user } = setup(() =>
+      jsonResponse({ success: false, message: "Current password is incorrect" }, 400),
+    );
+    await user.type(screen.getByLabelText("Current Password"), "wrong-pass");
+    await user.type(screen.getByLabelText("New Password"), "new-pass");
+    await user.type(screen.getByLabelText("Confirm New Password"), "new-pass");
+    await user.click(screen.getByRole("button", { name: "Change Password" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Failed to change password: Current password is incorrect",
+    );
+    expect(onOpenChange).not.toHaveBeenCalledWith(false);
+  });
+
+  it("closes on Escape", async () => {
+    const { onOpenChange, user } = setup(() => jsonResponse({}));
+    await user.keyboard("{Escape}");
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+});
