@@ -1,0 +1,111 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import {
+  type AdminUserDetail,
+  type AdminUserListItem,
+  type AdminUsersQuery,
+  adminUserDetailResponseSchema,
+  adminUsersResponseSchema,
+  type Pagination,
+  type UserGrowth,
+  userGrowthSchema,
+} from "@twinline/contracts";
+import { api } from "@/lib/api-client";
+
+/** Page size of the users table (admin-side spec, section 9). */
+export const USERS_PAGE_SIZE = 10;
+
+export type UserSortField = AdminUsersQuery["sortBy"];
+export type SortOrder = 1 | -1;
+
+export interface UsersListParams {
+  page: number;
+  sortBy: UserSortField;
+  sortOrder: SortOrder;
+  search: string;
+}
+
+export interface UsersPage {
+  users: AdminUserListItem[];
+  pagination: Pagination;
+}
+
+/** Thrown when an answer does not have the contract's shape. */
+class UnexpectedAnswerError extends Error {}
+
+export const adminUsersKeys = {
+  all: ["admin", "users"] as const,
+  list: (params: UsersListParams) => ["admin", "users", "list", params] as const,
+  detail: (userId: string) => ["admin", "users", "detail", userId] as const,
+  growth: ["admin", "dashboard", "metrics"] as const,
+};
+
+/** GET /api/admin/users with the spec's query (limit 10, status=all). */
+export async function fetchAdminUsers(
+  params: UsersListParams,
+  signal?: AbortSignal,
+): Promise<UsersPage> {
+  const body = await api.get("/api/admin/users", {
+    signal,
+    query: {
+      page: params.page,
+      limit: USERS_PAGE_SIZE,
+      sortBy: params.sortBy,
+      sortOrder: params.sortOrder,
+      search: params.search || undefined,
+      status: "all",
+    },
+  });
+  const parsed = adminUsersResponseSchema.safeParse(body);
+  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load users");
+  return { users: parsed.data.data, pagination: parsed.data.pagination };
+}
+
+export const adminUsersQuery = (params: UsersListParams) =>
+  queryOptions({
+    queryKey: adminUsersKeys.list(params),
+    queryFn: ({ signal }) => fetchAdminUsers(params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /api/admin/users/{userId}. */
+export async function fetchAdminUser(
+  userId: string,
+  signal?: AbortSignal,
+): Promise<AdminUserDetail> {
+  const body = await api.get(`/api/admin/users/${encodeURIComponent(userId)}`, { signal });
+  const parsed = adminUserDetailResponseSchema.safeParse(body);
+  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load user details");
+  return parsed.data.data;
+}
+
+export const adminUserQuery = (userId: string) =>
+  queryOptions({
+    queryKey: adminUsersKeys.detail(userId),
+    queryFn: ({ signal }) => fetchAdminUser(userId, signal),
+  });
+
+/** GET /api/admin/dashboard/metrics, read for the four user-growth figures. */
+export async function fetchUserGrowth(signal?: AbortSignal): Promise<UserGrowth> {
+  const body = await api.get("/api/admin/dashboard/metrics", { signal });
+  const parsed = userGrowthSchema.safeParse((body as { data?: unknown } | undefined)?.data);
+  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load dashboard metrics");
+  return parsed.data;
+}
+
+export const userGrowthQuery = () =>
+  queryOptions({
+    queryKey: adminUsersKeys.growth,
+    queryFn: ({ signal }) => fetchUserGrowth(signal),
+  });
+
+export type UserStatusAction = "activate" | "deactivate";
+
+/** PUT /api/admin/users/{id}/status; resolves to the server's message. */
+export async function setUserStatus(userId: string, action: UserStatusAction): Promise<string> {
+  const body = await api.put<{ message?: unknown }>(
+    `/api/admin/users/${encodeURIComponent(userId)}/status`,
+    { action },
+  );
+  if (typeof body?.message === "string" && body.message) return body.message;
+  return action === "activate" ? "User activated successfully" : "User deactivated successfully";
+}
