@@ -21,6 +21,7 @@ export const appRoutes: RouteObject[] = [
   { index: true, Component: LandingRoute },
   // Later issues: auth, character/:id, character-chat/:id, chat, dashboard-old, dashboard/*,
   // reset-password/:resettoken, admin/* (lazy, separate bundle).
+  { path: "admin/*", lazy: () => import("./routes/admin") },
   { path: "*", Component: NotFoundRoute },
 ];
 

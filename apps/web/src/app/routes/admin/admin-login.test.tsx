@@ -1,0 +1,123 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { jsonResponse, renderApp } from "@/test/render";
+import { mockAdminApi } from "./test-api";
+
+async function submitLogin(email = "admin@example.com", password = "secret-pass") {
+  const user = userEvent.setup();
+  await user.type(await screen.findByLabelText("Email"), email);
+  await user.type(screen.getByLabelText("Password"), password);
+  await user.click(screen.getByRole("button", { name: "Sign In" }));
+  return user;
+}
+
+describe("admin login", () => {
+  it("is served at /admin/login and /admin/Login", async () => {
+    mockAdminApi();
+    const first = renderApp("/admin/Login");
+    expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
+    first.unmount();
+    renderApp("/admin/login");
+    expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
+  });
+
+  it("checks the fields before calling the server", async () => {
+    const api = mockAdminApi();
+    renderApp("/admin/login");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Sign In" }));
+    expect(await screen.findByText("Please enter a valid email address")).toBeInTheDocument();
+    expect(screen.getByText("Password is required")).toBeInTheDocument();
+    expect(api.callsTo("POST /api/admin/login")).toHaveLength(0);
+  });
+
+  it("shows the server's message for wrong credentials and stores nothing", async () => {
+    mockAdminApi({
+      "POST /api/admin/login": () =>
+        jsonResponse({ success: false, message: "Invalid email or password" }, 401),
+    });
+    renderApp("/admin/login");
+    await submitLogin();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Invalid email or password");
+    expect(localStorage.getItem("adminToken")).toBeNull();
+  });
+
+  it("says 'Login failed. Please try again.' when the server fails", async () => {
+    mockAdminApi({
+      "POST /api/admin/login": () =>
+        jsonResponse({ success: false, message: "Internal Server Error" }, 500),
+    });
+    renderApp("/admin/login");
+    await submitLogin();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Login failed. Please try again.");
+  });
+
+  it("cannot log in without a security token", async () => {
+    const api = mockAdminApi({
+      "GET /api/csrf-token": () => jsonResponse({ message: "down" }, 503),
+    });
+    renderApp("/admin/login");
+    await submitLogin();
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Failed to initialize security token. Please try refreshing the page",
+    );
+    expect(api.callsTo("POST /api/admin/login")).toHaveLength(0);
+  });
+
+  it("refreshes the CSRF token once and then gives up with the spec's message", async () => {
+    let n = 0;
+    const api = mockAdminApi({
+      "GET /api/csrf-token": () => jsonResponse({ csrfToken: `csrf-${++n}` }),
+      "POST /api/admin/login": () =>
+        jsonResponse({ success: false, message: "Invalid CSRF token" }, 403),
+    });
+    renderApp("/admin/login");
+    await submitLogin();
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Login failed after token refresh. Please try again.",
+    );
+    const logins = api.callsTo("POST /api/admin/login");
+    expect(logins).toHaveLength(2);
+    expect(logins[0]?.headers.get("csrf-token")).not.toBe(logins[1]?.headers.get("csrf-token"));
+  });
+
+  it("says so when the token cannot be refreshed", async () => {
+    let n = 0;
+    mockAdminApi({
+      "GET /api/csrf-token": () =>
+        ++n === 1 ? jsonResponse({ csrfToken: "csrf-1" }) : jsonResponse({}, 503),
+      "POST /api/admin/login": () =>
+        jsonResponse({ success: false, message: "Invalid CSRF token" }, 403),
+    });
+    renderApp("/admin/login");
+    await submitLogin();
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Failed to refresh security token. Please reload the page and try again",
+    );
+  });
+
+  it("logs in after one CSRF refresh", async () => {
+    let attempts = 0;
+    mockAdminApi({
+      "POST /api/admin/login": () =>
+        ++attempts === 1
+          ? jsonResponse({ success: false, message: "Invalid CSRF token" }, 403)
+          : jsonResponse({
+              success: true,
+              token: "tok",
+              admin: { _id: "a", id: "a", name: "A", email: "admin@example.com", role: "admin" },
+            }),
+      "GET /api/admin/users": () =>
+        jsonResponse({
+          success: true,
+          data: [],
+          pagination: { total: 0, page: 1, limit: 10, pages: 0 },
+        }),
+    });
+    renderApp("/admin/login");
+    await submitLogin();
+    expect(await screen.findByRole("heading", { name: "Users", level: 1 })).toBeInTheDocument();
+    expect(localStorage.getItem("adminToken")).toBe("tok");
+  });
+});

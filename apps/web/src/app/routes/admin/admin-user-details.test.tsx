@@ -1,0 +1,193 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import toast from "react-hot-toast";
+import { afterEach, describe, expect, it } from "vitest";
+import { jsonResponse, renderApp } from "@/test/render";
+import { detailUser, mockAdminApi, signInAdmin } from "./test-api";
+
+afterEach(() => {
+  toast.remove();
+});
+
+const activeSubscription = {
+  status: "active" as const,
+  plan: { name: "Gold", price: 19.99, duration: 1 },
+  currentPeriodStart: "2025-02-01T00:00:00.000Z",
+  currentPeriodEnd: "2025-03-01T00:00:00.000Z",
+  autoRenew: true,
+  cancelAtPeriodEnd: false,
+  stripeSubscriptionId: "sub_123",
+};
+
+function showUser(user = detailUser()) {
+  signInAdmin();
+  return mockAdminApi({
+    "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: user }),
+  });
+}
+
+describe("user details", () => {
+  it("shows the Back link, profile, account information and no active subscription", async () => {
+    const api = showUser();
+    renderApp("/admin/users/u1");
+    expect(await screen.findByRole("heading", { name: "User Details" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to Users" })).toHaveAttribute(
+      "href",
+      "/admin/users",
+    );
+    const profile = screen.getByTestId("profile-card");
+    expect(profile).toHaveTextContent("Jane Fan");
+    expect(profile).toHaveTextContent("jane@example.com");
+    expect(profile).toHaveTextContent("User");
+    const account = screen.getByTestId("account-information");
+    expect(account).toHaveTextContent("Jan 5, 2025");
+    expect(account).toHaveTextContent("$19.98");
+    expect(account).toHaveTextContent("120");
+    expect(screen.getByTestId("subscription-card")).toHaveTextContent("No Active Subscription");
+    expect(screen.getAllByText("No transactions found")).toHaveLength(2);
+    // Nothing is asked of endpoints billing has not built yet.
+    expect(api.calls.some((c) => c.url.pathname.includes("transactions"))).toBe(false);
+  });
+
+  it("shows an active subscription with its duration and renewal", async () => {
+    showUser(detailUser({ subscription: activeSubscription, role: "admin" }));
+    renderApp("/admin/users/u1");
+    const card = await screen.findByTestId("subscription-card");
+    expect(card).toHaveTextContent("Gold");
+    expect(card).toHaveTextContent("$19.99");
+    expect(within(card).getByTestId("plan-duration")).toHaveTextContent("monthly");
+    expect(within(card).getByTestId("renewal")).toHaveTextContent("Auto-renews");
+    expect(card).toHaveTextContent("Feb 1, 2025 – Mar 1, 2025");
+    expect(screen.getByTestId("profile-card")).toHaveTextContent("Admin");
+  });
+
+  it.each([
+    [3, true, false, "quarterly", "Auto-renews"],
+    [12, true, true, "yearly", "Cancels at period end"],
+    [6, false, false, "yearly", "Cancels at period end"],
+  ])(
+    "duration %i, autoRenew %s, cancelAtPeriodEnd %s: %s, %s",
+    async (duration, autoRenew, cancel, label, renewal) => {
+      showUser(
+        detailUser({
+          subscription: {
+            ...activeSubscription,
+            plan: { name: "Gold", price: 50, duration },
+            autoRenew,
+            cancelAtPeriodEnd: cancel,
+          },
+        }),
+      );
+      renderApp("/admin/users/u1");
+      expect(await screen.findByTestId("plan-duration")).toHaveTextContent(label);
+      expect(screen.getByTestId("renewal")).toHaveTextContent(renewal);
+    },
+  );
+
+  it("shows No Active Subscription for a canceled one", async () => {
+    showUser(detailUser({ subscription: { ...activeSubscription, status: "canceled" } }));
+    renderApp("/admin/users/u1");
+    expect(await screen.findByTestId("subscription-card")).toHaveTextContent(
+      "No Active Subscription",
+    );
+  });
+
+  it("has the three tabs with their empty states and headers", async () => {
+    showUser();
+    const { router } = renderApp("/admin/users/u1");
+    const user = userEvent.setup();
+    const tabs = await screen.findAllByRole("tab");
+    expect(tabs.map((t) => t.textContent)).toEqual([
+      "Overview",
+      "Credit Transactions",
+      "Subscription Transactions",
+    ]);
+    await user.click(screen.getByRole("tab", { name: "Credit Transactions" }));
+    const credit = screen.getByRole("tabpanel");
+    expect(within(credit).getByText("No credit transactions found")).toBeInTheDocument();
+    expect(
+      within(credit)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Date", "Credits", "Amount", "Status", "Transaction ID"]);
+    expect(router.state.location.search).toBe("?tab=credits");
+    await user.click(screen.getByRole("tab", { name: "Subscription Transactions" }));
+    const subscription = screen.getByRole("tabpanel");
+    expect(
+      within(subscription).getByText("No subscription transactions found"),
+    ).toBeInTheDocument();
+    expect(
+      within(subscription)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Date", "Plan", "Amount", "Status", "Transaction ID"]);
+    // View all on the overview goes to the tab.
+    await user.click(screen.getByRole("tab", { name: "Overview" }));
+    await user.click(screen.getAllByRole("button", { name: "View all" })[1] as HTMLElement);
+    expect(screen.getByRole("tab", { name: "Subscription Transactions" })).toHaveAttribute(
+      "aria-selected",
+      "true",
+    );
+  });
+
+  it("says User not found for an unknown id", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/users/:id": () =>
+        jsonResponse({ success: false, message: "User not found" }, 404),
+    });
+    renderApp("/admin/users/nope");
+    expect(await screen.findByRole("heading", { name: "User not found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to Users" })).toBeInTheDocument();
+  });
+
+  it("says Failed to load user details on other failures", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: false, message: "x" }, 500),
+    });
+    renderApp("/admin/users/u1");
+    expect(
+      await screen.findByRole("heading", { name: "Error loading user details" }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Failed to load user details");
+  });
+
+  it("deactivates behind the confirmation and reloads the user", async () => {
+    signInAdmin();
+    let active = true;
+    const api = mockAdminApi({
+      "GET /api/admin/users/:id": () =>
+        jsonResponse({ success: true, data: detailUser({ isActive: active }) }),
+      "PUT /api/admin/users/:id/status": () => {
+        active = false;
+        return jsonResponse({ success: true, data: {}, message: "User deactivated successfully" });
+      },
+    });
+    renderApp("/admin/users/u1");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Deactivate User" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Deactivate user?" });
+    await user.click(within(dialog).getByRole("button", { name: "Deactivate" }));
+    expect(await screen.findByRole("button", { name: "Activate User" })).toBeInTheDocument();
+    expect(api.callsTo("PUT /api/admin/users/u1/status")[0]?.body).toEqual({
+      action: "deactivate",
+    });
+    await waitFor(() => expect(api.callsTo("GET /api/admin/users/u1").length).toBeGreaterThan(1));
+    expect(screen.getByTestId("profile-card")).toHaveTextContent("Inactive");
+  });
+
+  it("says Failed to deactivate user when it fails", async () => {
+    showUser();
+    mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
+      "PUT /api/admin/users/:id/status": () => jsonResponse({ success: false, message: "x" }, 500),
+    });
+    renderApp("/admin/users/u1");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Deactivate User" }));
+    const dialog = await screen.findByRole("alertdialog");
+    await user.click(within(dialog).getByRole("button", { name: "Deactivate" }));
+    expect(await screen.findByText("Failed to deactivate user")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,68 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { Navigate, Route, Routes, useNavigate, useParams } from "react-router";
+import {
+  AdminGuard,
+  AdminLoginPage,
+  ChangePasswordDialog,
+  logoutAdmin,
+  readAdminData,
+} from "@/features/admin-auth";
+import { AdminLayout, AdminNotFound } from "@/features/admin-layout";
+import { AdminUserDetailsPage, AdminUsersPage } from "@/features/admin-users";
+
+/**
+ * The admin area (admin-side spec, section 2), loaded lazily from the app router as its own
+ * bundle: a visitor never downloads it.
+ *
+ * /admin/login and /admin/Login are one route (React Router matches without case). Everything
+ * else sits behind the guard, inside the layout. /admin and /admin/dashboard go to /admin/users
+ * until the dashboard screen comes with billing (docs/decisions/). Screens of later issues show
+ * the 404 screen inside the layout until they are built.
+ */
+export function AdminRoutes() {
+  return (
+    <Routes>
+      <Route path="login" element={<AdminLoginPage />} />
+      <Route
+        element={
+          <AdminGuard>
+            <GuardedLayout />
+          </AdminGuard>
+        }
+      >
+        <Route index element={<Navigate to="/admin/users" replace />} />
+        <Route path="dashboard" element={<Navigate to="/admin/users" replace />} />
+        <Route path="users" element={<AdminUsersPage />} />
+        <Route path="users/:userId" element={<UserDetailsRoute />} />
+        <Route path="*" element={<AdminNotFound />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** What the router's `lazy` reads from this module. */
+export { AdminRoutes as Component };
+
+function GuardedLayout() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const onLogout = useCallback(() => {
+    logoutAdmin();
+    queryClient.removeQueries({ queryKey: ["admin"] });
+    navigate("/admin/login", { replace: true });
+  }, [navigate, queryClient]);
+  return (
+    <AdminLayout
+      admin={readAdminData()}
+      onLogout={onLogout}
+      renderChangePassword={(props) => <ChangePasswordDialog {...props} />}
+    />
+  );
+}
+
+function UserDetailsRoute() {
+  const { userId = "" } = useParams();
+  // A new key per user, so the tabs and dialogs start afresh.
+  return <AdminUserDetailsPage key={userId} userId={userId} />;
+}
