@@ -2,6 +2,7 @@ import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Toaster } from "react-hot-toast";
 import { ErrorBoundary } from "@/components/errors/error-boundary";
+import { AuthProvider } from "@/lib/auth/auth-provider";
 import { createQueryClient } from "@/lib/query-client";
 import { ThemeProvider, useTheme } from "@/lib/theme";
 import { SettingsEffects } from "./settings-effects";
@@ -28,16 +29,18 @@ interface AppProviderProps {
   queryClient?: QueryClient;
 }
 
-/** Everything the app needs around the router: error boundary, theme, queries, toasts, settings. */
+/** Everything the app needs around the router: error boundary, theme, queries, session, toasts, settings. */
 export function AppProvider({ children, queryClient }: AppProviderProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <ErrorBoundary>
       <ThemeProvider>
         <QueryClientProvider client={client}>
-          <SettingsEffects />
-          {children}
-          <ThemedToaster />
+          <AuthProvider>
+            <SettingsEffects />
+            {children}
+            <ThemedToaster />
+          </AuthProvider>
         </QueryClientProvider>
       </ThemeProvider>
     </ErrorBoundary>

@@ -3,6 +3,7 @@ import {
   ApiError,
   api,
   apiRequest,
+  errorMessage,
   mediaUrl,
   NetworkError,
   onUnauthorized,
@@ -328,5 +329,25 @@ describe("mediaUrl", () => {
   it("stays on the page's origin without VITE_API_URL", () => {
     vi.stubEnv("VITE_API_URL", "");
     expect(mediaUrl("/uploads/x.png")).toBe("/uploads/x.png");
+  });
+});
+
+describe("errorMessage", () => {
+  it("gives the server's message, else the fallback", () => {
+    const withMessage = new ApiError("Invalid email or password", {
+      status: 401,
+      body: { success: false, message: "Invalid email or password" },
+    });
+    expect(errorMessage(withMessage, "Failed to login. Please try again.")).toBe(
+      "Invalid email or password",
+    );
+    const bare = new ApiError("Request failed with status 500", { status: 500, body: "" });
+    expect(errorMessage(bare, "Failed to login. Please try again.")).toBe(
+      "Failed to login. Please try again.",
+    );
+    expect(errorMessage(new Error("x"), "Fallback")).toBe("Fallback");
+    expect(errorMessage(new NetworkError(), "Fallback")).toBe(
+      "Network error. Please check your connection and try again",
+    );
   });
 });

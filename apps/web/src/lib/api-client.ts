@@ -71,7 +71,10 @@ export function isApiError(error: unknown): error is ApiError {
 
 /** The server's message for an error, or `fallback` when there is none (spec: "the server message, else ..."). */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.kind === "http" && error.message) return error.message;
+  if (error instanceof ApiError && error.kind === "http") {
+    // Only a message the server wrote counts; "Request failed with status 500" does not.
+    return serverMessageOf(error.body) ?? fallback;
+  }
   if (error instanceof ApiError) return error.message || fallback;
   return fallback;
 }
@@ -222,13 +225,17 @@ async function readBody(response: Response, responseType?: RequestOptions["respo
   return text;
 }
 
-function messageOf(body: unknown, status: number): string {
+function serverMessageOf(body: unknown): string | null {
   if (body && typeof body === "object") {
     const { message, error } = body as { message?: unknown; error?: unknown };
     if (typeof message === "string" && message) return message;
     if (typeof error === "string" && error) return error;
   }
-  return `Request failed with status ${status}`;
+  return null;
+}
+
+function messageOf(body: unknown, status: number): string {
+  return serverMessageOf(body) ?? `Request failed with status ${status}`;
 }
 
 /** One fetch with timeout; resolves to the parsed body or throws an ApiError. */
