@@ -1,4 +1,10 @@
-import { createBrowserRouter, Outlet, type RouteObject, ScrollRestoration } from "react-router";
+import {
+  createBrowserRouter,
+  Navigate,
+  Outlet,
+  type RouteObject,
+  ScrollRestoration,
+} from "react-router";
 import { RouteErrorScreen } from "@/components/errors/route-error-screen";
 import { PageSpinner } from "@/components/ui/spinner";
 import { LandingRoute } from "./routes/landing";
@@ -7,8 +13,9 @@ import { NotFoundRoute } from "./routes/not-found";
 /**
  * The route table (user-side spec, section 2; admin-side spec, section 2).
  *
- * Only `/` is built so far; every other path, including /auth, /dashboard/* and /admin/*, falls
- * through to the 404 screen until the issue that builds it adds its route here.
+ * Built so far: `/`, the auth pages, `/dashboard/*` (shell, overview card, profile) and the
+ * legacy redirects; every other path falls through to the 404 screen until the issue that builds
+ * it adds its route here.
  *
  * Extending: add a RouteObject to `appRoutes` (before the catch-all). Screens outside the landing
  * page should be lazy so they are split into their own bundle, e.g.
@@ -19,8 +26,36 @@ import { NotFoundRoute } from "./routes/not-found";
  */
 export const appRoutes: RouteObject[] = [
   { index: true, Component: LandingRoute },
-  // Later issues: auth, character/:id, character-chat/:id, chat, dashboard-old, dashboard/*,
-  // reset-password/:resettoken, admin/* (lazy, separate bundle).
+  // User side (issue 3): auth pages and the dashboard are lazy, so the landing bundle stays small.
+  { path: "auth", lazy: () => import("./routes/auth").then((m) => ({ Component: m.AuthRoute })) },
+  {
+    path: "reset-password/:resettoken?",
+    lazy: () => import("./routes/auth").then((m) => ({ Component: m.ResetPasswordRoute })),
+  },
+  {
+    path: "dashboard",
+    lazy: () => import("./routes/dashboard").then((m) => ({ Component: m.DashboardLayoutRoute })),
+    children: [
+      {
+        index: true,
+        lazy: () => import("./routes/dashboard").then((m) => ({ Component: m.DashboardHomeRoute })),
+      },
+      {
+        path: "profile",
+        lazy: () => import("./routes/dashboard").then((m) => ({ Component: m.ProfileRoute })),
+      },
+      // Chat, call, call history, credits and transactions arrive with their issues; until
+      // then they, like any unknown sub-route, lead to the overview.
+      { path: "*", element: <Navigate to="/dashboard" replace /> },
+    ],
+  },
+  {
+    path: "dashboard-old",
+    lazy: () => import("./routes/dashboard").then((m) => ({ Component: m.DashboardOldRoute })),
+  },
+  { path: "chat", element: <Navigate to="/dashboard/chat" replace /> },
+  { path: "character-chat/:id", element: <Navigate to="/dashboard/chat" replace /> },
+  // Later issues: character/:id.
   { path: "admin/*", lazy: () => import("./routes/admin") },
   { path: "*", Component: NotFoundRoute },
 ];

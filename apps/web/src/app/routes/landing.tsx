@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { AboutSection } from "@/features/landing/components/about-section";
 import { CtaSection } from "@/features/landing/components/cta-section";
 import { FeaturesSection } from "@/features/landing/components/features-section";
@@ -9,13 +9,28 @@ import { PreviewConversation } from "@/features/landing/components/preview-conve
 import { TestimonialsSection } from "@/features/landing/components/testimonials-section";
 import { useSettings } from "@/lib/settings";
 
-/** `/`: the landing page. */
+// The login modal (forms, Google sign-in) is its own bundle, fetched when a visitor opens it.
+const loadAuthModal = () => import("@/features/auth/components/auth-modal");
+const AuthModal = lazy(() => loadAuthModal().then((m) => ({ default: m.AuthModal })));
+
+type AuthMode = "login" | "signup";
+
+/** `/`: the landing page, with the login / sign-up modal. */
 export function LandingRoute() {
   const { settings } = useSettings();
   const { name } = settings.aiProfile;
+  // `opening` counts the openings, so every opening starts afresh in the requested mode.
+  const [modal, setModal] = useState<{ open: boolean; mode: AuthMode; opening: number }>({
+    open: false,
+    mode: "login",
+    opening: 0,
+  });
   useEffect(() => {
     document.title = `${name} · Twinline`;
   }, [name]);
+
+  const openAuth = (mode: AuthMode) =>
+    setModal((m) => ({ open: true, mode, opening: m.opening + 1 }));
 
   return (
     <div className="min-h-dvh overflow-x-clip">
@@ -25,9 +40,9 @@ export function LandingRoute() {
       >
         Skip to main content
       </a>
-      <LandingHeader />
+      <LandingHeader onOpenAuth={openAuth} />
       <main id="main" tabIndex={-1} className="outline-none">
-        <HeroSection />
+        <HeroSection onOpenAuth={openAuth} />
         <AboutSection />
         <FeaturesSection />
         <PreviewConversation />
@@ -35,6 +50,16 @@ export function LandingRoute() {
         <CtaSection />
       </main>
       <LandingFooter />
+      {modal.opening > 0 ? (
+        <Suspense fallback={null}>
+          <AuthModal
+            key={modal.opening}
+            open={modal.open}
+            initialMode={modal.mode}
+            onOpenChange={(open) => setModal((m) => ({ ...m, open }))}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

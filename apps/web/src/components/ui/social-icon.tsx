@@ -1,5 +1,16 @@
 import type { SocialNetwork } from "@twinline/contracts";
 
+/** Display names of the social networks. */
+export const SOCIAL_LABELS: Record<SocialNetwork, string> = {
+  twitter: "Twitter",
+  instagram: "Instagram",
+  youtube: "YouTube",
+  facebook: "Facebook",
+  tiktok: "TikTok",
+  snapchat: "Snapchat",
+  onlyfans: "OnlyFans",
+};
+
 /** Small brand glyphs for the footer (lucide no longer ships brand icons). Decorative only. */
 export function SocialIcon({
   network,

@@ -1,4 +1,3 @@
-import type { SocialNetwork } from "@twinline/contracts";
 import {
   Brain,
   Clock,
@@ -111,16 +110,6 @@ export const PREVIEW_MESSAGES: readonly PreviewMessage[] = [
   },
 ];
 
-export const SOCIAL_LABELS: Record<SocialNetwork, string> = {
-  twitter: "Twitter",
-  instagram: "Instagram",
-  youtube: "YouTube",
-  facebook: "Facebook",
-  tiktok: "TikTok",
-  snapchat: "Snapchat",
-  onlyfans: "OnlyFans",
-};
-
 /** Placeholder destinations: the spec does not give them (docs/decisions/0005-landing-footer-links.md). */
 export const FOOTER_LINKS = {
   Legal: [
@@ -137,6 +126,10 @@ export const FOOTER_LINKS = {
 
 /** Where logged-out visitors go for now (a later issue opens the login modal instead). */
 export const AUTH_PATH = "/auth";
+export const SIGNUP_PATH = "/auth?tab=signup";
+
+/** Opens the login / sign-up modal in the given mode (the landing route owns the modal). */
+export type OpenAuth = (mode: "login" | "signup") => void;
 
 export function initials(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);

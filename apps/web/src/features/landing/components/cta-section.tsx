@@ -1,7 +1,7 @@
 import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
 import { useSettings } from "@/lib/settings";
-import { AUTH_PATH } from "../content";
+import { SIGNUP_PATH } from "../content";
 
 /** Closing call to action. */
 export function CtaSection() {
@@ -28,7 +28,7 @@ export function CtaSection() {
             Create a free account and your first messages are on the house.
           </p>
           <Link
-            to={AUTH_PATH}
+            to={SIGNUP_PATH}
             className="relative mt-8 inline-flex h-12 items-center justify-center gap-2 rounded-full bg-white px-6 font-semibold text-brand-700 shadow-lg transition hover:bg-brand-50 focus-visible:outline-white"
           >
             Create your free account

@@ -1,13 +1,18 @@
 import { MessageCircle, Phone, ShieldCheck, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
+import { useAuth } from "@/lib/auth/auth-provider";
 import { useSettings } from "@/lib/settings";
-import { AUTH_PATH, FALLBACK_PROMOTIONAL_MESSAGE } from "../content";
+import { FALLBACK_PROMOTIONAL_MESSAGE, type OpenAuth } from "../content";
 import { PersonaAvatar } from "./persona-avatar";
 
-/** Hero: the persona's name, picture and promotional message, with Start Chat and Voice Call. */
-export function HeroSection() {
+/**
+ * Hero: the persona's name, picture and promotional message, with Start Chat and Voice Call
+ * (to /dashboard/chat and /dashboard/call when logged in, else opening the login modal).
+ */
+export function HeroSection({ onOpenAuth }: { onOpenAuth: OpenAuth }) {
   const { settings } = useSettings();
+  const { isAuthenticated } = useAuth();
   const { name, aiProfileImage, promotionalMessage } = settings.aiProfile;
   const message = promotionalMessage.trim() || FALLBACK_PROMOTIONAL_MESSAGE;
 
@@ -48,14 +53,37 @@ export function HeroSection() {
             {message}
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row lg:justify-start">
-            <Link to={AUTH_PATH} className={buttonClasses("primary", "lg")}>
-              <MessageCircle aria-hidden="true" className="size-5" />
-              Start Chat
-            </Link>
-            <Link to={AUTH_PATH} className={buttonClasses("secondary", "lg")}>
-              <Phone aria-hidden="true" className="size-5" />
-              Voice Call
-            </Link>
+            {isAuthenticated ? (
+              <>
+                <Link to="/dashboard/chat" className={buttonClasses("primary", "lg")}>
+                  <MessageCircle aria-hidden="true" className="size-5" />
+                  Start Chat
+                </Link>
+                <Link to="/dashboard/call" className={buttonClasses("secondary", "lg")}>
+                  <Phone aria-hidden="true" className="size-5" />
+                  Voice Call
+                </Link>
+              </>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  onClick={() => onOpenAuth("login")}
+                  className={buttonClasses("primary", "lg")}
+                >
+                  <MessageCircle aria-hidden="true" className="size-5" />
+                  Start Chat
+                </button>
+                <button
+                  type="button"
+                  onClick={() => onOpenAuth("login")}
+                  className={buttonClasses("secondary", "lg")}
+                >
+                  <Phone aria-hidden="true" className="size-5" />
+                  Voice Call
+                </button>
+              </>
+            )}
           </div>
           <ul className="mt-8 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-stone-600 lg:justify-start dark:text-stone-400">
             <li className="inline-flex items-center gap-1.5">

@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Logo } from "@/components/ui/logo";
+import { SOCIAL_LABELS, SocialIcon } from "@/components/ui/social-icon";
 import { COPYRIGHT_YEAR, MINIMUM_AGE } from "@/lib/constants";
 import { configuredSocialLinks, useSettings } from "@/lib/settings";
-import { AUTH_PATH, FOOTER_LINKS, SOCIAL_LABELS } from "../content";
-import { SocialIcon } from "./social-icon";
+import { AUTH_PATH, FOOTER_LINKS, SIGNUP_PATH } from "../content";
 
 const linkClass =
   "rounded text-stone-600 transition hover:text-brand-600 dark:text-stone-400 dark:hover:text-brand-300";
@@ -84,7 +84,7 @@ export function LandingFooter() {
 
           <FooterList title="Connect">
             <li>
-              <Link to={AUTH_PATH} className={linkClass}>
+              <Link to={SIGNUP_PATH} className={linkClass}>
                 Create an account
               </Link>
             </li>

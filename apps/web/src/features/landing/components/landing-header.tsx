@@ -1,11 +1,17 @@
+import { LayoutDashboard, LogOut } from "lucide-react";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Logo } from "@/components/ui/logo";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
-import { AUTH_PATH } from "../content";
+import { useAuth } from "@/lib/auth/auth-provider";
+import type { OpenAuth } from "../content";
 
-/** Fixed header: logo, theme toggle, Login and Sign Up. */
-export function LandingHeader() {
+/**
+ * Fixed header: logo, theme toggle; logged out Login and Sign Up (opening the login modal),
+ * logged in a Dashboard link and Logout.
+ */
+export function LandingHeader({ onOpenAuth }: { onOpenAuth: OpenAuth }) {
+  const { isAuthenticated, logout } = useAuth();
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-stone-200/70 bg-white/80 backdrop-blur-lg dark:border-white/10 dark:bg-stone-950/75">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-3 sm:px-6">
@@ -14,12 +20,39 @@ export function LandingHeader() {
         </Link>
         <nav aria-label="Account" className="flex items-center gap-1 sm:gap-2">
           <ThemeToggle />
-          <Link to={AUTH_PATH} className={buttonClasses("ghost", "sm", "px-3")}>
-            Login
-          </Link>
-          <Link to={AUTH_PATH} className={buttonClasses("primary", "sm", "px-3.5 sm:px-4")}>
-            Sign Up
-          </Link>
+          {isAuthenticated ? (
+            <>
+              <Link to="/dashboard" className={buttonClasses("primary", "sm", "px-3.5 sm:px-4")}>
+                <LayoutDashboard aria-hidden="true" className="hidden size-4 sm:block" />
+                Dashboard
+              </Link>
+              <button
+                type="button"
+                onClick={logout}
+                className={buttonClasses("ghost", "sm", "px-3")}
+              >
+                <LogOut aria-hidden="true" className="hidden size-4 sm:block" />
+                Logout
+              </button>
+            </>
+          ) : (
+            <>
+              <button
+                type="button"
+                onClick={() => onOpenAuth("login")}
+                className={buttonClasses("ghost", "sm", "px-3")}
+              >
+                Login
+              </button>
+              <button
+                type="button"
+                onClick={() => onOpenAuth("signup")}
+                className={buttonClasses("primary", "sm", "px-3.5 sm:px-4")}
+              >
+                Sign Up
+              </button>
+            </>
+          )}
         </nav>
       </div>
     </header>

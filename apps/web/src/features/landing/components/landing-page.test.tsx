@@ -35,21 +35,14 @@ describe("landing page", () => {
     ).toBeGreaterThan(0);
   });
 
-  it("has a fixed header with the theme toggle, Login and Sign Up going to /auth", async () => {
+  it("has a fixed header with the theme toggle, Login and Sign Up", async () => {
     mockApi(defaultPublicSettings);
     renderApp("/");
     const header = screen.getByRole("banner");
     expect(header).toHaveClass("fixed");
     expect(within(header).getByTestId("theme-toggle")).toBeInTheDocument();
-    expect(within(header).getByRole("link", { name: "Login" })).toHaveAttribute("href", "/auth");
-    expect(within(header).getByRole("link", { name: "Sign Up" })).toHaveAttribute("href", "/auth");
-  });
-
-  it("offers Start Chat and Voice Call to logged-out visitors (to /auth for now)", async () => {
-    mockApi(defaultPublicSettings);
-    renderApp("/");
-    expect(screen.getByRole("link", { name: "Start Chat" })).toHaveAttribute("href", "/auth");
-    expect(screen.getByRole("link", { name: "Voice Call" })).toHaveAttribute("href", "/auth");
+    expect(within(header).getByRole("button", { name: "Login" })).toBeInTheDocument();
+    expect(within(header).getByRole("button", { name: "Sign Up" })).toBeInTheDocument();
   });
 
   it("shows six features, three five-star testimonials and the footer statement", async () => {

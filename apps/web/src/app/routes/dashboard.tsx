@@ -1,0 +1,65 @@
+import { useEffect } from "react";
+import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from "react-router";
+import { PageSpinner } from "@/components/ui/spinner";
+import { DashboardLayout } from "@/features/dashboard/components/dashboard-layout";
+import { WelcomeCard } from "@/features/dashboard/components/welcome-card";
+import { legacyTabPath } from "@/features/dashboard/nav";
+import { ProfilePage } from "@/features/profile/components/profile-page";
+import { useAuth } from "@/lib/auth/auth-provider";
+
+/**
+ * `/dashboard/*`: visitors go to `/` (also when a 401 ends the session while they are here).
+ * While a stored token is being checked with no user known yet, a spinner shows.
+ */
+export function DashboardLayoutRoute() {
+  const { status } = useAuth();
+  if (status === "anonymous") return <Navigate to="/" replace />;
+  if (status === "loading") return <PageSpinner />;
+  return (
+    <DashboardLayout>
+      <Outlet />
+    </DashboardLayout>
+  );
+}
+
+/** `/dashboard`. */
+export function DashboardHomeRoute() {
+  useEffect(() => {
+    document.title = "Dashboard · Twinline";
+  }, []);
+  return <WelcomeCard />;
+}
+
+/** `/dashboard/profile`. */
+export function ProfileRoute() {
+  return <ProfilePage />;
+}
+
+/**
+ * `/dashboard-old`: "Redirecting to new dashboard..." then the sub-route for `?tab=` or the
+ * carried `initialTab`; visitors go to `/`.
+ */
+export function DashboardOldRoute() {
+  const { status } = useAuth();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const carried = (location.state as { initialTab?: unknown } | null)?.initialTab;
+  const tab = params.get("tab") ?? (typeof carried === "string" ? carried : null);
+
+  const navigate = useNavigate();
+  const target =
+    status === "anonymous" ? "/" : status === "authenticated" ? legacyTabPath(tab) : null;
+
+  useEffect(() => {
+    document.title = "Redirecting · Twinline";
+    if (target) navigate(target, { replace: true, state: location.state });
+  }, [navigate, target, location.state]);
+
+  return (
+    <div className="flex min-h-dvh items-center justify-center">
+      <p role="status" className="text-stone-600 dark:text-stone-300">
+        Redirecting to new dashboard...
+      </p>
+    </div>
+  );
+}

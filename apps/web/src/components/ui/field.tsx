@@ -1,0 +1,165 @@
+import { clsx } from "clsx";
+import { Eye, EyeOff } from "lucide-react";
+import { type ComponentPropsWithRef, type ReactNode, useId, useState } from "react";
+
+/** Input styles shared by every form. */
+export const inputClasses =
+  "block h-11 w-full rounded-xl border border-stone-300 bg-white px-3.5 text-base text-stone-900 shadow-sm transition placeholder:text-stone-400 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none aria-[invalid=true]:border-red-500 aria-[invalid=true]:focus:ring-red-500/30 read-only:bg-stone-100 read-only:text-stone-600 disabled:cursor-not-allowed disabled:opacity-60 sm:text-sm dark:border-white/15 dark:bg-stone-900 dark:text-white dark:placeholder:text-stone-500 dark:read-only:bg-white/5 dark:read-only:text-stone-400";
+
+interface FieldProps extends Omit<ComponentPropsWithRef<"input">, "id"> {
+  label: string;
+  /** The validation message, shown under the input and announced. */
+  error?: string;
+  /** A hint under the input (also read by screen readers). */
+  hint?: ReactNode;
+  /** Content at the right end of the label row (e.g. a "Forgot password?" link). */
+  labelAside?: ReactNode;
+  id?: string;
+}
+
+/** A labelled input with its hint and error, wired for screen readers. */
+export function TextField({ label, error, hint, labelAside, id, className, ...input }: FieldProps) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  return (
+    <FieldFrame
+      inputId={inputId}
+      label={label}
+      error={error}
+      hint={hint}
+      labelAside={labelAside}
+      className={className}
+    >
+      {(describedBy) => (
+        <input
+          id={inputId}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={inputClasses}
+          {...input}
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+/** A password input with a show/hide toggle. */
+export function PasswordField({
+  label,
+  error,
+  hint,
+  labelAside,
+  id,
+  className,
+  ...input
+}: Omit<FieldProps, "type">) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  const [visible, setVisible] = useState(false);
+  return (
+    <FieldFrame
+      inputId={inputId}
+      label={label}
+      error={error}
+      hint={hint}
+      labelAside={labelAside}
+      className={className}
+    >
+      {(describedBy) => (
+        <div className="relative">
+          <input
+            id={inputId}
+            type={visible ? "text" : "password"}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy}
+            className={clsx(inputClasses, "pr-12")}
+            {...input}
+          />
+          <button
+            type="button"
+            onClick={() => setVisible((v) => !v)}
+            aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+            aria-pressed={visible}
+            className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-xl text-stone-500 transition hover:text-stone-800 dark:text-stone-400 dark:hover:text-white"
+          >
+            {visible ? (
+              <EyeOff aria-hidden="true" className="size-5" />
+            ) : (
+              <Eye aria-hidden="true" className="size-5" />
+            )}
+          </button>
+        </div>
+      )}
+    </FieldFrame>
+  );
+}
+
+function FieldFrame({
+  inputId,
+  label,
+  error,
+  hint,
+  labelAside,
+  className,
+  children,
+}: {
+  inputId: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  labelAside?: ReactNode;
+  className?: string;
+  children: (describedBy: string | undefined) => ReactNode;
+}) {
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
+  const describedBy =
+    [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={className}>
+      <div className="mb-1.5 flex items-center justify-between gap-3">
+        <label htmlFor={inputId} className="text-sm font-medium text-stone-800 dark:text-stone-200">
+          {label}
+        </label>
+        {labelAside}
+      </div>
+      {children(describedBy)}
+      {hint ? (
+        <p id={hintId} className="mt-1.5 text-xs text-stone-500 dark:text-stone-400">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="mt-1.5 text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A form-level message: an error (announced at once) or a notice. */
+export function FormMessage({
+  children,
+  tone = "error",
+  className,
+}: {
+  children: ReactNode;
+  tone?: "error" | "info";
+  className?: string;
+}) {
+  return (
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      className={clsx(
+        "rounded-xl border px-3.5 py-2.5 text-sm",
+        tone === "error"
+          ? "border-red-200 bg-red-50 text-red-700 dark:border-red-400/30 dark:bg-red-500/10 dark:text-red-300"
+          : "border-sky-200 bg-sky-50 text-sky-800 dark:border-sky-400/30 dark:bg-sky-500/10 dark:text-sky-200",
+        className,
+      )}
+    >
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import { PASSWORD_RULES } from "@twinline/contracts";
+import { CircleCheck, House, KeyRound, LayoutDashboard, LinkIcon } from "lucide-react";
+import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { buttonClasses } from "@/components/ui/button";
+import { FormMessage, PasswordField } from "@/components/ui/field";
+import { errorMessage } from "@/lib/api-client";
+import { useAuth } from "@/lib/auth/auth-provider";
+import { resetPassword } from "../api/auth-api";
+import { AUTH_TEXT, RESET_REDIRECT_MS, RESET_TOKEN_MIN_LENGTH } from "../messages";
+import { AuthShell } from "./auth-shell";
+
+/** Why a reset token cannot be used before asking the server, or null when it may be. */
+export function resetTokenProblem(token: string | undefined): string | null {
+  const value = token?.trim() ?? "";
+  if (!value) return AUTH_TEXT.resetTokenEmpty;
+  if (value.length < RESET_TOKEN_MIN_LENGTH) return AUTH_TEXT.resetTokenFormat;
+  return null;
+}
+
+/** Whether a server message says the link cannot be used any more. */
+function isInvalidLinkMessage(message: string): boolean {
+  return /invalid|expired/i.test(message);
+}
+
+type View = { kind: "form" } | { kind: "invalid"; reason: string } | { kind: "done" };
+
+/** `/reset-password/{resettoken}`: choose a new password with the e-mailed link. */
+export function ResetPasswordPage({ token }: { token: string | undefined }) {
+  const problem = resetTokenProblem(token);
+  const [view, setView] = useState<View>(
+    problem ? { kind: "invalid", reason: problem } : { kind: "form" },
+  );
+
+  useEffect(() => {
+    document.title = "Reset Password · Twinline";
+  }, []);
+
+  if (view.kind === "invalid") return <InvalidLink reason={view.reason} />;
+  if (view.kind === "done") return <ResetDone />;
+  return (
+    <ResetForm
+      token={token?.trim() ?? ""}
+      onDone={() => setView({ kind: "done" })}
+      onInvalid={(reason) => setView({ kind: "invalid", reason })}
+    />
+  );
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  return <AuthShell testId="reset-password">{children}</AuthShell>;
+}
+
+function IconBadge({ children, tone }: { children: ReactNode; tone: "brand" | "ok" | "bad" }) {
+  const colours = {
+    brand: "bg-brand-100 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300",
+    ok: "bg-emerald-100 text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300",
+    bad: "bg-amber-100 text-amber-700 dark:bg-amber-500/15 dark:text-amber-300",
+  }[tone];
+  return (
+    <div className={`mx-auto flex size-14 items-center justify-center rounded-2xl ${colours}`}>
+      {children}
+    </div>
+  );
+}
+
+function InvalidLink({ reason }: { reason: string }) {
+  return (
+    <Shell>
+      <div className="text-center" data-testid="reset-invalid">
+        <IconBadge tone="bad">
+          <LinkIcon aria-hidden="true" className="size-7" />
+        </IconBadge>
+        <h1 className="mt-4 font-display text-2xl font-bold text-stone-900 dark:text-white">
+          Invalid Reset Link
+        </h1>
+        <p className="mt-2 text-stone-600 dark:text-stone-300">{reason}</p>
+        <p className="mt-2 text-sm text-stone-500 dark:text-stone-400">
+          Reset links work once and expire after an hour. You can ask for a new one from the login
+          screen.
+        </p>
+        <Link to="/" className={buttonClasses("primary", "md", "mt-6 w-full")}>
+          <House aria-hidden="true" className="size-4" />
+          Return to Home
+        </Link>
+      </div>
+    </Shell>
+  );
+}
+
+function ResetDone() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = setTimeout(() => navigate("/dashboard", { replace: true }), RESET_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <Shell>
+      <div className="text-center" data-testid="reset-done">
+        <IconBadge tone="ok">
+          <CircleCheck aria-hidden="true" className="size-7" />
+        </IconBadge>
+        <h1 className="mt-4 font-display text-2xl font-bold text-stone-900 dark:text-white">
+          Password Reset Successful
+        </h1>
+        <p role="status" className="mt-2 text-stone-600 dark:text-stone-300">
+          Your password has been changed and you are logged in. Taking you to your dashboard in 3
+          seconds...
+        </p>
+        <Link to="/dashboard" replace className={buttonClasses("primary", "md", "mt-6 w-full")}>
+          <LayoutDashboard aria-hidden="true" className="size-4" />
+          Go to Dashboard
+        </Link>
+      </div>
+    </Shell>
+  );
+}
+
+function ResetForm({
+  token,
+  onDone,
+  onInvalid,
+}: {
+  token: string;
+  onDone: () => void;
+  onInvalid: (reason: string) => void;
+}) {
+  const { signIn } = useAuth();
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const next: typeof errors = {};
+    if (password.length < PASSWORD_RULES.resetMin) next.password = AUTH_TEXT.resetTooShort;
+    else if (password !== confirm) next.confirm = AUTH_TEXT.resetMismatch;
+    setErrors(next);
+    if (next.password || next.confirm) return;
+
+    setSubmitting(true);
+    try {
+      signIn(await resetPassword(token, password));
+      onDone();
+    } catch (err) {
+      setSubmitting(false);
+      // Only the server's own message decides; the default text mentions "invalid" itself.
+      const message = errorMessage(err, "");
+      if (message && isInvalidLinkMessage(message)) onInvalid(message);
+      else setError(message || AUTH_TEXT.resetFailed);
+    }
+  }
+
+  return (
+    <Shell>
+      <IconBadge tone="brand">
+        <KeyRound aria-hidden="true" className="size-7" />
+      </IconBadge>
+      <h1 className="mt-4 text-center font-display text-2xl font-bold text-stone-900 dark:text-white">
+        Reset your password
+      </h1>
+      <p className="mt-2 text-center text-sm text-stone-600 dark:text-stone-400">
+        Choose a new password for your account.
+      </p>
+      <form onSubmit={submit} noValidate className="mt-6 space-y-4" data-testid="reset-form">
+        {error ? <FormMessage>{error}</FormMessage> : null}
+        <PasswordField
+          label="New Password"
+          name="password"
+          autoComplete="new-password"
+          autoFocus
+          hint={`Must be at least ${PASSWORD_RULES.resetMin} characters.`}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={errors.password}
+        />
+        <PasswordField
+          label="Confirm Password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(event) => setConfirm(event.target.value)}
+          error={errors.confirm}
+        />
+        <button
+          type="submit"
+          disabled={submitting}
+          className={buttonClasses("primary", "md", "w-full")}
+        >
+          {submitting ? "Resetting..." : "Reset Password"}
+        </button>
+      </form>
+    </Shell>
+  );
+}

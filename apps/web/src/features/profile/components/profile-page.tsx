@@ -1,0 +1,220 @@
+import { PASSWORD_RULES } from "@twinline/contracts";
+import { Info, KeyRound, Save, UserRound } from "lucide-react";
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import toast from "react-hot-toast";
+import { buttonClasses } from "@/components/ui/button";
+import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
+import { errorMessage } from "@/lib/api-client";
+import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
+import { STORAGE_KEYS, writeStorage } from "@/lib/storage";
+import { changePassword, updateProfile } from "../api/profile-api";
+import { PROFILE_TEXT } from "../messages";
+
+/** "Update Failed" with the server's message, else the fallback (spec, section 8). */
+function failureToast(error: unknown, fallback: string) {
+  const message = errorMessage(error, fallback);
+  toast.error(
+    <span>
+      <strong className="block">{PROFILE_TEXT.updateFailedTitle}</strong>
+      {message}
+    </span>,
+  );
+}
+
+function Card({
+  icon,
+  title,
+  description,
+  children,
+}: {
+  icon: ReactNode;
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section
+      aria-labelledby={id}
+      className="rounded-3xl border border-stone-200 bg-white p-5 sm:p-7 dark:border-white/10 dark:bg-stone-900"
+    >
+      <div className="flex items-start gap-3">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-2xl bg-brand-100 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
+          {icon}
+        </span>
+        <div>
+          <h2 id={id} className="font-display text-lg font-bold text-stone-900 dark:text-white">
+            {title}
+          </h2>
+          <p className="text-sm text-stone-600 dark:text-stone-400">{description}</p>
+        </div>
+      </div>
+      <div className="mt-6">{children}</div>
+    </section>
+  );
+}
+
+/** Name (saved only when non-empty and changed) and the read-only e-mail. */
+function ProfileDetails() {
+  const user = useCurrentUser();
+  const { setUser } = useAuth();
+  const [name, setName] = useState(user.name);
+  const [saving, setSaving] = useState(false);
+  const trimmed = name.trim();
+  const canSave = trimmed.length > 0 && trimmed !== user.name && !saving;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!canSave) return;
+    setSaving(true);
+    try {
+      const answer = await updateProfile(trimmed);
+      setUser(answer.user);
+      setName(answer.user?.name ?? trimmed);
+      toast.success(PROFILE_TEXT.profileUpdated);
+    } catch (error) {
+      failureToast(error, PROFILE_TEXT.updateFailed);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card
+      icon={<UserRound aria-hidden="true" className="size-5" />}
+      title="Profile Information"
+      description="Your name as the persona sees it."
+    >
+      <form onSubmit={submit} noValidate className="space-y-4" data-testid="profile-form">
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          value={name}
+          maxLength={100}
+          onChange={(event) => setName(event.target.value)}
+          error={trimmed ? undefined : "Name is required"}
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          value={user.email}
+          readOnly
+          hint="Your e-mail address cannot be changed."
+        />
+        <button type="submit" disabled={!canSave} className={buttonClasses("primary", "md")}>
+          <Save aria-hidden="true" className="size-4" />
+          {saving ? "Saving..." : "Save Changes"}
+        </button>
+      </form>
+    </Card>
+  );
+}
+
+interface PasswordValues {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/** Current, new (8+) and confirmation; Google-linked accounts are pointed to Google. */
+function PasswordChange() {
+  const user = useCurrentUser();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<PasswordValues>({
+    defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
+  });
+
+  const submit = handleSubmit(async ({ currentPassword, newPassword }) => {
+    try {
+      const answer = await changePassword(currentPassword, newPassword);
+      // Should the server issue a fresh token with the change, keep the session on it.
+      if (typeof answer.token === "string" && answer.token) {
+        writeStorage(STORAGE_KEYS.userToken, answer.token);
+      }
+      reset();
+      toast.success(answer.message || PROFILE_TEXT.passwordUpdated);
+    } catch (error) {
+      failureToast(error, PROFILE_TEXT.passwordFailed);
+    }
+  });
+
+  return (
+    <Card
+      icon={<KeyRound aria-hidden="true" className="size-5" />}
+      title="Change Password"
+      description="Use at least 8 characters."
+    >
+      {user.googleId ? (
+        <FormMessage tone="info" className="mb-4 flex gap-2">
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <span>{PROFILE_TEXT.googleAccount}</span>
+        </FormMessage>
+      ) : null}
+      <form onSubmit={submit} noValidate className="space-y-4" data-testid="password-form">
+        <PasswordField
+          label="Current Password"
+          autoComplete="current-password"
+          error={errors.currentPassword?.message}
+          {...register("currentPassword", { required: PROFILE_TEXT.currentRequired })}
+        />
+        <PasswordField
+          label="New Password"
+          autoComplete="new-password"
+          error={errors.newPassword?.message}
+          {...register("newPassword", {
+            required: PROFILE_TEXT.newRequired,
+            minLength: {
+              value: PASSWORD_RULES.profileChangeMin,
+              message: PROFILE_TEXT.passwordTooShort,
+            },
+          })}
+        />
+        <PasswordField
+          label="Confirm New Password"
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+          {...register("confirmPassword", {
+            required: PROFILE_TEXT.confirmRequired,
+            validate: (value, values) =>
+              value === values.newPassword || PROFILE_TEXT.passwordMismatch,
+          })}
+        />
+        <button type="submit" disabled={isSubmitting} className={buttonClasses("primary", "md")}>
+          <KeyRound aria-hidden="true" className="size-4" />
+          {isSubmitting ? "Updating..." : "Update Password"}
+        </button>
+      </form>
+    </Card>
+  );
+}
+
+/** /dashboard/profile: name edit, read-only e-mail, password change. */
+export function ProfilePage() {
+  const { refreshUser } = useAuth();
+  useEffect(() => {
+    document.title = "My Profile · Twinline";
+    refreshUser().catch(() => {});
+  }, [refreshUser]);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="font-display text-2xl font-bold text-stone-900 sm:text-3xl dark:text-white">
+          My Profile
+        </h1>
+        <p className="mt-1 text-stone-600 dark:text-stone-400">
+          Manage your account details and password.
+        </p>
+      </div>
+      <ProfileDetails />
+      <PasswordChange />
+    </div>
+  );
+}
