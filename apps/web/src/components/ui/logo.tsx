@@ -1,20 +1,23 @@
 import { clsx } from "clsx";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { mediaUrl } from "@/lib/api-client";
 import { useSettings } from "@/lib/settings";
 import { useTheme } from "@/lib/theme";
 
 /** The built-in mark: two lines meeting, in the brand gradient. */
 export function LogoMark({ className }: { className?: string }) {
+  // A unique gradient id: with two marks on a page (one in a hidden sidebar) a shared id would
+  // point the visible one at the hidden gradient and leave it blank.
+  const gradientId = useId();
   return (
     <svg viewBox="0 0 64 64" aria-hidden="true" className={clsx("size-8 shrink-0", className)}>
       <defs>
-        <linearGradient id="twinline-mark" x1="0" y1="0" x2="1" y2="1">
+        <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="1">
           <stop offset="0" stopColor="#e11d55" />
           <stop offset="1" stopColor="#f59e0b" />
         </linearGradient>
       </defs>
-      <rect width="64" height="64" rx="18" fill="url(#twinline-mark)" />
+      <rect width="64" height="64" rx="18" fill={`url(#${gradientId})`} />
       <path
         d="M16 24c8-6 24-6 32 0M16 40c8 6 24 6 32 0"
         fill="none"

@@ -29,10 +29,11 @@ export function LandingHeader({ onOpenAuth }: { onOpenAuth: OpenAuth }) {
               <button
                 type="button"
                 onClick={logout}
-                className={buttonClasses("ghost", "sm", "px-3")}
+                title="Logout"
+                className={buttonClasses("ghost", "sm", "px-2.5 sm:px-3")}
               >
-                <LogOut aria-hidden="true" className="hidden size-4 sm:block" />
-                Logout
+                <LogOut aria-hidden="true" className="size-4" />
+                <span className="sr-only sm:not-sr-only">Logout</span>
               </button>
             </>
           ) : (
