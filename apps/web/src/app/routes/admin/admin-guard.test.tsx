@@ -1,8 +1,11 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { jsonResponse, renderApp } from "@/test/render";
 import { detailUser, mockAdminApi, signInAdmin, testAdmin, usersPage } from "./test-api";
+
+// The first render loads the lazy admin bundle; give slow, shared machines time.
+configure({ asyncUtilTimeout: 5000 });
 
 describe("admin guard", () => {
   it("sends a visitor without a token to /admin/Login and returns there after login", async () => {

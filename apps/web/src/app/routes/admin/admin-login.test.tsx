@@ -1,8 +1,11 @@
-import { screen } from "@testing-library/react";
+import { configure, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi } from "./test-api";
+
+// The first render loads the lazy admin bundle; give slow, shared machines time.
+configure({ asyncUtilTimeout: 5000 });
 
 async function submitLogin(email = "admin@example.com", password = "secret-pass") {
   const user = userEvent.setup();

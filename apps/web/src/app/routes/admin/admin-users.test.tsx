@@ -1,9 +1,12 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
 import { jsonResponse, renderApp } from "@/test/render";
 import { listUser, mockAdminApi, signInAdmin, usersPage } from "./test-api";
+
+// The first render loads the lazy admin bundle; give slow, shared machines time.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   toast.remove();

@@ -138,16 +138,6 @@ export function TransactionsTable<T extends { _id: string }>({
                   ))}
                 </tr>
               ))}
-            {!isPending && shown.length === 0 && (
-              <tr>
-                <td
-                  colSpan={columns.length}
-                  className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400"
-                >
-                  {search.trim() && rows.length > 0 ? noMatchMessage : emptyMessage}
-                </td>
-              </tr>
-            )}
             {shown.map((row) => (
               <tr key={row._id}>
                 {columns.map((column) => (
@@ -160,6 +150,12 @@ export function TransactionsTable<T extends { _id: string }>({
           </tbody>
         </table>
       </div>
+      {!isPending && shown.length === 0 && (
+        // Outside the scrolling table, so it stays centred in the card on narrow screens.
+        <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
+          {search.trim() && rows.length > 0 ? noMatchMessage : emptyMessage}
+        </p>
+      )}
       {pages > 1 && <Pager page={current} pages={pages} onPage={setPage} />}
     </div>
   );

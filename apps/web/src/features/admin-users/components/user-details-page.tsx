@@ -132,7 +132,7 @@ function RecentList<
         <button
           type="button"
           onClick={onViewAll}
-          className="rounded-md text-sm font-medium text-brand-600 hover:text-brand-700 dark:text-brand-400 dark:hover:text-brand-300"
+          className="shrink-0 rounded-md text-sm font-medium whitespace-nowrap text-brand-600 hover:text-brand-700 dark:text-brand-400 dark:hover:text-brand-300"
         >
           View all
         </button>

@@ -187,16 +187,6 @@ export function AdminUsersPage() {
                         ))}
                       </tr>
                     ))}
-                  {!users.isPending && rows.length === 0 && (
-                    <tr>
-                      <td
-                        colSpan={COLUMNS.length}
-                        className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400"
-                      >
-                        {params.search ? `No users match "${params.search}"` : "No users found"}
-                      </td>
-                    </tr>
-                  )}
                   {rows.map((user) => (
                     <tr
                       key={user._id}
@@ -265,6 +255,12 @@ export function AdminUsersPage() {
                 </tbody>
               </table>
             </div>
+            {!users.isPending && rows.length === 0 && (
+              // Outside the scrolling table, so it stays centred in the card on narrow screens.
+              <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
+                {params.search ? `No users match "${params.search}"` : "No users found"}
+              </p>
+            )}
             {users.isError && (
               <p
                 role="alert"
