@@ -81,18 +81,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
-  app.addHook("onResponse", (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      "request completed",
-    );
-    done();
-  });
+  // One line per request when it completes. No hook at all when info is off: it is on the
+  // path of every request.
+  if (["info", "debug", "trace"].includes(app.log.level)) {
+    app.addHook("onResponse", (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          url: request.url,
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        "request completed",
+      );
+      done();
+    });
+  }
 
   // Cross-cutting plugins first (their root hooks cover every route, the 404 handler too).
   const https = config.publicUrl.startsWith("https:");

@@ -121,9 +121,12 @@ describe("served over https", () => {
   afterAll(() => t?.close());
 
   it("upgrades insecure requests, sends HSTS and marks the CSRF cookie Secure", async () => {
-    const response = await t.app.inject({ method: "GET", url: "/api/csrf-token" });
-    expect(response.headers["content-security-policy"]).toContain("upgrade-insecure-requests");
-    expect(response.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
-    expect(response.cookies.find((c) => c.name === "_csrf")?.secure).toBe(true);
+    const page = await t.app.inject({ method: "GET", url: "/" });
+    expect(page.headers["content-security-policy"]).toContain("upgrade-insecure-requests");
+    expect(page.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
+
+    const api = await t.app.inject({ method: "GET", url: "/api/csrf-token" });
+    expect(api.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
+    expect(api.cookies.find((c) => c.name === "_csrf")?.secure).toBe(true);
   });
 });

@@ -1,7 +1,18 @@
 import { publicSettingsSchema } from "@twinline/contracts";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { SettingsService } from "./service.ts";
+import type { SettingsService, SettingsSnapshot } from "./service.ts";
+
+function send(request: FastifyRequest, reply: FastifyReply, snapshot: SettingsSnapshot) {
+  // Browsers revalidate each time (no-cache) and get a 304 while nothing changed.
+  reply.header("cache-control", "no-cache").header("etag", snapshot.etag);
+  if (request.headers["if-none-match"] === snapshot.etag) {
+    return reply.code(304).send();
+  }
+  // The JSON was serialised once when the settings were read; a string with a JSON content
+  // type goes out as is, without a serialiser pass per request.
+  return reply.header("content-type", "application/json; charset=utf-8").send(snapshot.json);
+}
 
 // Not the zod type provider: this route answers a pre-serialised string, which the provider's
 // typed reply would refuse. The zod schema still documents the answer in the OpenAPI document.
@@ -21,16 +32,14 @@ export const settingsRoutes: FastifyPluginAsync<{ settings: SettingsService }> =
         },
       },
     },
-    async (request, reply) => {
-      const snapshot = await settings.snapshot();
-      // Browsers revalidate each time (no-cache) and get a 304 while nothing changed.
-      reply.header("cache-control", "no-cache").header("etag", snapshot.etag);
-      if (request.headers["if-none-match"] === snapshot.etag) {
-        return reply.code(304).send();
+    (request, reply) => {
+      // The hot path answers synchronously from memory; only a cold cache waits for the database.
+      const cached = settings.cachedSnapshot();
+      if (cached) {
+        send(request, reply, cached);
+        return;
       }
-      // The JSON was serialised once when the settings were read; a string with a JSON
-      // content type goes out as is, without a serialiser pass per request.
-      return reply.type("application/json; charset=utf-8").send(snapshot.json);
+      return settings.snapshot().then((snapshot) => send(request, reply, snapshot));
     },
   );
 };

@@ -20,6 +20,11 @@ export interface SettingsService {
   /** The same, with its serialised form, for the GET /api/settings route. */
   snapshot(): Promise<SettingsSnapshot>;
   /**
+   * The cached snapshot when there is a trustworthy one, without waiting: the hot path of
+   * GET /api/settings answers synchronously with it.
+   */
+  cachedSnapshot(): SettingsSnapshot | undefined;
+  /**
    * Saves any subset of the public settings (nested objects merge field by field) and answers
    * the result. Invalid input throws a ZodError (the error handler answers 400 naming the field).
    */
@@ -56,6 +61,8 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
   const { repository } = options;
   const cacheIsTrustworthy = options.cacheIsTrustworthy ?? (() => true);
   let cached: Promise<SettingsSnapshot> | undefined;
+  // The settled value of `cached`, once there is one.
+  let ready: SettingsSnapshot | undefined;
   // Bumped by every invalidation: a read that started before it must not refill the cache
   // with what may be the old value.
   let generation = 0;
@@ -73,8 +80,12 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
     const loading = load();
     cached = loading;
     loading.then(
-      () => {
-        if (generation !== startedAt && cached === loading) cached = undefined;
+      (value) => {
+        if (generation !== startedAt) {
+          if (cached === loading) cached = undefined;
+        } else if (cached === loading) {
+          ready = value;
+        }
       },
       // A failed read is not cached: the next request tries again.
       () => {
@@ -87,10 +98,12 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
   const invalidate = () => {
     generation++;
     cached = undefined;
+    ready = undefined;
   };
 
   return {
     snapshot,
+    cachedSnapshot: () => (cacheIsTrustworthy() ? ready : undefined),
     async get() {
       return (await snapshot()).settings;
     },
@@ -99,7 +112,10 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       const stored = await repository.update((current) => applyPatch(current, valid));
       invalidate();
       const fresh = toSnapshot(mergeOverDefaults(stored).settings);
-      if (cacheIsTrustworthy()) cached = Promise.resolve(fresh);
+      if (cacheIsTrustworthy()) {
+        cached = Promise.resolve(fresh);
+        ready = fresh;
+      }
       return fresh.settings;
     },
     invalidate,
