@@ -4,6 +4,11 @@ import { defineConfig } from "vitest/config";
 // The browser tests in e2e/ run separately (npm run test:e2e) after a build.
 export default defineConfig({
   test: {
-    projects: ["packages/*/vitest.config.ts", "apps/*/vitest.config.ts"],
+    projects: [
+      "packages/*/vitest.config.ts",
+      "apps/*/vitest.config.ts",
+      // The server suites a second time, on PostgreSQL, when TEST_DATABASE_URL is set.
+      "apps/server/vitest.postgres.config.ts",
+    ],
   },
 });
