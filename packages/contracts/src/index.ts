@@ -1,4 +1,6 @@
 export * from "./admin";
+export * from "./admin-settings";
+export * from "./ai-training";
 export * from "./api";
 export * from "./auth";
 export * from "./settings";

@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { publicSettingsSchema } from "./settings";
+
+/**
+ * Provider keys as the admin reads them: masked, never whole (DESIGN.md, data rules). Saving a
+ * masked value back keeps the stored key; an empty string removes it.
+ */
+export const MASK_CHAR = "•";
+
+export function maskSecret(secret: string): string {
+  if (!secret) return "";
+  const prefix = /^(sk-|sk_(live|test)_|pk_(live|test)_|sk_|pk_)/.exec(secret)?.[0] ?? "";
+  const tail = secret.length > prefix.length + 8 ? secret.slice(-4) : "";
+  return `${prefix}${MASK_CHAR.repeat(8)}${tail}`;
+}
+
+export function isMaskedSecret(value: string): boolean {
+  return value.includes(MASK_CHAR);
+}
+
+/** The spec's key rules (admin-side section 5). */
+export const API_KEY_MESSAGES = {
+  openaiPrefix: 'OpenAI API key should start with "sk-"',
+  stripeSecretPrefix: 'Stripe secret key should start with "sk_"',
+  stripePublishablePrefix: 'Stripe publishable key should start with "pk_"',
+  creditCost: "Credit cost must be at least 1",
+} as const;
+
+const optionalKey = (prefix: string, message: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => value === "" || value.startsWith(prefix), { error: message });
+
+export const apiKeysSchema = z.object({
+  openai: optionalKey("sk-", API_KEY_MESSAGES.openaiPrefix),
+  stripe: z.object({
+    secret: optionalKey("sk_", API_KEY_MESSAGES.stripeSecretPrefix),
+    publishable: optionalKey("pk_", API_KEY_MESSAGES.stripePublishablePrefix),
+  }),
+  elevenLabs: z.string().trim(),
+});
+export type ApiKeys = z.infer<typeof apiKeysSchema>;
+
+/** Which implementation each provider runs right now, so the admin sees what is offline. */
+export const providerModesSchema = z.object({
+  llm: z.enum(["openai", "offline"]),
+  tts: z.enum(["elevenlabs", "offline"]),
+  payments: z.enum(["stripe", "sandbox"]),
+});
+export type ProviderModes = z.infer<typeof providerModesSchema>;
+
+/** GET /api/admin/settings, and the answer of every settings write. */
+export const adminSettingsSchema = publicSettingsSchema.extend({
+  apiKeys: apiKeysSchema,
+  providers: providerModesSchema,
+});
+export type AdminSettings = z.infer<typeof adminSettingsSchema>;
+
+const socialUrl = z
+  .string()
+  .trim()
+  .refine((value) => value === "" || /^https?:\/\/\S+$/i.test(value), {
+    error: "Must be a full URL starting with http:// or https://",
+  });
+
+/** PUT /api/settings: the full settings object of the admin-side spec (section 7). */
+export const updateSettingsRequestSchema = publicSettingsSchema.extend({
+  creditsPerMinute: z.number().int().min(1, { error: API_KEY_MESSAGES.creditCost }),
+  apiKeys: apiKeysSchema,
+  socialMediaProfiles: z.object({
+    twitter: socialUrl,
+    instagram: socialUrl,
+    youtube: socialUrl,
+    facebook: socialUrl,
+    tiktok: socialUrl,
+    snapchat: socialUrl,
+    onlyfans: socialUrl,
+  }),
+});
+export type UpdateSettingsRequest = z.infer<typeof updateSettingsRequestSchema>;
+
+export const adminSettingsResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string().optional(),
+  data: adminSettingsSchema,
+});
+
+export const testKeyRequestSchema = z.object({
+  apiKey: z.string().trim().min(1, { error: "Enter the key before testing it" }),
+});
+export const testOpenAiResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ availableModels: z.array(z.string()) }),
+});
+export const testStripeResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+export const testElevenLabsResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({
+    availableVoices: z.array(z.object({ voice_id: z.string(), name: z.string() })),
+  }),
+});
+
+/** Multipart field names of POST /api/settings/upload, and the kinds of DELETE /api/settings/image/{kind}. */
+export const SETTINGS_IMAGE_FIELDS = {
+  aiProfileImage: { kind: "ai", label: "AI Profile Image" },
+  lightThemeLogo: { kind: "light", label: "Light Theme Logo" },
+  darkThemeLogo: { kind: "dark", label: "Dark Theme Logo" },
+  favicon: { kind: "favicon", label: "Favicon" },
+} as const;
+export type SettingsImageField = keyof typeof SETTINGS_IMAGE_FIELDS;
+export const settingsImageKindSchema = z.enum(["ai", "light", "dark", "favicon"]);
+
+/** Upload limits (admin-side sections 5 and 9). */
+export const UPLOAD_LIMITS = {
+  imageBytes: 5 * 1024 * 1024,
+  knowledgeDocumentBytes: 50 * 1024 * 1024,
+  voiceSampleBytes: 100 * 1024 * 1024,
+} as const;
