@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -54,7 +55,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
   const directory = join(options.dataDir, "pglite");
   mkdirSync(directory, { recursive: true });
-  const client = await PGlite.create(directory);
+  // pg_trgm serves the admin's user search (migration 0001 creates the extension).
+  const client = await PGlite.create(directory, { extensions: { pg_trgm } });
   const db: Database = drizzlePglite({ client, schema });
   return { kind: "pglite", db, client, close: once(() => client.close()) };
 }

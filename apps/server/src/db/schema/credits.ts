@@ -1,0 +1,40 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+export const creditKind = pgEnum("credit_kind", [
+  "grant",
+  "purchase",
+  "subscription_grant",
+  "call_minute",
+  "admin_adjustment",
+  "refund",
+]);
+
+/**
+ * Every credit movement, append-only. `source_key` names what caused the movement
+ * (`signup:<userId>`, a payment id, a call minute...): unique, so a replay changes nothing.
+ * `balance_after` is the user's balance once the movement applied.
+ */
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    kind: creditKind("kind").notNull(),
+    amount: integer("amount").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    sourceKey: text("source_key").notNull().unique(),
+    metadata: jsonb("metadata")
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("credit_ledger_user_created_idx").on(table.userId, table.createdAt)],
+);
+
+export type CreditLedgerRow = typeof creditLedger.$inferSelect;
+export type CreditKind = (typeof creditKind.enumValues)[number];
