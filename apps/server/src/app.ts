@@ -5,11 +5,18 @@ import type { Config } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { loggerOptions, REQUEST_ID_HEADER, requestIdFor } from "./logging.ts";
+import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
+import { accountsModule } from "./modules/auth/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { errorsPlugin } from "./plugins/errors.ts";
 import { openapiPlugin } from "./plugins/openapi.ts";
+import {
+  DEFAULT_AUTH_RATE_LIMIT,
+  type RateLimitSettings,
+  rateLimitPlugin,
+} from "./plugins/rate-limit.ts";
 import { securityHeadersPlugin } from "./plugins/security-headers.ts";
 import { registerWebApp, type WebFallback } from "./plugins/static.ts";
 
@@ -34,6 +41,10 @@ export interface BuildAppOptions {
    * Tests add probe routes with it (a POST to check CSRF, a route that throws).
    */
   register?: FastifyPluginAsync;
+  /** The sign-in family's rate limit (default 10 per minute per IP and route). */
+  authRateLimit?: Partial<RateLimitSettings>;
+  /** Replaces the Google ID token verifier (tests sign their own tokens; no network). */
+  googleVerifier?: GoogleTokenVerifier;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -100,7 +111,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Cross-cutting plugins first (their root hooks cover every route, the 404 handler too).
   const https = config.publicUrl.startsWith("https:");
-  await app.register(securityHeadersPlugin, { https });
+  await app.register(securityHeadersPlugin, {
+    https,
+    googleSignIn: config.googleClientId !== undefined,
+  });
   // Before any route, so that every route (the CSRF token's too) is in the OpenAPI document.
   await app.register(openapiPlugin, { publicUrl: config.publicUrl });
   await app.register(csrfPlugin, { secretsKey: config.secretsKey, secureCookies: https });
@@ -114,7 +128,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(healthRoutes, { connection });
+  await app.register(rateLimitPlugin, {
+    auth: { ...DEFAULT_AUTH_RATE_LIMIT, ...options.authRateLimit },
+    redisUrl: config.redisUrl,
+  });
   await app.register(settingsModule, { connection });
+  // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
+  await app.register(accountsModule, {
+    config,
+    connection,
+    ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
+  });
   if (options.register) await app.register(options.register);
 
   webFallback = await registerWebApp(app, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST });

@@ -127,3 +127,25 @@ export const userGrowthSchema = z.object({
   lastMonthUsers: metric,
 });
 export type UserGrowth = z.infer<typeof userGrowthSchema>;
+
+/** Answer of PUT /api/admin/change-password: earlier tokens end, so a fresh one comes with it. */
+export const adminPasswordChangedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  token: z.string(),
+});
+
+export const adminUserIdParamsSchema = z.object({ userId: z.uuid({ error: "Invalid user id" }) });
+
+/** Answer of PUT /api/admin/users/{id}/status: the message and the user as it now is. */
+export const userStatusResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: adminUserDetailSchema,
+});
+
+/** GET /api/admin/dashboard/metrics; billing adds its figures to `data`. */
+export const adminDashboardMetricsResponseSchema = z.object({
+  success: z.literal(true),
+  data: userGrowthSchema,
+});

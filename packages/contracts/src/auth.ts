@@ -100,3 +100,14 @@ export type AuthResponse = z.infer<typeof authResponseSchema>;
 export const meResponseSchema = z.object({ success: z.literal(true), data: userSchema });
 export const profileResponseSchema = z.object({ success: z.literal(true), user: userSchema });
 export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+/** Answer of PUT /api/users/password: earlier tokens end, so a fresh one comes with it. */
+export const passwordChangedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  token: z.string(),
+});
+
+/** GET /api/auth/config: public sign-in configuration (null hides the Google button). */
+export const authConfigResponseSchema = z.object({ googleClientId: z.string().nullable() });
+export type AuthConfigResponse = z.infer<typeof authConfigResponseSchema>;

@@ -21,6 +21,9 @@ export const openapiPlugin = fp<{ publicUrl: string }>(
           version: "1.0.0",
         },
         servers: [{ url: options.publicUrl }],
+        components: {
+          securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+        },
       },
       transform: jsonSchemaTransform,
     });

@@ -6,7 +6,21 @@ import helmet, { type HelmetOptions } from "helmet";
 export interface SecurityHeadersOptions {
   /** The site is served over https: ask browsers to upgrade requests and remember https. */
   https: boolean;
+  /** GOOGLE_CLIENT_ID is set: pages load Google Identity Services (button and one-tap). */
+  googleSignIn?: boolean;
 }
+
+/**
+ * What Google Identity Services needs under a CSP, per Google's guidance ("Content Security
+ * Policy" in the Sign in with Google docs): its client script, its iframes, its XHRs and its
+ * stylesheet. Only added when Google sign-in is configured.
+ */
+export const GOOGLE_IDENTITY_SOURCES = {
+  script: "https://accounts.google.com/gsi/client",
+  frame: "https://accounts.google.com/gsi/",
+  connect: "https://accounts.google.com/gsi/",
+  style: "https://accounts.google.com/gsi/style",
+} as const;
 
 /**
  * The content security policy of a Vite React SPA: every script is a file from this origin (the
@@ -14,15 +28,17 @@ export interface SecurityHeadersOptions {
  * styles; images and media may come from uploads (blob:, data:) and https hosts. Swagger UI at
  * /api/docs also loads only files from this origin, so it needs no exception.
  */
-export function contentSecurityPolicy(https: boolean) {
+export function contentSecurityPolicy(https: boolean, googleSignIn = false) {
+  const google = (source: string) => (googleSignIn ? [source] : []);
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
+      scriptSrc: ["'self'", ...google(GOOGLE_IDENTITY_SOURCES.script)],
+      styleSrc: ["'self'", "'unsafe-inline'", ...google(GOOGLE_IDENTITY_SOURCES.style)],
       imgSrc: ["'self'", "data:", "blob:", "https:"],
-      connectSrc: ["'self'", "ws:", "wss:"],
+      connectSrc: ["'self'", "ws:", "wss:", ...google(GOOGLE_IDENTITY_SOURCES.connect)],
+      ...(googleSignIn ? { frameSrc: [GOOGLE_IDENTITY_SOURCES.frame] } : {}),
       mediaSrc: ["'self'", "blob:", "data:"],
       fontSrc: ["'self'", "data:"],
       frameAncestors: ["'none'"],
@@ -35,9 +51,9 @@ export function contentSecurityPolicy(https: boolean) {
   };
 }
 
-export function helmetOptions(https: boolean): HelmetOptions {
+export function helmetOptions(https: boolean, googleSignIn = false): HelmetOptions {
   return {
-    contentSecurityPolicy: contentSecurityPolicy(https),
+    contentSecurityPolicy: contentSecurityPolicy(https, googleSignIn),
     // HSTS over http is ignored by browsers and would only mislead.
     strictTransportSecurity: https,
   };
@@ -94,7 +110,9 @@ function isJsonApiPath(url: string): boolean {
 /** Security headers on every answer: helmet's full set for pages, a strict short set for JSON. */
 export const securityHeadersPlugin = fp<SecurityHeadersOptions>(
   async (app: FastifyInstance, options) => {
-    const pageHeaders = computeSecurityHeaders(helmetOptions(options.https));
+    const pageHeaders = computeSecurityHeaders(
+      helmetOptions(options.https, options.googleSignIn === true),
+    );
     const apiHeaders = apiSecurityHeaders(options.https, pageHeaders);
     app.addHook("onRequest", (request, reply, done) => {
       reply.headers(isJsonApiPath(request.url) ? apiHeaders : pageHeaders);

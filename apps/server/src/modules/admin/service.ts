@@ -1,0 +1,70 @@
+import type { AdminUsersQuery, UserGrowth } from "@twinline/contracts";
+import type { UserRow } from "../../db/schema/index.ts";
+import { HttpError } from "../../plugins/errors.ts";
+import { toAdminListItem, toAdminUserDetail } from "../users/mapper.ts";
+import type { UsersRepository } from "../users/repository.ts";
+
+export const ADMIN_MESSAGES = {
+  userNotFound: "User not found",
+  cannotDeactivateSelf: "You cannot deactivate your own account",
+  activated: "User activated successfully",
+  deactivated: "User deactivated successfully",
+  passwordChanged: "Password changed successfully",
+} as const;
+
+export type UserStatusAction = "activate" | "deactivate" | "suspend";
+
+export function createAdminService({ users }: { users: UsersRepository }) {
+  return {
+    async listUsers(query: AdminUsersQuery) {
+      const { rows, total } = await users.list(query);
+      return {
+        success: true as const,
+        data: rows.map(toAdminListItem),
+        pagination: {
+          total,
+          page: query.page,
+          limit: query.limit,
+          pages: Math.ceil(total / query.limit),
+        },
+      };
+    },
+
+    async getUser(userId: string) {
+      const user = await users.findById(userId);
+      if (!user) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+      return toAdminUserDetail(user);
+    },
+
+    /** Suspend is a deactivation too. Deactivating ends every token of the account at once. */
+    async setStatus(admin: UserRow, userId: string, action: UserStatusAction) {
+      const activate = action === "activate";
+      if (!activate && admin.id === userId) {
+        throw new HttpError(400, ADMIN_MESSAGES.cannotDeactivateSelf);
+      }
+      const updated = await users.update(
+        userId,
+        activate ? { isActive: true } : { isActive: false, bumpTokens: true },
+      );
+      if (!updated) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+      return {
+        success: true as const,
+        message: activate ? ADMIN_MESSAGES.activated : ADMIN_MESSAGES.deactivated,
+        data: toAdminUserDetail(updated),
+      };
+    },
+
+    async userGrowth(now?: Date): Promise<UserGrowth> {
+      const counts = await users.growth(now);
+      return {
+        totalUsers: { value: counts.total },
+        todayUsers: { value: counts.today },
+        yesterdayUsers: { value: counts.yesterday },
+        thisMonthUsers: { value: counts.thisMonth },
+        lastMonthUsers: { value: counts.lastMonth },
+      };
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;

@@ -1,0 +1,45 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { passwordResetTokens } from "../../db/schema/index.ts";
+
+export const RESET_TOKEN_LIFETIME_MINUTES = 60;
+
+export function createResetTokensRepository(db: Database) {
+  return {
+    /** Stores the hash of a new reset token, valid for one hour from now (database clock). */
+    async create(userId: string, tokenHash: string): Promise<void> {
+      await db.insert(passwordResetTokens).values({
+        userId,
+        tokenHash,
+        expiresAt: sql`now() + make_interval(mins => ${RESET_TOKEN_LIFETIME_MINUTES})`,
+      });
+    },
+
+    /**
+     * Uses the token if it is known, unused and unexpired: marks it and every other open token
+     * of its user used, and answers the user id. Undefined otherwise. Within `tx`, under a lock,
+     * so a token works exactly once even when two requests race.
+     */
+    async consume(tx: Database, tokenHash: string): Promise<string | undefined> {
+      const [row] = await tx
+        .select({ userId: passwordResetTokens.userId })
+        .from(passwordResetTokens)
+        .where(
+          and(
+            eq(passwordResetTokens.tokenHash, tokenHash),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.expiresAt, sql`now()`),
+          ),
+        )
+        .for("update");
+      if (!row) return undefined;
+      await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: sql`now()` })
+        .where(and(eq(passwordResetTokens.userId, row.userId), isNull(passwordResetTokens.usedAt)));
+      return row.userId;
+    },
+  };
+}
+
+export type ResetTokensRepository = ReturnType<typeof createResetTokensRepository>;

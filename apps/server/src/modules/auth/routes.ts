@@ -1,0 +1,170 @@
+import {
+  authConfigResponseSchema,
+  authResponseSchema,
+  changePasswordRequestSchema,
+  errorEnvelopeSchema,
+  forgotPasswordRequestSchema,
+  googleLoginRequestSchema,
+  loginRequestSchema,
+  meResponseSchema,
+  messageResponseSchema,
+  passwordChangedResponseSchema,
+  profileResponseSchema,
+  resetPasswordRequestSchema,
+  signupRequestSchema,
+  updateProfileRequestSchema,
+} from "@twinline/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { currentUser } from "../../plugins/auth.ts";
+import type { AuthService } from "./service.ts";
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+};
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  googleClientId: string | undefined;
+}
+
+/** The user-side account calls (user-side spec, section 7). */
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
+  const { auth } = options;
+  const rateLimit = app.authRateLimit;
+  const tags = ["auth"];
+
+  app.get(
+    "/api/auth/config",
+    {
+      schema: {
+        tags,
+        summary: "Public sign-in configuration (the Google client id, or null)",
+        response: { 200: authConfigResponseSchema },
+      },
+    },
+    async () => ({ googleClientId: options.googleClientId ?? null }),
+  );
+
+  app.post(
+    "/api/auth/signup",
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "Creates an account (granting the default credits) and signs it in",
+        body: signupRequestSchema,
+        response: { 201: authResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await auth.signup(request.body)),
+  );
+
+  app.post(
+    "/api/auth/login",
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "Signs in with e-mail and password",
+        body: loginRequestSchema,
+        response: { 200: authResponseSchema, ...errors },
+      },
+    },
+    async (request) => auth.login(request.body),
+  );
+
+  app.post(
+    "/api/auth/google",
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "Signs in with a Google ID token, creating or linking the account",
+        body: googleLoginRequestSchema,
+        response: { 200: authResponseSchema, ...errors },
+      },
+    },
+    async (request) => auth.google(request.body.token),
+  );
+
+  app.post(
+    "/api/auth/forgotpassword",
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "Mails a password reset link (same answer whether or not the account exists)",
+        body: forgotPasswordRequestSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => auth.forgotPassword(request.body.email),
+  );
+
+  app.put(
+    "/api/auth/resetpassword/:token",
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "Sets a new password with a reset link's token, and signs in",
+        params: z.object({ token: z.string() }),
+        body: resetPasswordRequestSchema,
+        response: { 200: authResponseSchema, ...errors },
+      },
+    },
+    async (request) => auth.resetPassword(request.params.token, request.body.password),
+  );
+
+  app.get(
+    "/api/auth/me",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "The signed-in user",
+        security: [{ bearerAuth: [] }],
+        response: { 200: meResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await auth.me(currentUser(request)) }),
+  );
+
+  app.put(
+    "/api/users/profile",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["users"],
+        summary: "Changes the signed-in user's name",
+        security: [{ bearerAuth: [] }],
+        body: updateProfileRequestSchema,
+        response: { 200: profileResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      user: await auth.updateProfile(currentUser(request), request.body.name),
+    }),
+  );
+
+  app.put(
+    "/api/users/password",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["users"],
+        summary: "Changes the password; earlier tokens end and a fresh one is answered",
+        security: [{ bearerAuth: [] }],
+        body: changePasswordRequestSchema,
+        response: { 200: passwordChangedResponseSchema, ...errors },
+      },
+    },
+    async (request) => auth.changePassword(currentUser(request), request.body),
+  );
+};

@@ -1,0 +1,151 @@
+import type { AdminUsersQuery } from "@twinline/contracts";
+import { type AnyColumn, and, asc, count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { type UserRow, users } from "../../db/schema/index.ts";
+
+export type NewUser = typeof users.$inferInsert;
+
+/** ILIKE pattern matching `term` literally anywhere (its % _ and \ escaped). */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+// Each sort is served by an index (schema/users.ts); the id breaks ties so pages are stable.
+const SORT_COLUMNS: Record<AdminUsersQuery["sortBy"], SQL | AnyColumn> = {
+  createdAt: users.createdAt,
+  name: sql`lower(${users.name})`,
+  email: sql`lower(${users.email})`,
+  lastLogin: users.lastLogin,
+  credits: users.credits,
+};
+
+export interface UserGrowthCounts {
+  total: number;
+  today: number;
+  yesterday: number;
+  thisMonth: number;
+  lastMonth: number;
+}
+
+export function createUsersRepository(db: Database) {
+  return {
+    /** One primary-key lookup: the auth plugin runs it on every authenticated request. */
+    async findById(id: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id));
+      return row;
+    },
+
+    /** By e-mail, case-insensitively (served by the unique index on lower(email)). */
+    async findByEmail(email: string, tx: Database = db): Promise<UserRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) = lower(${email.trim()})`);
+      return row;
+    },
+
+    async findByGoogleId(googleId: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.googleId, googleId));
+      return row;
+    },
+
+    /** Inserts; answers undefined when the e-mail (or Google id) is already taken. */
+    async insert(values: NewUser, tx: Database = db): Promise<UserRow | undefined> {
+      const [row] = await tx
+        .insert(users)
+        .values({ ...values, email: values.email.trim().toLowerCase() })
+        .onConflictDoNothing()
+        .returning();
+      return row;
+    },
+
+    async update(
+      id: string,
+      changes: Partial<Omit<NewUser, "id" | "createdAt" | "credits">> & { bumpTokens?: boolean },
+      tx: Database = db,
+    ): Promise<UserRow | undefined> {
+      const { bumpTokens, ...columns } = changes;
+      const [row] = await tx
+        .update(users)
+        .set({
+          ...columns,
+          ...(bumpTokens ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(users.id, id))
+        .returning();
+      return row;
+    },
+
+    async recordLogin(id: string): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ lastLogin: sql`now()` })
+        .where(eq(users.id, id))
+        .returning();
+      return row;
+    },
+
+    /** One page of the admin list and its total: two indexed queries. */
+    async list(query: AdminUsersQuery): Promise<{ rows: UserRow[]; total: number }> {
+      const filters: SQL[] = [];
+      if (query.status !== "all") filters.push(eq(users.isActive, query.status === "active"));
+      if (query.search) {
+        const pattern = containsPattern(query.search);
+        const match = or(ilike(users.name, pattern), ilike(users.email, pattern));
+        if (match) filters.push(match);
+      }
+      const where = filters.length > 0 ? and(...filters) : undefined;
+      const column = SORT_COLUMNS[query.sortBy];
+      const direction = query.sortOrder === 1 ? asc : desc;
+      // Never-logged-in users sort last either way.
+      const order =
+        query.sortBy === "lastLogin"
+          ? sql`${users.lastLogin} ${sql.raw(query.sortOrder === 1 ? "asc" : "desc")} nulls last`
+          : direction(column);
+      const [rows, totals] = await Promise.all([
+        db
+          .select()
+          .from(users)
+          .where(where)
+          .orderBy(order, direction(users.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(users).where(where),
+      ]);
+      return { rows, total: totals[0]?.total ?? 0 };
+    },
+
+    /**
+     * Sign-ups today, yesterday, this month and last month (UTC days and months) and in all.
+     * The periods read the created_at index from the start of last month on.
+     */
+    async growth(now: Date = new Date()): Promise<UserGrowthCounts> {
+      const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+      const today = new Date(day);
+      const yesterday = new Date(day - 86_400_000);
+      const thisMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+      const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+      const [row] = await db
+        .select({
+          total: sql<number>`(select count(*) from ${users})::int`,
+          today: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(today)}))::int`,
+          yesterday: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(yesterday)} and ${users.createdAt} < ${at(today)}))::int`,
+          thisMonth: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(thisMonth)}))::int`,
+          lastMonth: sql<number>`(count(*) filter (where ${users.createdAt} < ${at(thisMonth)}))::int`,
+        })
+        .from(users)
+        .where(sql`${users.createdAt} >= ${at(lastMonth)}`);
+      return {
+        total: Number(row?.total ?? 0),
+        today: Number(row?.today ?? 0),
+        yesterday: Number(row?.yesterday ?? 0),
+        thisMonth: Number(row?.thisMonth ?? 0),
+        lastMonth: Number(row?.lastMonth ?? 0),
+      };
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

@@ -1,0 +1,84 @@
+import { AUTH_MESSAGES } from "@twinline/contracts";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { UserRow } from "../db/schema/index.ts";
+import type { TokenService } from "../modules/auth/tokens.ts";
+import type { UsersRepository } from "../modules/users/repository.ts";
+import { HttpError } from "./errors.ts";
+
+export const AUTH_ERRORS = {
+  missingToken: "Authentication token not found. Please log in again.",
+  invalidToken: "Your session has ended. Please log in again.",
+  notAdmin: "Admin access required",
+} as const;
+
+/** A route hook: answers 401 or 403, or leaves `request.user` set. */
+export type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Signs and checks session tokens (HS256 with JWT_SECRET). */
+    tokens: TokenService;
+    /** onRequest/preHandler hook: a valid token of an active account, else 401. */
+    requireUser: AuthHook;
+    /** requireUser, then 403 unless the account is an admin. */
+    requireAdmin: AuthHook;
+  }
+  interface FastifyRequest {
+    /** The signed-in account, loaded fresh for this request; set by requireUser/requireAdmin. */
+    user: UserRow | null;
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== "string") return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export interface AuthPluginOptions {
+  tokens: TokenService;
+  users: UsersRepository;
+}
+
+/**
+ * Bearer-token authentication (docs/decisions/0003-ended-tokens.md). Every request loads its
+ * account by primary key, so a deactivation or a password change (which bump token_version)
+ * ends the account's earlier tokens at once, on every instance: 401, with the deactivated
+ * message when that is the reason.
+ */
+export const authPlugin = fp<AuthPluginOptions>(
+  async (app: FastifyInstance, { tokens, users }) => {
+    app.decorate("tokens", tokens);
+    app.decorateRequest("user", null);
+
+    const authenticate = async (request: FastifyRequest): Promise<UserRow> => {
+      const token = bearerToken(request);
+      if (!token) throw new HttpError(401, AUTH_ERRORS.missingToken);
+      const claims = await tokens.verify(token);
+      if (!claims) throw new HttpError(401, AUTH_ERRORS.invalidToken);
+      const user = await users.findById(claims.sub);
+      if (!user) throw new HttpError(401, AUTH_ERRORS.invalidToken);
+      if (!user.isActive) throw new HttpError(401, AUTH_MESSAGES.accountDeactivated);
+      if (user.tokenVersion !== claims.ver) throw new HttpError(401, AUTH_ERRORS.invalidToken);
+      request.user = user;
+      return user;
+    };
+
+    app.decorate<AuthHook>("requireUser", async (request) => {
+      await authenticate(request);
+    });
+    app.decorate<AuthHook>("requireAdmin", async (request) => {
+      const user = await authenticate(request);
+      if (user.role !== "admin") throw new HttpError(403, AUTH_ERRORS.notAdmin);
+    });
+  },
+  { name: "auth" },
+);
+
+/** The signed-in account of a route behind requireUser or requireAdmin. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new Error("currentUser() on a route without requireUser");
+  return request.user;
+}

@@ -1,0 +1,38 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../../db/client.ts";
+import { createOutboxMailProvider } from "./outbox.ts";
+import { createSmtpMailProvider } from "./smtp.ts";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** Sends mail. `kind` tells which implementation runs (the log and tests read it). */
+export interface MailProvider {
+  readonly kind: "smtp" | "outbox";
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAIL_FROM = "Twinline <no-reply@localhost>";
+
+export interface MailProviderOptions {
+  smtpUrl: string | undefined;
+  mailFrom: string | undefined;
+  db: Database;
+  log: FastifyBaseLogger;
+}
+
+/** SMTP when SMTP_URL is set; otherwise the outbox table plus a log line. */
+export function createMailProvider(options: MailProviderOptions): MailProvider {
+  if (options.smtpUrl) {
+    return createSmtpMailProvider({
+      url: options.smtpUrl,
+      from: options.mailFrom ?? DEFAULT_MAIL_FROM,
+    });
+  }
+  return createOutboxMailProvider({ db: options.db, log: options.log });
+}
