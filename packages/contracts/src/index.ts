@@ -3,4 +3,5 @@ export * from "./admin-settings";
 export * from "./ai-training";
 export * from "./api";
 export * from "./auth";
+export * from "./chat";
 export * from "./settings";

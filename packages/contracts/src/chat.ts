@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { paginationSchema } from "./api";
+
+export const CHAT_MESSAGES = {
+  dailyLimitError: "Daily free message limit reached",
+  aiFailure: "Failed to get AI response",
+  emptyMessage: "Message cannot be empty",
+  tooManyWords: (limit: number) => `Messages cannot exceed ${limit} words`,
+  conversationNotFound: "Conversation not found",
+  historyCleared: "Chat history cleared",
+  conversationDeleted: "Conversation deleted",
+} as const;
+
+/** Words as the spec counts them: runs of non-space characters. Shared so client and server agree. */
+export function countWords(text: string): number {
+  const trimmed = text.trim();
+  return trimmed ? trimmed.split(/\s+/u).length : 0;
+}
+
+export const chatMessageSchema = z.object({
+  _id: z.string(),
+  conversationId: z.string(),
+  sender: z.enum(["user", "ai"]),
+  content: z.string(),
+  timestamp: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const sendMessageRequestSchema = z.object({
+  message: z.string().max(20_000, { error: "Message is too long" }),
+  conversationId: z.uuid({ error: "Invalid conversation id" }).nullish(),
+});
+export type SendMessageRequest = z.infer<typeof sendMessageRequestSchema>;
+
+/** The answer of POST /api/chat/message, and the payload of the stream's final `done` event. */
+export const sendMessageResultSchema = z.object({
+  response: z.string(),
+  conversationId: z.string(),
+  userMessage: chatMessageSchema,
+  aiMessage: chatMessageSchema,
+  /** Free messages left today after this one, or "unlimited". */
+  remaining: z.union([z.number().int(), z.literal("unlimited")]),
+});
+export type SendMessageResult = z.infer<typeof sendMessageResultSchema>;
+export const sendMessageResponseSchema = z.object({
+  success: z.literal(true),
+  data: sendMessageResultSchema,
+});
+
+/**
+ * With `Accept: text/event-stream`, POST /api/chat/message answers server-sent events:
+ * `token` { text } for each piece of the reply, then `done` (SendMessageResult), or `error`
+ * { message, status } when the provider fails after the stream began (the user's message is kept).
+ * Refusals before any reply (bad input, the daily limit) are ordinary JSON error answers.
+ */
+export const chatStreamEventSchemas = {
+  token: z.object({ text: z.string() }),
+  done: sendMessageResultSchema,
+  error: z.object({ message: z.string(), status: z.number().int() }),
+} as const;
+
+/** The 403 answer once a free user has used today's messages. */
+export const dailyLimitErrorSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  error: z.literal(CHAT_MESSAGES.dailyLimitError),
+  dailyLimit: z.number().int(),
+});
+
+export const chatPageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** Page 1 holds the newest messages; inside a page they run oldest to newest. */
+export const messagesPageResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ messages: z.array(chatMessageSchema), pagination: paginationSchema }),
+});
+
+export const conversationSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  startedAt: z.string(),
+  lastMessageAt: z.string(),
+  messageCount: z.number().int(),
+});
+export type Conversation = z.infer<typeof conversationSchema>;
+export const conversationsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(conversationSchema),
+});
+
+/** GET /api/chat/usage: the figures the chat screen and the dashboard show. */
+export const chatUsageSchema = z.object({
+  total: z.number().int(),
+  sentToday: z.number().int(),
+  dailyLimit: z.number().int(),
+  remaining: z.union([z.number().int(), z.literal("unlimited")]),
+});
+export type ChatUsage = z.infer<typeof chatUsageSchema>;
+export const chatUsageResponseSchema = z.object({
+  success: z.literal(true),
+  data: chatUsageSchema,
+});
+
+// Admin chat logs: real conversations, searched, filtered and paged on the server.
+
+export const chatLogsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  search: z.string().trim().max(200).optional(),
+  plan: z.enum(["all", "premium", "standard"]).default("all"),
+  startDate: z.iso.date({ error: "startDate must be a date (yyyy-MM-dd)" }).optional(),
+  endDate: z.iso.date({ error: "endDate must be a date (yyyy-MM-dd)" }).optional(),
+  sortBy: z.enum(["startTime", "lastMessageAt", "messageCount", "duration"]).default("startTime"),
+  sortOrder: z.coerce
+    .number()
+    .int()
+    .refine((v) => v === 1 || v === -1, { error: "sortOrder must be 1 or -1" })
+    .default(-1),
+});
+export type ChatLogsQuery = z.infer<typeof chatLogsQuerySchema>;
+
+export const chatLogSchema = z.object({
+  _id: z.string(),
+  user: z.object({
+    _id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    profileImage: z.string().nullable(),
+  }),
+  character: z.string(),
+  startTime: z.string(),
+  lastMessageAt: z.string(),
+  /** Seconds from the first to the last message. */
+  duration: z.number().int(),
+  messageCount: z.number().int(),
+  plan: z.enum(["premium", "standard"]),
+});
+export type ChatLog = z.infer<typeof chatLogSchema>;
+export const chatLogsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(chatLogSchema),
+  pagination: paginationSchema,
+});
