@@ -9,7 +9,10 @@ import {
   onUnauthorized,
   resetCsrfToken,
   TimeoutError,
+  type UploadProgress,
+  uploadWithProgress,
 } from "./api-client";
+import { FakeXhr, installFakeXhr } from "@/test/fake-xhr";
 
 interface Call {
   url: string;
@@ -178,6 +181,20 @@ describe("api client: bearer token by URL", () => {
     const { apiCalls } = fakeFetch(() => json({}));
     await api.get("/api/admin/verify-token");
     expect(apiCalls()[0]?.headers.get("authorization")).toBe("Bearer session-admin-jwt");
+  });
+
+  it("lets the token option override the URL rule (decision 0008)", async () => {
+    const { apiCalls } = fakeFetch(() => json({}));
+    await api.put("/api/settings", {}, { token: "admin" });
+    await api.post("/api/ai-training/voice-id", {}, { token: "admin" });
+    await api.get("/api/admin/odd", { token: "user" });
+    await api.upload("/api/settings/upload", new FormData(), { token: "admin" });
+    expect(apiCalls().map((c) => c.headers.get("authorization"))).toEqual([
+      "Bearer admin-jwt",
+      "Bearer admin-jwt",
+      "Bearer user-jwt",
+      "Bearer admin-jwt",
+    ]);
   });
 
   it("sends no Authorization header without a token", async () => {
@@ -349,5 +366,116 @@ describe("errorMessage", () => {
     expect(errorMessage(new NetworkError(), "Fallback")).toBe(
       "Network error. Please check your connection and try again",
     );
+  });
+});
+
+describe("uploadWithProgress", () => {
+  function form(bytes = 1000) {
+    const data = new FormData();
+    data.append("documents", new Blob(["x".repeat(bytes)], { type: "application/pdf" }), "a.pdf");
+    return data;
+  }
+
+  it("sends the csrf header, cookies and the chosen Bearer token, reports progress, resolves the answer", async () => {
+    localStorage.setItem("userToken", "user-jwt");
+    localStorage.setItem("adminToken", "admin-jwt");
+    installFakeXhr();
+    const { apiCalls } = fakeFetch(() => json({ success: true, data: { _id: "d1" } }));
+    const progress: UploadProgress[] = [];
+    const body = await uploadWithProgress("/api/ai-training/knowledge-documents", form(), {
+      token: "admin",
+      onProgress: (p) => progress.push(p),
+    });
+    expect(body).toEqual({ success: true, data: { _id: "d1" } });
+    const xhr = FakeXhr.instances[0];
+    expect(xhr?.method).toBe("POST");
+    expect(xhr?.withCredentials).toBe(true);
+    expect(xhr?.requestHeaders.get("csrf-token")).toBe("tok-1");
+    expect(xhr?.requestHeaders.get("authorization")).toBe("Bearer admin-jwt");
+    expect(apiCalls()[0]?.url).toBe("/api/ai-training/knowledge-documents");
+    expect(progress.map((p) => p.percent)).toEqual([50, 100]);
+  });
+
+  it("uses the URL rule without the token option", async () => {
+    localStorage.setItem("userToken", "user-jwt");
+    localStorage.setItem("adminToken", "admin-jwt");
+    installFakeXhr();
+    fakeFetch(() => json({}));
+    await uploadWithProgress("/api/users/profile-image", form());
+    await uploadWithProgress("/api/admin/x", form());
+    expect(FakeXhr.instances.map((x) => x.requestHeaders.get("authorization"))).toEqual([
+      "Bearer user-jwt",
+      "Bearer admin-jwt",
+    ]);
+  });
+
+  it("refreshes the CSRF token and retries once on a CSRF 403", async () => {
+    installFakeXhr();
+    const { csrfCalls } = fakeFetch((_call, index) =>
+      index === 0 ? json({ success: false, message: "Invalid CSRF token" }, 403) : json({ ok: 1 }),
+    );
+    await expect(uploadWithProgress("/api/x", form())).resolves.toEqual({ ok: 1 });
+    expect(csrfCalls()).toHaveLength(2);
+    expect(FakeXhr.instances.map((x) => x.requestHeaders.get("csrf-token"))).toEqual([
+      "tok-1",
+      "tok-2",
+    ]);
+  });
+
+  it("throws ApiError with the server's message and clears the tokens on 401", async () => {
+    installFakeXhr();
+    fakeFetch(() => json({ success: false, message: "Only PDF files are allowed" }, 400));
+    await expect(uploadWithProgress("/api/x", form())).rejects.toMatchObject({
+      name: "ApiError",
+      status: 400,
+      message: "Only PDF files are allowed",
+    });
+    localStorage.setItem("adminToken", "admin-jwt");
+    const listener = vi.fn();
+    const off = onUnauthorized(listener);
+    fakeFetch(() => json({ success: false, message: "Not authorized" }, 401));
+    await expect(uploadWithProgress("/api/x", form(), { token: "admin" })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(localStorage.getItem("adminToken")).toBeNull();
+    expect(listener).toHaveBeenCalledTimes(1);
+    off();
+  });
+
+  it("gives a NetworkError when no answer comes", async () => {
+    installFakeXhr();
+    fakeFetch(() => {
+      throw new TypeError("Failed to fetch");
+    });
+    await expect(uploadWithProgress("/api/x", form())).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it("times out after 60 s", async () => {
+    vi.useFakeTimers();
+    installFakeXhr();
+    fakeFetch(() => new Promise<Response>(() => {}));
+    const outcome = uploadWithProgress("/api/x", form()).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(FakeXhr.instances[0]?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(60_000);
+    expect(FakeXhr.instances[0]?.aborted).toBe(true);
+  });
+
+  it("passes a caller's abort through and aborts the request", async () => {
+    installFakeXhr();
+    fakeFetch(() => new Promise<Response>(() => {}));
+    const controller = new AbortController();
+    const outcome = uploadWithProgress("/api/x", form(), { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await new Promise((r) => setTimeout(r, 0));
+    controller.abort();
+    const error = await outcome;
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect((error as DOMException).name).toBe("AbortError");
+    expect(FakeXhr.instances[0]?.aborted).toBe(true);
   });
 });

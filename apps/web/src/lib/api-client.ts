@@ -10,7 +10,8 @@ import { clearAuthStorage, getAdminToken, getUserToken } from "./storage";
  * - 15 s timeout, 60 s for uploads (FormData bodies);
  * - every request carries the `csrf-token` header, fetched once from GET /api/csrf-token and
  *   cached; a 403 whose message mentions "CSRF token" refreshes it and retries once;
- * - Bearer token by URL: /admin and /api-keys URLs use adminToken, all others userToken;
+ * - Bearer token by URL: /admin and /api-keys URLs use adminToken, all others userToken; the
+ *   `token` option overrides the URL rule (admin calls on URLs without /admin, decision 0008);
  * - any 401 clears userToken, userData, adminToken and adminData and notifies subscribers;
  * - failures are thrown as ApiError (HTTP), NetworkError or TimeoutError.
  */
@@ -196,6 +197,19 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** How to read a successful answer (default: JSON when the server says so, else text). */
   responseType?: "json" | "blob" | "text";
+  /**
+   * Which stored token to send as Bearer, overriding the URL rule. Admin screens pass "admin" for
+   * their calls on URLs without /admin (/api/settings, /api/ai-training/*): decision 0008.
+   */
+  token?: BearerKind;
+}
+
+export type BearerKind = "admin" | "user";
+
+/** The Bearer token for a call: the `token` option when given, else the URL rule. */
+function bearerFor(url: string, kind: BearerKind | undefined): string | null {
+  const admin = kind ? kind === "admin" : usesAdminToken(url);
+  return admin ? getAdminToken() : getUserToken();
 }
 
 function withQuery(url: string, query: RequestOptions["query"]): string {
@@ -213,9 +227,13 @@ async function readBody(response: Response, responseType?: RequestOptions["respo
   if (responseType === "blob" && response.ok) return response.blob();
   const text = await response.text();
   if (responseType === "text" && response.ok) return text;
+  const type = responseType === "json" ? "json" : (response.headers.get("content-type") ?? "");
+  return parseText(text, type);
+}
+
+function parseText(text: string, contentType: string): unknown {
   if (!text) return undefined;
-  const type = response.headers.get("content-type") ?? "";
-  if (type.includes("json") || responseType === "json") {
+  if (contentType.includes("json")) {
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -308,7 +326,7 @@ function buildInit(url: string, options: RequestOptions, token: string | null): 
     body = JSON.stringify(options.body);
   }
   if (token) headers.set(CSRF_HEADER, token);
-  const bearer = usesAdminToken(url) ? getAdminToken() : getUserToken();
+  const bearer = bearerFor(url, options.token);
   if (bearer && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${bearer}`);
   return { method: options.method ?? "GET", headers, body };
 }
@@ -360,3 +378,117 @@ export const api = {
     options?: BodylessOptions & { method?: "POST" | "PUT" },
   ) => apiRequest<T>(url, { ...options, method: options?.method ?? "POST", body: formData }),
 };
+
+// ---------------------------------------------------------------------------------------------
+// Uploads with progress
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+  /** 0 to 100, whole numbers. */
+  percent: number;
+}
+
+export interface UploadWithProgressOptions {
+  onProgress?: (progress: UploadProgress) => void;
+  token?: BearerKind;
+  signal?: AbortSignal;
+  method?: "POST" | "PUT";
+  /** Default 60 s (uploads). */
+  timeoutMs?: number;
+}
+
+/**
+ * A multipart upload that reports its progress. fetch cannot report upload progress, so this one
+ * call goes through XMLHttpRequest, with every rule of apiRequest: base URL, cookies, 60 s
+ * timeout, the csrf-token header with one refresh-and-retry, the Bearer token (by URL or
+ * `token`), 401 clearing the stored tokens, and ApiError, NetworkError or TimeoutError on failure.
+ */
+export async function uploadWithProgress<T = unknown>(
+  url: string,
+  formData: FormData,
+  options: UploadWithProgressOptions = {},
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? UPLOAD_TIMEOUT_MS;
+  const attempt = async (refreshCsrf: boolean) => {
+    const csrf = await getCsrfToken(refreshCsrf);
+    return sendXhr(url, formData, options, csrf, timeoutMs);
+  };
+  try {
+    return (await attempt(false)) as T;
+  } catch (error) {
+    if (error instanceof ApiError && isCsrfError(error)) {
+      options.onProgress?.({ loaded: 0, total: 0, percent: 0 });
+      return (await attempt(true)) as T;
+    }
+    throw error;
+  }
+}
+
+function sendXhr(
+  url: string,
+  formData: FormData,
+  options: UploadWithProgressOptions,
+  csrf: string | null,
+  timeoutMs: number,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const { signal, onProgress } = options;
+    if (signal?.aborted) {
+      reject(signal.reason ?? new DOMException("The upload was aborted", "AbortError"));
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    let settled = false;
+    let timedOut = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      outcome();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      xhr.abort();
+      finish(() => reject(new TimeoutError(timeoutMs)));
+    }, timeoutMs);
+    const onAbort = () => {
+      xhr.abort();
+      finish(() =>
+        reject(signal?.reason ?? new DOMException("The upload was aborted", "AbortError")),
+      );
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+
+    xhr.open(options.method ?? "POST", resolveUrl(url));
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("Accept", "application/json");
+    if (csrf) xhr.setRequestHeader(CSRF_HEADER, csrf);
+    const bearer = bearerFor(url, options.token);
+    if (bearer) xhr.setRequestHeader("Authorization", `Bearer ${bearer}`);
+
+    xhr.upload.onprogress = (event) => {
+      if (!event.lengthComputable || !onProgress) return;
+      const percent = event.total > 0 ? Math.round((event.loaded / event.total) * 100) : 0;
+      onProgress({ loaded: event.loaded, total: event.total, percent: Math.min(100, percent) });
+    };
+    xhr.onload = () =>
+      finish(() => {
+        const body = parseText(xhr.responseText, xhr.getResponseHeader("content-type") ?? "");
+        if (xhr.status >= 200 && xhr.status < 300) {
+          resolve(body);
+          return;
+        }
+        if (xhr.status === 401) handleUnauthorized();
+        reject(new ApiError(messageOf(body, xhr.status), { status: xhr.status, body }));
+      });
+    xhr.onerror = () => finish(() => reject(new NetworkError()));
+    xhr.onabort = () => {
+      if (!timedOut) {
+        finish(() => reject(new DOMException("The upload was aborted", "AbortError")));
+      }
+    };
+    xhr.send(formData);
+  });
+}
