@@ -492,3 +492,195 @@ function sendXhr(
     xhr.send(formData);
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Server-sent events over fetch
+
+/** One server-sent event: its `event` name ("message" when none) and its data, JSON-parsed when it is JSON. */
+export interface StreamEvent {
+  event: string;
+  data: unknown;
+}
+
+export interface ApiStreamOptions {
+  method?: "POST" | "PUT" | "PATCH" | "GET";
+  /** A JSON-serialisable value. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Called for each event, in order, as it arrives. */
+  onEvent: (event: StreamEvent) => void;
+  token?: BearerKind;
+  /** Time allowed for the answer to begin (default 15 s). */
+  timeoutMs?: number;
+  /** Time allowed between two pieces of the stream once it began (default 60 s). */
+  idleTimeoutMs?: number;
+}
+
+/** How a streamed call ended: the stream ran to its end, or the server answered plain JSON. */
+export type ApiStreamResult = { streamed: true } | { streamed: false; body: unknown };
+
+export const STREAM_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * Splits a text/event-stream into events (the WHATWG rules: `event:` and `data:` fields, data
+ * lines joined by "\n", a blank line ends an event, lines starting with ":" are comments).
+ * `push` takes decoded text in any pieces; `end` flushes an event the stream left unterminated.
+ */
+export function createSseParser(onEvent: (event: StreamEvent) => void) {
+  let buffer = "";
+  let eventName = "";
+  let data: string[] = [];
+  const dispatch = () => {
+    if (data.length > 0) {
+      const text = data.join("\n");
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: the text itself
+      }
+      onEvent({ event: eventName || "message", data: parsed });
+    }
+    eventName = "";
+    data = [];
+  };
+  const line = (raw: string) => {
+    if (raw === "") return dispatch();
+    if (raw.startsWith(":")) return;
+    const colon = raw.indexOf(":");
+    const field = colon === -1 ? raw : raw.slice(0, colon);
+    let value = colon === -1 ? "" : raw.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "event") eventName = value;
+    else if (field === "data") data.push(value);
+  };
+  return {
+    push(text: string) {
+      buffer += text;
+      let index = buffer.search(/\r\n|\r|\n/);
+      while (index !== -1) {
+        // A lone "\r" at the very end may be the first half of "\r\n": wait for more.
+        if (buffer[index] === "\r" && index === buffer.length - 1) break;
+        const length = buffer.startsWith("\r\n", index) ? 2 : 1;
+        line(buffer.slice(0, index));
+        buffer = buffer.slice(index + length);
+        index = buffer.search(/\r\n|\r|\n/);
+      }
+    },
+    end() {
+      if (buffer) line(buffer);
+      buffer = "";
+      dispatch();
+    },
+  };
+}
+
+/**
+ * A call answered with server-sent events (e.g. POST /api/chat/message with
+ * `Accept: text/event-stream`), with every rule of apiRequest: base URL, cookies, the csrf-token
+ * header with one refresh-and-retry, the Bearer token (by URL or `token`), 401 clearing the stored
+ * tokens. Events reach `onEvent` as they arrive. A refusal (4xx/5xx before the stream) throws an
+ * ApiError with the server's body; a broken connection a NetworkError; silence a TimeoutError;
+ * the caller's abort is passed on untouched (and cancels the request, so the server can stop).
+ * A server that answers JSON instead of a stream resolves to `{ streamed: false, body }`.
+ */
+export async function apiStream(url: string, options: ApiStreamOptions): Promise<ApiStreamResult> {
+  const attempt = async (refreshCsrf: boolean) => {
+    const csrf = await getCsrfToken(refreshCsrf);
+    const init = buildInit(
+      url,
+      { method: options.method ?? "POST", body: options.body, token: options.token },
+      csrf,
+    );
+    (init.headers as Headers).set("Accept", "text/event-stream");
+    return sendStream(url, init, options);
+  };
+  try {
+    return await attempt(false);
+  } catch (error) {
+    if (error instanceof ApiError && isCsrfError(error)) return attempt(true);
+    throw error;
+  }
+}
+
+async function sendStream(
+  url: string,
+  init: RequestInit,
+  options: ApiStreamOptions,
+): Promise<ApiStreamResult> {
+  const controller = new AbortController();
+  const callerSignal = options.signal;
+  let timedOutAfter = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOutAfter = ms;
+      controller.abort();
+    }, ms);
+  };
+  const forwardAbort = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) forwardAbort();
+  else callerSignal?.addEventListener("abort", forwardAbort, { once: true });
+  const failure = (cause: unknown) => {
+    if (callerSignal?.aborted) return callerSignal.reason ?? cause;
+    if (timedOutAfter) return new TimeoutError(timedOutAfter);
+    return new NetworkError(cause);
+  };
+
+  arm(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(resolveUrl(url), {
+        ...init,
+        credentials: "include",
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      throw failure(cause);
+    }
+
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.ok || !type.includes("text/event-stream") || !response.body) {
+      let body: unknown;
+      try {
+        body = parseText(await response.text(), type);
+      } catch (cause) {
+        throw failure(cause);
+      }
+      if (!response.ok) {
+        if (response.status === 401) handleUnauthorized();
+        throw new ApiError(messageOf(body, response.status), { status: response.status, body });
+      }
+      return { streamed: false, body };
+    }
+
+    const idle = options.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS;
+    arm(idle);
+    const parser = createSseParser(options.onEvent);
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (cause) {
+          throw failure(cause);
+        }
+        if (chunk.done) break;
+        arm(idle);
+        parser.push(decoder.decode(chunk.value, { stream: true }));
+      }
+      parser.push(decoder.decode());
+      parser.end();
+    } finally {
+      reader.releaseLock();
+    }
+    return { streamed: true };
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener("abort", forwardAbort);
+  }
+}

@@ -1,0 +1,218 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  ApiError,
+  apiStream,
+  createSseParser,
+  NetworkError,
+  resetCsrfToken,
+  type StreamEvent,
+  TimeoutError,
+} from "./api-client";
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+/** A text/event-stream answer whose body is pushed by the test, piece by piece. */
+function controlledStream() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
+  const encoder = new TextEncoder();
+  return {
+    response: new Response(body, { headers: { "content-type": "text/event-stream" } }),
+    push: (text: string) => controller.enqueue(encoder.encode(text)),
+    close: () => controller.close(),
+    fail: (error: unknown) => controller.error(error),
+  };
+}
+
+function sse(text: string): Response {
+  return new Response(text, { headers: { "content-type": "text/event-stream" } });
+}
+
+interface Call {
+  url: string;
+  init: RequestInit;
+  headers: Headers;
+}
+
+function fakeFetch(handler: (call: Call, index: number) => Response | Promise<Response>) {
+  const calls: Call[] = [];
+  let csrf = 0;
+  let index = 0;
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const call = { url, init, headers: new Headers(init.headers) };
+    calls.push(call);
+    if (url.endsWith("/api/csrf-token")) return json({ csrfToken: `tok-${++csrf}` });
+    return handler(call, index++);
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return { calls, apiCalls: () => calls.filter((c) => !c.url.endsWith("/api/csrf-token")) };
+}
+
+beforeEach(() => {
+  resetCsrfToken();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("createSseParser", () => {
+  it("splits events across any chunking, joins data lines, skips comments, parses JSON", () => {
+    const events: StreamEvent[] = [];
+    const parser = createSseParser((e) => events.push(e));
+    const text =
+      ': keep-alive\r\nevent: token\r\ndata: {"text":"Hel"}\r\n\r\nevent: token\ndata: {"text":"lo"}\n\n' +
+      'data: line one\ndata: line two\n\nevent: done\ndata: {"ok":true}';
+    for (const piece of text.match(/[\s\S]{1,3}/g) ?? []) parser.push(piece);
+    parser.end();
+    expect(events).toEqual([
+      { event: "token", data: { text: "Hel" } },
+      { event: "token", data: { text: "lo" } },
+      { event: "message", data: "line one\nline two" },
+      { event: "done", data: { ok: true } },
+    ]);
+  });
+
+  it("ignores an event with no data", () => {
+    const events: StreamEvent[] = [];
+    const parser = createSseParser((e) => events.push(e));
+    parser.push("event: ping\n\n");
+    parser.end();
+    expect(events).toEqual([]);
+  });
+});
+
+describe("apiStream", () => {
+  it("posts JSON with the stream Accept header, csrf-token and the user's Bearer token", async () => {
+    localStorage.setItem("userToken", "user-1");
+    const { apiCalls } = fakeFetch(() => sse('event: done\ndata: {"n":1}\n\n'));
+    const events: StreamEvent[] = [];
+    const result = await apiStream("/api/chat/message", {
+      body: { message: "hi" },
+      onEvent: (e) => events.push(e),
+    });
+    expect(result).toEqual({ streamed: true });
+    expect(events).toEqual([{ event: "done", data: { n: 1 } }]);
+    const [call] = apiCalls();
+    expect(call?.init.method).toBe("POST");
+    expect(call?.init.credentials).toBe("include");
+    expect(call?.init.body).toBe(JSON.stringify({ message: "hi" }));
+    expect(call?.headers.get("accept")).toBe("text/event-stream");
+    expect(call?.headers.get("content-type")).toBe("application/json");
+    expect(call?.headers.get("csrf-token")).toBe("tok-1");
+    expect(call?.headers.get("authorization")).toBe("Bearer user-1");
+    localStorage.clear();
+  });
+
+  it("delivers each event as soon as its piece arrives", async () => {
+    const stream = controlledStream();
+    fakeFetch(() => stream.response);
+    const events: StreamEvent[] = [];
+    const done = apiStream("/api/chat/message", { body: {}, onEvent: (e) => events.push(e) });
+    stream.push('event: token\ndata: {"text":"Hi"}\n\n');
+    await vi.waitFor(() => expect(events).toHaveLength(1));
+    stream.push('event: token\ndata: {"te');
+    stream.push('xt":" there"}\n\n');
+    await vi.waitFor(() => expect(events).toHaveLength(2));
+    expect(events[1]).toEqual({ event: "token", data: { text: " there" } });
+    stream.close();
+    await expect(done).resolves.toEqual({ streamed: true });
+  });
+
+  it("throws an ApiError with the server's body for a refusal before the stream", async () => {
+    const refusal = {
+      success: false,
+      message: "Daily free message limit reached",
+      error: "Daily free message limit reached",
+      dailyLimit: 5,
+    };
+    fakeFetch(() => json(refusal, 403));
+    const error = await apiStream("/api/chat/message", { body: {}, onEvent: () => {} }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(403);
+    expect((error as ApiError).body).toEqual(refusal);
+  });
+
+  it("refreshes the CSRF token and retries once", async () => {
+    const { apiCalls } = fakeFetch((_call, index) =>
+      index === 0
+        ? json({ success: false, message: "Invalid CSRF token" }, 403)
+        : sse('event: done\ndata: {"ok":1}\n\n'),
+    );
+    const events: StreamEvent[] = [];
+    await apiStream("/api/chat/message", { body: {}, onEvent: (e) => events.push(e) });
+    expect(apiCalls().map((c) => c.headers.get("csrf-token"))).toEqual(["tok-1", "tok-2"]);
+    expect(events).toHaveLength(1);
+  });
+
+  it("clears the stored session on 401", async () => {
+    localStorage.setItem("userToken", "old");
+    fakeFetch(() => json({ success: false, message: "Unauthorized" }, 401));
+    await expect(apiStream("/api/chat/message", { onEvent: () => {} })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(localStorage.getItem("userToken")).toBeNull();
+  });
+
+  it("resolves to the body when the server answers JSON instead", async () => {
+    fakeFetch(() => json({ success: true, data: { response: "Hi" } }));
+    await expect(apiStream("/api/chat/message", { onEvent: () => {} })).resolves.toEqual({
+      streamed: false,
+      body: { success: true, data: { response: "Hi" } },
+    });
+  });
+
+  it("passes the caller's abort on untouched and aborts the request", async () => {
+    const stream = controlledStream();
+    const { apiCalls } = fakeFetch((call) => {
+      call.init.signal?.addEventListener("abort", () =>
+        stream.fail(new DOMException("aborted", "AbortError")),
+      );
+      return stream.response;
+    });
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    const done = apiStream("/api/chat/message", {
+      signal: controller.signal,
+      onEvent: (e) => events.push(e),
+    });
+    stream.push('event: token\ndata: {"text":"a"}\n\n');
+    await vi.waitFor(() => expect(events).toHaveLength(1));
+    const reason = new DOMException("left the page", "AbortError");
+    controller.abort(reason);
+    await expect(done).rejects.toBe(reason);
+    expect(apiCalls()[0]?.init.signal?.aborted).toBe(true);
+  });
+
+  it("gives a NetworkError when the connection breaks mid-stream", async () => {
+    const stream = controlledStream();
+    fakeFetch(() => stream.response);
+    const done = apiStream("/api/chat/message", { onEvent: () => {} });
+    stream.push('event: token\ndata: {"text":"a"}\n\n');
+    stream.fail(new TypeError("network"));
+    await expect(done).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it("gives a TimeoutError when the stream falls silent", async () => {
+    const stream = controlledStream();
+    fakeFetch((call) => {
+      call.init.signal?.addEventListener("abort", () => stream.fail(new TypeError("aborted")));
+      return stream.response;
+    });
+    const done = apiStream("/api/chat/message", { onEvent: () => {}, idleTimeoutMs: 30 });
+    await expect(done).rejects.toBeInstanceOf(TimeoutError);
+  });
+});
