@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   formatDate,
   formatUsd,
-  initialsOf,
   planDurationLabel,
   renewalText,
   roleLabel,
@@ -40,7 +39,5 @@ describe("admin user formatting", () => {
     expect(formatDate("not a date")).toBe("—");
     expect(formatUsd(1234.5)).toBe("$1,234.50");
     expect(formatUsd(0)).toBe("$0.00");
-    expect(initialsOf("Jane Mary Fan")).toBe("JF");
-    expect(initialsOf("", "bob@example.com")).toBe("BO");
   });
 });

@@ -77,13 +77,3 @@ export function renewalText(
 export function roleLabel(role: string): "Admin" | "User" {
   return role === "admin" ? "Admin" : "User";
 }
-
-/** Up to two initials for the generated avatar. */
-export function initialsOf(name: string, email = ""): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const letters =
-    words.length >= 2
-      ? `${words[0]?.[0] ?? ""}${words.at(-1)?.[0] ?? ""}`
-      : (words[0] ?? email).slice(0, 2);
-  return (letters || "?").toUpperCase();
-}

@@ -1,7 +1,8 @@
 import type { AdminUserDetail } from "@twinline/contracts";
 import { CreditCard } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
 import { formatDate, formatUsd, planDurationLabel, renewalText } from "../api/format";
-import { Badge, Card } from "./ui";
 
 /** The user's subscription; shown only when its status is active (admin-side spec, section 4). */
 export function SubscriptionCard({

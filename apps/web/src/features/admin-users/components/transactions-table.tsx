@@ -1,9 +1,10 @@
 import { clsx } from "clsx";
 import { Search } from "lucide-react";
 import { type ReactNode, useId, useMemo, useState } from "react";
-import { Pager } from "./pager";
-import { SortableHeader, tdClasses } from "./sortable-header";
-import { Badge, Skeleton } from "./ui";
+import { Badge } from "@/components/ui/badge";
+import { Pager } from "@/components/ui/pager";
+import { Skeleton } from "@/components/ui/skeleton";
+import { SortableHeader, tdClasses } from "@/components/ui/sortable-header";
 
 /** Page size of the user transaction tables (admin-side spec, section 9). */
 export const TRANSACTIONS_PAGE_SIZE = 10;

@@ -5,8 +5,11 @@ import { clsx } from "clsx";
 import { ArrowLeft, RotateCw, UserCheck, UserX } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
+import { UserAvatar } from "@/components/ui/user-avatar";
 import { ApiError } from "@/lib/api-client";
 import { formatCount, formatDate, formatDateTime, formatUsd, roleLabel } from "../api/format";
 import { adminUserQuery } from "../api/users";
@@ -24,7 +27,7 @@ import {
   TransactionStatusBadge,
   TransactionsTable,
 } from "./transactions-table";
-import { AccountStatusBadge, Badge, Card, UserAvatar } from "./ui";
+import { AccountStatusBadge } from "./ui";
 
 const TABS = [
   { value: "overview", label: "Overview" },

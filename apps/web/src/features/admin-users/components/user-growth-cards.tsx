@@ -2,9 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import type { UserGrowth } from "@twinline/contracts";
 import type { LucideIcon } from "lucide-react";
 import { CalendarClock, CalendarDays, CalendarRange, UserPlus } from "lucide-react";
+import { Card } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
 import { formatCount } from "../api/format";
 import { userGrowthQuery } from "../api/users";
-import { Card, Skeleton } from "./ui";
 
 const CARDS: { key: keyof UserGrowth; label: string; icon: LucideIcon }[] = [
   { key: "todayUsers", label: "Today's Users", icon: UserPlus },

@@ -4,15 +4,19 @@ import { clsx } from "clsx";
 import { Eye, RotateCw, Search, UserCheck, UserX, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Link } from "react-router";
+import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Pager } from "@/components/ui/pager";
+import { Skeleton } from "@/components/ui/skeleton";
+import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { UserAvatar } from "@/components/ui/user-avatar";
 import { formatCount, formatDate, subscriptionStatusLabel } from "../api/format";
 import { adminUsersQuery, type UserSortField } from "../api/users";
 import { useUserStatus } from "../hooks/use-user-status";
 import { useUsersParams } from "../hooks/use-users-params";
 import { ConfirmStatusDialog, type StatusTarget } from "./confirm-status-dialog";
-import { Pager } from "./pager";
-import { SortableHeader, tdClasses, thClasses } from "./sortable-header";
-import { AccountStatusBadge, Badge, Card, Skeleton, UserAvatar } from "./ui";
+import { AccountStatusBadge } from "./ui";
 import { UserGrowthCards } from "./user-growth-cards";
 
 /** Search waits this long after the last keystroke. */
