@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { FakeXhr, installFakeXhr } from "@/test/fake-xhr";
 import {
   ApiError,
   api,
@@ -12,7 +13,6 @@ import {
   type UploadProgress,
   uploadWithProgress,
 } from "./api-client";
-import { FakeXhr, installFakeXhr } from "@/test/fake-xhr";
 
 interface Call {
   url: string;
