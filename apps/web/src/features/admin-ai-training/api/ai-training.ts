@@ -1,0 +1,186 @@
+import { queryOptions } from "@tanstack/react-query";
+import {
+  type AiTraining,
+  aiTrainingResponseSchema,
+  type KnowledgeDocument,
+  knowledgeDocumentResponseSchema,
+  UPLOAD_LIMITS,
+  VOICE_SAMPLE_TYPES,
+  type VoiceSample,
+  voiceIdResponseSchema,
+  voiceSampleResponseSchema,
+} from "@twinline/contracts";
+import { api, type UploadProgress, uploadWithProgress } from "@/lib/api-client";
+
+/**
+ * The persona's training calls (admin-side spec, section 7). Every URL here lacks /admin, so each
+ * call passes `token: "admin"` (decision 0008).
+ */
+
+export const aiTrainingKeys = {
+  all: ["admin", "ai-training"] as const,
+  voiceAudio: (filename: string) => ["admin", "ai-training", "voice-audio", filename] as const,
+};
+
+export const AI_TRAINING_MESSAGES = {
+  loadFailed: "Failed to load AI Training data",
+  saveFailed: "Failed to save AI Training data",
+  voiceUploadFailed: "Failed to upload voice sample",
+  voiceIdFailed: "Failed to update voice ID",
+  cloneFailed: "Failed to generate voice clone",
+  needSample: "Please upload a voice sample first",
+  deleteFailed: "Failed to delete document",
+  uploadFailed: (file: string) => `Failed to upload ${file}`,
+  pdfOnly: "Only PDF files are allowed",
+  pdfTooLarge: `File is too large. The maximum size is ${UPLOAD_LIMITS.knowledgeDocumentBytes / 1024 / 1024} MB`,
+  audioOnly: "Only MP3, WAV or WebM audio files are allowed",
+  audioTooLarge: `File is too large. The maximum size is ${UPLOAD_LIMITS.voiceSampleBytes / 1024 / 1024} MB`,
+} as const;
+
+class UnexpectedAnswerError extends Error {}
+
+export async function fetchAiTraining(signal?: AbortSignal): Promise<AiTraining> {
+  const body = await api.get("/api/ai-training", { signal, token: "admin" });
+  const parsed = aiTrainingResponseSchema.safeParse(body);
+  if (!parsed.success) throw new UnexpectedAnswerError(AI_TRAINING_MESSAGES.loadFailed);
+  return parsed.data.data;
+}
+
+export const aiTrainingQuery = () =>
+  queryOptions({
+    queryKey: aiTrainingKeys.all,
+    queryFn: ({ signal }) => fetchAiTraining(signal),
+  });
+
+/** PUT /api/ai-training/system-prompt; resolves to the server's message, if any. */
+export async function saveSystemPrompt(systemPrompt: string): Promise<string | null> {
+  const body = await api.put<{ message?: unknown }>(
+    "/api/ai-training/system-prompt",
+    { systemPrompt },
+    { token: "admin" },
+  );
+  return typeof body?.message === "string" && body.message ? body.message : null;
+}
+
+interface UploadOptions {
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** POST /api/ai-training/knowledge-documents: one PDF under `documents`, with progress. */
+export async function uploadKnowledgeDocument(
+  file: File,
+  options: UploadOptions = {},
+): Promise<{ document: KnowledgeDocument; message: string }> {
+  const form = new FormData();
+  form.append("documents", file);
+  const body = await uploadWithProgress("/api/ai-training/knowledge-documents", form, {
+    ...options,
+    token: "admin",
+  });
+  const parsed = knowledgeDocumentResponseSchema.safeParse(body);
+  if (!parsed.success)
+    throw new UnexpectedAnswerError(AI_TRAINING_MESSAGES.uploadFailed(file.name));
+  return { document: parsed.data.data, message: parsed.data.message };
+}
+
+export async function deleteKnowledgeDocument(id: string): Promise<void> {
+  await api.delete(`/api/ai-training/knowledge-documents/${encodeURIComponent(id)}`, {
+    token: "admin",
+  });
+}
+
+/** POST /api/ai-training/voice-sample: one audio file under `voiceSample`, with progress. */
+export async function uploadVoiceSample(
+  file: File,
+  options: UploadOptions = {},
+): Promise<{ sample: VoiceSample; message: string }> {
+  const form = new FormData();
+  form.append("voiceSample", file);
+  const body = await uploadWithProgress("/api/ai-training/voice-sample", form, {
+    ...options,
+    token: "admin",
+  });
+  const parsed = voiceSampleResponseSchema.safeParse(body);
+  if (!parsed.success) throw new UnexpectedAnswerError(AI_TRAINING_MESSAGES.voiceUploadFailed);
+  return { sample: parsed.data.data, message: parsed.data.message };
+}
+
+/** GET /api/ai-training/voice-sample/audio as a blob (the admin token cannot ride on <audio src>). */
+export async function fetchVoiceSampleAudio(signal?: AbortSignal): Promise<Blob> {
+  const body = await api.get("/api/ai-training/voice-sample/audio", {
+    signal,
+    token: "admin",
+    responseType: "blob",
+  });
+  if (!(body instanceof Blob))
+    throw new UnexpectedAnswerError("The voice sample could not be loaded");
+  return body;
+}
+
+/** PUT /api/ai-training/voice-id; resolves to the stored id and the server's message. */
+export async function updateVoiceId(
+  voiceId: string,
+): Promise<{ voiceId: string; message: string | null }> {
+  const body = await api.put("/api/ai-training/voice-id", { voiceId }, { token: "admin" });
+  const parsed = voiceIdResponseSchema.safeParse(body);
+  return parsed.success
+    ? { voiceId: parsed.data.data.voiceId, message: parsed.data.message }
+    : { voiceId, message: null };
+}
+
+/** POST /api/ai-training/generate-voice-clone; resolves to the new voice id. */
+export async function generateVoiceClone(input: {
+  name: string;
+  description: string;
+}): Promise<{ voiceId: string; message: string }> {
+  const body = await api.post("/api/ai-training/generate-voice-clone", input, { token: "admin" });
+  const parsed = voiceIdResponseSchema.safeParse(body);
+  if (!parsed.success) throw new UnexpectedAnswerError(AI_TRAINING_MESSAGES.cloneFailed);
+  return { voiceId: parsed.data.data.voiceId, message: parsed.data.message };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client's quick checks (the server checks the content again)
+
+export function knowledgeFileError(file: File): string | null {
+  const isPdf = file.type === "application/pdf" || file.name.toLowerCase().endsWith(".pdf");
+  if (!isPdf) return AI_TRAINING_MESSAGES.pdfOnly;
+  if (file.size > UPLOAD_LIMITS.knowledgeDocumentBytes) return AI_TRAINING_MESSAGES.pdfTooLarge;
+  return null;
+}
+
+const AUDIO_EXTENSIONS = [".mp3", ".wav", ".webm"];
+const AUDIO_TYPE_ALIASES = ["audio/mp3", "audio/x-wav", "audio/wave", "audio/vnd.wave"];
+
+export function voiceFileError(file: File): string | null {
+  const type = file.type.toLowerCase();
+  const typeOk =
+    (VOICE_SAMPLE_TYPES as readonly string[]).includes(type) || AUDIO_TYPE_ALIASES.includes(type);
+  const extensionOk = AUDIO_EXTENSIONS.some((ext) => file.name.toLowerCase().endsWith(ext));
+  if (!typeOk && !extensionOk) return AI_TRAINING_MESSAGES.audioOnly;
+  if (file.size > UPLOAD_LIMITS.voiceSampleBytes) return AI_TRAINING_MESSAGES.audioTooLarge;
+  return null;
+}
+
+const sizeFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
+
+/** "512 B", "12.3 KB", "4.5 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${sizeFormat.format(bytes / 1024)} KB`;
+  return `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+
+export function formatUploadDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? "—" : dateFormat.format(date);
+}

@@ -1,0 +1,174 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  type AiTraining,
+  SYSTEM_PROMPT_MAX,
+  updateSystemPromptRequestSchema,
+} from "@twinline/contracts";
+import { RotateCw } from "lucide-react";
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import toast from "react-hot-toast";
+import { buttonClasses } from "@/components/ui/button";
+import { inputClasses } from "@/components/ui/field";
+import { Spinner } from "@/components/ui/spinner";
+import { errorMessage } from "@/lib/api-client";
+import {
+  AI_TRAINING_MESSAGES,
+  aiTrainingKeys,
+  aiTrainingQuery,
+  saveSystemPrompt,
+} from "../api/ai-training";
+import { KnowledgeDocuments } from "./knowledge-documents";
+import { BusyLabel, Section } from "./ui";
+import { VoiceCloneSection, VoiceIdSection, VoiceSampleSection } from "./voice-sections";
+
+/** How long the Saved tick shows after a save (admin-side spec, section 9). */
+export const SAVED_TICK_MS = 3000;
+
+/** /admin/AITraining: system prompt, knowledge documents, voice sample, voice id, voice clone. */
+export function AdminAiTrainingPage() {
+  const training = useQuery(aiTrainingQuery());
+
+  useEffect(() => {
+    document.title = "AI Training · Twinline Admin";
+  }, []);
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <div>
+        <h1 className="font-display text-2xl font-bold text-stone-900 sm:text-3xl dark:text-white">
+          AI Training
+        </h1>
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+          Who the persona is, what it knows and how it sounds.
+        </p>
+      </div>
+      {training.isPending ? (
+        <div className="flex justify-center py-16">
+          <Spinner label="Loading AI Training data" />
+        </div>
+      ) : training.isError ? (
+        <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white px-4 py-12 text-center dark:border-white/10 dark:bg-stone-900">
+          <p role="alert" className="text-stone-700 dark:text-stone-300">
+            {AI_TRAINING_MESSAGES.loadFailed}
+          </p>
+          <button
+            type="button"
+            onClick={() => training.refetch()}
+            className={buttonClasses("secondary", "sm")}
+          >
+            <RotateCw aria-hidden="true" className="size-4" />
+            Try again
+          </button>
+        </div>
+      ) : (
+        <>
+          <SystemPromptSection initial={training.data.systemPrompt} />
+          <KnowledgeDocuments documents={training.data.knowledgeDocuments} />
+          <VoiceSampleSection sample={training.data.voiceSample} />
+          <VoiceIdSection voiceId={training.data.voiceId} />
+          <VoiceCloneSection hasSample={training.data.voiceSample !== null} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function SystemPromptSection({ initial }: { initial: string }) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, showSaved] = useSavedTick();
+  const save = useMutation({
+    mutationFn: saveSystemPrompt,
+    onSuccess: (message, systemPrompt) => {
+      queryClient.setQueryData<AiTraining>(aiTrainingKeys.all, (old) =>
+        old ? { ...old, systemPrompt } : old,
+      );
+      toast.success(message || "System prompt saved successfully");
+      showSaved();
+    },
+    onError: (failure) => {
+      const message = errorMessage(failure, AI_TRAINING_MESSAGES.saveFailed);
+      setError(message);
+      toast.error(message);
+    },
+  });
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = updateSystemPromptRequestSchema.safeParse({ systemPrompt: value });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? AI_TRAINING_MESSAGES.saveFailed);
+      return;
+    }
+    setError(null);
+    save.mutate(parsed.data.systemPrompt);
+  }
+
+  const over = value.length > SYSTEM_PROMPT_MAX;
+  return (
+    <Section
+      title="System Prompt"
+      description="The persona's instructions: who it is, how it talks, what it avoids."
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-3">
+        <label htmlFor={id} className="sr-only">
+          System prompt
+        </label>
+        <textarea
+          id={id}
+          rows={10}
+          value={value}
+          aria-invalid={error || over ? true : undefined}
+          aria-describedby={`${id}-count${error ? ` ${id}-error` : ""}`}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setError(null);
+          }}
+          placeholder="You are ... Speak warmly, keep answers short, never ..."
+          className={`${inputClasses} h-auto min-h-48 py-2.5 font-mono text-sm leading-relaxed sm:text-sm`}
+        />
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <p
+            id={`${id}-count`}
+            className={
+              over
+                ? "text-xs text-red-600 dark:text-red-400"
+                : "text-xs text-stone-500 dark:text-stone-400"
+            }
+          >
+            {value.length.toLocaleString("en-US")} / {SYSTEM_PROMPT_MAX.toLocaleString("en-US")}{" "}
+            characters
+          </p>
+          <button
+            type="submit"
+            disabled={save.isPending}
+            className={buttonClasses("primary", "md", "w-full sm:w-auto")}
+          >
+            <BusyLabel busy={save.isPending} done={saved} busyText="Saving...">
+              Save System Prompt
+            </BusyLabel>
+          </button>
+        </div>
+        {error && (
+          <p id={`${id}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {error}
+          </p>
+        )}
+      </form>
+    </Section>
+  );
+}
+
+function useSavedTick(): [boolean, () => void] {
+  const [saved, setSaved] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const show = useCallback(() => {
+    clearTimeout(timer.current);
+    setSaved(true);
+    timer.current = setTimeout(() => setSaved(false), SAVED_TICK_MS);
+  }, []);
+  return [saved, show];
+}

@@ -1,0 +1,2 @@
+export { aiTrainingKeys } from "./api/ai-training";
+export { AdminAiTrainingPage } from "./components/ai-training-page";

@@ -1,0 +1,175 @@
+import {
+  API_KEY_MESSAGES,
+  type ApiKeys,
+  apiKeysSchema,
+  type SettingsImageField,
+  SOCIAL_NETWORKS,
+  type SocialNetwork,
+  UPLOAD_LIMITS,
+  type UpdateSettingsRequest,
+  updateSettingsRequestSchema,
+} from "@twinline/contracts";
+
+/** Number fields parse as integers; empty (or unreadable) counts as 0 (admin-side spec, section 5). */
+export function parseInteger(value: string): number {
+  const parsed = Number.parseInt(value.trim(), 10);
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+
+// ---------------------------------------------------------------------------------------------
+// API Configuration
+
+export interface ApiKeysFormValues {
+  openai: string;
+  stripeSecret: string;
+  stripePublishable: string;
+  elevenLabs: string;
+  creditsPerMinute: string;
+}
+export type ApiKeysField = keyof ApiKeysFormValues;
+
+export function apiKeysToForm(keys: ApiKeys, creditsPerMinute: number): ApiKeysFormValues {
+  return {
+    openai: keys.openai,
+    stripeSecret: keys.stripe.secret,
+    stripePublishable: keys.stripe.publishable,
+    elevenLabs: keys.elevenLabs,
+    creditsPerMinute: String(creditsPerMinute),
+  };
+}
+
+export function formToApiKeys(values: ApiKeysFormValues): ApiKeys {
+  return {
+    openai: values.openai.trim(),
+    stripe: { secret: values.stripeSecret.trim(), publishable: values.stripePublishable.trim() },
+    elevenLabs: values.elevenLabs.trim(),
+  };
+}
+
+const KEY_PATHS: Record<string, ApiKeysField> = {
+  openai: "openai",
+  "stripe.secret": "stripeSecret",
+  "stripe.publishable": "stripePublishable",
+  elevenLabs: "elevenLabs",
+};
+
+/** The spec's key rules: prefixes sk-, sk_, pk_ and credits per minute at least 1. */
+export function validateApiKeys(values: ApiKeysFormValues): FieldErrors<ApiKeysField> {
+  const errors: FieldErrors<ApiKeysField> = {};
+  const keys = apiKeysSchema.safeParse(formToApiKeys(values));
+  if (!keys.success) {
+    for (const issue of keys.error.issues) {
+      const field = KEY_PATHS[issue.path.join(".")];
+      if (field && !errors[field]) errors[field] = issue.message;
+    }
+  }
+  if (parseInteger(values.creditsPerMinute) < 1)
+    errors.creditsPerMinute = API_KEY_MESSAGES.creditCost;
+  return errors;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Site settings
+
+export interface SettingsFormValues {
+  defaultCredits: string;
+  enableVoiceConversation: boolean;
+  maxWordsPerMessage: string;
+  freeMessagesPerDay: string;
+  creditsPerMinute: string;
+  aiName: string;
+  aiEnableVoiceConversation: boolean;
+  promotionalMessage: string;
+  social: Record<SocialNetwork, string>;
+}
+
+export type SettingsField = Exclude<keyof SettingsFormValues, "social"> | `social.${SocialNetwork}`;
+
+export function settingsToForm(settings: UpdateSettingsRequest): SettingsFormValues {
+  return {
+    defaultCredits: String(settings.defaultCredits),
+    enableVoiceConversation: settings.enableVoiceConversation,
+    maxWordsPerMessage: String(settings.maxWordsPerMessage),
+    freeMessagesPerDay: String(settings.freeMessagesPerDay),
+    creditsPerMinute: String(settings.creditsPerMinute),
+    aiName: settings.aiProfile.name,
+    aiEnableVoiceConversation: settings.aiProfile.enableVoiceConversation,
+    promotionalMessage: settings.aiProfile.promotionalMessage,
+    social: { ...settings.socialMediaProfiles },
+  };
+}
+
+/** The full PUT /api/settings body: the form's fields over `base` (keys and images as stored). */
+export function formToSettings(
+  values: SettingsFormValues,
+  base: UpdateSettingsRequest,
+): UpdateSettingsRequest {
+  return {
+    ...base,
+    defaultCredits: parseInteger(values.defaultCredits),
+    enableVoiceConversation: values.enableVoiceConversation,
+    maxWordsPerMessage: parseInteger(values.maxWordsPerMessage),
+    freeMessagesPerDay: parseInteger(values.freeMessagesPerDay),
+    creditsPerMinute: parseInteger(values.creditsPerMinute),
+    aiProfile: {
+      ...base.aiProfile,
+      name: values.aiName.trim(),
+      enableVoiceConversation: values.aiEnableVoiceConversation,
+      promotionalMessage: values.promotionalMessage.trim(),
+    },
+    socialMediaProfiles: Object.fromEntries(
+      SOCIAL_NETWORKS.map((network) => [network, values.social[network].trim()]),
+    ) as Record<SocialNetwork, string>,
+  };
+}
+
+const SETTINGS_PATHS: Record<string, SettingsField> = {
+  defaultCredits: "defaultCredits",
+  maxWordsPerMessage: "maxWordsPerMessage",
+  freeMessagesPerDay: "freeMessagesPerDay",
+  creditsPerMinute: "creditsPerMinute",
+  "aiProfile.name": "aiName",
+  "aiProfile.promotionalMessage": "promotionalMessage",
+};
+
+/** The contract's rules for the site settings, as messages per field. */
+export function validateSettings(request: UpdateSettingsRequest): FieldErrors<SettingsField> {
+  const errors: FieldErrors<SettingsField> = {};
+  const parsed = updateSettingsRequestSchema.safeParse(request);
+  if (parsed.success) return errors;
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.join(".");
+    const field: SettingsField | undefined = path.startsWith("socialMediaProfiles.")
+      ? (`social.${path.slice("socialMediaProfiles.".length)}` as SettingsField)
+      : SETTINGS_PATHS[path];
+    if (!field || errors[field]) continue;
+    errors[field] =
+      issue.code === "too_small" && field !== "creditsPerMinute"
+        ? "Must be 0 or more"
+        : issue.message;
+  }
+  return errors;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images
+
+const FAVICON_EXTENSIONS = [".ico", ".png", ".svg"];
+
+export const IMAGE_TOO_LARGE = `Image must be ${UPLOAD_LIMITS.imageBytes / (1024 * 1024)} MB or smaller`;
+export const NOT_AN_IMAGE = "Please choose an image file";
+export const NOT_A_FAVICON = "The favicon must be an .ico, .png or .svg file";
+
+/** The client's quick check of an image before upload; null when it may go. */
+export function imageFileError(field: SettingsImageField, file: File): string | null {
+  const name = file.name.toLowerCase();
+  if (field === "favicon") {
+    if (!FAVICON_EXTENSIONS.some((ext) => name.endsWith(ext))) return NOT_A_FAVICON;
+  } else if (!file.type.startsWith("image/")) {
+    return NOT_AN_IMAGE;
+  }
+  if (file.size > UPLOAD_LIMITS.imageBytes) return IMAGE_TOO_LARGE;
+  return null;
+}

@@ -1,0 +1,269 @@
+import { useQuery } from "@tanstack/react-query";
+import { type AdminSettings, SOCIAL_NETWORKS, type SocialNetwork } from "@twinline/contracts";
+import { type FormEvent, useEffect, useId, useState } from "react";
+import toast from "react-hot-toast";
+import { FormMessage, inputClasses, TextField } from "@/components/ui/field";
+import { errorMessage } from "@/lib/api-client";
+import { adminSettingsQuery, toUpdateRequest } from "../api/settings";
+import {
+  type FieldErrors,
+  formToSettings,
+  type SettingsField,
+  type SettingsFormValues,
+  settingsToForm,
+  validateSettings,
+} from "../api/validation";
+import { useLatestSettings, useSavedTick, useSaveSettings } from "../hooks/use-settings";
+import { ImageUploadField } from "./image-upload-field";
+import { ProviderModes } from "./provider-modes";
+import { ErrorState, LoadingState, PageHeader, SaveButton, Section, Toggle } from "./ui";
+
+export const SETTINGS_MESSAGES = {
+  saved: "Settings saved successfully!",
+  saveFailed: "Failed to save settings",
+  invalid: "Please fix the validation errors",
+  loadFailed: "Failed to load settings",
+} as const;
+
+const SOCIAL_LABELS: Record<SocialNetwork, string> = {
+  twitter: "Twitter",
+  instagram: "Instagram",
+  youtube: "YouTube",
+  facebook: "Facebook",
+  tiktok: "TikTok",
+  snapchat: "Snapchat",
+  onlyfans: "OnlyFans",
+};
+
+/** /admin/Settings: General, Logo, AI Profile and Social Media sections (admin-side spec, section 2). */
+export function AdminSettingsPage() {
+  const settings = useQuery(adminSettingsQuery());
+
+  useEffect(() => {
+    document.title = "Settings · Twinline Admin";
+  }, []);
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <PageHeader
+        title="Settings"
+        description="What users see and what they get: limits, logos, the persona's profile and social links."
+      />
+      {settings.isPending ? (
+        <LoadingState label="Loading settings" />
+      ) : settings.isError ? (
+        <ErrorState message={SETTINGS_MESSAGES.loadFailed} onRetry={() => settings.refetch()} />
+      ) : (
+        <SettingsForm settings={settings.data} />
+      )}
+    </div>
+  );
+}
+
+function SettingsForm({ settings }: { settings: AdminSettings }) {
+  const [values, setValues] = useState<SettingsFormValues>(() =>
+    settingsToForm(toUpdateRequest(settings)),
+  );
+  const [errors, setErrors] = useState<FieldErrors<SettingsField>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, showSaved] = useSavedTick();
+  const latest = useLatestSettings();
+  const save = useSaveSettings();
+  const formId = useId();
+  const fieldId = (field: SettingsField) => `${formId}-${field.replace(".", "-")}`;
+
+  const request = (next: SettingsFormValues) =>
+    formToSettings(next, toUpdateRequest(latest() ?? settings));
+
+  function update(patch: Partial<SettingsFormValues>) {
+    const next = { ...values, ...patch };
+    setValues(next);
+    setFailure(null);
+    if (submitted) setErrors(validateSettings(request(next)));
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    const body = request(values);
+    const found = validateSettings(body);
+    setErrors(found);
+    const firstInvalid = Object.keys(found)[0] as SettingsField | undefined;
+    if (firstInvalid) {
+      toast.error(SETTINGS_MESSAGES.invalid);
+      document.getElementById(fieldId(firstInvalid))?.focus();
+      return;
+    }
+    setFailure(null);
+    save.mutate(body, {
+      onSuccess: () => {
+        toast.success(SETTINGS_MESSAGES.saved);
+        showSaved();
+      },
+      onError: (error) => {
+        toast.error(SETTINGS_MESSAGES.saveFailed);
+        setFailure(errorMessage(error, SETTINGS_MESSAGES.saveFailed));
+      },
+    });
+  }
+
+  const numberField = (
+    field: Extract<SettingsField, keyof SettingsFormValues>,
+    label: string,
+    hint: string,
+    min = 0,
+  ) => (
+    <TextField
+      label={label}
+      id={fieldId(field)}
+      type="number"
+      inputMode="numeric"
+      min={min}
+      step={1}
+      value={values[field] as string}
+      error={errors[field]}
+      hint={hint}
+      onChange={(event) => update({ [field]: event.target.value })}
+    />
+  );
+
+  // The images save themselves: they show from the settings as stored, not from the form.
+  const current = settings;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-6">
+      <Section
+        title="Provider status"
+        description="Read only. Keys are set on the API Keys screen."
+      >
+        <ProviderModes modes={current.providers} />
+      </Section>
+
+      <Section title="General Settings">
+        <div className="grid gap-4 sm:grid-cols-2">
+          {numberField("defaultCredits", "Default Credits", "Credits a new user starts with.")}
+          {numberField(
+            "maxWordsPerMessage",
+            "Max Words per Message",
+            "The longest chat message a user may send.",
+          )}
+          {numberField(
+            "freeMessagesPerDay",
+            "Free Messages per Day",
+            "For users without a subscription.",
+          )}
+          {numberField(
+            "creditsPerMinute",
+            "Credits per Minute",
+            "The price of a voice-call minute (at least 1).",
+            1,
+          )}
+        </div>
+        <div className="mt-4">
+          <Toggle
+            label="Enable Voice Conversation"
+            description="Offer voice calls across the site."
+            checked={values.enableVoiceConversation}
+            onChange={(checked) => update({ enableVoiceConversation: checked })}
+          />
+        </div>
+      </Section>
+
+      <Section
+        title="Logo Settings"
+        description="Images upload as soon as you pick them; Save Settings is not needed for them."
+      >
+        <div className="grid gap-6 sm:grid-cols-2">
+          <ImageUploadField
+            field="lightThemeLogo"
+            settings={current}
+            hint="Shown in the light theme."
+          />
+          <ImageUploadField
+            field="darkThemeLogo"
+            settings={current}
+            hint="Shown in the dark theme."
+          />
+          <ImageUploadField
+            field="favicon"
+            settings={current}
+            accept=".ico,.png,.svg,image/x-icon,image/vnd.microsoft.icon,image/png,image/svg+xml"
+            hint=".ico, .png or .svg (32x32 or 16x16 recommended)"
+          />
+        </div>
+      </Section>
+
+      <Section title="AI Profile Settings">
+        <div className="space-y-4">
+          <ImageUploadField
+            field="aiProfileImage"
+            settings={current}
+            round
+            hint="The persona's picture on the landing page and in chat."
+          />
+          <TextField
+            label="AI Name"
+            id={fieldId("aiName")}
+            value={values.aiName}
+            error={errors.aiName}
+            maxLength={100}
+            onChange={(event) => update({ aiName: event.target.value })}
+          />
+          <div>
+            <label
+              htmlFor={fieldId("promotionalMessage")}
+              className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
+            >
+              Promotional Message
+            </label>
+            <textarea
+              id={fieldId("promotionalMessage")}
+              rows={3}
+              value={values.promotionalMessage}
+              aria-invalid={errors.promotionalMessage ? true : undefined}
+              onChange={(event) => update({ promotionalMessage: event.target.value })}
+              className={`${inputClasses} h-auto py-2.5`}
+            />
+            {errors.promotionalMessage && (
+              <p className="mt-1.5 text-sm text-red-600 dark:text-red-400">
+                {errors.promotionalMessage}
+              </p>
+            )}
+          </div>
+          <Toggle
+            label="Enable Voice Conversation for the AI"
+            description="Let users call the persona."
+            checked={values.aiEnableVoiceConversation}
+            onChange={(checked) => update({ aiEnableVoiceConversation: checked })}
+          />
+        </div>
+      </Section>
+
+      <Section title="Social Media Profiles" description="Full links, shown in the site's footer.">
+        <div className="grid gap-4 sm:grid-cols-2">
+          {SOCIAL_NETWORKS.map((network) => (
+            <TextField
+              key={network}
+              label={SOCIAL_LABELS[network]}
+              id={fieldId(`social.${network}`)}
+              type="url"
+              inputMode="url"
+              placeholder={`https://${network === "twitter" ? "x" : network}.com/...`}
+              value={values.social[network]}
+              error={errors[`social.${network}`]}
+              onChange={(event) =>
+                update({ social: { ...values.social, [network]: event.target.value } })
+              }
+            />
+          ))}
+        </div>
+      </Section>
+
+      {failure && <FormMessage>{failure}</FormMessage>}
+      <div className="flex justify-end">
+        <SaveButton saving={save.isPending} saved={saved} label="Save Settings" />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,151 @@
+import { clsx } from "clsx";
+import { Check, LoaderCircle, RotateCw } from "lucide-react";
+import type { ReactNode } from "react";
+import { buttonClasses } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+
+/** A titled card of a settings form. */
+export function Section({
+  title,
+  description,
+  children,
+  aside,
+  className,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  aside?: ReactNode;
+  className?: string;
+}) {
+  const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return (
+    <section
+      aria-labelledby={id}
+      className={clsx(
+        "rounded-2xl border border-stone-200 bg-white p-4 shadow-xs sm:p-6 dark:border-white/10 dark:bg-stone-900",
+        className,
+      )}
+    >
+      <div className="mb-5 flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id={id} className="font-display text-lg font-semibold text-stone-900 dark:text-white">
+            {title}
+          </h2>
+          {description ? (
+            <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{description}</p>
+          ) : null}
+        </div>
+        {aside}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function PageHeader({ title, description }: { title: string; description: ReactNode }) {
+  return (
+    <div>
+      <h1 className="font-display text-2xl font-bold text-stone-900 sm:text-3xl dark:text-white">
+        {title}
+      </h1>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{description}</p>
+    </div>
+  );
+}
+
+/** The primary save button: a spinner while saving, a tick for 3 s after. */
+export function SaveButton({
+  saving,
+  saved,
+  label,
+  className,
+}: {
+  saving: boolean;
+  saved: boolean;
+  label: string;
+  className?: string;
+}) {
+  return (
+    <button
+      type="submit"
+      disabled={saving}
+      className={buttonClasses("primary", "md", clsx("w-full sm:w-auto", className))}
+    >
+      {saving ? (
+        <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+      ) : saved ? (
+        <Check aria-hidden="true" className="size-4" />
+      ) : null}
+      {saving ? "Saving..." : saved ? "Saved" : label}
+    </button>
+  );
+}
+
+export function LoadingState({ label }: { label: string }) {
+  return (
+    <div className="flex justify-center py-16">
+      <Spinner label={label} />
+    </div>
+  );
+}
+
+export function ErrorState({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white px-4 py-12 text-center dark:border-white/10 dark:bg-stone-900">
+      <p role="alert" className="text-stone-700 dark:text-stone-300">
+        {message}
+      </p>
+      <button type="button" onClick={onRetry} className={buttonClasses("secondary", "sm")}>
+        <RotateCw aria-hidden="true" className="size-4" />
+        Try again
+      </button>
+    </div>
+  );
+}
+
+/** A labelled on/off switch (a checkbox underneath, so Space toggles it). */
+export function Toggle({
+  label,
+  description,
+  checked,
+  onChange,
+}: {
+  label: string;
+  description?: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="flex cursor-pointer items-start justify-between gap-4 rounded-xl border border-stone-200 p-3.5 dark:border-white/10">
+      <span className="min-w-0">
+        <span className="block text-sm font-medium text-stone-800 dark:text-stone-200">
+          {label}
+        </span>
+        {description ? (
+          <span className="mt-0.5 block text-xs text-stone-500 dark:text-stone-400">
+            {description}
+          </span>
+        ) : null}
+      </span>
+      <span className="relative inline-flex shrink-0">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={checked}
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          className="peer sr-only"
+        />
+        <span
+          aria-hidden="true"
+          className="h-6 w-11 rounded-full bg-stone-300 transition peer-checked:bg-brand-600 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-500 dark:bg-white/20 dark:peer-checked:bg-brand-500"
+        />
+        <span
+          aria-hidden="true"
+          className="absolute top-0.5 left-0.5 size-5 rounded-full bg-white shadow transition peer-checked:translate-x-5"
+        />
+      </span>
+    </label>
+  );
+}

@@ -1,0 +1,3 @@
+export { adminSettingsKeys } from "./api/settings";
+export { AdminApiKeysPage } from "./components/api-keys-page";
+export { AdminSettingsPage } from "./components/settings-page";
