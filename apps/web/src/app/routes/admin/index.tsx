@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams } from "react-router";
+import { AdminAiTrainingPage } from "@/features/admin-ai-training";
 import {
   AdminGuard,
   AdminLoginPage,
@@ -9,6 +10,7 @@ import {
   readAdminData,
 } from "@/features/admin-auth";
 import { AdminLayout, AdminNotFound } from "@/features/admin-layout";
+import { AdminApiKeysPage, AdminSettingsPage } from "@/features/admin-settings";
 import { AdminUserDetailsPage, AdminUsersPage } from "@/features/admin-users";
 
 /**
@@ -35,6 +37,9 @@ export function AdminRoutes() {
         <Route path="dashboard" element={<Navigate to="/admin/users" replace />} />
         <Route path="users" element={<AdminUsersPage />} />
         <Route path="users/:userId" element={<UserDetailsRoute />} />
+        <Route path="api-keys" element={<AdminApiKeysPage />} />
+        <Route path="Settings" element={<AdminSettingsPage />} />
+        <Route path="AITraining" element={<AdminAiTrainingPage />} />
         <Route path="*" element={<AdminNotFound />} />
       </Route>
     </Routes>
