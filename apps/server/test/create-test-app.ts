@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import pg from "pg";
 import { afterAll, inject } from "vitest";
-import { buildApp } from "../src/app.ts";
+import { type BuildAppOptions, buildApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import { type TestDatabaseKind, testDatabaseKind } from "./database-kind.ts";
 
@@ -35,6 +35,10 @@ export interface TestAppOptions {
   webDistDir?: string;
   /** Probe routes, registered like buildApp's `register` option. */
   register?: FastifyPluginAsync;
+  /** The sign-in rate limit; tests get a high one unless they test the limit itself. */
+  authRateLimit?: BuildAppOptions["authRateLimit"];
+  /** A Google verifier that checks the test's own tokens (test/google.ts). */
+  googleVerifier?: BuildAppOptions["googleVerifier"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -59,6 +63,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: false,
     webDistDir: options.webDistDir ?? join(dataDir, "no-web-build"),
     ...(options.register ? { register: options.register } : {}),
+    authRateLimit: options.authRateLimit ?? { max: 10_000 },
+    ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
   return { app, config, kind, dataDir, databaseUrl, close: () => app.close() };
 }

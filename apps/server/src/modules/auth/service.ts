@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { AUTH_MESSAGES, type AuthResponse, PASSWORD_RULES, type User } from "@twinline/contracts";
+import { AUTH_MESSAGES, type AuthResponse, type User } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
@@ -9,6 +9,7 @@ import { applyCreditMovement } from "../credits/ledger.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { toUser } from "../users/mapper.ts";
 import type { UsersRepository } from "../users/repository.ts";
+import { syncAdminAccount } from "./admin-account.ts";
 import type { GoogleTokenVerifier } from "./google.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import type { ResetTokensRepository } from "./repository.ts";
@@ -38,8 +39,6 @@ export interface AuthServiceOptions {
   publicUrl: string;
   log: FastifyBaseLogger;
 }
-
-export type AdminSyncResult = "created" | "updated" | "unchanged";
 
 export function createAuthService(options: AuthServiceOptions) {
   const { db, users, tokens } = options;
@@ -248,45 +247,9 @@ export function createAuthService(options: AuthServiceOptions) {
       return { success: true as const, message, token: await tokens.sign(updated) };
     },
 
-    /**
-     * ADMIN_EMAIL/ADMIN_PASSWORD at boot and `npm run admin:create`: makes that account an active
-     * admin with that password. A changed password ends the account's earlier tokens.
-     */
-    async syncAdmin(input: {
-      email: string;
-      password: string;
-      name?: string;
-    }): Promise<AdminSyncResult> {
-      if (input.password.length < PASSWORD_RULES.adminChangeMin) {
-        throw new Error(
-          `The admin password must be at least ${PASSWORD_RULES.adminChangeMin} characters long`,
-        );
-      }
-      const existing = await users.findByEmail(input.email);
-      if (!existing) {
-        const created = await users.insert({
-          name: input.name ?? "Admin",
-          email: input.email,
-          passwordHash: await hashPassword(input.password),
-          role: "admin",
-        });
-        if (created) return "created";
-        // Created by another instance booting at the same time.
-        return this.syncAdmin(input);
-      }
-      const samePassword =
-        existing.passwordHash !== null &&
-        (await verifyPassword(existing.passwordHash, input.password));
-      if (samePassword && existing.role === "admin" && existing.isActive) return "unchanged";
-      await users.update(existing.id, {
-        role: "admin",
-        isActive: true,
-        ...(input.name ? { name: input.name } : {}),
-        ...(samePassword
-          ? {}
-          : { passwordHash: await hashPassword(input.password), bumpTokens: true }),
-      });
-      return "updated";
+    /** ADMIN_EMAIL/ADMIN_PASSWORD at boot; see syncAdminAccount. */
+    syncAdmin(input: { email: string; password: string; name?: string }) {
+      return syncAdminAccount(users, input);
     },
 
     /** Waits for mail still being sent (the app is closing). */
