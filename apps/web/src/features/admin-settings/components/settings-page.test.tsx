@@ -1,0 +1,220 @@
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { type AdminSettings, defaultPublicSettings } from "@twinline/contracts";
+import toast from "react-hot-toast";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
+import { jsonResponse, renderApp } from "@/test/render";
+
+configure({ asyncUtilTimeout: 5000 });
+
+afterEach(() => {
+  toast.remove();
+});
+
+const MASKED_OPENAI = "sk-••••••••abcd";
+
+function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings {
+  return {
+    ...defaultPublicSettings,
+    apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
+    providers: { llm: "offline", tts: "offline", payments: "sandbox" },
+    ...patch,
+  };
+}
+
+function settingsApi(routes: Parameters<typeof mockAdminApi>[0] = {}) {
+  return mockAdminApi({
+    "GET /api/admin/settings": () => jsonResponse({ success: true, data: adminSettings() }),
+    ...routes,
+  });
+}
+
+async function openPage(options: Parameters<typeof userEvent.setup>[0] = {}) {
+  signInAdmin();
+  renderApp("/admin/Settings");
+  await screen.findByRole("heading", { name: "General Settings" });
+  return userEvent.setup(options);
+}
+
+function png(name = "logo.png") {
+  return new File([new Uint8Array([137, 80, 78, 71])], name, { type: "image/png" });
+}
+
+function sentForm(api: ReturnType<typeof mockAdminApi>, path: string): FormData | undefined {
+  const call = api.fetchMock.mock.calls.find(([url]) => String(url).endsWith(path));
+  return call?.[1]?.body as FormData | undefined;
+}
+
+describe("Settings", () => {
+  it("shows the four sections, the favicon hint and social links as URL inputs", async () => {
+    settingsApi();
+    await openPage();
+    for (const title of [
+      "General Settings",
+      "Logo Settings",
+      "AI Profile Settings",
+      "Social Media Profiles",
+    ]) {
+      expect(screen.getByRole("heading", { name: title })).toBeInTheDocument();
+    }
+    expect(screen.getByText(/32x32 or 16x16 recommended/)).toBeInTheDocument();
+    expect(screen.getByTestId("image-input-favicon")).toHaveAttribute(
+      "accept",
+      expect.stringContaining(".ico,.png,.svg"),
+    );
+    expect(screen.getByLabelText("Instagram")).toHaveAttribute("type", "url");
+    expect(screen.getByLabelText("AI Name")).toHaveValue("AI Celebrity Assistant");
+    expect(screen.getByLabelText("Default Credits")).toHaveValue(100);
+    expect(screen.getByTestId("provider-mode-llm")).toHaveTextContent("Offline responder");
+  });
+
+  it("saves integers (empty as 0) and social links, says so, and refreshes the public settings", async () => {
+    const api = settingsApi({
+      "PUT /api/settings": ({ body }) =>
+        jsonResponse({
+          success: true,
+          message: "Settings updated",
+          data: { ...(body as AdminSettings), providers: adminSettings().providers },
+        }),
+    });
+    const user = await openPage();
+    await user.clear(screen.getByLabelText("Free Messages per Day"));
+    const words = screen.getByLabelText("Max Words per Message");
+    await user.clear(words);
+    await user.type(words, "250");
+    await user.type(screen.getByLabelText("Instagram"), "https://instagram.com/twin");
+    await user.clear(screen.getByLabelText("AI Name"));
+    await user.type(screen.getByLabelText("AI Name"), "Nova");
+    await user.click(screen.getByRole("switch", { name: /Enable Voice Conversation for the AI/ }));
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+
+    expect(await screen.findByText("Settings saved successfully!")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Saved" })).toBeInTheDocument();
+    const [put] = api.callsTo("PUT /api/settings");
+    expect(put?.headers.get("authorization")).toBe("Bearer admin-token");
+    expect(put?.body).toMatchObject({
+      freeMessagesPerDay: 0,
+      maxWordsPerMessage: 250,
+      defaultCredits: 100,
+      apiKeys: { openai: MASKED_OPENAI },
+      aiProfile: { name: "Nova", enableVoiceConversation: false },
+      socialMediaProfiles: { instagram: "https://instagram.com/twin", twitter: "" },
+    });
+    await waitFor(() => expect(api.callsTo("GET /api/settings").length).toBeGreaterThan(1));
+  });
+
+  it("marks a bad link and a credit cost under 1, and sends nothing", async () => {
+    const api = settingsApi();
+    const user = await openPage();
+    await user.type(screen.getByLabelText("Twitter"), "not a link");
+    await user.clear(screen.getByLabelText("Credits per Minute"));
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText("Please fix the validation errors")).toBeInTheDocument();
+    expect(
+      screen.getByText("Must be a full URL starting with http:// or https://"),
+    ).toBeInTheDocument();
+    expect(screen.getByText("Credit cost must be at least 1")).toBeInTheDocument();
+    expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+  });
+
+  it("keeps the typed values when the save fails", async () => {
+    settingsApi({
+      "PUT /api/settings": () => jsonResponse({ success: false, message: "Internal" }, 500),
+    });
+    const user = await openPage();
+    await user.type(screen.getByLabelText("YouTube"), "https://youtube.com/@twin");
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findAllByText("Failed to save settings")).not.toHaveLength(0);
+    expect(screen.getByLabelText("YouTube")).toHaveValue("https://youtube.com/@twin");
+  });
+
+  it("uploads a logo at once: the spec's success message and the preview", async () => {
+    const api = settingsApi({
+      "POST /api/settings/upload": () =>
+        jsonResponse({
+          success: true,
+          message: "Uploaded",
+          data: adminSettings({ lightThemeLogo: "/uploads/light.png" }),
+        }),
+    });
+    const user = await openPage();
+    const field = screen.getByTestId("image-field-lightThemeLogo");
+    expect(within(field).queryByRole("img")).not.toBeInTheDocument();
+    await user.upload(screen.getByTestId("image-input-lightThemeLogo"), png());
+    expect(await screen.findByText("Light Theme Logo uploaded successfully")).toBeInTheDocument();
+    expect(within(field).getByRole("img", { name: "Light Theme Logo preview" })).toHaveAttribute(
+      "src",
+      "/uploads/light.png",
+    );
+    const form = sentForm(api, "/api/settings/upload");
+    expect(form?.get("lightThemeLogo")).toBeInstanceOf(File);
+    expect([...(form?.keys() ?? [])]).toEqual(["lightThemeLogo"]);
+    expect(api.callsTo("POST /api/settings/upload")[0]?.headers.get("authorization")).toBe(
+      "Bearer admin-token",
+    );
+  });
+
+  it("says why an upload failed and marks the field", async () => {
+    let message: string | undefined = "Image type not allowed";
+    settingsApi({
+      "POST /api/settings/upload": () =>
+        message
+          ? jsonResponse({ success: false, message }, 400)
+          : new Response("", { status: 500 }),
+    });
+    const user = await openPage({ applyAccept: false });
+    await user.upload(screen.getByTestId("image-input-aiProfileImage"), png("me.png"));
+    expect(
+      await screen.findByText("Failed to upload image: Image type not allowed"),
+    ).toBeInTheDocument();
+    const field = screen.getByTestId("image-field-aiProfileImage");
+    expect(within(field).getByRole("alert")).toHaveTextContent("Failed to upload image");
+
+    message = undefined;
+    toast.remove();
+    await user.upload(screen.getByTestId("image-input-aiProfileImage"), png("me.png"));
+    expect(await screen.findByText("Failed to upload image: Unknown error")).toBeInTheDocument();
+
+    // The client's own check: a favicon must be .ico, .png or .svg.
+    toast.remove();
+    const jpg = new File(["x"], "icon.jpg", { type: "image/jpeg" });
+    await user.upload(screen.getByTestId("image-input-favicon"), jpg);
+    expect(
+      await screen.findByText(
+        "Failed to upload image: The favicon must be an .ico, .png or .svg file",
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("removes an image; a failed removal is only logged", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    let fail = false;
+    const api = mockAdminApi({
+      "GET /api/admin/settings": () =>
+        jsonResponse({
+          success: true,
+          data: adminSettings({ darkThemeLogo: "/uploads/dark.png" }),
+        }),
+      "DELETE /api/settings/image/:kind": () =>
+        fail
+          ? jsonResponse({ success: false, message: "Nope" }, 500)
+          : jsonResponse({ success: true, data: adminSettings() }),
+    });
+    fail = true;
+    const user = await openPage();
+    await user.click(screen.getByRole("button", { name: "Remove Dark Theme Logo" }));
+    await waitFor(() => expect(errors).toHaveBeenCalled());
+    expect(screen.queryByText(/Nope|Failed/)).not.toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Dark Theme Logo preview" })).toBeInTheDocument();
+
+    fail = false;
+    await user.click(screen.getByRole("button", { name: "Remove Dark Theme Logo" }));
+    await waitFor(() =>
+      expect(
+        screen.queryByRole("img", { name: "Dark Theme Logo preview" }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(api.callsTo("DELETE /api/settings/image/dark")).toHaveLength(2);
+  });
+});
