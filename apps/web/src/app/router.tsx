@@ -44,7 +44,11 @@ export const appRoutes: RouteObject[] = [
         path: "profile",
         lazy: () => import("./routes/dashboard").then((m) => ({ Component: m.ProfileRoute })),
       },
-      // Chat, call, call history, credits and transactions arrive with their issues; until
+      {
+        path: "chat",
+        lazy: () => import("@/features/chat").then((m) => ({ Component: m.ChatRoute })),
+      },
+      // Call, call history, credits and transactions arrive with their issues; until
       // then they, like any unknown sub-route, lead to the overview.
       { path: "*", element: <Navigate to="/dashboard" replace /> },
     ],

@@ -1,0 +1,164 @@
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import {
+  type ChatMessage,
+  type ChatUsage,
+  chatStreamEventSchemas,
+  chatUsageResponseSchema,
+  messagesPageResponseSchema,
+  type Pagination,
+  type SendMessageResult,
+  sendMessageResponseSchema,
+} from "@twinline/contracts";
+import { ApiError, api, apiStream } from "@/lib/api-client";
+import { CHAT_CACHE_MS, CHAT_PAGE_SIZE, CHAT_STALE_MS, CHAT_TEXT } from "../messages";
+
+export interface MessagesPage {
+  messages: ChatMessage[];
+  pagination: Pagination;
+}
+
+export const chatKeys = {
+  all: ["chat"] as const,
+  messages: ["chat", "messages"] as const,
+  usage: ["chat", "usage"] as const,
+};
+
+/** Thrown when an answer does not have the contract's shape. */
+export class UnexpectedAnswerError extends Error {}
+
+/** GET /api/chat/messages: page 1 holds the newest messages, each page oldest to newest. */
+export async function fetchMessagesPage(page: number, signal?: AbortSignal): Promise<MessagesPage> {
+  const body = await api.get("/api/chat/messages", {
+    signal,
+    query: { page, limit: CHAT_PAGE_SIZE },
+  });
+  const parsed = messagesPageResponseSchema.safeParse(body);
+  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load messages");
+  return parsed.data.data;
+}
+
+export const messagesQuery = () =>
+  infiniteQueryOptions({
+    queryKey: chatKeys.messages,
+    queryFn: ({ pageParam, signal }) => fetchMessagesPage(pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last: MessagesPage) =>
+      last.pagination.page < last.pagination.pages ? last.pagination.page + 1 : undefined,
+    staleTime: CHAT_STALE_MS,
+    gcTime: CHAT_CACHE_MS,
+  });
+
+/** GET /api/chat/usage: messages sent, today's free messages left or "unlimited". */
+export async function fetchUsage(signal?: AbortSignal): Promise<ChatUsage> {
+  const body = await api.get("/api/chat/usage", { signal });
+  const parsed = chatUsageResponseSchema.safeParse(body);
+  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load chat data");
+  return parsed.data.data;
+}
+
+export const usageQuery = () =>
+  queryOptions({
+    queryKey: chatKeys.usage,
+    queryFn: ({ signal }) => fetchUsage(signal),
+    staleTime: CHAT_STALE_MS,
+    gcTime: CHAT_CACHE_MS,
+  });
+
+/** DELETE /api/chat/clear-history. */
+export async function clearHistory(): Promise<void> {
+  await api.delete("/api/chat/clear-history");
+}
+
+/**
+ * The provider failed after the server took the message (an `error` event, or a stream that
+ * ended without `done`): the user's message is kept on the server.
+ */
+export class ChatStreamError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export interface SendOptions {
+  message: string;
+  conversationId?: string | null;
+  signal?: AbortSignal;
+  /** Each piece of the reply, as it streams. */
+  onToken: (text: string) => void;
+}
+
+/**
+ * POST /api/chat/message with `Accept: text/event-stream`: the reply streams through `onToken`
+ * and the call resolves to the `done` event's result. A server answering plain JSON works too.
+ */
+export async function sendChatMessage({
+  message,
+  conversationId,
+  signal,
+  onToken,
+}: SendOptions): Promise<SendMessageResult> {
+  const got: { result: SendMessageResult | null; failure: ChatStreamError | null } = {
+    result: null,
+    failure: null,
+  };
+  const outcome = await apiStream("/api/chat/message", {
+    body: conversationId ? { message, conversationId } : { message },
+    signal,
+    onEvent: ({ event, data }) => {
+      if (event === "token") {
+        const token = chatStreamEventSchemas.token.safeParse(data);
+        if (token.success) onToken(token.data.text);
+      } else if (event === "done") {
+        const done = chatStreamEventSchemas.done.safeParse(data);
+        if (done.success) got.result = done.data;
+      } else if (event === "error") {
+        const error = chatStreamEventSchemas.error.safeParse(data);
+        got.failure = error.success
+          ? new ChatStreamError(error.data.message, error.data.status)
+          : new ChatStreamError(CHAT_TEXT.failedAiResponse, 502);
+      }
+    },
+  });
+  if (!outcome.streamed) {
+    const parsed = sendMessageResponseSchema.safeParse(outcome.body);
+    if (!parsed.success) throw new UnexpectedAnswerError(CHAT_TEXT.failedAiResponse);
+    onToken(parsed.data.data.response);
+    return parsed.data.data;
+  }
+  if (got.failure) throw got.failure;
+  if (!got.result) throw new ChatStreamError(CHAT_TEXT.failedAiResponse, 502);
+  return got.result;
+}
+
+export type SendFailure =
+  | { kind: "limit"; dailyLimit: number }
+  /** `kept`: the server holds the user's message, so the text is not given back. */
+  | { kind: "failed"; kept: boolean; toast: string };
+
+/** How the screen answers a failed send (user-side spec, section 8). */
+export function classifySendFailure(error: unknown, fallbackLimit: number): SendFailure {
+  if (error instanceof ChatStreamError) {
+    return { kind: "failed", kept: true, toast: CHAT_TEXT.failedAiResponse };
+  }
+  if (error instanceof ApiError && error.kind === "http") {
+    const body = (error.body ?? {}) as { error?: unknown; dailyLimit?: unknown };
+    if (
+      error.status === 403 &&
+      typeof body.error === "string" &&
+      body.error.includes("Daily free message limit")
+    ) {
+      const dailyLimit = typeof body.dailyLimit === "number" ? body.dailyLimit : fallbackLimit;
+      return { kind: "limit", dailyLimit };
+    }
+    if (error.status === 502 || error.status >= 500) {
+      return { kind: "failed", kept: error.status === 502, toast: CHAT_TEXT.failedAiResponse };
+    }
+    return { kind: "failed", kept: false, toast: error.message || CHAT_TEXT.failedAiResponse };
+  }
+  if (error instanceof UnexpectedAnswerError) {
+    return { kind: "failed", kept: true, toast: CHAT_TEXT.failedAiResponse };
+  }
+  return { kind: "failed", kept: false, toast: CHAT_TEXT.aiServiceError };
+}
