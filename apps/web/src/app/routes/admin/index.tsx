@@ -9,6 +9,7 @@ import {
   logoutAdmin,
   readAdminData,
 } from "@/features/admin-auth";
+import { AdminChatLogsPage } from "@/features/admin-chat-logs";
 import { AdminLayout, AdminNotFound } from "@/features/admin-layout";
 import { AdminApiKeysPage, AdminSettingsPage } from "@/features/admin-settings";
 import { AdminUserDetailsPage, AdminUsersPage } from "@/features/admin-users";
@@ -37,6 +38,7 @@ export function AdminRoutes() {
         <Route path="dashboard" element={<Navigate to="/admin/users" replace />} />
         <Route path="users" element={<AdminUsersPage />} />
         <Route path="users/:userId" element={<UserDetailsRoute />} />
+        <Route path="chat-logs" element={<AdminChatLogsPage />} />
         <Route path="api-keys" element={<AdminApiKeysPage />} />
         <Route path="Settings" element={<AdminSettingsPage />} />
         <Route path="AITraining" element={<AdminAiTrainingPage />} />

@@ -1,0 +1,366 @@
+import { useQuery } from "@tanstack/react-query";
+import type { ChatLog } from "@twinline/contracts";
+import { clsx } from "clsx";
+import { Download, LoaderCircle, RotateCw, Search, X } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import toast from "react-hot-toast";
+import { Badge } from "@/components/ui/badge";
+import { buttonClasses } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Pager } from "@/components/ui/pager";
+import { Skeleton } from "@/components/ui/skeleton";
+import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { UserAvatar } from "@/components/ui/user-avatar";
+import {
+  type ChatLogPlan,
+  type ChatLogSortField,
+  chatLogsQuery,
+  downloadBlob,
+  exportChatLogs,
+  exportFileName,
+  formatDuration,
+} from "../api/chat-logs";
+import { CHAT_LOGS_DEFAULTS, useChatLogsParams } from "../hooks/use-chat-logs-params";
+import { ConversationDialog, formatDateTime } from "./conversation-dialog";
+
+const SEARCH_DEBOUNCE_MS = 300;
+const SKELETON_ROWS = 5;
+
+const COLUMNS: { label: string; sortBy?: ChatLogSortField }[] = [
+  { label: "User" },
+  { label: "Character" },
+  { label: "Start Time", sortBy: "startTime" },
+  { label: "Last Message", sortBy: "lastMessageAt" },
+  { label: "Duration", sortBy: "duration" },
+  { label: "Messages", sortBy: "messageCount" },
+  { label: "Plan" },
+];
+
+const inputClasses =
+  "h-10 w-full rounded-xl border border-stone-300 bg-white px-3 text-sm text-stone-900 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:[color-scheme:dark]";
+
+/** /admin/chat-logs: real conversations, searched, filtered by plan and dates, sorted, paged, exported. */
+export function AdminChatLogsPage() {
+  const ids = { search: useId(), plan: useId(), start: useId(), end: useId() };
+  const { params, update, filter, sort, reset } = useChatLogsParams();
+  const logs = useQuery(chatLogsQuery(params));
+  const [searchText, setSearchText] = useState(params.search);
+  const [open, setOpen] = useState<ChatLog | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  useEffect(() => {
+    document.title = "Chat Logs · Twinline Admin";
+  }, []);
+
+  useEffect(() => {
+    const value = searchText.trim();
+    if (value === params.search) return;
+    const timer = setTimeout(() => filter({ search: value }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchText, params.search, filter]);
+
+  // The error toast, once per failure.
+  useEffect(() => {
+    if (logs.isError) toast.error("Failed to load chat logs", { id: "chat-logs-error" });
+  }, [logs.isError]);
+
+  const pagination = logs.data?.pagination;
+  const rows = logs.data?.logs ?? [];
+  const first =
+    pagination && pagination.total > 0 ? (pagination.page - 1) * pagination.limit + 1 : 0;
+  const last = pagination ? Math.min(pagination.page * pagination.limit, pagination.total) : 0;
+
+  useEffect(() => {
+    if (pagination && pagination.pages > 0 && params.page > pagination.pages) {
+      update({ page: pagination.pages });
+    }
+  }, [pagination, params.page, update]);
+
+  const direction = (field: ChatLogSortField) =>
+    params.sortBy === field ? (params.sortOrder === 1 ? "ascending" : "descending") : null;
+
+  const filtered =
+    params.search !== CHAT_LOGS_DEFAULTS.search ||
+    params.plan !== CHAT_LOGS_DEFAULTS.plan ||
+    params.startDate !== "" ||
+    params.endDate !== "";
+
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      const { page: _page, ...filters } = params;
+      const blob = await exportChatLogs(filters);
+      downloadBlob(blob, exportFileName());
+      toast.success(
+        <span>
+          <strong className="block">Export Complete</strong>
+          Chat logs exported to CSV
+        </span>,
+      );
+    } catch {
+      toast.error(
+        <span>
+          <strong className="block">Export Failed</strong>
+          Failed to export chat logs
+        </span>,
+      );
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="font-display text-2xl font-bold text-stone-900 sm:text-3xl dark:text-white">
+            Chat Logs
+          </h1>
+          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+            Conversations between users and the persona. Open one to read its messages.
+          </p>
+        </div>
+        <button
+          type="button"
+          onClick={() => void onExport()}
+          disabled={exporting}
+          className={buttonClasses("secondary", "sm", "self-start sm:self-auto")}
+        >
+          {exporting ? (
+            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          ) : (
+            <Download aria-hidden="true" className="size-4" />
+          )}
+          Export CSV
+        </button>
+      </div>
+
+      <Card className="overflow-hidden">
+        <div className="grid gap-3 border-b border-stone-200 p-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end dark:border-white/10">
+          <div className="sm:col-span-2 lg:col-span-1">
+            <label
+              htmlFor={ids.search}
+              className="mb-1 block text-xs font-medium text-stone-600 dark:text-stone-400"
+            >
+              Search
+            </label>
+            <div className="relative">
+              <Search
+                aria-hidden="true"
+                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-stone-400"
+              />
+              <input
+                id={ids.search}
+                type="search"
+                value={searchText}
+                onChange={(event) => setSearchText(event.target.value)}
+                placeholder="User name or email"
+                className={clsx(inputClasses, "pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden")}
+              />
+              {searchText && (
+                <button
+                  type="button"
+                  onClick={() => setSearchText("")}
+                  aria-label="Clear search"
+                  className="absolute top-1/2 right-2 inline-flex size-6 -translate-y-1/2 items-center justify-center rounded-full text-stone-500 hover:bg-stone-100 hover:text-stone-900 dark:hover:bg-white/10 dark:hover:text-white"
+                >
+                  <X aria-hidden="true" className="size-4" />
+                </button>
+              )}
+            </div>
+          </div>
+          <div>
+            <label
+              htmlFor={ids.plan}
+              className="mb-1 block text-xs font-medium text-stone-600 dark:text-stone-400"
+            >
+              Plan
+            </label>
+            <select
+              id={ids.plan}
+              value={params.plan}
+              onChange={(event) => filter({ plan: event.target.value as ChatLogPlan })}
+              className={inputClasses}
+            >
+              <option value="all">All plans</option>
+              <option value="premium">Premium</option>
+              <option value="standard">Standard</option>
+            </select>
+          </div>
+          <div>
+            <label
+              htmlFor={ids.start}
+              className="mb-1 block text-xs font-medium text-stone-600 dark:text-stone-400"
+            >
+              From
+            </label>
+            <input
+              id={ids.start}
+              type="date"
+              value={params.startDate}
+              max={params.endDate || undefined}
+              onChange={(event) => filter({ startDate: event.target.value })}
+              className={inputClasses}
+            />
+          </div>
+          <div>
+            <label
+              htmlFor={ids.end}
+              className="mb-1 block text-xs font-medium text-stone-600 dark:text-stone-400"
+            >
+              To
+            </label>
+            <input
+              id={ids.end}
+              type="date"
+              value={params.endDate}
+              min={params.startDate || undefined}
+              onChange={(event) => filter({ endDate: event.target.value })}
+              className={inputClasses}
+            />
+          </div>
+          <button
+            type="button"
+            onClick={() => {
+              setSearchText("");
+              reset();
+            }}
+            disabled={!filtered}
+            className={buttonClasses("ghost", "sm", "h-10 justify-self-start")}
+          >
+            Reset filters
+          </button>
+        </div>
+
+        {logs.isError && !logs.data ? (
+          <div className="flex flex-col items-center gap-4 px-4 py-12 text-center">
+            <p role="alert" className="text-stone-700 dark:text-stone-300">
+              Failed to load chat logs
+            </p>
+            <button
+              type="button"
+              onClick={() => logs.refetch()}
+              className={buttonClasses("secondary", "sm")}
+            >
+              <RotateCw aria-hidden="true" className="size-4" />
+              Try again
+            </button>
+          </div>
+        ) : (
+          <>
+            <div className="overflow-x-auto">
+              <table
+                className="min-w-full divide-y divide-stone-200 dark:divide-white/10"
+                aria-busy={logs.isFetching}
+              >
+                <caption className="sr-only">Chat logs</caption>
+                <thead className="bg-stone-50 dark:bg-white/[0.03]">
+                  <tr>
+                    {COLUMNS.map((column) =>
+                      column.sortBy ? (
+                        <SortableHeader
+                          key={column.label}
+                          label={column.label}
+                          direction={direction(column.sortBy)}
+                          onSort={() => column.sortBy && sort(column.sortBy)}
+                        />
+                      ) : (
+                        <th key={column.label} scope="col" className={thClasses}>
+                          {column.label}
+                        </th>
+                      ),
+                    )}
+                  </tr>
+                </thead>
+                <tbody
+                  className={clsx(
+                    "divide-y divide-stone-100 transition-opacity dark:divide-white/5",
+                    logs.isPlaceholderData && "opacity-60",
+                  )}
+                >
+                  {logs.isPending &&
+                    Array.from({ length: SKELETON_ROWS }, (_, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder rows
+                      <tr key={i} data-testid="skeleton-row">
+                        {COLUMNS.map((column) => (
+                          <td key={column.label} className={tdClasses}>
+                            <Skeleton className="h-4 w-20" />
+                          </td>
+                        ))}
+                      </tr>
+                    ))}
+                  {rows.map((log) => (
+                    <tr
+                      key={log._id}
+                      data-testid="chat-log-row"
+                      onClick={() => setOpen(log)}
+                      className="cursor-pointer hover:bg-stone-50 dark:hover:bg-white/[0.03]"
+                    >
+                      <td className={tdClasses}>
+                        <div className="flex items-center gap-3">
+                          <UserAvatar
+                            name={log.user.name}
+                            email={log.user.email}
+                            image={log.user.profileImage}
+                          />
+                          <div className="min-w-0">
+                            <button
+                              type="button"
+                              onClick={(event) => {
+                                event.stopPropagation();
+                                setOpen(log);
+                              }}
+                              aria-label={`Open the conversation of ${log.user.name}, started ${formatDateTime(log.startTime)}`}
+                              className="font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
+                            >
+                              {log.user.name}
+                            </button>
+                            <p className="text-xs text-stone-500 dark:text-stone-400">
+                              {log.user.email}
+                            </p>
+                          </div>
+                        </div>
+                      </td>
+                      <td className={tdClasses}>{log.character}</td>
+                      <td className={tdClasses}>{formatDateTime(log.startTime)}</td>
+                      <td className={tdClasses}>{formatDateTime(log.lastMessageAt)}</td>
+                      <td className={clsx(tdClasses, "tabular-nums")}>
+                        {formatDuration(log.duration)}
+                      </td>
+                      <td className={clsx(tdClasses, "tabular-nums")}>{log.messageCount}</td>
+                      <td className={tdClasses}>
+                        <Badge tone={log.plan === "premium" ? "brand" : "grey"}>
+                          {log.plan === "premium" ? "Premium" : "Standard"}
+                        </Badge>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {!logs.isPending && rows.length === 0 && (
+              <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
+                No chat logs found
+              </p>
+            )}
+            <Pager
+              page={params.page}
+              pages={pagination?.pages ?? 1}
+              disabled={logs.isFetching}
+              onPage={(page) => update({ page })}
+              summary={
+                pagination
+                  ? pagination.total > 0
+                    ? `Showing ${first} to ${last} of ${pagination.total} conversations`
+                    : "Showing 0 conversations"
+                  : undefined
+              }
+            />
+          </>
+        )}
+      </Card>
+
+      <ConversationDialog log={open} onClose={() => setOpen(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+import { useQuery } from "@tanstack/react-query";
+import type { ChatLog } from "@twinline/contracts";
+import { clsx } from "clsx";
+import { LoaderCircle, RotateCw } from "lucide-react";
+import { useState } from "react";
+import { buttonClasses } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Pager } from "@/components/ui/pager";
+import { Skeleton } from "@/components/ui/skeleton";
+import { conversationQuery, formatDuration } from "../api/chat-logs";
+
+const dateTime = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+
+export function formatDateTime(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? "—" : dateTime.format(date);
+}
+
+interface ConversationDialogProps {
+  log: ChatLog | null;
+  onClose: () => void;
+}
+
+/** One conversation's messages, loaded on demand, 20 a page, page 1 the newest. */
+export function ConversationDialog({ log, onClose }: ConversationDialogProps) {
+  return (
+    <Dialog
+      open={log !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={log ? `Conversation with ${log.user.name}` : "Conversation"}
+      description={
+        log
+          ? `${log.user.email} · ${log.character} · started ${formatDateTime(log.startTime)} · ${formatDuration(log.duration)} · ${log.messageCount} messages`
+          : undefined
+      }
+      className="max-w-2xl"
+      testId="conversation-dialog"
+    >
+      {log && <ConversationMessages key={log._id} log={log} />}
+    </Dialog>
+  );
+}
+
+function ConversationMessages({ log }: { log: ChatLog }) {
+  const [page, setPage] = useState(1);
+  const query = useQuery(conversationQuery(log._id, page));
+  const pages = query.data?.pagination.pages ?? 1;
+
+  if (query.isError && !query.data) {
+    return (
+      <div className="flex flex-col items-center gap-3 py-8 text-center">
+        <p role="alert" className="text-sm text-stone-700 dark:text-stone-300">
+          Failed to load messages
+        </p>
+        <button
+          type="button"
+          onClick={() => query.refetch()}
+          className={buttonClasses("secondary", "sm")}
+        >
+          <RotateCw aria-hidden="true" className="size-4" />
+          Try again
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <div className="-mx-5 sm:-mx-7">
+      <div
+        className={clsx(
+          "max-h-[55dvh] overflow-y-auto px-5 sm:px-7",
+          query.isPlaceholderData && "opacity-60",
+        )}
+        aria-busy={query.isFetching}
+      >
+        {query.isPending ? (
+          <div className="space-y-3" data-testid="conversation-loading">
+            {Array.from({ length: 4 }, (_, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder rows
+              <Skeleton key={i} className={clsx("h-10", i % 2 ? "ml-auto w-2/3" : "w-3/4")} />
+            ))}
+          </div>
+        ) : query.data && query.data.messages.length === 0 ? (
+          <p className="py-8 text-center text-sm text-stone-600 dark:text-stone-400">
+            No messages in this conversation
+          </p>
+        ) : (
+          <ol className="space-y-3" aria-label="Messages">
+            {query.data?.messages.map((message) => {
+              const user = message.sender === "user";
+              return (
+                <li
+                  key={message._id}
+                  data-testid="conversation-message"
+                  className={clsx("flex flex-col", user ? "items-end" : "items-start")}
+                >
+                  <span className="mb-0.5 text-xs text-stone-500 dark:text-stone-400">
+                    {user ? log.user.name : log.character} · {formatDateTime(message.timestamp)}
+                  </span>
+                  <p
+                    className={clsx(
+                      "max-w-[85%] rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap",
+                      user
+                        ? "rounded-br-md bg-brand-600 text-white"
+                        : "rounded-bl-md bg-stone-100 text-stone-900 dark:bg-white/10 dark:text-stone-100",
+                    )}
+                  >
+                    {message.content}
+                  </p>
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </div>
+      {query.isFetching && !query.isPending && (
+        <p role="status" className="sr-only">
+          <LoaderCircle aria-hidden="true" />
+          Loading messages…
+        </p>
+      )}
+      {pages > 1 && (
+        <div className="mt-3">
+          <Pager
+            page={page}
+            pages={pages}
+            disabled={query.isFetching}
+            onPage={setPage}
+            summary="Page 1 holds the newest messages"
+          />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { formatDuration } from "./api/chat-logs";
+export { AdminChatLogsPage } from "./components/chat-logs-page";
