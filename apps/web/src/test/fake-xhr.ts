@@ -54,7 +54,7 @@ export class FakeXhr {
       if (this.aborted) return;
       this.upload.onprogress?.({
         lengthComputable: total > 0,
-        loaded: Math.round(total / 2),
+        loaded: total / 2,
         total,
       } as ProgressEvent);
       let response: Response;
@@ -71,7 +71,11 @@ export class FakeXhr {
       }
       const text = await response.text();
       if (this.aborted) return;
-      this.upload.onprogress?.({ lengthComputable: total > 0, loaded: total, total } as ProgressEvent);
+      this.upload.onprogress?.({
+        lengthComputable: total > 0,
+        loaded: total,
+        total,
+      } as ProgressEvent);
       this.status = response.status;
       this.responseText = text;
       this.responseHeaders = response.headers;
