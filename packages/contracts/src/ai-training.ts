@@ -33,11 +33,9 @@ export type AiTraining = z.infer<typeof aiTrainingSchema>;
 export const SYSTEM_PROMPT_MAX = 20_000;
 
 export const updateSystemPromptRequestSchema = z.object({
-  systemPrompt: z
-    .string()
-    .max(SYSTEM_PROMPT_MAX, {
-      error: `System prompt must be at most ${SYSTEM_PROMPT_MAX} characters`,
-    }),
+  systemPrompt: z.string().max(SYSTEM_PROMPT_MAX, {
+    error: `System prompt must be at most ${SYSTEM_PROMPT_MAX} characters`,
+  }),
 });
 export const updateVoiceIdRequestSchema = z.object({
   voiceId: z
