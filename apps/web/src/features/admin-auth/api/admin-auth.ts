@@ -4,6 +4,7 @@ import {
   verifyTokenResponseSchema,
 } from "@twinline/contracts";
 import { ApiError, api, getCsrfToken } from "@/lib/api-client";
+import { storeAdminSession } from "./session";
 
 /** Error texts of the admin login (admin-side spec, section 8), spelled exactly. */
 export const ADMIN_LOGIN_ERRORS = {
@@ -81,12 +82,19 @@ export async function verifyAdminToken(signal?: AbortSignal): Promise<VerifyResu
   }
 }
 
-/** PUT /api/admin/change-password; resolves to the server's message. */
+/**
+ * PUT /api/admin/change-password; resolves to the server's message. The change ends every earlier
+ * token, so the fresh one in the answer replaces the stored one and the admin stays signed in.
+ */
 export async function changeAdminPassword(input: {
   currentPassword: string;
   newPassword: string;
 }): Promise<string> {
-  const body = await api.put<{ message?: unknown }>("/api/admin/change-password", input);
+  const body = await api.put<{ message?: unknown; token?: unknown }>(
+    "/api/admin/change-password",
+    input,
+  );
+  if (typeof body?.token === "string" && body.token) storeAdminSession(body.token);
   return typeof body?.message === "string" && body.message
     ? body.message
     : "Password changed successfully";

@@ -79,6 +79,21 @@ describe("Change Password dialog", () => {
     expect(await screen.findByText("Password changed successfully")).toBeInTheDocument();
   });
 
+  it("keeps the admin signed in with the fresh token the change answers", async () => {
+    localStorage.setItem("adminToken", "old-token");
+    sessionStorage.setItem("adminToken", "old-token");
+    const { onOpenChange, user } = setup(() =>
+      jsonResponse({ success: true, message: "Password changed successfully", token: "new-token" }),
+    );
+    await user.type(screen.getByLabelText("Current Password"), "old-pass");
+    await user.type(screen.getByLabelText("New Password"), "new-pass");
+    await user.type(screen.getByLabelText("Confirm New Password"), "new-pass");
+    await user.click(screen.getByRole("button", { name: "Change Password" }));
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(localStorage.getItem("adminToken")).toBe("new-token");
+    expect(sessionStorage.getItem("adminToken")).toBe("new-token");
+  });
+
   it("says Failed to change password when the server refuses", async () => {
     const { onOpenChange, user } = setup(() =>
       jsonResponse({ success: false, message: "Current password is incorrect" }, 400),
