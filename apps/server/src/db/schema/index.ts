@@ -1,5 +1,6 @@
 // Every table, one file per domain. drizzle-kit reads this folder to generate migrations.
 export * from "./auth.ts";
+export * from "./chat.ts";
 export * from "./credits.ts";
 export * from "./mail.ts";
 export * from "./settings.ts";

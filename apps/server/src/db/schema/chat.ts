@@ -1,0 +1,93 @@
+import { sql } from "drizzle-orm";
+import {
+  date,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+export const chatSender = pgEnum("chat_sender", ["user", "ai"]);
+
+/**
+ * One conversation of a user with the persona. `message_count` and `last_message_at` are kept
+ * by the statement that inserts each message, so the admin's chat logs sort and page on indexed
+ * columns without counting messages.
+ */
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    messageCount: integer("message_count").notNull().default(0),
+  },
+  (table) => [
+    // The admin's chat logs: one index per sort, and the date-range filter on started_at.
+    index("conversations_started_at_idx").on(table.startedAt),
+    index("conversations_last_message_at_idx").on(table.lastMessageAt),
+    index("conversations_message_count_idx").on(table.messageCount),
+    index("conversations_duration_idx").on(sql`(${table.lastMessageAt} - ${table.startedAt})`),
+    // A user's own list (newest first), and the join from a user to their conversations.
+    index("conversations_user_last_message_idx").on(table.userId, table.lastMessageAt.desc()),
+  ],
+);
+
+/**
+ * Every message, the user's and the persona's. `created_at` is clock_timestamp() (microseconds,
+ * advancing inside a transaction), so a reply always sorts after the message it answers.
+ */
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sender: chatSender("sender").notNull(),
+    content: text("content").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [
+    index("chat_messages_user_created_idx").on(table.userId, table.createdAt.desc()),
+    index("chat_messages_conversation_created_idx").on(table.conversationId, table.createdAt),
+  ],
+);
+
+/**
+ * Messages answered per user and UTC day. The free-message limit is checked and counted by one
+ * INSERT … ON CONFLICT DO UPDATE … WHERE count < limit (chat/repository.ts), so parallel sends
+ * cannot pass it. The sum over a user's days is their lifetime "messages sent".
+ */
+export const chatDailyUsage = pgTable(
+  "chat_daily_usage",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.day] })],
+);
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type ChatMessageRow = typeof chatMessages.$inferSelect;
