@@ -19,6 +19,7 @@ import {
 } from "./plugins/rate-limit.ts";
 import { securityHeadersPlugin } from "./plugins/security-headers.ts";
 import { registerWebApp, type WebFallback } from "./plugins/static.ts";
+import { providersPlugin } from "./providers/plugin.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -133,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     redisUrl: config.redisUrl,
   });
   await app.register(settingsModule, { connection });
+  await app.register(providersPlugin, { config });
   // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
   await app.register(accountsModule, {
     config,
