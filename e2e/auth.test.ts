@@ -144,8 +144,8 @@ describe("accounts in the browser", () => {
     expect(link, text).toBeTruthy();
 
     await page.goto(link as string);
-    await page.getByLabel("New Password").fill("second-password");
-    await page.getByLabel("Confirm Password").fill("second-password");
+    await page.getByLabel("New Password", { exact: true }).fill("second-password");
+    await page.getByLabel("Confirm Password", { exact: true }).fill("second-password");
     await page.getByRole("button", { name: "Reset Password" }).click();
     await page.getByRole("heading", { name: "Password Reset Successful" }).waitFor();
     await page.getByRole("link", { name: "Go to Dashboard" }).click();
@@ -154,8 +154,8 @@ describe("accounts in the browser", () => {
     // The link works once.
     await page.evaluate(() => localStorage.clear());
     await page.goto(link as string);
-    await page.getByLabel("New Password").fill("third-password");
-    await page.getByLabel("Confirm Password").fill("third-password");
+    await page.getByLabel("New Password", { exact: true }).fill("third-password");
+    await page.getByLabel("Confirm Password", { exact: true }).fill("third-password");
     await page.getByRole("button", { name: "Reset Password" }).click();
     await page.getByRole("heading", { name: "Invalid Reset Link" }).waitFor();
 
