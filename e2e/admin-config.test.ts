@@ -122,8 +122,8 @@ describe("operator configuration", () => {
     ).toMatch(/\/uploads\//);
 
     const instagram = "https://instagram.com/twinline-e2e";
-    await page.getByLabel("Instagram").fill(instagram);
-    await page.getByLabel("AI Name").fill("Nova E2E");
+    await page.getByLabel("Instagram", { exact: true }).fill(instagram);
+    await page.getByLabel("AI Name", { exact: true }).fill("Nova E2E");
     await page.getByRole("button", { name: "Save Settings" }).click();
     await page.getByText("Settings saved successfully!").waitFor();
 
@@ -171,7 +171,7 @@ describe("operator configuration", () => {
   it("tests a key the provider refuses and shows the provider's message", async () => {
     const page = await adminPage();
     await page.goto(`${app.url}/admin/api-keys`);
-    const key = page.getByLabel("OpenAI API Key");
+    const key = page.getByLabel("OpenAI API Key", { exact: true });
     await key.waitFor();
     const test = page.getByRole("button", { name: "Test OpenAI Key" });
     await key.fill("");
