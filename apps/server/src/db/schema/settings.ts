@@ -1,11 +1,11 @@
 import type { PublicSettings } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
-import { boolean, check, jsonb, pgTable, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * The site settings: exactly one row. `data` holds the public settings document (validated by
  * the contracts schema and merged over the defaults on read), so adding a setting needs no
- * migration. Provider keys will get their own encrypted column or table; they never go in `data`.
+ * migration. Provider keys live in `provider_keys`, encrypted; they never go in `data`.
  */
 export const siteSettings = pgTable(
   "site_settings",
@@ -16,4 +16,34 @@ export const siteSettings = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check("site_settings_singleton", sql`${table.singleton}`)],
+);
+
+/** The provider keys the admin may store (docs/decisions/0010-provider-keys.md). */
+export const PROVIDER_KEY_NAMES = [
+  "openai",
+  "stripeSecret",
+  "stripePublishable",
+  "elevenLabs",
+] as const;
+export type ProviderKeyName = (typeof PROVIDER_KEY_NAMES)[number];
+
+/**
+ * The admin's provider keys, one row per key, each sealed with AES-256-GCM under SECRETS_KEY
+ * (src/lib/secret-box.ts). Apart from `site_settings`, so no query of the public settings can
+ * ever select a key. A key that is not set has no row.
+ */
+export const providerKeys = pgTable(
+  "provider_keys",
+  {
+    name: text("name").$type<ProviderKeyName>().primaryKey(),
+    /** "v1." + base64url(iv ‖ tag ‖ ciphertext); never the plaintext. */
+    sealed: text("sealed").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "provider_keys_name",
+      sql`${table.name} in ('openai', 'stripeSecret', 'stripePublishable', 'elevenLabs')`,
+    ),
+  ],
 );
