@@ -120,7 +120,7 @@ describe("admin guard", () => {
   it("shows the 404 screen inside the layout for screens not built yet", async () => {
     signInAdmin();
     mockAdminApi();
-    renderApp("/admin/chat-logs");
+    renderApp("/admin/subscription-history");
     const notFound = await screen.findByTestId("not-found");
     expect(
       within(notFound).getByRole("heading", { name: "Oops! Page not found" }),

@@ -129,13 +129,7 @@ function ConversationMessages({ log }: { log: ChatLog }) {
       )}
       {pages > 1 && (
         <div className="mt-3">
-          <Pager
-            page={page}
-            pages={pages}
-            disabled={query.isFetching}
-            onPage={setPage}
-            summary="Page 1 holds the newest messages"
-          />
+          <Pager page={page} pages={pages} disabled={query.isFetching} onPage={setPage} />
         </div>
       )}
     </div>

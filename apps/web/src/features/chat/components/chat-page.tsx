@@ -167,77 +167,80 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
         </button>
       </header>
 
-      <div
-        ref={listRef}
-        onScroll={onScroll}
-        data-testid="chat-scroll"
-        className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 sm:px-5"
-      >
+      <div className="relative min-h-0 flex-1">
         {chat.isLoadingOlder && (
+          // Over the list, not in it: showing it must not move the messages.
           <p
             role="status"
-            className="mb-3 flex items-center justify-center gap-2 text-xs text-stone-500 dark:text-stone-400"
+            className="absolute top-2 left-1/2 z-10 flex -translate-x-1/2 items-center gap-2 rounded-full border border-stone-200 bg-white px-3 py-1 text-xs text-stone-600 shadow-sm dark:border-white/10 dark:bg-stone-800 dark:text-stone-300"
           >
             <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
             Loading older messages…
           </p>
         )}
-        {chat.isLoading ? (
-          <div role="status" className="flex h-full items-center justify-center">
-            <LoaderCircle aria-hidden="true" className="size-6 animate-spin text-brand-600" />
-            <span className="sr-only">Loading messages…</span>
-          </div>
-        ) : chat.loadError ? (
-          <div className="flex h-full flex-col items-center justify-center gap-4 text-center">
-            <p role="alert" className="text-stone-700 dark:text-stone-300">
-              {CHAT_TEXT.failedLoadChat}
-            </p>
-            <button
-              type="button"
-              onClick={chat.reload}
-              className={buttonClasses("secondary", "sm")}
-            >
-              <RotateCw aria-hidden="true" className="size-4" />
-              Try again
-            </button>
-          </div>
-        ) : (
-          <>
-            {chat.items.length === 0 && !chat.busy && (
-              <div className="flex h-full flex-col items-center justify-center gap-3 px-4 text-center">
-                <span className="flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-600 dark:bg-brand-500/15 dark:text-brand-300">
-                  <MessageCircle aria-hidden="true" className="size-7" />
-                </span>
-                <p className="font-display text-lg font-semibold text-stone-900 dark:text-white">
-                  Say hello to {persona.name}
-                </p>
-                <p className="max-w-sm text-sm text-stone-600 dark:text-stone-400">
-                  Your messages and {persona.name}'s replies appear here.
-                </p>
-              </div>
-            )}
-            <ol
-              role="log"
-              aria-live="polite"
-              aria-label={`Conversation with ${persona.name}`}
-              aria-busy={chat.isLoadingOlder || undefined}
-              className="space-y-4"
-            >
-              {chat.items.map((message) => (
-                <MessageBubble
-                  key={message.key}
-                  message={message}
-                  personaName={persona.name}
-                  personaImage={personaImage}
-                  onSubscribe={onSubscribe}
-                />
-              ))}
-              {chat.isWaiting && (
-                <TypingIndicator personaName={persona.name} personaImage={personaImage} />
+        <div
+          ref={listRef}
+          onScroll={onScroll}
+          data-testid="chat-scroll"
+          className="h-full overflow-y-auto overscroll-contain px-3 py-4 sm:px-5"
+        >
+          {chat.isLoading ? (
+            <div role="status" className="flex h-full items-center justify-center">
+              <LoaderCircle aria-hidden="true" className="size-6 animate-spin text-brand-600" />
+              <span className="sr-only">Loading messages…</span>
+            </div>
+          ) : chat.loadError ? (
+            <div className="flex h-full flex-col items-center justify-center gap-4 text-center">
+              <p role="alert" className="text-stone-700 dark:text-stone-300">
+                {CHAT_TEXT.failedLoadChat}
+              </p>
+              <button
+                type="button"
+                onClick={chat.reload}
+                className={buttonClasses("secondary", "sm")}
+              >
+                <RotateCw aria-hidden="true" className="size-4" />
+                Try again
+              </button>
+            </div>
+          ) : (
+            <>
+              {chat.items.length === 0 && !chat.busy && (
+                <div className="flex h-full flex-col items-center justify-center gap-3 px-4 text-center">
+                  <span className="flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-600 dark:bg-brand-500/15 dark:text-brand-300">
+                    <MessageCircle aria-hidden="true" className="size-7" />
+                  </span>
+                  <p className="font-display text-lg font-semibold text-stone-900 dark:text-white">
+                    Say hello to {persona.name}
+                  </p>
+                  <p className="max-w-sm text-sm text-stone-600 dark:text-stone-400">
+                    Your messages and {persona.name}'s replies appear here.
+                  </p>
+                </div>
               )}
-            </ol>
-          </>
-        )}
+              <ol
+                role="log"
+                aria-live="polite"
+                aria-label={`Conversation with ${persona.name}`}
+                aria-busy={chat.isLoadingOlder || undefined}
+                className="space-y-4"
+              >
+                {chat.items.map((message) => (
+                  <MessageBubble
+                    key={message.key}
+                    message={message}
+                    personaName={persona.name}
+                    personaImage={personaImage}
+                    onSubscribe={onSubscribe}
+                  />
+                ))}
+                {chat.isWaiting && (
+                  <TypingIndicator personaName={persona.name} personaImage={personaImage} />
+                )}
+              </ol>
+            </>
+          )}
+        </div>
       </div>
 
       <Composer

@@ -136,7 +136,6 @@ describe("legacy routes", () => {
     storeSession();
     mockAuthApi(me);
     const { router } = renderApp(path);
-    // Chat is built by a later issue; until then /dashboard/chat leads to the overview.
-    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/chat"));
   });
 });
