@@ -9,6 +9,7 @@ import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { inputClasses } from "@/components/ui/field";
+import { Section } from "@/components/ui/section";
 import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/api-client";
 import {
@@ -18,7 +19,7 @@ import {
   saveSystemPrompt,
 } from "../api/ai-training";
 import { KnowledgeDocuments } from "./knowledge-documents";
-import { BusyLabel, Section } from "./ui";
+import { BusyLabel } from "./ui";
 import { VoiceCloneSection, VoiceIdSection, VoiceSampleSection } from "./voice-sections";
 
 /** How long the Saved tick shows after a save (admin-side spec, section 9). */

@@ -5,6 +5,7 @@ import { FileText, LoaderCircle, Trash2, Upload } from "lucide-react";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
+import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
 import {
   AI_TRAINING_MESSAGES,
@@ -16,7 +17,7 @@ import {
   uploadKnowledgeDocument,
 } from "../api/ai-training";
 import { useProgressUpload } from "../hooks/use-progress-upload";
-import { FileButton, Section, UploadProgressBar } from "./ui";
+import { FileButton, UploadProgressBar } from "./ui";
 
 /** Knowledge documents: the list (name, size, upload date), one-PDF uploads with progress, delete. */
 export function KnowledgeDocuments({ documents }: { documents: KnowledgeDocument[] }) {

@@ -3,40 +3,6 @@ import { Check, LoaderCircle, X } from "lucide-react";
 import type { ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button";
 
-/** A titled card of the AI Training screen. */
-export function Section({
-  title,
-  description,
-  aside,
-  children,
-}: {
-  title: string;
-  description?: ReactNode;
-  aside?: ReactNode;
-  children: ReactNode;
-}) {
-  const id = `ai-section-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
-  return (
-    <section
-      aria-labelledby={id}
-      className="rounded-2xl border border-stone-200 bg-white p-4 shadow-xs sm:p-6 dark:border-white/10 dark:bg-stone-900"
-    >
-      <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h2 id={id} className="font-display text-lg font-semibold text-stone-900 dark:text-white">
-            {title}
-          </h2>
-          {description ? (
-            <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{description}</p>
-          ) : null}
-        </div>
-        {aside}
-      </div>
-      {children}
-    </section>
-  );
-}
-
 /** A button's content: a spinner while busy, a tick for 3 s after saving. */
 export function BusyLabel({
   busy,

@@ -10,6 +10,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { inputClasses, TextField } from "@/components/ui/field";
+import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
 import {
   AI_TRAINING_MESSAGES,
@@ -23,7 +24,7 @@ import {
   voiceFileError,
 } from "../api/ai-training";
 import { useProgressUpload } from "../hooks/use-progress-upload";
-import { BusyLabel, FileButton, Section, UploadProgressBar } from "./ui";
+import { BusyLabel, FileButton, UploadProgressBar } from "./ui";
 
 function useSetTraining() {
   const queryClient = useQueryClient();

@@ -4,45 +4,6 @@ import type { ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 
-/** A titled card of a settings form. */
-export function Section({
-  title,
-  description,
-  children,
-  aside,
-  className,
-}: {
-  title: string;
-  description?: ReactNode;
-  children: ReactNode;
-  aside?: ReactNode;
-  className?: string;
-}) {
-  const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
-  return (
-    <section
-      aria-labelledby={id}
-      className={clsx(
-        "rounded-2xl border border-stone-200 bg-white p-4 shadow-xs sm:p-6 dark:border-white/10 dark:bg-stone-900",
-        className,
-      )}
-    >
-      <div className="mb-5 flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h2 id={id} className="font-display text-lg font-semibold text-stone-900 dark:text-white">
-            {title}
-          </h2>
-          {description ? (
-            <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{description}</p>
-          ) : null}
-        </div>
-        {aside}
-      </div>
-      {children}
-    </section>
-  );
-}
-
 export function PageHeader({ title, description }: { title: string; description: ReactNode }) {
   return (
     <div>
