@@ -4,10 +4,11 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import { loggerOptions, REQUEST_ID_HEADER, requestIdFor } from "./logging.ts";
+import { loggerOptions, REDACT_PATHS, REQUEST_ID_HEADER, requestIdFor } from "./logging.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { errorsPlugin } from "./plugins/errors.ts";
@@ -19,6 +20,7 @@ import {
 } from "./plugins/rate-limit.ts";
 import { securityHeadersPlugin } from "./plugins/security-headers.ts";
 import { registerWebApp, type WebFallback } from "./plugins/static.ts";
+import { uploadsPlugin } from "./plugins/uploads.ts";
 import { providersPlugin } from "./providers/plugin.ts";
 
 declare module "fastify" {
@@ -46,6 +48,8 @@ export interface BuildAppOptions {
   authRateLimit?: Partial<RateLimitSettings>;
   /** Replaces the Google ID token verifier (tests sign their own tokens; no network). */
   googleVerifier?: GoogleTokenVerifier;
+  /** Lower upload limits (tests check the limits without sending 50 or 100 MB). */
+  uploadLimits?: UploadLimitOverrides;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -56,8 +60,9 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 function resolveLogger(options: BuildAppOptions) {
   if (options.logger === undefined) return loggerOptions(options.config);
-  if (options.logger === true) return { level: options.config.logLevel };
-  return options.logger;
+  if (options.logger === true) return { level: options.config.logLevel, redact: REDACT_PATHS };
+  // Given logger options (tests capture the log) keep the redaction too.
+  return options.logger === false ? false : { redact: REDACT_PATHS, ...options.logger };
 }
 
 /** Builds the whole app: database (migrated), plugins, routes, web app. Not yet listening. */
@@ -133,13 +138,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     auth: { ...DEFAULT_AUTH_RATE_LIMIT, ...options.authRateLimit },
     redisUrl: config.redisUrl,
   });
-  await app.register(settingsModule, { connection });
-  await app.register(providersPlugin, { config });
+  await app.register(settingsModule, { connection, secretsKey: config.secretsKey });
+  // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
+  await app.register(providersPlugin, { config, storedKeys: () => app.providerKeys.read() });
+  await app.register(uploadsPlugin, { dataDir: config.dataDir });
   // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
   await app.register(accountsModule, {
     config,
     connection,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
+  });
+  await app.register(operatorModule, {
+    config,
+    ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
   });
   if (options.register) await app.register(options.register);
 

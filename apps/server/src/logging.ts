@@ -14,13 +14,32 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/**
+ * Never logged, whatever a route or a plugin logs: credentials in headers, and provider keys
+ * wherever an object carries them (request bodies are never logged at all: one line per
+ * request with method, url, status and time).
+ */
+export const REDACT_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
+  "apiKey",
+  "*.apiKey",
+  "*.*.apiKey",
+  "apiKeys",
+  "*.apiKeys",
+  "*.*.apiKeys",
+  "body",
+  "*.body",
+];
+
 /** pino options: the configured level; readable colours only for a person at a dev terminal. */
 export function loggerOptions(config: Config): NonNullable<FastifyServerOptions["logger"]> {
   const pretty = process.stdout.isTTY === true && !config.isProduction;
   return {
     level: config.logLevel,
     // Never log credentials, whatever a later route logs.
-    redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+    redact: REDACT_PATHS,
     ...(pretty
       ? {
           transport: {

@@ -48,8 +48,13 @@ describe("the authorization walk", () => {
       expect(response.statusCode).toBe(200);
     }
     const all = registeredRoutes(t);
+    // The admin prefix, the AI training, and every settings route but the public read.
     adminRoutes = all.filter(
-      (r) => r.path.startsWith("/api/admin/") && r.path !== "/api/admin/login",
+      (r) =>
+        (r.path.startsWith("/api/admin/") && r.path !== "/api/admin/login") ||
+        r.path === "/api/ai-training" ||
+        r.path.startsWith("/api/ai-training/") ||
+        (r.path.startsWith("/api/settings") && !(r.method === "GET" && r.path === "/api/settings")),
     );
     userRoutes = all.filter((r) => r.path === "/api/auth/me" || r.path.startsWith("/api/users/"));
   });
@@ -61,6 +66,18 @@ describe("the authorization walk", () => {
   it("finds the admin and user routes", () => {
     expect(adminRoutes.length).toBeGreaterThanOrEqual(7);
     expect(adminRoutes).toContainEqual({ method: "GET", path: "/api/admin/users" });
+    for (const route of [
+      { method: "PUT", path: "/api/settings" },
+      { method: "POST", path: "/api/settings/test-openai" },
+      { method: "POST", path: "/api/settings/upload" },
+      { method: "DELETE", path: "/api/settings/image/{kind}" },
+      { method: "GET", path: "/api/admin/settings" },
+      { method: "POST", path: "/api/ai-training/knowledge-documents" },
+      { method: "GET", path: "/api/ai-training/voice-sample/audio" },
+      { method: "POST", path: "/api/ai-training/generate-voice-clone" },
+    ]) {
+      expect(adminRoutes).toContainEqual(route);
+    }
     expect(userRoutes).toContainEqual({ method: "PUT", path: "/api/users/password" });
   });
 

@@ -39,6 +39,10 @@ export interface TestAppOptions {
   authRateLimit?: BuildAppOptions["authRateLimit"];
   /** A Google verifier that checks the test's own tokens (test/google.ts). */
   googleVerifier?: BuildAppOptions["googleVerifier"];
+  /** Logger options (a test that reads the log passes `{ level, stream }`); default silent. */
+  logger?: BuildAppOptions["logger"];
+  /** Lower upload limits. */
+  uploadLimits?: BuildAppOptions["uploadLimits"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -60,7 +64,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const app = await buildApp({
     config,
-    logger: false,
+    logger: options.logger ?? false,
+    ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
     webDistDir: options.webDistDir ?? join(dataDir, "no-web-build"),
     ...(options.register ? { register: options.register } : {}),
     authRateLimit: options.authRateLimit ?? { max: 10_000 },

@@ -1,13 +1,26 @@
+import type { ProviderModes } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
 import type { LlmProvider } from "./llm/index.ts";
-import { type ProviderDeps, resolveLlm, type StoredProviderKeys } from "./resolve.ts";
+import type { PaymentsProvider } from "./payments/index.ts";
+import {
+  type ProviderDeps,
+  providerModes,
+  resolveLlm,
+  resolvePayments,
+  resolveTts,
+  type StoredProviderKeys,
+} from "./resolve.ts";
+import type { TtsProvider } from "./tts/index.ts";
 
 /** The app's providers, resolved per call from the stored keys and the environment. */
 export interface Providers {
   readonly deps: ProviderDeps;
   llm(): Promise<LlmProvider>;
+  tts(): Promise<TtsProvider>;
+  payments(): Promise<PaymentsProvider>;
+  modes(): Promise<ProviderModes>;
 }
 
 declare module "fastify" {
@@ -18,6 +31,7 @@ declare module "fastify" {
 
 export interface ProvidersPluginOptions {
   config: Config;
+  /** The admin's stored keys (the settings module's key store). */
   storedKeys?: () => Promise<StoredProviderKeys>;
 }
 
@@ -27,7 +41,13 @@ export const providersPlugin = fp<ProvidersPluginOptions>(
       config: options.config,
       ...(options.storedKeys ? { storedKeys: options.storedKeys } : {}),
     };
-    app.decorate<Providers>("providers", { deps, llm: () => resolveLlm(deps) });
+    app.decorate<Providers>("providers", {
+      deps,
+      llm: () => resolveLlm(deps),
+      tts: () => resolveTts(deps),
+      payments: () => resolvePayments(deps),
+      modes: () => providerModes(deps),
+    });
   },
   { name: "providers" },
 );

@@ -1,5 +1,12 @@
+import type { ProviderModes } from "@twinline/contracts";
 import type { Config } from "../config.ts";
 import { createOfflineLlm, createOpenAiLlm, type LlmProvider } from "./llm/index.ts";
+import {
+  createSandboxPayments,
+  createStripePayments,
+  type PaymentsProvider,
+} from "./payments/index.ts";
+import { createElevenLabsTts, createOfflineTts, type TtsProvider } from "./tts/index.ts";
 
 /** The provider keys the admin saved (decrypted), each absent when not set. */
 export interface StoredProviderKeys {
@@ -16,17 +23,45 @@ export interface ProviderDeps {
   storedKeys?: () => Promise<StoredProviderKeys>;
 }
 
-/** The key in force: the admin's stored key wins over the environment's. */
+/** The keys in force: each stored key wins over the environment's. */
+export interface EffectiveKeys {
+  openai: string | undefined;
+  elevenLabs: string | undefined;
+  stripeSecret: string | undefined;
+  stripePublishable: string | undefined;
+}
+
 const pick = (stored: string | undefined, env: string | undefined) => stored || env || undefined;
 
-async function keysOf(deps: ProviderDeps): Promise<StoredProviderKeys> {
-  return deps.storedKeys ? deps.storedKeys() : {};
+export async function effectiveKeys(deps: ProviderDeps): Promise<EffectiveKeys> {
+  const stored = deps.storedKeys ? await deps.storedKeys() : {};
+  const { config } = deps;
+  return {
+    openai: pick(stored.openai, config.openai.apiKey),
+    elevenLabs: pick(stored.elevenLabs, config.elevenlabs.apiKey),
+    stripeSecret: pick(stored.stripeSecret, config.stripe.secretKey),
+    stripePublishable: pick(stored.stripePublishable, config.stripe.publishableKey),
+  };
 }
 
 /** The OpenAI key in force, if any. */
 export async function openAiKey(deps: ProviderDeps): Promise<string | undefined> {
-  return pick((await keysOf(deps)).openai, deps.config.openai.apiKey);
+  return (await effectiveKeys(deps)).openai;
 }
+
+// Each provider from an explicit key (the key tests) or from the keys in force (resolve*).
+export const llmFor = (config: Config, apiKey: string | undefined): LlmProvider =>
+  apiKey
+    ? createOpenAiLlm({ apiKey, baseUrl: config.openai.baseUrl, model: config.openai.model })
+    : createOfflineLlm();
+
+export const ttsFor = (config: Config, apiKey: string | undefined): TtsProvider =>
+  apiKey ? createElevenLabsTts({ apiKey, baseUrl: config.elevenlabs.baseUrl }) : createOfflineTts();
+
+export const paymentsFor = (config: Config, secretKey: string | undefined): PaymentsProvider =>
+  secretKey
+    ? createStripePayments({ secretKey, apiBase: config.stripe.apiBase })
+    : createSandboxPayments();
 
 /**
  * The LLM for this call: OpenAI (or a compatible server at OPENAI_BASE_URL) when a key is in
@@ -34,11 +69,25 @@ export async function openAiKey(deps: ProviderDeps): Promise<string | undefined>
  * next message without a restart.
  */
 export async function resolveLlm(deps: ProviderDeps): Promise<LlmProvider> {
-  const apiKey = await openAiKey(deps);
-  if (!apiKey) return createOfflineLlm();
-  return createOpenAiLlm({
-    apiKey,
-    baseUrl: deps.config.openai.baseUrl,
-    model: deps.config.openai.model,
-  });
+  return llmFor(deps.config, (await effectiveKeys(deps)).openai);
+}
+
+/** ElevenLabs when a key is in force (ELEVENLABS_BASE_URL), else the offline voice. */
+export async function resolveTts(deps: ProviderDeps): Promise<TtsProvider> {
+  return ttsFor(deps.config, (await effectiveKeys(deps)).elevenLabs);
+}
+
+/** Stripe when a secret key is in force (STRIPE_API_BASE), else the sandbox. */
+export async function resolvePayments(deps: ProviderDeps): Promise<PaymentsProvider> {
+  return paymentsFor(deps.config, (await effectiveKeys(deps)).stripeSecret);
+}
+
+/** Which implementation each provider runs now (the admin's settings show it). */
+export async function providerModes(deps: ProviderDeps): Promise<ProviderModes> {
+  const keys = await effectiveKeys(deps);
+  return {
+    llm: keys.openai ? "openai" : "offline",
+    tts: keys.elevenLabs ? "elevenlabs" : "offline",
+    payments: keys.stripeSecret ? "stripe" : "sandbox",
+  };
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { DatabaseConnection } from "../../db/client.ts";
 import { listenForNotifications, type NotificationListener } from "../../db/notifications.ts";
+import { createSecretBox } from "../../lib/secret-box.ts";
+import { createProviderKeysRepository, type ProviderKeysRepository } from "./keys-repository.ts";
 import { createSettingsRepository, SETTINGS_CHANGED_CHANNEL } from "./repository.ts";
 import { settingsRoutes } from "./routes.ts";
 import { createSettingsService, type SettingsService } from "./service.ts";
@@ -10,6 +12,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The site settings: cached reads, updates that reach every instance. */
     settings: SettingsService;
+    /** The admin's provider keys, sealed at rest (docs/decisions/0010-provider-keys.md). */
+    providerKeys: ProviderKeysRepository;
   }
 }
 
@@ -18,8 +22,8 @@ declare module "fastify" {
  * a NOTIFY on `settings_changed` (docs/decisions/0002-settings-cache.md); PGlite has one
  * process by construction, so the service's own invalidation after an update is enough.
  */
-export const settingsModule = fp<{ connection: DatabaseConnection }>(
-  async (app: FastifyInstance, { connection }) => {
+export const settingsModule = fp<{ connection: DatabaseConnection; secretsKey: string }>(
+  async (app: FastifyInstance, { connection, secretsKey }) => {
     let listener: NotificationListener | undefined;
     const settings = createSettingsService({
       repository: createSettingsRepository(connection.db),
@@ -40,6 +44,15 @@ export const settingsModule = fp<{ connection: DatabaseConnection }>(
     }
 
     app.decorate("settings", settings);
+    app.decorate(
+      "providerKeys",
+      createProviderKeysRepository(connection.db, createSecretBox(secretsKey), (name) =>
+        app.log.warn(
+          { key: name },
+          "A stored provider key does not open with SECRETS_KEY; ignored",
+        ),
+      ),
+    );
     await app.register(settingsRoutes, { settings });
   },
   { name: "settings" },

@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { toProviderError } from "../errors.ts";
 import type { LlmProvider } from "./types.ts";
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
@@ -31,23 +32,33 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmProvider {
   return {
     mode: "openai",
     async listModels() {
-      const ids: string[] = [];
-      for await (const entry of client.models.list()) ids.push(entry.id);
-      return ids;
+      try {
+        const ids: string[] = [];
+        for await (const entry of client.models.list()) ids.push(entry.id);
+        return ids;
+      } catch (error) {
+        throw toProviderError("OpenAI", error);
+      }
     },
     async *streamChat(request) {
-      const stream = await client.chat.completions.create(
-        {
-          model,
-          stream: true,
-          messages: [
-            { role: "system", content: request.system },
-            ...request.messages.map((turn) => ({ role: turn.role, content: turn.content })),
-          ],
-          ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
-        },
-        request.signal ? { signal: request.signal } : {},
-      );
+      // A refusal (wrong key, unknown model) or no connection: a ProviderError in OpenAI's words.
+      // An abort stays what it is.
+      const stream = await client.chat.completions
+        .create(
+          {
+            model,
+            stream: true,
+            messages: [
+              { role: "system", content: request.system },
+              ...request.messages.map((turn) => ({ role: turn.role, content: turn.content })),
+            ],
+            ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+          },
+          request.signal ? { signal: request.signal } : {},
+        )
+        .catch((error: unknown) => {
+          throw request.signal?.aborted ? error : toProviderError("OpenAI", error);
+        });
       try {
         for await (const chunk of stream) {
           const piece = chunk.choices[0]?.delta?.content;

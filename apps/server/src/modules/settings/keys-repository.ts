@@ -1,0 +1,59 @@
+import { inArray, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { type ProviderKeyName, providerKeys } from "../../db/schema/index.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
+import type { StoredProviderKeys } from "../../providers/resolve.ts";
+
+/** Per key: a new value to store, or null to remove it; keys not named stay as they are. */
+export type ProviderKeyChanges = Partial<Record<ProviderKeyName, string | null>>;
+
+export interface ProviderKeysRepository {
+  /** The stored keys, decrypted. A row that no longer opens (SECRETS_KEY changed) is left out. */
+  read(): Promise<StoredProviderKeys>;
+  write(changes: ProviderKeyChanges): Promise<void>;
+}
+
+export function createProviderKeysRepository(
+  db: Database,
+  box: SecretBox,
+  onUnreadable?: (name: ProviderKeyName) => void,
+): ProviderKeysRepository {
+  return {
+    async read() {
+      const rows = await db
+        .select({ name: providerKeys.name, sealed: providerKeys.sealed })
+        .from(providerKeys);
+      const keys: StoredProviderKeys = {};
+      for (const row of rows) {
+        try {
+          keys[row.name] = box.open(row.sealed);
+        } catch {
+          onUnreadable?.(row.name);
+        }
+      }
+      return keys;
+    },
+
+    async write(changes) {
+      const entries = Object.entries(changes) as [ProviderKeyName, string | null][];
+      const removed = entries.filter(([, value]) => value === null).map(([name]) => name);
+      const saved = entries.flatMap(([name, value]) =>
+        value === null ? [] : [{ name, sealed: box.seal(value) }],
+      );
+      if (removed.length === 0 && saved.length === 0) return;
+      await db.transaction(async (tx) => {
+        if (removed.length > 0)
+          await tx.delete(providerKeys).where(inArray(providerKeys.name, removed));
+        if (saved.length > 0) {
+          await tx
+            .insert(providerKeys)
+            .values(saved)
+            .onConflictDoUpdate({
+              target: providerKeys.name,
+              set: { sealed: sql`excluded.sealed`, updatedAt: sql`now()` },
+            });
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { createLocalStorage } from "./local.ts";
+export { type FileStorage, STORED_NAME } from "./types.ts";
