@@ -78,6 +78,17 @@ export const messagesPageResponseSchema = z.object({
   data: z.object({ messages: z.array(chatMessageSchema), pagination: paginationSchema }),
 });
 
+/** The {id} of /api/chat/conversations/{id}/... and /api/admin/chat-logs/{id}/messages. */
+export const conversationIdParamsSchema = z.object({
+  id: z.uuid({ error: "Invalid conversation id" }),
+});
+
+/** DELETE /api/chat/conversations/{id} and DELETE /api/chat/clear-history. */
+export const chatDeletedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
 export const conversationSchema = z.object({
   _id: z.string(),
   title: z.string(),
@@ -121,6 +132,21 @@ export const chatLogsQuerySchema = z.object({
     .default(-1),
 });
 export type ChatLogsQuery = z.infer<typeof chatLogsQuerySchema>;
+
+/** GET /api/admin/chat-logs/export: the list's filters and sort, every matching row. */
+export const chatLogsExportQuerySchema = chatLogsQuerySchema.omit({ page: true, limit: true });
+export type ChatLogsExportQuery = z.infer<typeof chatLogsExportQuerySchema>;
+
+/** The CSV export's header row, in column order. */
+export const CHAT_LOGS_CSV_HEADER = [
+  "Start Time",
+  "User Name",
+  "User Email",
+  "Character",
+  "Duration (s)",
+  "Messages",
+  "Plan",
+] as const;
 
 export const chatLogSchema = z.object({
   _id: z.string(),
