@@ -7,6 +7,7 @@ import { applyMigrations } from "./db/migrate.ts";
 import { loggerOptions, REDACT_PATHS, REQUEST_ID_HEADER, requestIdFor } from "./logging.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
+import { chatModule } from "./modules/chat/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
@@ -48,6 +49,8 @@ export interface BuildAppOptions {
   authRateLimit?: Partial<RateLimitSettings>;
   /** Replaces the Google ID token verifier (tests sign their own tokens; no network). */
   googleVerifier?: GoogleTokenVerifier;
+  /** How long a chat reply may take before it fails with 502 (default 60 s). */
+  chatProviderTimeoutMs?: number;
   /** Lower upload limits (tests check the limits without sending 50 or 100 MB). */
   uploadLimits?: UploadLimitOverrides;
 }
@@ -147,6 +150,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     connection,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
+  });
+  await app.register(chatModule, {
+    connection,
+    ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
   await app.register(operatorModule, {
     config,

@@ -14,6 +14,8 @@ export class HttpError extends Error {
     message: string,
     /** Optional machine-readable detail, sent as `error`. */
     readonly details?: unknown,
+    /** Further top-level fields of the answer (the daily limit's `dailyLimit`). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.name = "HttpError";
@@ -81,7 +83,8 @@ function toResponse(error: FastifyError): { status: number; body: ErrorEnvelope 
     return { status: 400, body: validationEnvelope(issues) };
   }
   if (error instanceof HttpError) {
-    return { status: error.statusCode, body: envelope(error.message, error.details) };
+    const body = envelope(error.message, error.details);
+    return { status: error.statusCode, body: error.extra ? { ...error.extra, ...body } : body };
   }
   const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
   if (known) return { status: known.status, body: envelope(known.message) };

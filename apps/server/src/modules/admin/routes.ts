@@ -14,6 +14,7 @@ import {
   userStatusResponseSchema,
   verifyTokenResponseSchema,
 } from "@twinline/contracts";
+import type { FastifyPluginOptions } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { currentUser } from "../../plugins/auth.ts";
 import type { AuthService } from "../auth/service.ts";
@@ -62,13 +63,25 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     },
   );
 
-  await app.register(guardedAdminRoutes, options);
+  await app.register(adminGuarded(guardedAdminRoutes), options);
 };
+
+/**
+ * THE admin guard: wraps a plugin of /api/admin routes so that every route it registers is
+ * behind requireAdmin (one onRequest hook on its scope). The admin routes of other modules
+ * (chat logs...) register through it too.
+ */
+export function adminGuarded<T extends FastifyPluginOptions>(
+  routes: FastifyPluginAsyncZod<T>,
+): FastifyPluginAsyncZod<T> {
+  return async (app, options) => {
+    app.addHook("onRequest", app.requireAdmin);
+    await app.register(routes, options);
+  };
+}
 
 const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, options) => {
   const { auth, admin } = options;
-  // THE admin guard: every route of this scope, present and future, is behind it.
-  app.addHook("onRequest", app.requireAdmin);
 
   app.get(
     `${ADMIN_PREFIX}/verify-token`,

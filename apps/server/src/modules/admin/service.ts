@@ -1,7 +1,7 @@
 import type { AdminUsersQuery, UserGrowth } from "@twinline/contracts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { toAdminListItem, toAdminUserDetail } from "../users/mapper.ts";
+import { type AdminUserFigures, toAdminListItem, toAdminUserDetail } from "../users/mapper.ts";
 import type { UsersRepository } from "../users/repository.ts";
 
 export const ADMIN_MESSAGES = {
@@ -14,7 +14,15 @@ export const ADMIN_MESSAGES = {
 
 export type UserStatusAction = "activate" | "deactivate" | "suspend";
 
-export function createAdminService({ users }: { users: UsersRepository }) {
+export interface AdminServiceOptions {
+  users: UsersRepository;
+  /** A user's figures kept by other modules (today's chat messages); zeros when absent. */
+  figuresOf?: (userId: string) => Promise<AdminUserFigures>;
+}
+
+export function createAdminService({ users, figuresOf }: AdminServiceOptions) {
+  const detailOf = async (user: UserRow) =>
+    toAdminUserDetail(user, figuresOf ? await figuresOf(user.id) : undefined);
   return {
     async listUsers(query: AdminUsersQuery) {
       const { rows, total } = await users.list(query);
@@ -33,7 +41,7 @@ export function createAdminService({ users }: { users: UsersRepository }) {
     async getUser(userId: string) {
       const user = await users.findById(userId);
       if (!user) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
-      return toAdminUserDetail(user);
+      return detailOf(user);
     },
 
     /** Suspend is a deactivation too. Deactivating ends every token of the account at once. */
@@ -50,7 +58,7 @@ export function createAdminService({ users }: { users: UsersRepository }) {
       return {
         success: true as const,
         message: activate ? ADMIN_MESSAGES.activated : ADMIN_MESSAGES.deactivated,
-        data: toAdminUserDetail(updated),
+        data: await detailOf(updated),
       };
     },
 

@@ -6,6 +6,7 @@ import { authPlugin } from "../../plugins/auth.ts";
 import { createMailProvider, type MailProvider } from "../../providers/mail/index.ts";
 import { adminRoutes } from "../admin/routes.ts";
 import { type AdminService, createAdminService } from "../admin/service.ts";
+import { createChatRepository, utcDay } from "../chat/repository.ts";
 import { createUsersRepository, type UsersRepository } from "../users/repository.ts";
 import { createGoogleVerifier, type GoogleTokenVerifier } from "./google.ts";
 import { createResetTokensRepository } from "./repository.ts";
@@ -63,7 +64,13 @@ export const accountsModule = fp<AccountsModuleOptions>(
       publicUrl: config.publicUrl,
       log: app.log,
     });
-    const admin = createAdminService({ users });
+    const chat = createChatRepository(db);
+    const admin = createAdminService({
+      users,
+      figuresOf: async (userId) => ({
+        dailyMessageCount: (await chat.usage(userId, utcDay())).today,
+      }),
+    });
 
     app.decorate("auth", auth);
     app.decorate("admin", admin);

@@ -1,4 +1,5 @@
 import type { Admin, AdminUserDetail, AdminUserListItem, User } from "@twinline/contracts";
+import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import type { UserRow } from "../../db/schema/index.ts";
 
 /**
@@ -29,6 +30,31 @@ export function subscriptionOf(_user: UserRow): SubscriptionView {
     cancelAtPeriodEnd: false,
     stripeSubscriptionId: null,
   };
+}
+
+/**
+ * Whether the subscription carries the subscriber's rights (unlimited chat, "premium"): active,
+ * or canceled but still inside the period already paid for.
+ */
+export function hasActiveSubscription(
+  subscription: Pick<SubscriptionView, "status" | "currentPeriodEnd">,
+  now: Date = new Date(),
+): boolean {
+  if (subscription.status === "active") return true;
+  return (
+    subscription.status === "canceled" &&
+    subscription.currentPeriodEnd !== null &&
+    new Date(subscription.currentPeriodEnd) > now
+  );
+}
+
+/**
+ * hasActiveSubscription as SQL on a user id, for filters over many users (the chat logs' plan
+ * filter). Changes together with subscriptionOf: billing replaces it with an EXISTS over its
+ * subscriptions table; until then no account has a subscription.
+ */
+export function hasActiveSubscriptionSql(_userId: AnyColumn | SQL): SQL<boolean> {
+  return sql<boolean>`false`;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -75,7 +101,16 @@ export function toAdminListItem(user: UserRow): AdminUserListItem {
   };
 }
 
-export function toAdminUserDetail(user: UserRow): AdminUserDetail {
+/** Figures of the user kept by other modules (chat), read by the admin service. */
+export interface AdminUserFigures {
+  /** Messages answered today (UTC), from the chat's daily counter. */
+  dailyMessageCount: number;
+}
+
+export function toAdminUserDetail(
+  user: UserRow,
+  figures: AdminUserFigures = { dailyMessageCount: 0 },
+): AdminUserDetail {
   const { planId: _planId, planName: _planName, ...subscription } = subscriptionOf(user);
   return {
     _id: user.id,
@@ -86,8 +121,8 @@ export function toAdminUserDetail(user: UserRow): AdminUserDetail {
     role: user.role,
     createdAt: user.createdAt.toISOString(),
     lastLogin: iso(user.lastLogin),
-    // The chat issue adds the daily count, billing the total spent.
-    dailyMessageCount: 0,
+    dailyMessageCount: figures.dailyMessageCount,
+    // Billing adds the total spent.
     credits: user.credits,
     totalSpent: 0,
     googleId: user.googleId,

@@ -1,0 +1,303 @@
+import type { ChatLogsQuery } from "@twinline/contracts";
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import {
+  type ChatMessageRow,
+  type ConversationRow,
+  chatDailyUsage,
+  chatMessages,
+  conversations,
+  type UserRow,
+  users,
+} from "../../db/schema/index.ts";
+import { hasActiveSubscriptionSql } from "../users/mapper.ts";
+import { containsPattern } from "../users/repository.ts";
+
+/** A UTC day as PostgreSQL's date: "2025-03-14". */
+export function utcDay(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export interface Page {
+  page: number;
+  limit: number;
+}
+
+export interface ChatLogRow {
+  conversation: ConversationRow;
+  user: Pick<UserRow, "id" | "name" | "email" | "profileImage"> & { subscribed: boolean };
+}
+
+const durationSql = sql`(${conversations.lastMessageAt} - ${conversations.startedAt})`;
+
+// Each sort is served by an index (schema/chat.ts); the id breaks ties so pages are stable.
+const CHAT_LOG_SORTS: Record<ChatLogsQuery["sortBy"], SQL | AnyColumn> = {
+  startTime: conversations.startedAt,
+  lastMessageAt: conversations.lastMessageAt,
+  messageCount: sql`${conversations.messageCount}`,
+  duration: durationSql,
+};
+
+/** The filters of the admin's chat logs, shared by the page, its count and the export. */
+function chatLogFilters(query: Omit<ChatLogsQuery, "page" | "limit">): SQL | undefined {
+  const filters: SQL[] = [];
+  if (query.search) {
+    const pattern = containsPattern(query.search);
+    const match = or(ilike(users.name, pattern), ilike(users.email, pattern));
+    if (match) filters.push(match);
+  }
+  if (query.plan !== "all") {
+    const subscribed = hasActiveSubscriptionSql(users.id);
+    filters.push(query.plan === "premium" ? subscribed : sql`not (${subscribed})`);
+  }
+  // Whole UTC days, both ends included.
+  if (query.startDate) {
+    filters.push(gte(conversations.startedAt, new Date(`${query.startDate}T00:00:00.000Z`)));
+  }
+  if (query.endDate) {
+    const end = new Date(`${query.endDate}T00:00:00.000Z`);
+    end.setUTCDate(end.getUTCDate() + 1);
+    filters.push(lt(conversations.startedAt, end));
+  }
+  return filters.length > 0 ? and(...filters) : undefined;
+}
+
+export function createChatRepository(db: Database) {
+  // Both drivers answer raw statements with { rows }.
+  const run = async <T>(query: SQL) => (await db.execute(query)) as unknown as { rows: T[] };
+  const logColumns = {
+    conversation: conversations,
+    user: {
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      profileImage: users.profileImage,
+      subscribed: hasActiveSubscriptionSql(users.id),
+    },
+  };
+
+  const chatLogsSelect = (query: Omit<ChatLogsQuery, "page" | "limit">) => {
+    const direction = query.sortOrder === 1 ? asc : desc;
+    return db
+      .select(logColumns)
+      .from(conversations)
+      .innerJoin(users, eq(users.id, conversations.userId))
+      .where(chatLogFilters(query))
+      .orderBy(direction(CHAT_LOG_SORTS[query.sortBy]), direction(conversations.id));
+  };
+
+  return {
+    /**
+     * Counts one message for today, in one statement: the row is created or its count raised
+     * only while it is below `limit` (null: no limit). Answers the new count, or undefined when
+     * the limit was reached (nothing changed). Parallel sends serialise on the row.
+     */
+    async takeDailyMessage(
+      userId: string,
+      day: string,
+      limit: number | null,
+    ): Promise<number | undefined> {
+      if (limit !== null && limit <= 0) return undefined;
+      const rows = await run<{ count: number }>(sql`
+        insert into ${chatDailyUsage} (user_id, day, count) values (${userId}, ${day}, 1)
+        on conflict (user_id, day) do update set count = ${chatDailyUsage}.count + 1
+        ${limit === null ? sql`` : sql`where ${chatDailyUsage}.count < ${limit}`}
+        returning count`);
+      const row = rows.rows[0];
+      return row ? Number(row.count) : undefined;
+    },
+
+    /** Gives back a message counted on `day` (the reply failed). */
+    async giveBackDailyMessage(userId: string, day: string): Promise<void> {
+      await db
+        .update(chatDailyUsage)
+        .set({ count: sql`greatest(${chatDailyUsage.count} - 1, 0)` })
+        .where(and(eq(chatDailyUsage.userId, userId), eq(chatDailyUsage.day, day)));
+    },
+
+    /** Today's count and the lifetime total of a user (one query on the primary key). */
+    async usage(userId: string, day: string): Promise<{ today: number; total: number }> {
+      const [row] = await db
+        .select({
+          today: sql<number>`coalesce(sum(${chatDailyUsage.count}) filter (where ${chatDailyUsage.day} = ${day}), 0)::int`,
+          total: sql<number>`coalesce(sum(${chatDailyUsage.count}), 0)::int`,
+        })
+        .from(chatDailyUsage)
+        .where(eq(chatDailyUsage.userId, userId));
+      return { today: Number(row?.today ?? 0), total: Number(row?.total ?? 0) };
+    },
+
+    async findConversation(id: string, userId?: string): Promise<ConversationRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(conversations)
+        .where(
+          userId === undefined
+            ? eq(conversations.id, id)
+            : and(eq(conversations.id, id), eq(conversations.userId, userId)),
+        );
+      return row;
+    },
+
+    /** A new conversation holding its first message, in one statement. */
+    async startConversation(
+      userId: string,
+      title: string,
+      content: string,
+    ): Promise<ChatMessageRow> {
+      const result = await run<Record<string, unknown>>(sql`
+        with c as (
+          insert into ${conversations} (user_id, title, message_count)
+          values (${userId}, ${title}, 1)
+          returning id, started_at
+        )
+        insert into ${chatMessages} (conversation_id, user_id, sender, content, created_at)
+        select c.id, ${userId}, 'user', ${content}, c.started_at from c
+        returning id, conversation_id, user_id, sender, content, to_json(created_at) #>> '{}' as created_at`);
+      return toMessageRow(result.rows[0]);
+    },
+
+    /**
+     * Adds a message to a conversation of `userId` and moves its counters, in one statement.
+     * Undefined when the conversation is gone (deleted meanwhile) or is not theirs.
+     */
+    async addMessage(
+      conversationId: string,
+      userId: string,
+      sender: "user" | "ai",
+      content: string,
+    ): Promise<ChatMessageRow | undefined> {
+      const result = await run<Record<string, unknown>>(sql`
+        with c as (
+          update ${conversations}
+          set message_count = message_count + 1, last_message_at = clock_timestamp()
+          where id = ${conversationId} and user_id = ${userId}
+          returning id, last_message_at
+        )
+        insert into ${chatMessages} (conversation_id, user_id, sender, content, created_at)
+        select c.id, ${userId}, ${sender}, ${content}, c.last_message_at from c
+        returning id, conversation_id, user_id, sender, content, to_json(created_at) #>> '{}' as created_at`);
+      const row = result.rows[0];
+      return row ? toMessageRow(row) : undefined;
+    },
+
+    /** The newest `limit` messages of a conversation, newest first. */
+    async recentMessages(conversationId: string, limit: number): Promise<ChatMessageRow[]> {
+      return db
+        .select()
+        .from(chatMessages)
+        .where(eq(chatMessages.conversationId, conversationId))
+        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+        .limit(limit);
+    },
+
+    /**
+     * One page of messages, page 1 the newest, oldest to newest inside the page: of one user
+     * (across conversations) or of one conversation. Two indexed queries.
+     */
+    async messagesPage(
+      scope: { userId: string } | { conversationId: string },
+      { page, limit }: Page,
+    ): Promise<{ rows: ChatMessageRow[]; total: number }> {
+      const where =
+        "userId" in scope
+          ? eq(chatMessages.userId, scope.userId)
+          : eq(chatMessages.conversationId, scope.conversationId);
+      const [rows, totals] = await Promise.all([
+        db
+          .select()
+          .from(chatMessages)
+          .where(where)
+          .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ total: count() }).from(chatMessages).where(where),
+      ]);
+      return { rows: rows.reverse(), total: totals[0]?.total ?? 0 };
+    },
+
+    /** A user's conversations, the most recently active first (at most `limit`). */
+    async listConversations(userId: string, limit: number): Promise<ConversationRow[]> {
+      return db
+        .select()
+        .from(conversations)
+        .where(eq(conversations.userId, userId))
+        .orderBy(desc(conversations.lastMessageAt))
+        .limit(limit);
+    },
+
+    /** Deletes one conversation of the user (messages go with it); false when there is none. */
+    async deleteConversation(id: string, userId: string): Promise<boolean> {
+      const rows = await db
+        .delete(conversations)
+        .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+        .returning({ id: conversations.id });
+      return rows.length > 0;
+    },
+
+    /** Deletes every conversation of the user; answers how many. */
+    async clearHistory(userId: string): Promise<number> {
+      const rows = await db
+        .delete(conversations)
+        .where(eq(conversations.userId, userId))
+        .returning({ id: conversations.id });
+      return rows.length;
+    },
+
+    /** One page of the admin's chat logs and its total: two indexed queries. */
+    async chatLogs(query: ChatLogsQuery): Promise<{ rows: ChatLogRow[]; total: number }> {
+      const [rows, totals] = await Promise.all([
+        chatLogsSelect(query)
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db
+          .select({ total: count() })
+          .from(conversations)
+          .innerJoin(users, eq(users.id, conversations.userId))
+          .where(chatLogFilters(query)),
+      ]);
+      return { rows, total: totals[0]?.total ?? 0 };
+    },
+
+    /** Every chat log matching the filters, in batches (the CSV export streams them). */
+    async *allChatLogs(
+      query: Omit<ChatLogsQuery, "page" | "limit">,
+      batchSize = 500,
+    ): AsyncGenerator<ChatLogRow[]> {
+      for (let offset = 0; ; offset += batchSize) {
+        const rows = await chatLogsSelect(query).limit(batchSize).offset(offset);
+        if (rows.length > 0) yield rows;
+        if (rows.length < batchSize) return;
+      }
+    },
+  };
+}
+
+function toMessageRow(row: Record<string, unknown> | undefined): ChatMessageRow {
+  if (!row) throw new Error("The message was not saved");
+  // An ISO 8601 text (to_json), whichever driver answered.
+  const createdAt = row.created_at;
+  return {
+    id: String(row.id),
+    conversationId: String(row.conversation_id),
+    userId: String(row.user_id),
+    sender: row.sender === "ai" ? "ai" : "user",
+    content: String(row.content),
+    createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
+  };
+}
+
+export type ChatRepository = ReturnType<typeof createChatRepository>;

@@ -1,0 +1,342 @@
+import {
+  CHAT_MESSAGES,
+  type ChatLog,
+  type ChatLogsQuery,
+  type ChatMessage,
+  type ChatUsage,
+  type Conversation,
+  countWords,
+  type SendMessageRequest,
+  type SendMessageResult,
+} from "@twinline/contracts";
+import type { FastifyBaseLogger } from "fastify";
+import type { ChatMessageRow, ConversationRow, UserRow } from "../../db/schema/index.ts";
+import { HttpError } from "../../plugins/errors.ts";
+import type { StreamChatRequest } from "../../providers/llm/index.ts";
+import type { SettingsService } from "../settings/service.ts";
+import { hasActiveSubscription, subscriptionOf } from "../users/mapper.ts";
+import {
+  buildChatRequest,
+  type ChatRequest,
+  HISTORY_FETCH_LIMIT,
+  PASSAGE_LIMIT,
+  REPLY_MAX_TOKENS,
+  titleFrom,
+} from "./prompt.ts";
+import { type ChatLogRow, type ChatRepository, type Page, utcDay } from "./repository.ts";
+
+/** The part of the LLM provider chat needs (providers/llm LlmProvider fits it). */
+export interface ChatLlm {
+  streamChat(request: StreamChatRequest): AsyncIterable<string>;
+}
+
+/** What the persona knows: the admin's system prompt and the knowledge retrieval. */
+export interface PersonaSource {
+  systemPrompt(): Promise<string>;
+  passages(question: string, limit: number): Promise<string[]>;
+}
+
+export interface ChatServiceOptions {
+  repository: ChatRepository;
+  settings: Pick<SettingsService, "get">;
+  /** The LLM in force for this call (stored key, environment, else offline). */
+  llm: () => Promise<ChatLlm>;
+  persona: PersonaSource;
+  /** The whole reply must arrive within this (default 60 s); else 502. */
+  providerTimeoutMs?: number;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}
+
+/** The user went away before the reply was done (nothing more reaches them): nginx's 499. */
+export class ClientGoneError extends HttpError {
+  constructor() {
+    super(499, "Client closed the request");
+    this.name = "ClientGoneError";
+  }
+}
+
+/** A message taken, counted and saved, whose reply is still to come. */
+export interface PreparedSend {
+  user: UserRow;
+  day: string;
+  /** Whether the message was counted against today's free messages. */
+  counted: boolean;
+  remaining: number | "unlimited";
+  conversationId: string;
+  userMessage: ChatMessage;
+  request: ChatRequest;
+}
+
+export interface ReplyOptions {
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+  onToken?: (text: string) => void;
+}
+
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 60_000;
+/** At most this many conversations are listed (the most recently active). */
+export const CONVERSATIONS_LIMIT = 100;
+
+export function toChatMessage(row: ChatMessageRow): ChatMessage {
+  return {
+    _id: row.id,
+    conversationId: row.conversationId,
+    sender: row.sender,
+    content: row.content,
+    timestamp: row.createdAt.toISOString(),
+  };
+}
+
+export function toConversation(row: ConversationRow): Conversation {
+  return {
+    _id: row.id,
+    title: row.title,
+    startedAt: row.startedAt.toISOString(),
+    lastMessageAt: row.lastMessageAt.toISOString(),
+    messageCount: row.messageCount,
+  };
+}
+
+export function toChatLog(row: ChatLogRow, character: string): ChatLog {
+  const { conversation, user } = row;
+  return {
+    _id: conversation.id,
+    user: { _id: user.id, name: user.name, email: user.email, profileImage: user.profileImage },
+    character,
+    startTime: conversation.startedAt.toISOString(),
+    lastMessageAt: conversation.lastMessageAt.toISOString(),
+    duration: Math.max(
+      0,
+      Math.round((conversation.lastMessageAt.getTime() - conversation.startedAt.getTime()) / 1000),
+    ),
+    messageCount: conversation.messageCount,
+    plan: user.subscribed ? "premium" : "standard",
+  };
+}
+
+const pagination = (total: number, { page, limit }: Page) => ({
+  total,
+  page,
+  limit,
+  pages: Math.ceil(total / limit),
+});
+
+const notFound = () => new HttpError(404, CHAT_MESSAGES.conversationNotFound);
+
+export function createChatService(options: ChatServiceOptions) {
+  const { repository, settings, persona, log } = options;
+  const now = options.now ?? (() => new Date());
+  const timeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+
+  const isSubscriber = (user: UserRow) => hasActiveSubscription(subscriptionOf(user), now());
+
+  /** The passages for a message; retrieval trouble costs the knowledge, not the reply. */
+  const passagesFor = async (message: string): Promise<string[]> => {
+    try {
+      return await persona.passages(message, PASSAGE_LIMIT);
+    } catch (error) {
+      log.warn({ err: error }, "Knowledge retrieval failed; answering without passages");
+      return [];
+    }
+  };
+
+  const giveBack = async (prepared: Pick<PreparedSend, "user" | "day" | "counted">) => {
+    if (!prepared.counted) return;
+    try {
+      await repository.giveBackDailyMessage(prepared.user.id, prepared.day);
+    } catch (error) {
+      log.error({ err: error }, "Could not give back a free message");
+    }
+  };
+
+  return {
+    /**
+     * The rules, then the message: refused when blank, too long, or over today's free messages
+     * (403 with dailyLimit); counted and saved otherwise, with the LLM request built. Everything
+     * that can refuse happens here, before any reply begins.
+     */
+    async prepare(user: UserRow, body: SendMessageRequest): Promise<PreparedSend> {
+      const message = body.message.trim();
+      if (!message) throw new HttpError(400, CHAT_MESSAGES.emptyMessage);
+      const current = await settings.get();
+      if (countWords(message) > current.maxWordsPerMessage) {
+        throw new HttpError(400, CHAT_MESSAGES.tooManyWords(current.maxWordsPerMessage));
+      }
+      if (body.conversationId) {
+        const conversation = await repository.findConversation(body.conversationId, user.id);
+        if (!conversation) throw notFound();
+      }
+
+      const limit = isSubscriber(user) ? null : current.freeMessagesPerDay;
+      const day = utcDay(now());
+      const count = await repository.takeDailyMessage(user.id, day, limit);
+      if (count === undefined) {
+        throw new HttpError(403, CHAT_MESSAGES.dailyLimitError, CHAT_MESSAGES.dailyLimitError, {
+          dailyLimit: current.freeMessagesPerDay,
+        });
+      }
+      const taken = { user, day, counted: true };
+
+      try {
+        const saved = body.conversationId
+          ? await repository.addMessage(body.conversationId, user.id, "user", message)
+          : await repository.startConversation(user.id, titleFrom(message), message);
+        // Deleted between the check and the insert.
+        if (!saved) throw notFound();
+        const [systemPrompt, passages, recent] = await Promise.all([
+          persona.systemPrompt(),
+          passagesFor(message),
+          body.conversationId
+            ? repository.recentMessages(saved.conversationId, HISTORY_FETCH_LIMIT + 1)
+            : Promise.resolve([]),
+        ]);
+        const history = recent.filter((row) => row.id !== saved.id).reverse();
+        return {
+          ...taken,
+          remaining: limit === null ? "unlimited" : Math.max(0, limit - count),
+          conversationId: saved.conversationId,
+          userMessage: toChatMessage(saved),
+          request: buildChatRequest({
+            personaName: current.aiProfile.name,
+            systemPrompt,
+            passages,
+            history,
+            message,
+          }),
+        };
+      } catch (error) {
+        await giveBack(taken);
+        throw error;
+      }
+    },
+
+    /**
+     * Asks the provider and saves its reply. A failure (error, timeout, empty reply) gives the
+     * free message back and throws 502; the user's message stays. A client that goes away
+     * aborts the provider request: a reply already partly delivered is saved as far as it
+     * went and stays counted, one with nothing delivered is dropped and given back
+     * (docs/decisions/0011-chat-limits.md). Throws ClientGoneError then.
+     */
+    async reply(
+      prepared: PreparedSend,
+      replyOptions: ReplyOptions = {},
+    ): Promise<SendMessageResult> {
+      const clientSignal = replyOptions.signal ?? new AbortController().signal;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([clientSignal, timeout]);
+      let text = "";
+      let failure: unknown;
+      try {
+        const llm = await options.llm();
+        for await (const piece of llm.streamChat({
+          ...prepared.request,
+          signal,
+          maxTokens: REPLY_MAX_TOKENS,
+        })) {
+          if (signal.aborted) break;
+          text += piece;
+          replyOptions.onToken?.(piece);
+        }
+      } catch (error) {
+        failure = error;
+      }
+
+      if (clientSignal.aborted) {
+        if (text) {
+          await repository
+            .addMessage(prepared.conversationId, prepared.user.id, "ai", text)
+            .catch((error) => log.error({ err: error }, "Could not save a partial reply"));
+        } else {
+          await giveBack(prepared);
+        }
+        throw new ClientGoneError();
+      }
+      if (failure !== undefined || timeout.aborted || !text.trim()) {
+        log.error(
+          { err: failure, timedOut: timeout.aborted, empty: !text.trim() },
+          "The AI provider failed",
+        );
+        await giveBack(prepared);
+        throw new HttpError(502, CHAT_MESSAGES.aiFailure);
+      }
+
+      const saved = await repository.addMessage(
+        prepared.conversationId,
+        prepared.user.id,
+        "ai",
+        text,
+      );
+      if (!saved) throw notFound();
+      return {
+        response: text,
+        conversationId: prepared.conversationId,
+        userMessage: prepared.userMessage,
+        aiMessage: toChatMessage(saved),
+        remaining: prepared.remaining,
+      };
+    },
+
+    async usage(user: UserRow): Promise<ChatUsage> {
+      const [current, counts] = await Promise.all([
+        settings.get(),
+        repository.usage(user.id, utcDay(now())),
+      ]);
+      const dailyLimit = current.freeMessagesPerDay;
+      return {
+        total: counts.total,
+        sentToday: counts.today,
+        dailyLimit,
+        remaining: isSubscriber(user) ? "unlimited" : Math.max(0, dailyLimit - counts.today),
+      };
+    },
+
+    async userMessages(user: UserRow, page: Page) {
+      const { rows, total } = await repository.messagesPage({ userId: user.id }, page);
+      return { messages: rows.map(toChatMessage), pagination: pagination(total, page) };
+    },
+
+    async conversations(user: UserRow): Promise<Conversation[]> {
+      const rows = await repository.listConversations(user.id, CONVERSATIONS_LIMIT);
+      return rows.map(toConversation);
+    },
+
+    /** One conversation's messages; `userId` undefined: any user's (the admin's chat logs). */
+    async conversationMessages(conversationId: string, userId: string | undefined, page: Page) {
+      const conversation = await repository.findConversation(conversationId, userId);
+      if (!conversation) throw notFound();
+      const { rows, total } = await repository.messagesPage({ conversationId }, page);
+      return { messages: rows.map(toChatMessage), pagination: pagination(total, page) };
+    },
+
+    async deleteConversation(user: UserRow, conversationId: string): Promise<void> {
+      if (!(await repository.deleteConversation(conversationId, user.id))) throw notFound();
+    },
+
+    async clearHistory(user: UserRow): Promise<void> {
+      await repository.clearHistory(user.id);
+    },
+
+    async chatLogs(query: ChatLogsQuery) {
+      const [{ rows, total }, current] = await Promise.all([
+        repository.chatLogs(query),
+        settings.get(),
+      ]);
+      return {
+        success: true as const,
+        data: rows.map((row) => toChatLog(row, current.aiProfile.name)),
+        pagination: pagination(total, query),
+      };
+    },
+
+    /** Every matching chat log, batch by batch, for the CSV export. */
+    async *allChatLogs(query: Omit<ChatLogsQuery, "page" | "limit">): AsyncGenerator<ChatLog[]> {
+      const character = (await settings.get()).aiProfile.name;
+      for await (const rows of repository.allChatLogs(query)) {
+        yield rows.map((row) => toChatLog(row, character));
+      }
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
