@@ -56,7 +56,12 @@ describe("the authorization walk", () => {
         r.path.startsWith("/api/ai-training/") ||
         (r.path.startsWith("/api/settings") && !(r.method === "GET" && r.path === "/api/settings")),
     );
-    userRoutes = all.filter((r) => r.path === "/api/auth/me" || r.path.startsWith("/api/users/"));
+    userRoutes = all.filter(
+      (r) =>
+        r.path === "/api/auth/me" ||
+        r.path.startsWith("/api/users/") ||
+        r.path.startsWith("/api/chat/"),
+    );
   });
   afterAll(() => t?.close());
 
@@ -79,6 +84,8 @@ describe("the authorization walk", () => {
       expect(adminRoutes).toContainEqual(route);
     }
     expect(userRoutes).toContainEqual({ method: "PUT", path: "/api/users/password" });
+    expect(userRoutes).toContainEqual({ method: "POST", path: "/api/chat/message" });
+    expect(adminRoutes).toContainEqual({ method: "GET", path: "/api/admin/chat-logs/export" });
   });
 
   it("every admin route: no token 401, user token 403, deactivated admin 401, admin allowed", async () => {
@@ -182,6 +189,7 @@ describe("malformed bodies get 400 naming the field, never 500", () => {
       auth: "admin",
       valid: { currentPassword: "x", newPassword: "123456" },
     },
+    { method: "POST", path: "/api/chat/message", auth: "user", valid: { message: "Hi" } },
     {
       method: "PUT",
       path: "/api/admin/users/{userId}/status",
