@@ -25,11 +25,17 @@ export class ProviderUnavailableError extends Error {
   }
 }
 
-const reach = (provider: ProviderName, error: unknown) => {
-  const cause = (error as { cause?: { message?: string; code?: string } }).cause;
-  const detail = cause?.code ?? cause?.message ?? (error as Error).message ?? "connection failed";
-  return new ProviderError(provider, `Could not reach ${provider}: ${detail}`);
-};
+type Caused = { message?: string; code?: string; cause?: Caused };
+
+/** The innermost cause's code or message ("ECONNREFUSED", "getaddrinfo ENOTFOUND ..."). */
+function rootCause(error: Caused): string {
+  let current: Caused = error;
+  for (let depth = 0; current.cause && depth < 5; depth++) current = current.cause;
+  return current.code ?? current.message ?? error.message ?? "connection failed";
+}
+
+const reach = (provider: ProviderName, error: unknown) =>
+  new ProviderError(provider, `Could not reach ${provider}: ${rootCause(error as Caused)}`);
 
 function messageIn(body: unknown): string | undefined {
   if (typeof body === "string") return body || undefined;
