@@ -132,7 +132,7 @@ describe("operator configuration", () => {
     contexts.push(context);
     const visitor = await context.newPage();
     await visitor.goto(`${app.url}/`);
-    await visitor.getByRole("heading", { name: /Nova E2E/ }).waitFor();
+    await visitor.getByRole("heading", { level: 1, name: /Nova E2E/ }).waitFor();
     const logo = visitor.locator('header img[alt="Twinline"]');
     await logo.waitFor();
     expect(await logo.getAttribute("src")).toMatch(/\/uploads\//);
