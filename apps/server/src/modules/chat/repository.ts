@@ -194,10 +194,13 @@ export function createChatRepository(db: Database) {
       return row ? toMessageRow(row) : undefined;
     },
 
-    /** The newest `limit` messages of a conversation, newest first. */
-    async recentMessages(conversationId: string, limit: number): Promise<ChatMessageRow[]> {
+    /** The newest `limit` messages of a conversation, newest first (what a prompt needs). */
+    async recentMessages(
+      conversationId: string,
+      limit: number,
+    ): Promise<Pick<ChatMessageRow, "id" | "sender" | "content">[]> {
       return db
-        .select()
+        .select({ id: chatMessages.id, sender: chatMessages.sender, content: chatMessages.content })
         .from(chatMessages)
         .where(eq(chatMessages.conversationId, conversationId))
         .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))

@@ -152,9 +152,10 @@ export function createChatService(options: ChatServiceOptions) {
 
   return {
     /**
-     * The rules, then the message: refused when blank, too long, or over today's free messages
-     * (403 with dailyLimit); counted and saved otherwise, with the LLM request built. Everything
-     * that can refuse happens here, before any reply begins.
+     * The rules, then the message: refused when blank, too long, over today's free messages
+     * (403 with dailyLimit), or sent to a conversation that is not the user's (404, the count
+     * given back); counted and saved otherwise, with the LLM request built. Everything that can
+     * refuse happens here, before any reply begins.
      */
     async prepare(user: UserRow, body: SendMessageRequest): Promise<PreparedSend> {
       const message = body.message.trim();
@@ -163,11 +164,6 @@ export function createChatService(options: ChatServiceOptions) {
       if (countWords(message) > current.maxWordsPerMessage) {
         throw new HttpError(400, CHAT_MESSAGES.tooManyWords(current.maxWordsPerMessage));
       }
-      if (body.conversationId) {
-        const conversation = await repository.findConversation(body.conversationId, user.id);
-        if (!conversation) throw notFound();
-      }
-
       const limit = isSubscriber(user) ? null : current.freeMessagesPerDay;
       const day = utcDay(now());
       const count = await repository.takeDailyMessage(user.id, day, limit);
@@ -182,7 +178,7 @@ export function createChatService(options: ChatServiceOptions) {
         const saved = body.conversationId
           ? await repository.addMessage(body.conversationId, user.id, "user", message)
           : await repository.startConversation(user.id, titleFrom(message), message);
-        // Deleted between the check and the insert.
+        // Not the user's, or none (the insert checks both): the count goes back, then 404.
         if (!saved) throw notFound();
         const [systemPrompt, passages, recent] = await Promise.all([
           persona.systemPrompt(),
