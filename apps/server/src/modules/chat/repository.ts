@@ -36,6 +36,15 @@ export interface Page {
   limit: number;
 }
 
+export type HistoryRow = Pick<ChatMessageRow, "id" | "sender" | "content">;
+
+export type SendOutcome =
+  /** Today's free messages are used up; nothing was counted or saved. */
+  | { kind: "limit" }
+  /** Counted, but the conversation is not the user's (or is gone): give the count back. */
+  | { kind: "notFound"; count: number }
+  | { kind: "saved"; count: number; message: ChatMessageRow; history: HistoryRow[] };
+
 export interface ChatLogRow {
   conversation: ConversationRow;
   user: Pick<UserRow, "id" | "name" | "email" | "profileImage"> & { subscribed: boolean };
@@ -101,23 +110,75 @@ export function createChatRepository(db: Database) {
 
   return {
     /**
-     * Counts one message for today, in one statement: the row is created or its count raised
-     * only while it is below `limit` (null: no limit). Answers the new count, or undefined when
-     * the limit was reached (nothing changed). Parallel sends serialise on the row.
+     * A user's message, in one statement: counted for today, then saved, with the history the
+     * prompt needs. The count is the upsert of decision 0011: the row is created or its count
+     * raised only while below `limit` (null: no limit), so parallel sends cannot pass it. Only
+     * when it counted is the message saved: into `conversationId` if that is the user's (its
+     * counters move), else into a new conversation titled `title`. The history is the
+     * conversation's newest `historyLimit` messages before this one, newest first (the
+     * statement's snapshot does not see its own insert).
      */
-    async takeDailyMessage(
-      userId: string,
-      day: string,
-      limit: number | null,
-    ): Promise<number | undefined> {
-      if (limit !== null && limit <= 0) return undefined;
-      const rows = await run<{ count: number }>(sql`
-        insert into ${chatDailyUsage} (user_id, day, count) values (${userId}, ${day}, 1)
-        on conflict (user_id, day) do update set count = ${chatDailyUsage}.count + 1
-        ${limit === null ? sql`` : sql`where ${chatDailyUsage}.count < ${limit}`}
-        returning count`);
-      const row = rows.rows[0];
-      return row ? Number(row.count) : undefined;
+    async sendUserMessage(input: {
+      userId: string;
+      day: string;
+      limit: number | null;
+      conversationId: string | null | undefined;
+      title: string;
+      content: string;
+      historyLimit: number;
+    }): Promise<SendOutcome> {
+      const { userId, day, limit, content } = input;
+      if (limit !== null && limit <= 0) return { kind: "limit" };
+      const take = sql`
+        take as (
+          insert into ${chatDailyUsage} (user_id, day, count) values (${userId}, ${day}, 1)
+          on conflict (user_id, day) do update set count = ${chatDailyUsage}.count + 1
+          ${limit === null ? sql`` : sql`where ${chatDailyUsage}.count < ${limit}`}
+          returning count
+        )`;
+      const conversation = input.conversationId
+        ? sql`
+        c as (
+          update ${conversations}
+          set message_count = message_count + 1, last_message_at = clock_timestamp()
+          where id = ${input.conversationId} and user_id = ${userId} and exists (select 1 from take)
+          returning id, last_message_at as at
+        )`
+        : sql`
+        c as (
+          insert into ${conversations} (user_id, title, message_count)
+          select ${userId}, ${input.title}, 1 from take
+          returning id, started_at as at
+        )`;
+      const history = input.conversationId
+        ? sql`(select coalesce(json_agg(json_build_object('id', h.id, 'sender', h.sender, 'content', h.content)), '[]'::json)
+            from (select id, sender, content from ${chatMessages}
+                  where conversation_id = ${input.conversationId}
+                  order by created_at desc, id desc limit ${input.historyLimit}) h)`
+        : sql`'[]'::json`;
+      const result = await run<Record<string, unknown>>(sql`
+        with ${take}, ${conversation},
+        m as (
+          insert into ${chatMessages} (conversation_id, user_id, sender, content, created_at)
+          select c.id, ${userId}, 'user', ${content}, c.at from c
+          returning id, conversation_id, user_id, sender, content, created_at
+        )
+        select (select count from take) as taken,
+          m.id, m.conversation_id, m.user_id, m.sender, m.content,
+          to_json(m.created_at) #>> '{}' as created_at,
+          ${history} as history
+        from (select 1) as one left join m on true`);
+      const row = result.rows[0];
+      if (!row || row.taken === null || row.taken === undefined) return { kind: "limit" };
+      const count = Number(row.taken);
+      if (row.id === null || row.id === undefined) return { kind: "notFound", count };
+      const raw = typeof row.history === "string" ? JSON.parse(row.history) : row.history;
+      return {
+        kind: "saved",
+        count,
+        message: toMessageRow(row),
+        history: (raw ?? []) as HistoryRow[],
+      };
     },
 
     /** Gives back a message counted on `day` (the reply failed). */
@@ -192,19 +253,6 @@ export function createChatRepository(db: Database) {
         returning id, conversation_id, user_id, sender, content, to_json(created_at) #>> '{}' as created_at`);
       const row = result.rows[0];
       return row ? toMessageRow(row) : undefined;
-    },
-
-    /** The newest `limit` messages of a conversation, newest first (what a prompt needs). */
-    async recentMessages(
-      conversationId: string,
-      limit: number,
-    ): Promise<Pick<ChatMessageRow, "id" | "sender" | "content">[]> {
-      return db
-        .select({ id: chatMessages.id, sender: chatMessages.sender, content: chatMessages.content })
-        .from(chatMessages)
-        .where(eq(chatMessages.conversationId, conversationId))
-        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-        .limit(limit);
     },
 
     /**

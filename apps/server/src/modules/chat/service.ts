@@ -166,8 +166,16 @@ export function createChatService(options: ChatServiceOptions) {
       }
       const limit = isSubscriber(user) ? null : current.freeMessagesPerDay;
       const day = utcDay(now());
-      const count = await repository.takeDailyMessage(user.id, day, limit);
-      if (count === undefined) {
+      const outcome = await repository.sendUserMessage({
+        userId: user.id,
+        day,
+        limit,
+        conversationId: body.conversationId,
+        title: titleFrom(message),
+        content: message,
+        historyLimit: HISTORY_FETCH_LIMIT,
+      });
+      if (outcome.kind === "limit") {
         throw new HttpError(403, CHAT_MESSAGES.dailyLimitError, CHAT_MESSAGES.dailyLimitError, {
           dailyLimit: current.freeMessagesPerDay,
         });
@@ -175,19 +183,14 @@ export function createChatService(options: ChatServiceOptions) {
       const taken = { user, day, counted: true };
 
       try {
-        const saved = body.conversationId
-          ? await repository.addMessage(body.conversationId, user.id, "user", message)
-          : await repository.startConversation(user.id, titleFrom(message), message);
-        // Not the user's, or none (the insert checks both): the count goes back, then 404.
-        if (!saved) throw notFound();
-        const [systemPrompt, passages, recent] = await Promise.all([
+        if (outcome.kind === "notFound") throw notFound();
+        const saved = outcome.message;
+        const [systemPrompt, passages] = await Promise.all([
           persona.systemPrompt(),
           passagesFor(message),
-          body.conversationId
-            ? repository.recentMessages(saved.conversationId, HISTORY_FETCH_LIMIT + 1)
-            : Promise.resolve([]),
         ]);
-        const history = recent.filter((row) => row.id !== saved.id).reverse();
+        const count = outcome.count;
+        const history = [...outcome.history].reverse();
         return {
           ...taken,
           remaining: limit === null ? "unlimited" : Math.max(0, limit - count),
