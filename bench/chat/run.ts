@@ -1,0 +1,299 @@
+// bench/chat: POST /api/chat/message at 50 concurrent users with a provider that answers at once,
+// beside a bare Fastify POST route of the same run (issue 5's goals: p99 of the server's own time
+// under 25 ms; the first streamed byte within 5 ms of the provider's first token).
+//
+// Phase 1 (load): the app with the offline responder (no network: all of the time measured is the
+// server's own), autocannon, each connection a user of its own sending into its conversation;
+// paced (each user BENCH_USER_RATE messages a second, default 1: the goal's measurement) and
+// saturated (each sends again as soon as answered: the capacity, where latency is queueing).
+// The server's own time is each request's reply.elapsedTime (an onResponse hook in the server
+// process); the client's latency is shown beside it.
+// Phase 2 (first byte): the app with the OpenAI SDK against a fake OpenAI-compatible server in
+// this process, which timestamps the moment it writes its first token; the client, also in this
+// process (one clock), timestamps the arrival of the first `token` event. Sequential requests.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { spawnServers } from "../lib/spawn-servers.ts";
+
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
+const streamRuns = Number(process.env.BENCH_STREAM_RUNS ?? 200);
+/** Messages a second each user sends in the paced run (a brisk chatter sends one every few s). */
+const userRate = Number(process.env.BENCH_USER_RATE ?? 1);
+const script = fileURLToPath(new URL("./servers.ts", import.meta.url));
+
+interface Setup {
+  bare: string;
+  app: string;
+  users: Array<{ token: string; conversationId: string }>;
+  csrf: { token: string; cookie: string };
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return (
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+  );
+}
+const ms = (value: number) => Number(value.toFixed(2));
+
+async function serverTimes(base: string): Promise<number[]> {
+  const response = await fetch(`${base}/bench/server-times`);
+  return ((await response.json()) as { times: number[] }).times;
+}
+
+async function load(
+  name: string,
+  url: string,
+  setup: Setup,
+  body: (i: number) => object,
+  seconds: number,
+) {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    method: "POST",
+    connections,
+    duration: seconds,
+
+    requests: [
+      {
+        setupRequest: (request, context) => {
+          const c = context as { user?: number };
+          c.user ??= next++ % setup.users.length;
+          const user = setup.users[c.user];
+          return {
+            ...request,
+            headers: {
+              ...request.headers,
+              "content-type": "application/json",
+              authorization: `Bearer ${user?.token}`,
+              "csrf-token": setup.csrf.token,
+              cookie: `_csrf=${setup.csrf.cookie}`,
+            },
+            body: JSON.stringify(body(c.user)),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    clientP50: result.latency.p50,
+    clientP99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/**
+ * Independent users: each waits a random (exponential) time averaging 1/`rate` s, sends, awaits
+ * the answer, and again, for `seconds`. What 50 people chatting at once look like to the server,
+ * unlike a tool firing a batch at the top of each second.
+ */
+async function paced(
+  name: string,
+  url: string,
+  setup: Setup,
+  body: (i: number) => object,
+  seconds: number,
+  rate: number,
+) {
+  const until = performance.now() + seconds * 1000;
+  const latencies: number[] = [];
+  let errors = 0;
+  await Promise.all(
+    setup.users.slice(0, connections).map(async (user, i) => {
+      for (;;) {
+        await new Promise((r) => setTimeout(r, -Math.log(1 - Math.random()) * (1000 / rate)));
+        if (performance.now() >= until) return;
+        const started = performance.now();
+        const response = await fetch(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${user.token}`,
+            "csrf-token": setup.csrf.token,
+            cookie: `_csrf=${setup.csrf.cookie}`,
+          },
+          body: JSON.stringify(body(i)),
+        });
+        await response.arrayBuffer();
+        if (!response.ok) errors++;
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  return {
+    name,
+    requestsPerSecond: latencies.length / seconds,
+    clientP50: ms(percentile(latencies, 50)),
+    clientP99: ms(percentile(latencies, 99)),
+    errors,
+  };
+}
+
+// Phase 1: load, offline responder.
+const offline = await spawnServers<Setup>(script, {
+  OPENAI_API_KEY: "",
+  BENCH_USERS: String(connections),
+});
+let phase1: Array<Record<string, unknown>> = [];
+let appP99 = Number.NaN;
+try {
+  const s = offline.urls;
+  const message = (i: number) => ({
+    message: "What did you do today, and what are you planning for the weekend?",
+    conversationId: s.users[i]?.conversationId,
+  });
+  // Warm-up: JIT, settings cache, connection pools.
+  await load("warm-up", `${s.bare}/bare`, s, message, 2);
+  await load("warm-up", `${s.app}/api/chat/message`, s, message, 2);
+  await serverTimes(s.bare);
+  await serverTimes(s.app);
+
+  // Paced: each of the users sends `userRate` messages a second (the goal's measurement).
+  // Saturated: each sends the next as soon as the last is answered (the capacity).
+  const rows: Array<Record<string, unknown>> = [];
+  for (const [mode, rate] of [
+    [`paced, ${userRate}/s per user`, userRate],
+    ["saturated, closed loop", undefined],
+  ] as const) {
+    const run = rate === undefined ? load : paced;
+    const bare = await run(
+      `bare POST /bare (${mode})`,
+      `${s.bare}/bare`,
+      s,
+      message,
+      durationSeconds,
+      rate as number,
+    );
+    const bareTimes = await serverTimes(s.bare);
+    const chat = await run(
+      `POST /api/chat/message (${mode})`,
+      `${s.app}/api/chat/message`,
+      s,
+      message,
+      durationSeconds,
+      rate as number,
+    );
+    const chatTimes = await serverTimes(s.app);
+    if (rate !== undefined) appP99 = percentile(chatTimes, 99);
+    for (const [row, times] of [
+      [bare, bareTimes],
+      [chat, chatTimes],
+    ] as const) {
+      rows.push({
+        route: row.name,
+        "req/s": Math.round(row.requestsPerSecond),
+        "server p50 ms": ms(percentile(times, 50)),
+        "server p99 ms": ms(percentile(times, 99)),
+        "client p50 ms": row.clientP50,
+        "client p99 ms": row.clientP99,
+        "errors+non2xx": row.errors,
+      });
+    }
+  }
+  phase1 = rows;
+} finally {
+  await offline.stop();
+}
+
+// Phase 2: first streamed byte vs the provider's first token.
+let firstTokenAt = 0;
+const provider = createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    if (request.url?.endsWith("/models")) {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ object: "list", data: [] }));
+      return;
+    }
+    const base = {
+      id: "chatcmpl-bench",
+      object: "chat.completion.chunk",
+      created: 0,
+      model: "bench",
+    };
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    firstTokenAt = performance.now();
+    response.write(chunk({ role: "assistant", content: "Hello" }));
+    for (const piece of [" there,", " nice", " to", " meet", " you."])
+      response.write(chunk({ content: piece }));
+    response.write(chunk({}, "stop"));
+    response.end("data: [DONE]\n\n");
+  });
+});
+await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+const providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
+
+const delays: number[] = [];
+const streamed = await spawnServers<Setup>(script, {
+  OPENAI_API_KEY: "sk-bench-fake-key-0000000000",
+  OPENAI_BASE_URL: providerUrl,
+  BENCH_USERS: "1",
+});
+try {
+  const s = streamed.urls;
+  const user = s.users[0];
+  for (let i = 0; i < streamRuns + 20; i++) {
+    const response = await fetch(`${s.app}/api/chat/message`, {
+      method: "POST",
+      headers: {
+        accept: "text/event-stream",
+        "content-type": "application/json",
+        authorization: `Bearer ${user?.token}`,
+        "csrf-token": s.csrf.token,
+        cookie: `_csrf=${s.csrf.cookie}`,
+      },
+      body: JSON.stringify({ message: "How are you?", conversationId: user?.conversationId }),
+    });
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error("no body");
+    const decoder = new TextDecoder();
+    let text = "";
+    let firstAt = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (!firstAt && text.includes("event: token")) firstAt = performance.now();
+    }
+    if (!text.includes("event: done"))
+      throw new Error(`stream without done: ${text.slice(0, 200)}`);
+    // The first 20 warm up.
+    if (i >= 20) delays.push(firstAt - firstTokenAt);
+  }
+} finally {
+  await streamed.stop();
+  provider.close();
+}
+
+console.log(
+  `\nPhase 1: ${connections} concurrent users, ${durationSeconds} s each, offline responder`,
+);
+console.table(phase1);
+console.log(
+  `server's own time p99 (paced): ${ms(appP99)} ms -> ${appP99 < 25 ? "goal met (< 25 ms)" : "goal NOT met (>= 25 ms)"}`,
+);
+const p50 = percentile(delays, 50);
+const p99 = percentile(delays, 99);
+console.log(
+  `\nPhase 2: first streamed token, ${delays.length} sequential streamed sends (OpenAI SDK -> local fake)`,
+);
+console.table([
+  {
+    "provider first token -> client first token event": "",
+    "p50 ms": ms(p50),
+    "p99 ms": ms(p99),
+    "max ms": ms(Math.max(...delays)),
+  },
+]);
+console.log(
+  `first byte p99 ${ms(p99)} ms -> ${p99 < 5 ? "goal met (< 5 ms)" : "goal NOT met (>= 5 ms)"}`,
+);

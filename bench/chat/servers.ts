@@ -1,0 +1,88 @@
+// Runs in its own process so the load generator does not share the server's event loop.
+// The app (offline responder, or the OpenAI SDK against OPENAI_BASE_URL when OPENAI_API_KEY is
+// set) and a bare Fastify route. Each records its own time per request (an onResponse hook's
+// reply.elapsedTime), read and reset through GET /bench/server-times. Prints one JSON line
+// { bare, app, users: [{ token, conversationId }], csrf: { token, cookie } }, then serves.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Fastify, { type FastifyInstance } from "fastify";
+import { buildApp } from "../../apps/server/src/app.ts";
+import { loadConfig } from "../../apps/server/src/config.ts";
+
+const USERS = Number(process.env.BENCH_USERS ?? 50);
+
+/** Collects the server's own time of every request to `path`, served at /bench/server-times. */
+function timings(path: string) {
+  const plugin = async (app: FastifyInstance) => {
+    let times: number[] = [];
+    app.addHook("onResponse", (request, reply, done) => {
+      if (request.url === path) times.push(reply.elapsedTime);
+      done();
+    });
+    app.get("/bench/server-times", async () => {
+      const answer = times;
+      times = [];
+      return { times: answer };
+    });
+  };
+  // What fastify-plugin does: the hook covers the whole app, not only this plugin's scope.
+  return Object.assign(plugin, { [Symbol.for("skip-override")]: true });
+}
+
+const bare = Fastify({ logger: false });
+await bare.register(timings("/bare"));
+bare.post("/bare", async (request) => ({ success: true, data: { echo: request.body } }));
+const bareUrl = await bare.listen({ port: 0, host: "127.0.0.1" });
+
+const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), "twinline-bench-chat-"));
+const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+const app = await buildApp({
+  config,
+  logger: false,
+  register: timings("/api/chat/message"),
+  // The bench signs its users up from one address.
+  authRateLimit: { max: 100_000 },
+});
+// The bench users would stop at the free-message limit: raise it for this run.
+await app.settings.update({ freeMessagesPerDay: 100_000_000 });
+const appUrl = await app.listen({ port: 0, host: "127.0.0.1" });
+
+// A CSRF token and cookie, as a browser holds them, and the users, each with a conversation.
+const csrfResponse = await app.inject({ method: "GET", url: "/api/csrf-token" });
+const csrfCookie = csrfResponse.cookies.find((c) => c.name === "_csrf")?.value ?? "";
+const csrf = { token: csrfResponse.json().csrfToken as string, cookie: csrfCookie };
+const headers = { "csrf-token": csrf.token, cookie: `_csrf=${csrf.cookie}` };
+const users: Array<{ token: string; conversationId: string }> = [];
+for (let i = 0; i < USERS; i++) {
+  const signup = await app.inject({
+    method: "POST",
+    url: "/api/auth/signup",
+    headers,
+    payload: {
+      name: `Bench ${i}`,
+      email: `bench-${i}-${Date.now()}@example.com`,
+      password: "bench password",
+    },
+  });
+  if (signup.statusCode !== 201)
+    throw new Error(`bench sign-up: ${signup.statusCode} ${signup.body}`);
+  const token = signup.json().token as string;
+  const first = await app.inject({
+    method: "POST",
+    url: "/api/chat/message",
+    headers: { ...headers, authorization: `Bearer ${token}` },
+    payload: { message: "Hello! Tell me about yourself." },
+  });
+  if (first.statusCode !== 200) throw new Error(`bench setup: ${first.statusCode} ${first.body}`);
+  users.push({ token, conversationId: first.json().data.conversationId as string });
+}
+
+console.log(JSON.stringify({ bare: bareUrl, app: appUrl, users, csrf }));
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, async () => {
+    await Promise.all([bare.close(), app.close()]);
+    process.exit(0);
+  });
+}
