@@ -39,6 +39,8 @@ export interface TestAppOptions {
   authRateLimit?: BuildAppOptions["authRateLimit"];
   /** A Google verifier that checks the test's own tokens (test/google.ts). */
   googleVerifier?: BuildAppOptions["googleVerifier"];
+  /** How long a chat reply may take (default 60 s). */
+  chatProviderTimeoutMs?: number;
   /** Logger options (a test that reads the log passes `{ level, stream }`); default silent. */
   logger?: BuildAppOptions["logger"];
   /** Lower upload limits. */
@@ -70,6 +72,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.register ? { register: options.register } : {}),
     authRateLimit: options.authRateLimit ?? { max: 10_000 },
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
+    ...(options.chatProviderTimeoutMs
+      ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
+      : {}),
   });
   return { app, config, kind, dataDir, databaseUrl, close: () => app.close() };
 }

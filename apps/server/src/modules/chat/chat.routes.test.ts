@@ -66,6 +66,7 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     fake = await startFakeOpenAi();
     t = await createTestApp({
       env: { OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: fake.baseUrl },
+      chatProviderTimeoutMs: 1_500,
     });
     await t.app.settings.update({ aiProfile: { name: "Nova Star" } as never });
   });
@@ -418,6 +419,26 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
       ["user", "Tell me a long story"],
     ]);
     expect((await usageOf(t, token)).sentToday).toBe(1);
+  });
+
+  it("a provider that stops answering times out: 502, the partial reply dropped, the count given back", async () => {
+    const { token } = await signUp(t);
+    fake.hang = true;
+    try {
+      const json = await send(t, token, { message: "Slow one" });
+      expect(json.statusCode).toBe(502);
+      expect(messageOf(json)).toBe(CHAT_MESSAGES.aiFailure);
+      const stream = await send(t, token, { message: "Slow two" }, true);
+      expect(parseSse(stream.body).map((e) => e.event)).toEqual(["token", "error"]);
+    } finally {
+      fake.hang = false;
+    }
+    const page = (await call(t, "GET", "/api/chat/messages", { token })).json().data;
+    expect(page.messages.map((m: { content: string }) => m.content)).toEqual([
+      "Slow one",
+      "Slow two",
+    ]);
+    expect((await usageOf(t, token)).sentToday).toBe(0);
   });
 });
 
