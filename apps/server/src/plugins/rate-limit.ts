@@ -2,7 +2,7 @@ import fastifyRateLimit, { type RateLimitOptions } from "@fastify/rate-limit";
 import { AUTH_MESSAGES } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { HttpError } from "./errors.ts";
 
 export interface RateLimitSettings {
@@ -36,7 +36,12 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
   async (app: FastifyInstance, options) => {
     let redis: Redis | undefined;
     if (options.redisUrl) {
-      redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+      // Only a multi-instance deployment sets REDIS_URL; the client is not loaded otherwise.
+      const { Redis: RedisClient } = await import("ioredis");
+      redis = new RedisClient(options.redisUrl, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      });
       redis.on("error", (error) => app.log.warn({ err: error }, "Rate-limit Redis error"));
       app.addHook("onClose", async () => {
         await redis?.quit().catch(() => {});

@@ -1,7 +1,3 @@
-import { ElevenLabsError, ElevenLabsTimeoutError } from "@elevenlabs/elevenlabs-js";
-import OpenAI from "openai";
-import Stripe from "stripe";
-
 export type ProviderName = "OpenAI" | "Stripe" | "ElevenLabs";
 
 /** A provider refused or could not be reached; `message` is the provider's own words. */
@@ -34,10 +30,12 @@ function rootCause(error: Caused): string {
   return current.code ?? current.message ?? error.message ?? "connection failed";
 }
 
-const reach = (provider: ProviderName, error: unknown) =>
+/** The provider could not be reached: "Could not reach {Provider}: ECONNREFUSED". */
+export const unreachable = (provider: ProviderName, error: unknown) =>
   new ProviderError(provider, `Could not reach ${provider}: ${rootCause(error as Caused)}`);
 
-function messageIn(body: unknown): string | undefined {
+/** The first message found in a provider's error body (message, detail or error, nested). */
+export function messageIn(body: unknown): string | undefined {
   if (typeof body === "string") return body || undefined;
   if (typeof body !== "object" || body === null) return undefined;
   const record = body as Record<string, unknown>;
@@ -48,23 +46,12 @@ function messageIn(body: unknown): string | undefined {
   return undefined;
 }
 
-/** Any error of an SDK call as a ProviderError carrying the provider's own message. */
+/**
+ * What is left once a provider's own error classes are mapped (see each implementation): ours
+ * pass through, a fetch TypeError is a connection failure, anything else keeps its message.
+ */
 export function toProviderError(provider: ProviderName, error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (error instanceof OpenAI.APIConnectionError) return reach(provider, error);
-  if (error instanceof OpenAI.APIError) {
-    const message = messageIn(error.error) ?? error.message;
-    return new ProviderError(provider, message, error.status);
-  }
-  if (error instanceof Stripe.errors.StripeConnectionError) return reach(provider, error);
-  if (error instanceof Stripe.errors.StripeError) {
-    return new ProviderError(provider, error.message, error.statusCode);
-  }
-  if (error instanceof ElevenLabsTimeoutError) return reach(provider, error);
-  if (error instanceof ElevenLabsError) {
-    if (error.statusCode === undefined) return reach(provider, error);
-    return new ProviderError(provider, messageIn(error.body) ?? error.message, error.statusCode);
-  }
-  if (error instanceof TypeError) return reach(provider, error);
+  if (error instanceof TypeError) return unreachable(provider, error);
   return new ProviderError(provider, error instanceof Error ? error.message : String(error));
 }

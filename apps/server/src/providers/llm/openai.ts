@@ -1,5 +1,6 @@
-import OpenAI from "openai";
-import { toProviderError } from "../errors.ts";
+import type OpenAI from "openai";
+import { messageIn, ProviderError, toProviderError, unreachable } from "../errors.ts";
+import { lazy } from "../lazy.ts";
 import type { LlmProvider } from "./types.ts";
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
@@ -14,9 +15,22 @@ export interface OpenAiLlmOptions {
   timeoutMs?: number;
 }
 
+const loadOpenAi = lazy(async () => (await import("openai")).default);
+
+/** An OpenAI SDK error in OpenAI's own words. */
+async function openAiError(error: unknown): Promise<ProviderError> {
+  const OpenAiSdk = await loadOpenAi();
+  if (error instanceof OpenAiSdk.APIConnectionError) return unreachable("OpenAI", error);
+  if (error instanceof OpenAiSdk.APIError) {
+    return new ProviderError("OpenAI", messageIn(error.error) ?? error.message, error.status);
+  }
+  return toProviderError("OpenAI", error);
+}
+
 /** The OpenAI SDK client every OpenAI-speaking provider uses (LLM, key test, later STT). */
-export function createOpenAiClient(options: OpenAiLlmOptions): OpenAI {
-  return new OpenAI({
+export async function createOpenAiClient(options: OpenAiLlmOptions): Promise<OpenAI> {
+  const OpenAiSdk = await loadOpenAi();
+  return new OpenAiSdk({
     apiKey: options.apiKey,
     ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
     timeout: options.timeoutMs ?? 60_000,
@@ -27,23 +41,23 @@ export function createOpenAiClient(options: OpenAiLlmOptions): OpenAI {
 
 /** Chat completions through the official SDK, at any OpenAI-compatible base URL. */
 export function createOpenAiLlm(options: OpenAiLlmOptions): LlmProvider {
-  const client = createOpenAiClient(options);
+  const client = lazy(() => createOpenAiClient(options));
   const model = options.model ?? DEFAULT_OPENAI_MODEL;
   return {
     mode: "openai",
     async listModels() {
       try {
         const ids: string[] = [];
-        for await (const entry of client.models.list()) ids.push(entry.id);
+        for await (const entry of (await client()).models.list()) ids.push(entry.id);
         return ids;
       } catch (error) {
-        throw toProviderError("OpenAI", error);
+        throw await openAiError(error);
       }
     },
     async *streamChat(request) {
       // A refusal (wrong key, unknown model) or no connection: a ProviderError in OpenAI's words.
       // An abort stays what it is.
-      const stream = await client.chat.completions
+      const stream = await (await client()).chat.completions
         .create(
           {
             model,
@@ -56,8 +70,8 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmProvider {
           },
           request.signal ? { signal: request.signal } : {},
         )
-        .catch((error: unknown) => {
-          throw request.signal?.aborted ? error : toProviderError("OpenAI", error);
+        .catch(async (error: unknown) => {
+          throw request.signal?.aborted ? error : await openAiError(error);
         });
       try {
         for await (const chunk of stream) {

@@ -1,5 +1,6 @@
-import Stripe from "stripe";
-import { toProviderError } from "../errors.ts";
+import type Stripe from "stripe";
+import { ProviderError, toProviderError, unreachable } from "../errors.ts";
+import { lazy } from "../lazy.ts";
 import type { PaymentsProvider } from "./types.ts";
 
 export interface StripeOptions {
@@ -8,9 +9,22 @@ export interface StripeOptions {
   apiBase?: string | undefined;
 }
 
-export function createStripeClient(options: StripeOptions): Stripe {
+const loadStripe = lazy(async () => (await import("stripe")).default);
+
+/** A Stripe SDK error in Stripe's own words. */
+async function stripeError(error: unknown): Promise<ProviderError> {
+  const StripeSdk = await loadStripe();
+  if (error instanceof StripeSdk.errors.StripeConnectionError) return unreachable("Stripe", error);
+  if (error instanceof StripeSdk.errors.StripeError) {
+    return new ProviderError("Stripe", error.message, error.statusCode);
+  }
+  return toProviderError("Stripe", error);
+}
+
+export async function createStripeClient(options: StripeOptions): Promise<Stripe> {
+  const StripeSdk = await loadStripe();
   const base = options.apiBase ? new URL(options.apiBase) : undefined;
-  return new Stripe(options.secretKey, {
+  return new StripeSdk(options.secretKey, {
     maxNetworkRetries: 1,
     timeout: 30_000,
     telemetry: false,
@@ -25,15 +39,15 @@ export function createStripeClient(options: StripeOptions): Stripe {
 }
 
 export function createStripePayments(options: StripeOptions): PaymentsProvider {
-  const stripe = createStripeClient(options);
+  const stripe = lazy(() => createStripeClient(options));
   return {
     mode: "stripe",
     async retrieveBalance() {
       try {
-        const balance = await stripe.balance.retrieve();
+        const balance = await (await stripe()).balance.retrieve();
         return balance.available.map(({ amount, currency }) => ({ amount, currency }));
       } catch (error) {
-        throw toProviderError("Stripe", error);
+        throw await stripeError(error);
       }
     },
   };

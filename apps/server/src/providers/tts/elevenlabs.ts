@@ -1,5 +1,6 @@
-import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
-import { toProviderError } from "../errors.ts";
+import type { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
+import { messageIn, ProviderError, toProviderError, unreachable } from "../errors.ts";
+import { lazy } from "../lazy.ts";
 import type { TtsProvider } from "./types.ts";
 
 export interface ElevenLabsOptions {
@@ -8,7 +9,27 @@ export interface ElevenLabsOptions {
   baseUrl?: string | undefined;
 }
 
-export function createElevenLabsClient(options: ElevenLabsOptions): ElevenLabsClient {
+const loadElevenLabs = lazy(() => import("@elevenlabs/elevenlabs-js"));
+
+/** An ElevenLabs SDK error in ElevenLabs' own words. */
+async function elevenLabsError(error: unknown): Promise<ProviderError> {
+  const sdk = await loadElevenLabs();
+  if (error instanceof sdk.ElevenLabsTimeoutError) return unreachable("ElevenLabs", error);
+  if (error instanceof sdk.ElevenLabsError) {
+    if (error.statusCode === undefined) return unreachable("ElevenLabs", error);
+    return new ProviderError(
+      "ElevenLabs",
+      messageIn(error.body) ?? error.message,
+      error.statusCode,
+    );
+  }
+  return toProviderError("ElevenLabs", error);
+}
+
+export async function createElevenLabsClient(
+  options: ElevenLabsOptions,
+): Promise<ElevenLabsClient> {
+  const { ElevenLabsClient } = await loadElevenLabs();
   return new ElevenLabsClient({
     apiKey: options.apiKey,
     ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : {}),
@@ -19,23 +40,23 @@ export function createElevenLabsClient(options: ElevenLabsOptions): ElevenLabsCl
 
 /** ElevenLabs through its official SDK. Errors come out as ProviderError. */
 export function createElevenLabsTts(options: ElevenLabsOptions): TtsProvider {
-  const client = createElevenLabsClient(options);
+  const client = lazy(() => createElevenLabsClient(options));
   return {
     mode: "elevenlabs",
     async listVoices() {
       try {
-        const { voices } = await client.voices.getAll();
+        const { voices } = await (await client()).voices.getAll();
         return voices.map((voice) => ({
           voice_id: voice.voiceId,
           name: voice.name ?? voice.voiceId,
         }));
       } catch (error) {
-        throw toProviderError("ElevenLabs", error);
+        throw await elevenLabsError(error);
       }
     },
     async cloneVoice({ name, description, sample }) {
       try {
-        const created = await client.voices.ivc.create({
+        const created = await (await client()).voices.ivc.create({
           name,
           ...(description ? { description } : {}),
           files: [
@@ -44,7 +65,7 @@ export function createElevenLabsTts(options: ElevenLabsOptions): TtsProvider {
         });
         return created.voiceId;
       } catch (error) {
-        throw toProviderError("ElevenLabs", error);
+        throw await elevenLabsError(error);
       }
     },
   };
