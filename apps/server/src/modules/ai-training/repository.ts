@@ -1,6 +1,7 @@
 import { asc, count, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { aiTraining, knowledgeDocuments, knowledgePassages } from "../../db/schema/index.ts";
+import { announceLocalAiTrainingChange, notifyAiTrainingChangedSql } from "./changes.ts";
 
 export type AiTrainingRow = typeof aiTraining.$inferSelect;
 
@@ -20,6 +21,11 @@ export interface VoiceSampleFields {
   voiceSampleContentType: string;
 }
 
+/**
+ * Every write announces itself: a NOTIFY on `ai_training_changed` in its transaction (the other
+ * instances, on PostgreSQL) and, once it is over, this process's listeners on the same database
+ * (the chat's cached persona): docs/decisions/0012-persona-cache.md.
+ */
 export interface AiTrainingRepository {
   read(): Promise<AiTrainingRow>;
   setSystemPrompt(systemPrompt: string): Promise<void>;
@@ -51,18 +57,35 @@ const DEFAULT_ROW: AiTrainingRow = {
 };
 
 export function createAiTrainingRepository(db: Database): AiTrainingRepository {
-  const upsert = async (values: Partial<AiTrainingRow>) => {
-    const [row] = await db
-      .insert(aiTraining)
-      .values({ singleton: true, ...values })
-      .onConflictDoUpdate({
-        target: aiTraining.singleton,
-        set: { ...values, updatedAt: sql`now()` },
-      })
-      .returning();
-    if (!row) throw new Error("ai_training upsert returned no row");
-    return row;
+  /**
+   * `work` in a transaction that also NOTIFYs the change; this process's listeners hear of it
+   * afterwards, even if it failed (an unknown outcome must not leave a stale copy).
+   */
+  const changing = async <T>(work: (tx: Database) => Promise<T>): Promise<T> => {
+    try {
+      return await db.transaction(async (tx) => {
+        const result = await work(tx);
+        await tx.execute(notifyAiTrainingChangedSql);
+        return result;
+      });
+    } finally {
+      announceLocalAiTrainingChange(db);
+    }
   };
+
+  const upsert = (values: Partial<AiTrainingRow>) =>
+    changing(async (tx) => {
+      const [row] = await tx
+        .insert(aiTraining)
+        .values({ singleton: true, ...values })
+        .onConflictDoUpdate({
+          target: aiTraining.singleton,
+          set: { ...values, updatedAt: sql`now()` },
+        })
+        .returning();
+      if (!row) throw new Error("ai_training upsert returned no row");
+      return row;
+    });
 
   return {
     async read() {
@@ -76,7 +99,7 @@ export function createAiTrainingRepository(db: Database): AiTrainingRepository {
       await upsert({ voiceId });
     },
     async setVoiceSample(sample) {
-      return db.transaction(async (tx) => {
+      return changing(async (tx) => {
         await tx.insert(aiTraining).values({ singleton: true }).onConflictDoNothing();
         const [before] = await tx
           .select({ file: aiTraining.voiceSampleFile })
@@ -108,7 +131,7 @@ export function createAiTrainingRepository(db: Database): AiTrainingRepository {
         .orderBy(desc(knowledgeDocuments.uploadDate), asc(knowledgeDocuments.originalName));
     },
     async insertDocument(document, passages) {
-      return db.transaction(async (tx) => {
+      return changing(async (tx) => {
         const [row] = await tx.insert(knowledgeDocuments).values(document).returning();
         if (!row) throw new Error("knowledge_documents insert returned no row");
         // In slices: a long document must not exceed the statement's parameter limit.
@@ -125,11 +148,13 @@ export function createAiTrainingRepository(db: Database): AiTrainingRepository {
       });
     },
     async deleteDocument(id) {
-      const [row] = await db
-        .delete(knowledgeDocuments)
-        .where(eq(knowledgeDocuments.id, id))
-        .returning({ storedName: knowledgeDocuments.storedName });
-      return row?.storedName;
+      return changing(async (tx) => {
+        const [row] = await tx
+          .delete(knowledgeDocuments)
+          .where(eq(knowledgeDocuments.id, id))
+          .returning({ storedName: knowledgeDocuments.storedName });
+        return row?.storedName;
+      });
     },
   };
 }
