@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { Database, DatabaseConnection } from "../../db/client.ts";
+import type { DatabaseConnection } from "../../db/client.ts";
 import { adminGuarded } from "../admin/routes.ts";
-import { createAiTrainingRepository } from "../ai-training/repository.ts";
-import { findRelevantPassages } from "../ai-training/retrieval.ts";
+import { startCachedPersona } from "../ai-training/persona.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
 import { createChatRepository } from "./repository.ts";
 import { chatRoutes } from "./routes.ts";
@@ -14,16 +13,6 @@ import {
   type PersonaSource,
 } from "./service.ts";
 
-/** The admin's system prompt and the knowledge retrieval of the AI training. */
-function aiTrainingPersona(db: Database): PersonaSource {
-  const training = createAiTrainingRepository(db);
-  return {
-    systemPrompt: async () => (await training.read()).systemPrompt,
-    passages: async (question, limit) =>
-      (await findRelevantPassages(db, question, limit)).map((passage) => passage.content),
-  };
-}
-
 declare module "fastify" {
   interface FastifyInstance {
     /** Text chat with the persona: sends, history, limits, the admin's chat logs. */
@@ -33,7 +22,10 @@ declare module "fastify" {
 
 export interface ChatModuleOptions {
   connection: DatabaseConnection;
-  /** The persona's system prompt and knowledge passages; default: the AI training's. */
+  /**
+   * The persona's system prompt and knowledge passages; default: the AI training's, cached in
+   * process and dropped by every AI training write (docs/decisions/0012-persona-cache.md).
+   */
   persona?: PersonaSource;
   /** The LLM in force; default app.providers.llm() (stored key, environment, else offline). */
   llm?: () => Promise<ChatLlm>;
@@ -47,11 +39,19 @@ export interface ChatModuleOptions {
  */
 export const chatModule = fp<ChatModuleOptions>(
   async (app: FastifyInstance, options) => {
+    let persona = options.persona;
+    if (!persona) {
+      const cached = await startCachedPersona(options.connection, (error) =>
+        app.log.warn({ err: error }, "AI training change listener lost"),
+      );
+      app.addHook("onClose", async () => cached.close());
+      persona = cached.persona;
+    }
     const chat = createChatService({
       repository: createChatRepository(options.connection.db),
       settings: app.settings,
       llm: options.llm ?? (() => app.providers.llm()),
-      persona: options.persona ?? aiTrainingPersona(options.connection.db),
+      persona,
       log: app.log,
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
