@@ -1,7 +1,7 @@
 /**
  * Creates or updates an admin account by hand:
  *
- *   npm run admin:create -- --email admin@example.com --password 'a long secret' [--name Ada]
+ *   npm run admin:create -- --email admin@example.com --password 'a long secret' [--name 'Site Admin']
  *
  * Missing values are read from ADMIN_EMAIL / ADMIN_PASSWORD, else asked for on the terminal.
  * It uses the server's configuration (DATA_DIR or DATABASE_URL). With the embedded PGlite, stop

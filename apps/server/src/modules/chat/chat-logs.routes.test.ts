@@ -42,13 +42,13 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
     t = await createTestApp();
     await t.app.settings.update({ aiProfile: { name: "Nova Star" } as never });
     adminToken = (await adminSession(t)).token;
-    const alice = await signUp(t, { name: "Alice Smith", email: "alice.smith@example.com" });
-    const bob = await signUp(t, { name: '=HYPERLINK("x")', email: "bob@Example.org" });
+    const amber = await signUp(t, { name: "Amber Field", email: "amber.field@example.com" });
+    const other = await signUp(t, { name: '=HYPERLINK("x")', email: "formula@Example.org" });
     const carol = await signUp(t, { name: 'Carol "CJ", Jr', email: "carol@example.net" });
-    userToken = alice.token;
-    await conversation("a1", alice.user.id, "2025-03-01T10:00:00Z", 120, 4);
-    await conversation("a2", alice.user.id, "2025-03-03T23:59:59Z", 30, 2);
-    await conversation("b1", bob.user.id, "2025-03-02T08:00:00Z", 600, 6);
+    userToken = amber.token;
+    await conversation("a1", amber.user.id, "2025-03-01T10:00:00Z", 120, 4);
+    await conversation("a2", amber.user.id, "2025-03-03T23:59:59Z", 30, 2);
+    await conversation("b1", other.user.id, "2025-03-02T08:00:00Z", 600, 6);
     await conversation("c1", carol.user.id, "2025-03-04T00:00:00Z", 5, 1);
   });
   afterAll(() => t?.close());
@@ -67,7 +67,7 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
     expect(body.pagination).toEqual({ total: 4, page: 1, limit: 10, pages: 1 });
     expect(body.data[3]).toEqual({
       _id: ids.a1,
-      user: expect.objectContaining({ name: "Alice Smith", email: "alice.smith@example.com" }),
+      user: expect.objectContaining({ name: "Amber Field", email: "amber.field@example.com" }),
       character: "Nova Star",
       startTime: "2025-03-01T10:00:00.000Z",
       lastMessageAt: "2025-03-01T10:02:00.000Z",
@@ -104,7 +104,7 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
   });
 
   it("searches user name and e-mail case-insensitively", async () => {
-    expect(keysOf(await list({ search: "SMITH" }))).toEqual(["a2", "a1"]);
+    expect(keysOf(await list({ search: "FIELD" }))).toEqual(["a2", "a1"]);
     expect(keysOf(await list({ search: "example.ORG" }))).toEqual(["b1"]);
     expect(keysOf(await list({ search: "%" }))).toEqual([]);
     expect((await list({ search: "nobody" })).pagination.total).toBe(0);
@@ -164,16 +164,16 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
     const lines = response.body.split("\r\n");
     expect(lines[0]).toBe(CHAT_LOGS_CSV_HEADER.join(","));
     expect(lines.slice(1)).toEqual([
-      "2025-03-01T10:00:00.000Z,Alice Smith,alice.smith@example.com,Nova Star,120,4,standard",
-      `2025-03-02T08:00:00.000Z,"'=HYPERLINK(""x"")",bob@example.org,Nova Star,600,6,standard`,
-      "2025-03-03T23:59:59.000Z,Alice Smith,alice.smith@example.com,Nova Star,30,2,standard",
+      "2025-03-01T10:00:00.000Z,Amber Field,amber.field@example.com,Nova Star,120,4,standard",
+      `2025-03-02T08:00:00.000Z,"'=HYPERLINK(""x"")",formula@example.org,Nova Star,600,6,standard`,
+      "2025-03-03T23:59:59.000Z,Amber Field,amber.field@example.com,Nova Star,30,2,standard",
       `2025-03-04T00:00:00.000Z,"Carol ""CJ"", Jr",carol@example.net,Nova Star,5,1,standard`,
       "",
     ]);
 
     const filtered = await call(t, "GET", "/api/admin/chat-logs/export", {
       token: adminToken,
-      query: { search: "smith", page: "2", limit: "1" },
+      query: { search: "field", page: "2", limit: "1" },
     });
     expect(filtered.body.split("\r\n").filter(Boolean)).toHaveLength(3);
   });
