@@ -4,13 +4,12 @@ import {
   SYSTEM_PROMPT_MAX,
   updateSystemPromptRequestSchema,
 } from "@twinline/contracts";
-import { RotateCw } from "lucide-react";
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { inputClasses } from "@/components/ui/field";
+import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Section } from "@/components/ui/section";
-import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/api-client";
 import {
   AI_TRAINING_MESSAGES,
@@ -44,23 +43,9 @@ export function AdminAiTrainingPage() {
         </p>
       </div>
       {training.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner label="Loading AI Training data" />
-        </div>
+        <LoadingState label="Loading AI Training data" />
       ) : training.isError ? (
-        <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white px-4 py-12 text-center dark:border-white/10 dark:bg-stone-900">
-          <p role="alert" className="text-stone-700 dark:text-stone-300">
-            {AI_TRAINING_MESSAGES.loadFailed}
-          </p>
-          <button
-            type="button"
-            onClick={() => training.refetch()}
-            className={buttonClasses("secondary", "sm")}
-          >
-            <RotateCw aria-hidden="true" className="size-4" />
-            Try again
-          </button>
-        </div>
+        <ErrorState message={AI_TRAINING_MESSAGES.loadFailed} onRetry={() => training.refetch()} />
       ) : (
         <>
           <SystemPromptSection initial={training.data.systemPrompt} />

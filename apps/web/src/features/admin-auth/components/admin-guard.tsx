@@ -1,8 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { RotateCw } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, useLocation } from "react-router";
-import { buttonClasses } from "@/components/ui/button";
+import { ErrorState } from "@/components/ui/load-states";
 import { Spinner } from "@/components/ui/spinner";
 import { onUnauthorized } from "@/lib/api-client";
 import { getAdminToken, STORAGE_KEYS } from "@/lib/storage";
@@ -59,19 +58,11 @@ export function AdminGuard({ children }: { children: ReactNode }) {
   }
   if (verify.isError) {
     return (
-      <div className="flex min-h-dvh flex-col items-center justify-center gap-4 px-6 text-center">
-        <p role="alert" className="max-w-sm text-stone-700 dark:text-stone-300">
-          We could not check your admin session. Please check your connection and try again.
-        </p>
-        <button
-          type="button"
-          onClick={() => verify.refetch()}
-          className={buttonClasses("secondary", "md")}
-        >
-          <RotateCw aria-hidden="true" className="size-4" />
-          Try again
-        </button>
-      </div>
+      <ErrorState
+        layout="screen"
+        message="We could not check your admin session. Please check your connection and try again."
+        onRetry={() => verify.refetch()}
+      />
     );
   }
   if (!verdict) {

@@ -1,12 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ChatLog } from "@twinline/contracts";
 import { clsx } from "clsx";
-import { Download, LoaderCircle, RotateCw, Search, X } from "lucide-react";
+import { Download, LoaderCircle, Search, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
@@ -233,19 +234,11 @@ export function AdminChatLogsPage() {
         </div>
 
         {logs.isError && !logs.data ? (
-          <div className="flex flex-col items-center gap-4 px-4 py-12 text-center">
-            <p role="alert" className="text-stone-700 dark:text-stone-300">
-              Failed to load chat logs
-            </p>
-            <button
-              type="button"
-              onClick={() => logs.refetch()}
-              className={buttonClasses("secondary", "sm")}
-            >
-              <RotateCw aria-hidden="true" className="size-4" />
-              Try again
-            </button>
-          </div>
+          <ErrorState
+            layout="inline"
+            message="Failed to load chat logs"
+            onRetry={() => logs.refetch()}
+          />
         ) : (
           <>
             <div className="overflow-x-auto">

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ChatLog } from "@twinline/contracts";
 import { clsx } from "clsx";
-import { LoaderCircle, RotateCw } from "lucide-react";
+import { LoaderCircle } from "lucide-react";
 import { useState } from "react";
-import { buttonClasses } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { conversationQuery, formatDuration } from "../api/chat-logs";
@@ -56,19 +56,11 @@ function ConversationMessages({ log }: { log: ChatLog }) {
 
   if (query.isError && !query.data) {
     return (
-      <div className="flex flex-col items-center gap-3 py-8 text-center">
-        <p role="alert" className="text-sm text-stone-700 dark:text-stone-300">
-          Failed to load messages
-        </p>
-        <button
-          type="button"
-          onClick={() => query.refetch()}
-          className={buttonClasses("secondary", "sm")}
-        >
-          <RotateCw aria-hidden="true" className="size-4" />
-          Try again
-        </button>
-      </div>
+      <ErrorState
+        layout="compact"
+        message="Failed to load messages"
+        onRetry={() => query.refetch()}
+      />
     );
   }
 

@@ -6,6 +6,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
+import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
 import {
@@ -27,7 +28,7 @@ import {
 } from "../api/validation";
 import { useLatestSettings, useSavedTick, useSaveSettings } from "../hooks/use-settings";
 import { ProviderModes } from "./provider-modes";
-import { ErrorState, LoadingState, PageHeader, SaveButton } from "./ui";
+import { PageHeader, SaveButton } from "./ui";
 
 export const API_CONFIG_MESSAGES = {
   invalid: "Please fix the validation errors",

@@ -3,6 +3,7 @@ import { type AdminSettings, SOCIAL_NETWORKS, type SocialNetwork } from "@twinli
 import { type FormEvent, useEffect, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { FormMessage, inputClasses, TextField } from "@/components/ui/field";
+import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
 import { adminSettingsQuery, toUpdateRequest } from "../api/settings";
@@ -17,7 +18,7 @@ import {
 import { useLatestSettings, useSavedTick, useSaveSettings } from "../hooks/use-settings";
 import { ImageUploadField } from "./image-upload-field";
 import { ProviderModes } from "./provider-modes";
-import { ErrorState, LoadingState, PageHeader, SaveButton, Toggle } from "./ui";
+import { PageHeader, SaveButton, Toggle } from "./ui";
 
 export const SETTINGS_MESSAGES = {
   saved: "Settings saved successfully!",

@@ -1,8 +1,7 @@
 import { clsx } from "clsx";
-import { Check, LoaderCircle, RotateCw } from "lucide-react";
+import { Check, LoaderCircle } from "lucide-react";
 import type { ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button";
-import { Spinner } from "@/components/ui/spinner";
 
 export function PageHeader({ title, description }: { title: string; description: ReactNode }) {
   return (
@@ -40,28 +39,6 @@ export function SaveButton({
       ) : null}
       {saving ? "Saving..." : saved ? "Saved" : label}
     </button>
-  );
-}
-
-export function LoadingState({ label }: { label: string }) {
-  return (
-    <div className="flex justify-center py-16">
-      <Spinner label={label} />
-    </div>
-  );
-}
-
-export function ErrorState({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return (
-    <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white px-4 py-12 text-center dark:border-white/10 dark:bg-stone-900">
-      <p role="alert" className="text-stone-700 dark:text-stone-300">
-        {message}
-      </p>
-      <button type="button" onClick={onRetry} className={buttonClasses("secondary", "sm")}>
-        <RotateCw aria-hidden="true" className="size-4" />
-        Try again
-      </button>
-    </div>
   );
 }
 

@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import type { AdminUserListItem } from "@twinline/contracts";
 import { clsx } from "clsx";
-import { Eye, RotateCw, Search, UserCheck, UserX, X } from "lucide-react";
+import { Eye, Search, UserCheck, UserX, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
-import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
@@ -131,19 +131,11 @@ export function AdminUsersPage() {
         </div>
 
         {users.isError && !users.data ? (
-          <div className="flex flex-col items-center gap-4 px-4 py-12 text-center">
-            <p role="alert" className="text-stone-700 dark:text-stone-300">
-              Failed to load users
-            </p>
-            <button
-              type="button"
-              onClick={() => users.refetch()}
-              className={buttonClasses("secondary", "sm")}
-            >
-              <RotateCw aria-hidden="true" className="size-4" />
-              Try again
-            </button>
-          </div>
+          <ErrorState
+            layout="inline"
+            message="Failed to load users"
+            onRetry={() => users.refetch()}
+          />
         ) : (
           <>
             <div className="overflow-x-auto" data-testid="users-table-scroll">

@@ -1,7 +1,8 @@
-import { LoaderCircle, MessageCircle, RotateCw, Trash2 } from "lucide-react";
+import { LoaderCircle, MessageCircle, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
+import { ErrorState } from "@/components/ui/load-states";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useSettings } from "@/lib/settings";
 import { useChat } from "../hooks/use-chat";
@@ -190,19 +191,7 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
               <span className="sr-only">Loading messages…</span>
             </div>
           ) : chat.loadError ? (
-            <div className="flex h-full flex-col items-center justify-center gap-4 text-center">
-              <p role="alert" className="text-stone-700 dark:text-stone-300">
-                {CHAT_TEXT.failedLoadChat}
-              </p>
-              <button
-                type="button"
-                onClick={chat.reload}
-                className={buttonClasses("secondary", "sm")}
-              >
-                <RotateCw aria-hidden="true" className="size-4" />
-                Try again
-              </button>
-            </div>
+            <ErrorState layout="fill" message={CHAT_TEXT.failedLoadChat} onRetry={chat.reload} />
           ) : (
             <>
               {chat.items.length === 0 && !chat.busy && (
