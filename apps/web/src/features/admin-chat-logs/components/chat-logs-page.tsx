@@ -1,16 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ChatLog } from "@twinline/contracts";
 import { clsx } from "clsx";
-import { Download, LoaderCircle, Search, X } from "lucide-react";
+import { Download, LoaderCircle } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
+import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
-import { Skeleton } from "@/components/ui/skeleton";
-import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
+import { tdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import {
   type ChatLogPlan,
@@ -24,10 +25,7 @@ import {
 import { CHAT_LOGS_DEFAULTS, useChatLogsParams } from "../hooks/use-chat-logs-params";
 import { ConversationDialog, formatDateTime } from "./conversation-dialog";
 
-const SEARCH_DEBOUNCE_MS = 300;
-const SKELETON_ROWS = 5;
-
-const COLUMNS: { label: string; sortBy?: ChatLogSortField }[] = [
+const COLUMNS: TableColumn<ChatLogSortField>[] = [
   { label: "User" },
   { label: "Character" },
   { label: "Start Time", sortBy: "startTime" },
@@ -45,20 +43,15 @@ export function AdminChatLogsPage() {
   const ids = { search: useId(), plan: useId(), start: useId(), end: useId() };
   const { params, update, filter, sort, reset } = useChatLogsParams();
   const logs = useQuery(chatLogsQuery(params));
-  const [searchText, setSearchText] = useState(params.search);
+  const [searchText, setSearchText] = useDebouncedSearch(params.search, (search) =>
+    filter({ search }),
+  );
   const [open, setOpen] = useState<ChatLog | null>(null);
   const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
     document.title = "Chat Logs · Twinline Admin";
   }, []);
-
-  useEffect(() => {
-    const value = searchText.trim();
-    if (value === params.search) return;
-    const timer = setTimeout(() => filter({ search: value }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchText, params.search, filter]);
 
   // The error toast, once per failure.
   useEffect(() => {
@@ -67,18 +60,7 @@ export function AdminChatLogsPage() {
 
   const pagination = logs.data?.pagination;
   const rows = logs.data?.logs ?? [];
-  const first =
-    pagination && pagination.total > 0 ? (pagination.page - 1) * pagination.limit + 1 : 0;
-  const last = pagination ? Math.min(pagination.page * pagination.limit, pagination.total) : 0;
-
-  useEffect(() => {
-    if (pagination && pagination.pages > 0 && params.page > pagination.pages) {
-      update({ page: pagination.pages });
-    }
-  }, [pagination, params.page, update]);
-
-  const direction = (field: ChatLogSortField) =>
-    params.sortBy === field ? (params.sortOrder === 1 ? "ascending" : "descending") : null;
+  const { first, last } = usePageRange(pagination, params.page, (page) => update({ page }));
 
   const filtered =
     params.search !== CHAT_LOGS_DEFAULTS.search ||
@@ -145,30 +127,16 @@ export function AdminChatLogsPage() {
             >
               Search
             </label>
-            <div className="relative">
-              <Search
-                aria-hidden="true"
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-stone-400"
-              />
-              <input
-                id={ids.search}
-                type="search"
-                value={searchText}
-                onChange={(event) => setSearchText(event.target.value)}
-                placeholder="User name or email"
-                className={clsx(inputClasses, "pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden")}
-              />
-              {searchText && (
-                <button
-                  type="button"
-                  onClick={() => setSearchText("")}
-                  aria-label="Clear search"
-                  className="absolute top-1/2 right-2 inline-flex size-6 -translate-y-1/2 items-center justify-center rounded-full text-stone-500 hover:bg-stone-100 hover:text-stone-900 dark:hover:bg-white/10 dark:hover:text-white"
-                >
-                  <X aria-hidden="true" className="size-4" />
-                </button>
+            <SearchBox
+              id={ids.search}
+              value={searchText}
+              onChange={setSearchText}
+              placeholder="User name or email"
+              inputClassName={clsx(
+                inputClasses,
+                "pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden",
               )}
-            </div>
+            />
           </div>
           <div>
             <label
@@ -241,96 +209,63 @@ export function AdminChatLogsPage() {
           />
         ) : (
           <>
-            <div className="overflow-x-auto">
-              <table
-                className="min-w-full divide-y divide-stone-200 dark:divide-white/10"
-                aria-busy={logs.isFetching}
-              >
-                <caption className="sr-only">Chat logs</caption>
-                <thead className="bg-stone-50 dark:bg-white/[0.03]">
-                  <tr>
-                    {COLUMNS.map((column) =>
-                      column.sortBy ? (
-                        <SortableHeader
-                          key={column.label}
-                          label={column.label}
-                          direction={direction(column.sortBy)}
-                          onSort={() => column.sortBy && sort(column.sortBy)}
-                        />
-                      ) : (
-                        <th key={column.label} scope="col" className={thClasses}>
-                          {column.label}
-                        </th>
-                      ),
-                    )}
-                  </tr>
-                </thead>
-                <tbody
-                  className={clsx(
-                    "divide-y divide-stone-100 transition-opacity dark:divide-white/5",
-                    logs.isPlaceholderData && "opacity-60",
-                  )}
+            <PagedTable
+              caption="Chat logs"
+              columns={COLUMNS}
+              sortBy={params.sortBy}
+              sortOrder={params.sortOrder}
+              onSort={sort}
+              pending={logs.isPending}
+              fetching={logs.isFetching}
+              placeholder={logs.isPlaceholderData}
+            >
+              {rows.map((log) => (
+                <tr
+                  key={log._id}
+                  data-testid="chat-log-row"
+                  onClick={() => setOpen(log)}
+                  className="cursor-pointer hover:bg-stone-50 dark:hover:bg-white/[0.03]"
                 >
-                  {logs.isPending &&
-                    Array.from({ length: SKELETON_ROWS }, (_, i) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder rows
-                      <tr key={i} data-testid="skeleton-row">
-                        {COLUMNS.map((column) => (
-                          <td key={column.label} className={tdClasses}>
-                            <Skeleton className="h-4 w-20" />
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                  {rows.map((log) => (
-                    <tr
-                      key={log._id}
-                      data-testid="chat-log-row"
-                      onClick={() => setOpen(log)}
-                      className="cursor-pointer hover:bg-stone-50 dark:hover:bg-white/[0.03]"
-                    >
-                      <td className={tdClasses}>
-                        <div className="flex items-center gap-3">
-                          <UserAvatar
-                            name={log.user.name}
-                            email={log.user.email}
-                            image={log.user.profileImage}
-                          />
-                          <div className="min-w-0">
-                            <button
-                              type="button"
-                              onClick={(event) => {
-                                event.stopPropagation();
-                                setOpen(log);
-                              }}
-                              aria-label={`Open the conversation of ${log.user.name}, started ${formatDateTime(log.startTime)}`}
-                              className="font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
-                            >
-                              {log.user.name}
-                            </button>
-                            <p className="text-xs text-stone-500 dark:text-stone-400">
-                              {log.user.email}
-                            </p>
-                          </div>
-                        </div>
-                      </td>
-                      <td className={tdClasses}>{log.character}</td>
-                      <td className={tdClasses}>{formatDateTime(log.startTime)}</td>
-                      <td className={tdClasses}>{formatDateTime(log.lastMessageAt)}</td>
-                      <td className={clsx(tdClasses, "tabular-nums")}>
-                        {formatDuration(log.duration)}
-                      </td>
-                      <td className={clsx(tdClasses, "tabular-nums")}>{log.messageCount}</td>
-                      <td className={tdClasses}>
-                        <Badge tone={log.plan === "premium" ? "brand" : "grey"}>
-                          {log.plan === "premium" ? "Premium" : "Standard"}
-                        </Badge>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  <td className={tdClasses}>
+                    <div className="flex items-center gap-3">
+                      <UserAvatar
+                        name={log.user.name}
+                        email={log.user.email}
+                        image={log.user.profileImage}
+                      />
+                      <div className="min-w-0">
+                        <button
+                          type="button"
+                          onClick={(event) => {
+                            event.stopPropagation();
+                            setOpen(log);
+                          }}
+                          aria-label={`Open the conversation of ${log.user.name}, started ${formatDateTime(log.startTime)}`}
+                          className="font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
+                        >
+                          {log.user.name}
+                        </button>
+                        <p className="text-xs text-stone-500 dark:text-stone-400">
+                          {log.user.email}
+                        </p>
+                      </div>
+                    </div>
+                  </td>
+                  <td className={tdClasses}>{log.character}</td>
+                  <td className={tdClasses}>{formatDateTime(log.startTime)}</td>
+                  <td className={tdClasses}>{formatDateTime(log.lastMessageAt)}</td>
+                  <td className={clsx(tdClasses, "tabular-nums")}>
+                    {formatDuration(log.duration)}
+                  </td>
+                  <td className={clsx(tdClasses, "tabular-nums")}>{log.messageCount}</td>
+                  <td className={tdClasses}>
+                    <Badge tone={log.plan === "premium" ? "brand" : "grey"}>
+                      {log.plan === "premium" ? "Premium" : "Standard"}
+                    </Badge>
+                  </td>
+                </tr>
+              ))}
+            </PagedTable>
             {!logs.isPending && rows.length === 0 && (
               <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
                 No chat logs found

@@ -1,15 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
 import type { AdminUserListItem } from "@twinline/contracts";
 import { clsx } from "clsx";
-import { Eye, Search, UserCheck, UserX, X } from "lucide-react";
+import { Eye, UserCheck, UserX } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
+import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
-import { Skeleton } from "@/components/ui/skeleton";
-import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
+import { tdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { formatCount, formatDate, subscriptionStatusLabel } from "../api/format";
 import { adminUsersQuery, type UserSortField } from "../api/users";
@@ -19,11 +20,7 @@ import { ConfirmStatusDialog, type StatusTarget } from "./confirm-status-dialog"
 import { AccountStatusBadge } from "./ui";
 import { UserGrowthCards } from "./user-growth-cards";
 
-/** Search waits this long after the last keystroke. */
-const SEARCH_DEBOUNCE_MS = 300;
-const SKELETON_ROWS = 5;
-
-const COLUMNS: { label: string; sortBy?: UserSortField }[] = [
+const COLUMNS: TableColumn<UserSortField>[] = [
   { label: "Name", sortBy: "name" },
   { label: "Email", sortBy: "email" },
   { label: "Join Date", sortBy: "createdAt" },
@@ -31,7 +28,7 @@ const COLUMNS: { label: string; sortBy?: UserSortField }[] = [
   { label: "Credits", sortBy: "credits" },
   { label: "Subscription Status" },
   { label: "Account Status" },
-  { label: "Actions" },
+  { label: "Actions", className: "text-right" },
 ];
 
 function SubscriptionBadge({ status }: { status: AdminUserListItem["subscription"]["status"] }) {
@@ -45,7 +42,10 @@ export function AdminUsersPage() {
   const searchId = useId();
   const { params, update, sort } = useUsersParams();
   const users = useQuery(adminUsersQuery(params));
-  const [searchText, setSearchText] = useState(params.search);
+  // A new search starts again on page 1.
+  const [searchText, setSearchText] = useDebouncedSearch(params.search, (search) =>
+    update({ search, page: 1 }),
+  );
   const [target, setTarget] = useState<StatusTarget | null>(null);
   const status = useUserStatus();
 
@@ -53,30 +53,10 @@ export function AdminUsersPage() {
     document.title = "Users · Twinline Admin";
   }, []);
 
-  // Debounced search: a new search starts again on page 1.
-  useEffect(() => {
-    const value = searchText.trim();
-    if (value === params.search) return;
-    const timer = setTimeout(() => update({ search: value, page: 1 }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchText, params.search, update]);
-
   const pagination = users.data?.pagination;
   const rows = users.data?.users ?? [];
   const pages = pagination?.pages ?? 1;
-  const first =
-    pagination && pagination.total > 0 ? (pagination.page - 1) * pagination.limit + 1 : 0;
-  const last = pagination ? Math.min(pagination.page * pagination.limit, pagination.total) : 0;
-
-  // A page past the end (e.g. after a search shrank the list) goes back to the last one.
-  useEffect(() => {
-    if (pagination && pagination.pages > 0 && params.page > pagination.pages) {
-      update({ page: pagination.pages });
-    }
-  }, [pagination, params.page, update]);
-
-  const direction = (field: UserSortField) =>
-    params.sortBy === field ? (params.sortOrder === 1 ? "ascending" : "descending") : null;
+  const { first, last } = usePageRange(pagination, params.page, (page) => update({ page }));
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -101,33 +81,18 @@ export function AdminUsersPage() {
               </span>
             )}
           </h2>
-          <div className="relative w-full sm:max-w-xs">
+          <SearchBox
+            id={searchId}
+            value={searchText}
+            onChange={setSearchText}
+            placeholder="Search by name or email"
+            className="w-full sm:max-w-xs"
+            inputClassName="h-10 w-full rounded-xl border border-stone-300 bg-white pr-9 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500 [&::-webkit-search-cancel-button]:hidden"
+          >
             <label htmlFor={searchId} className="sr-only">
               Search users by name or email
             </label>
-            <Search
-              aria-hidden="true"
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-stone-400"
-            />
-            <input
-              id={searchId}
-              type="search"
-              value={searchText}
-              onChange={(event) => setSearchText(event.target.value)}
-              placeholder="Search by name or email"
-              className="h-10 w-full rounded-xl border border-stone-300 bg-white pr-9 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500 [&::-webkit-search-cancel-button]:hidden"
-            />
-            {searchText && (
-              <button
-                type="button"
-                onClick={() => setSearchText("")}
-                aria-label="Clear search"
-                className="absolute top-1/2 right-2 inline-flex size-6 -translate-y-1/2 items-center justify-center rounded-full text-stone-500 hover:bg-stone-100 hover:text-stone-900 dark:hover:bg-white/10 dark:hover:text-white"
-              >
-                <X aria-hidden="true" className="size-4" />
-              </button>
-            )}
-          </div>
+          </SearchBox>
         </div>
 
         {users.isError && !users.data ? (
@@ -138,119 +103,77 @@ export function AdminUsersPage() {
           />
         ) : (
           <>
-            <div className="overflow-x-auto" data-testid="users-table-scroll">
-              <table
-                className="min-w-full divide-y divide-stone-200 dark:divide-white/10"
-                aria-busy={users.isFetching}
-              >
-                <caption className="sr-only">Users</caption>
-                <thead className="bg-stone-50 dark:bg-white/[0.03]">
-                  <tr>
-                    {COLUMNS.map((column) =>
-                      column.sortBy ? (
-                        <SortableHeader
-                          key={column.label}
-                          label={column.label}
-                          direction={direction(column.sortBy)}
-                          onSort={() => column.sortBy && sort(column.sortBy)}
-                        />
-                      ) : (
-                        <th
-                          key={column.label}
-                          scope="col"
-                          className={clsx(thClasses, column.label === "Actions" && "text-right")}
-                        >
-                          {column.label}
-                        </th>
-                      ),
-                    )}
-                  </tr>
-                </thead>
-                <tbody
-                  className={clsx(
-                    "divide-y divide-stone-100 transition-opacity dark:divide-white/5",
-                    users.isPlaceholderData && "opacity-60",
-                  )}
+            <PagedTable
+              caption="Users"
+              columns={COLUMNS}
+              sortBy={params.sortBy}
+              sortOrder={params.sortOrder}
+              onSort={sort}
+              pending={users.isPending}
+              fetching={users.isFetching}
+              placeholder={users.isPlaceholderData}
+              scrollTestId="users-table-scroll"
+            >
+              {rows.map((user) => (
+                <tr
+                  key={user._id}
+                  data-testid="user-row"
+                  className="hover:bg-stone-50 dark:hover:bg-white/[0.03]"
                 >
-                  {users.isPending &&
-                    Array.from({ length: SKELETON_ROWS }, (_, i) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder rows
-                      <tr key={i} data-testid="skeleton-row">
-                        {COLUMNS.map((column) => (
-                          <td key={column.label} className={tdClasses}>
-                            <Skeleton className="h-4 w-20" />
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                  {rows.map((user) => (
-                    <tr
-                      key={user._id}
-                      data-testid="user-row"
-                      className="hover:bg-stone-50 dark:hover:bg-white/[0.03]"
-                    >
-                      <td className={tdClasses}>
-                        <div className="flex items-center gap-3">
-                          <UserAvatar
-                            name={user.name}
-                            email={user.email}
-                            image={user.profileImage}
-                          />
-                          <Link
-                            to={`/admin/users/${user._id}`}
-                            className="font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
-                          >
-                            {user.name}
-                          </Link>
-                        </div>
-                      </td>
-                      <td className={tdClasses}>{user.email}</td>
-                      <td className={tdClasses}>{formatDate(user.createdAt)}</td>
-                      <td className={tdClasses}>{formatDate(user.lastLogin, "Never")}</td>
-                      <td className={clsx(tdClasses, "tabular-nums")}>
-                        {formatCount(user.credits)}
-                      </td>
-                      <td className={tdClasses}>
-                        <SubscriptionBadge status={user.subscription.status} />
-                      </td>
-                      <td className={tdClasses}>
-                        <AccountStatusBadge isActive={user.isActive} />
-                      </td>
-                      <td className={clsx(tdClasses, "text-right")}>
-                        <div className="inline-flex items-center gap-1">
-                          <button
-                            type="button"
-                            onClick={() => setTarget(user)}
-                            aria-label={`${user.isActive ? "Deactivate" : "Activate"} ${user.name}`}
-                            title={user.isActive ? "Deactivate" : "Activate"}
-                            className={clsx(
-                              "inline-flex size-9 items-center justify-center rounded-full transition",
-                              user.isActive
-                                ? "text-red-600 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-500/10"
-                                : "text-emerald-600 hover:bg-emerald-50 dark:text-emerald-400 dark:hover:bg-emerald-500/10",
-                            )}
-                          >
-                            {user.isActive ? (
-                              <UserX aria-hidden="true" className="size-4.5" />
-                            ) : (
-                              <UserCheck aria-hidden="true" className="size-4.5" />
-                            )}
-                          </button>
-                          <Link
-                            to={`/admin/users/${user._id}`}
-                            aria-label={`View details of ${user.name}`}
-                            title="View details"
-                            className="inline-flex size-9 items-center justify-center rounded-full text-stone-600 transition hover:bg-stone-100 hover:text-stone-900 dark:text-stone-300 dark:hover:bg-white/10 dark:hover:text-white"
-                          >
-                            <Eye aria-hidden="true" className="size-4.5" />
-                          </Link>
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  <td className={tdClasses}>
+                    <div className="flex items-center gap-3">
+                      <UserAvatar name={user.name} email={user.email} image={user.profileImage} />
+                      <Link
+                        to={`/admin/users/${user._id}`}
+                        className="font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
+                      >
+                        {user.name}
+                      </Link>
+                    </div>
+                  </td>
+                  <td className={tdClasses}>{user.email}</td>
+                  <td className={tdClasses}>{formatDate(user.createdAt)}</td>
+                  <td className={tdClasses}>{formatDate(user.lastLogin, "Never")}</td>
+                  <td className={clsx(tdClasses, "tabular-nums")}>{formatCount(user.credits)}</td>
+                  <td className={tdClasses}>
+                    <SubscriptionBadge status={user.subscription.status} />
+                  </td>
+                  <td className={tdClasses}>
+                    <AccountStatusBadge isActive={user.isActive} />
+                  </td>
+                  <td className={clsx(tdClasses, "text-right")}>
+                    <div className="inline-flex items-center gap-1">
+                      <button
+                        type="button"
+                        onClick={() => setTarget(user)}
+                        aria-label={`${user.isActive ? "Deactivate" : "Activate"} ${user.name}`}
+                        title={user.isActive ? "Deactivate" : "Activate"}
+                        className={clsx(
+                          "inline-flex size-9 items-center justify-center rounded-full transition",
+                          user.isActive
+                            ? "text-red-600 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-500/10"
+                            : "text-emerald-600 hover:bg-emerald-50 dark:text-emerald-400 dark:hover:bg-emerald-500/10",
+                        )}
+                      >
+                        {user.isActive ? (
+                          <UserX aria-hidden="true" className="size-4.5" />
+                        ) : (
+                          <UserCheck aria-hidden="true" className="size-4.5" />
+                        )}
+                      </button>
+                      <Link
+                        to={`/admin/users/${user._id}`}
+                        aria-label={`View details of ${user.name}`}
+                        title="View details"
+                        className="inline-flex size-9 items-center justify-center rounded-full text-stone-600 transition hover:bg-stone-100 hover:text-stone-900 dark:text-stone-300 dark:hover:bg-white/10 dark:hover:text-white"
+                      >
+                        <Eye aria-hidden="true" className="size-4.5" />
+                      </Link>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </PagedTable>
             {!users.isPending && rows.length === 0 && (
               // Outside the scrolling table, so it stays centred in the card on narrow screens.
               <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
