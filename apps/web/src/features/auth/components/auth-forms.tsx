@@ -1,15 +1,83 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { loginRequestSchema, signupRequestSchema } from "@twinline/contracts";
+import { type AuthResponse, loginRequestSchema, signupRequestSchema } from "@twinline/contracts";
 import { LogIn, UserPlus } from "lucide-react";
-import { useState } from "react";
+import { type FormEventHandler, type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
 import { errorMessage } from "@/lib/api-client";
 import { useAuth } from "@/lib/auth/auth-provider";
 import { login, signup } from "../api/auth-api";
-import { AUTH_TEXT } from "../messages";
+import { AUTH_TEXT, type AuthMode } from "../messages";
 import { GoogleSignIn } from "./google-sign-in";
+
+/**
+ * Sends the form's values, signs in with the answer and calls `onSuccess`; a failure shows as
+ * the form's message (the server's, else `fallback`), and so does a Google sign-in failure.
+ */
+function useAuthSubmit<T>(
+  request: (values: T) => Promise<AuthResponse>,
+  fallback: string,
+  onSuccess: () => void,
+) {
+  const { signIn } = useAuth();
+  const [error, setError] = useState<string | null>(null);
+  const send = async (values: T) => {
+    setError(null);
+    try {
+      signIn(await request(values));
+      onSuccess();
+    } catch (err) {
+      setError(errorMessage(err, fallback));
+    }
+  };
+  return { error, setError, send };
+}
+
+/** The form with its message and submit button, then Google sign-in. */
+function AuthFormFrame({
+  testId,
+  onSubmit,
+  error,
+  submitting,
+  icon,
+  label,
+  busyLabel,
+  google,
+  onSuccess,
+  onError,
+  children,
+}: {
+  testId: string;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  error: string | null;
+  submitting: boolean;
+  icon: ReactNode;
+  label: string;
+  busyLabel: string;
+  google: AuthMode;
+  onSuccess: () => void;
+  onError: (message: string | null) => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-5">
+      <form onSubmit={onSubmit} noValidate className="space-y-4" data-testid={testId}>
+        {error ? <FormMessage>{error}</FormMessage> : null}
+        {children}
+        <button
+          type="submit"
+          disabled={submitting}
+          className={buttonClasses("primary", "md", "w-full")}
+        >
+          {icon}
+          {submitting ? busyLabel : label}
+        </button>
+      </form>
+      <GoogleSignIn mode={google} onSignedIn={onSuccess} onError={onError} />
+    </div>
+  );
+}
 
 interface LoginFormProps {
   onSuccess: () => void;
@@ -20,8 +88,7 @@ interface LoginFormProps {
 
 /** E-mail and password, Forgot password link, Google sign-in. */
 export function LoginForm({ onSuccess, onForgotPassword, autoFocus }: LoginFormProps) {
-  const { signIn } = useAuth();
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, send } = useAuthSubmit(login, AUTH_TEXT.loginFailed, onSuccess);
   const {
     register,
     handleSubmit,
@@ -31,63 +98,51 @@ export function LoginForm({ onSuccess, onForgotPassword, autoFocus }: LoginFormP
     defaultValues: { email: "", password: "" },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setError(null);
-    try {
-      signIn(await login(values));
-      onSuccess();
-    } catch (err) {
-      setError(errorMessage(err, AUTH_TEXT.loginFailed));
-    }
-  });
-
   return (
-    <div className="space-y-5">
-      <form onSubmit={submit} noValidate className="space-y-4" data-testid="login-form">
-        {error ? <FormMessage>{error}</FormMessage> : null}
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoFocus={autoFocus}
-          placeholder="you@example.com"
-          error={errors.email?.message}
-          {...register("email")}
-        />
-        <PasswordField
-          label="Password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          labelAside={
-            <button
-              type="button"
-              onClick={onForgotPassword}
-              className="rounded text-sm font-medium text-brand-600 hover:text-brand-700 hover:underline dark:text-brand-300 dark:hover:text-brand-200"
-            >
-              Forgot password?
-            </button>
-          }
-          {...register("password")}
-        />
-        <button
-          type="submit"
-          disabled={isSubmitting}
-          className={buttonClasses("primary", "md", "w-full")}
-        >
-          <LogIn aria-hidden="true" className="size-4" />
-          {isSubmitting ? "Logging in..." : "Login"}
-        </button>
-      </form>
-      <GoogleSignIn mode="login" onSignedIn={onSuccess} onError={setError} />
-    </div>
+    <AuthFormFrame
+      testId="login-form"
+      onSubmit={handleSubmit(send)}
+      error={error}
+      submitting={isSubmitting}
+      icon={<LogIn aria-hidden="true" className="size-4" />}
+      label="Login"
+      busyLabel="Logging in..."
+      google="login"
+      onSuccess={onSuccess}
+      onError={setError}
+    >
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        autoFocus={autoFocus}
+        placeholder="you@example.com"
+        error={errors.email?.message}
+        {...register("email")}
+      />
+      <PasswordField
+        label="Password"
+        autoComplete="current-password"
+        error={errors.password?.message}
+        labelAside={
+          <button
+            type="button"
+            onClick={onForgotPassword}
+            className="rounded text-sm font-medium text-brand-600 hover:text-brand-700 hover:underline dark:text-brand-300 dark:hover:text-brand-200"
+          >
+            Forgot password?
+          </button>
+        }
+        {...register("password")}
+      />
+    </AuthFormFrame>
   );
 }
 
 /** Name, e-mail and password, Google sign-in. */
 export function SignupForm({ onSuccess, autoFocus }: Omit<LoginFormProps, "onForgotPassword">) {
-  const { signIn } = useAuth();
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, send } = useAuthSubmit(signup, AUTH_TEXT.signupFailed, onSuccess);
   const {
     register,
     handleSubmit,
@@ -97,54 +152,43 @@ export function SignupForm({ onSuccess, autoFocus }: Omit<LoginFormProps, "onFor
     defaultValues: { name: "", email: "", password: "" },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setError(null);
-    try {
-      signIn(await signup(values));
-      onSuccess();
-    } catch (err) {
-      setError(errorMessage(err, AUTH_TEXT.signupFailed));
-    }
-  });
-
   return (
-    <div className="space-y-5">
-      <form onSubmit={submit} noValidate className="space-y-4" data-testid="signup-form">
-        {error ? <FormMessage>{error}</FormMessage> : null}
-        <TextField
-          label="Name"
-          autoComplete="name"
-          autoFocus={autoFocus}
-          placeholder="Your name"
-          error={errors.name?.message}
-          {...register("name")}
-        />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          error={errors.email?.message}
-          {...register("email")}
-        />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          hint="At least 8 characters."
-          error={errors.password?.message}
-          {...register("password")}
-        />
-        <button
-          type="submit"
-          disabled={isSubmitting}
-          className={buttonClasses("primary", "md", "w-full")}
-        >
-          <UserPlus aria-hidden="true" className="size-4" />
-          {isSubmitting ? "Creating account..." : "Create Account"}
-        </button>
-      </form>
-      <GoogleSignIn mode="signup" onSignedIn={onSuccess} onError={setError} />
-    </div>
+    <AuthFormFrame
+      testId="signup-form"
+      onSubmit={handleSubmit(send)}
+      error={error}
+      submitting={isSubmitting}
+      icon={<UserPlus aria-hidden="true" className="size-4" />}
+      label="Create Account"
+      busyLabel="Creating account..."
+      google="signup"
+      onSuccess={onSuccess}
+      onError={setError}
+    >
+      <TextField
+        label="Name"
+        autoComplete="name"
+        autoFocus={autoFocus}
+        placeholder="Your name"
+        error={errors.name?.message}
+        {...register("name")}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        placeholder="you@example.com"
+        error={errors.email?.message}
+        {...register("email")}
+      />
+      <PasswordField
+        label="Password"
+        autoComplete="new-password"
+        hint="At least 8 characters."
+        error={errors.password?.message}
+        {...register("password")}
+      />
+    </AuthFormFrame>
   );
 }
