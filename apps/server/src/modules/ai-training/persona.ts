@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
+import { type ChangeWatch, createNotifyCache, watchChanges } from "../../db/cached-by-notify.ts";
 import type { Database, DatabaseConnection } from "../../db/client.ts";
-import { listenForNotifications, type NotificationListener } from "../../db/notifications.ts";
-import { AI_TRAINING_CHANGED_CHANNEL, onLocalAiTrainingChange } from "./changes.ts";
+import { AI_TRAINING_CHANGED_CHANNEL } from "./changes.ts";
 import { findRelevantPassages } from "./retrieval.ts";
 
 /** What a chat send needs of the AI training, read in one query and kept in memory. */
@@ -50,8 +50,7 @@ export async function readPersonaSnapshot(db: Database): Promise<PersonaSnapshot
 /**
  * The persona's training, cached in this process like the settings
  * (docs/decisions/0002-settings-cache.md, 0012-persona-cache.md): filled by the first send,
- * dropped by every AI training write. A generation counter stops a read that started before
- * an invalidation from refilling the cache with the old value.
+ * dropped by every AI training write (the shared cache of db/cached-by-notify.ts).
  */
 export function createCachedPersona(options: CachedPersonaOptions): CachedPersona {
   const { db } = options;
@@ -60,26 +59,8 @@ export function createCachedPersona(options: CachedPersonaOptions): CachedPerson
     options.retrieve ??
     (async (question: string, limit: number) =>
       (await findRelevantPassages(db, question, limit)).map((passage) => passage.content));
-  let cached: Promise<PersonaSnapshot> | undefined;
-  let generation = 0;
-
-  const snapshot = (): Promise<PersonaSnapshot> => {
-    if (!cacheIsTrustworthy()) return readPersonaSnapshot(db);
-    if (cached) return cached;
-    const startedAt = generation;
-    const loading = readPersonaSnapshot(db);
-    cached = loading;
-    loading.then(
-      () => {
-        if (generation !== startedAt && cached === loading) cached = undefined;
-      },
-      // A failed read is not cached: the next send tries again.
-      () => {
-        if (cached === loading) cached = undefined;
-      },
-    );
-    return loading;
-  };
+  const cache = createNotifyCache(() => readPersonaSnapshot(db), cacheIsTrustworthy);
+  const snapshot = () => cache.get();
 
   return {
     snapshot,
@@ -90,10 +71,7 @@ export function createCachedPersona(options: CachedPersonaOptions): CachedPerson
       if (!(await snapshot()).hasPassages) return [];
       return retrieve(question, limit);
     },
-    invalidate() {
-      generation++;
-      cached = undefined;
-    },
+    invalidate: () => cache.invalidate(),
   };
 }
 
@@ -107,31 +85,16 @@ export async function startCachedPersona(
   connection: DatabaseConnection,
   onListenerError: (error: Error) => void,
 ): Promise<{ persona: CachedPersona; close(): Promise<void> }> {
-  let listener: NotificationListener | undefined;
+  let watch: ChangeWatch | undefined;
   const persona = createCachedPersona({
     db: connection.db,
-    cacheIsTrustworthy: () => connection.kind === "pglite" || listener?.connected === true,
+    cacheIsTrustworthy: () => watch?.trustworthy === true,
   });
-  const stopLocal = onLocalAiTrainingChange(connection.db, () => persona.invalidate());
-  if (connection.kind === "postgres") {
-    try {
-      listener = await listenForNotifications({
-        connectionString: connection.connectionString,
-        channel: AI_TRAINING_CHANGED_CHANNEL,
-        onNotify: () => persona.invalidate(),
-        onGap: () => persona.invalidate(),
-        onError: onListenerError,
-      });
-    } catch (error) {
-      stopLocal();
-      throw error;
-    }
-  }
-  return {
-    persona,
-    async close() {
-      stopLocal();
-      await listener?.close();
-    },
-  };
+  watch = await watchChanges({
+    connection,
+    channel: AI_TRAINING_CHANGED_CHANNEL,
+    onChange: () => persona.invalidate(),
+    onListenerError,
+  });
+  return { persona, close: watch.close };
 }

@@ -1,7 +1,8 @@
 import { asc, count, desc, eq, sql } from "drizzle-orm";
+import { writeAndNotify } from "../../db/cached-by-notify.ts";
 import type { Database } from "../../db/client.ts";
 import { aiTraining, knowledgeDocuments, knowledgePassages } from "../../db/schema/index.ts";
-import { announceLocalAiTrainingChange, notifyAiTrainingChangedSql } from "./changes.ts";
+import { AI_TRAINING_CHANGED_CHANNEL } from "./changes.ts";
 
 export type AiTrainingRow = typeof aiTraining.$inferSelect;
 
@@ -57,21 +58,9 @@ const DEFAULT_ROW: AiTrainingRow = {
 };
 
 export function createAiTrainingRepository(db: Database): AiTrainingRepository {
-  /**
-   * `work` in a transaction that also NOTIFYs the change; this process's listeners hear of it
-   * afterwards, even if it failed (an unknown outcome must not leave a stale copy).
-   */
-  const changing = async <T>(work: (tx: Database) => Promise<T>): Promise<T> => {
-    try {
-      return await db.transaction(async (tx) => {
-        const result = await work(tx);
-        await tx.execute(notifyAiTrainingChangedSql);
-        return result;
-      });
-    } finally {
-      announceLocalAiTrainingChange(db);
-    }
-  };
+  /** `work` in a transaction that NOTIFYs the change; this process hears of it afterwards. */
+  const changing = <T>(work: (tx: Database) => Promise<T>): Promise<T> =>
+    writeAndNotify(db, AI_TRAINING_CHANGED_CHANNEL, work);
 
   const upsert = (values: Partial<AiTrainingRow>) =>
     changing(async (tx) => {

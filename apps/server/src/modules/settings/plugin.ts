@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { type ChangeWatch, watchChanges } from "../../db/cached-by-notify.ts";
 import type { DatabaseConnection } from "../../db/client.ts";
-import { listenForNotifications, type NotificationListener } from "../../db/notifications.ts";
 import { createSecretBox } from "../../lib/secret-box.ts";
 import { createProviderKeysRepository, type ProviderKeysRepository } from "./keys-repository.ts";
 import { createSettingsRepository, SETTINGS_CHANGED_CHANNEL } from "./repository.ts";
@@ -18,30 +18,27 @@ declare module "fastify" {
 }
 
 /**
- * The settings service and its routes. On PostgreSQL the cache of every instance is dropped by
- * a NOTIFY on `settings_changed` (docs/decisions/0002-settings-cache.md); PGlite has one
- * process by construction, so the service's own invalidation after an update is enough.
+ * The settings service and its routes. Every update drops this process's cache at once, and on
+ * PostgreSQL every instance's by a NOTIFY on `settings_changed`
+ * (docs/decisions/0002-settings-cache.md, db/cached-by-notify.ts).
  */
 export const settingsModule = fp<{ connection: DatabaseConnection; secretsKey: string }>(
   async (app: FastifyInstance, { connection, secretsKey }) => {
-    let listener: NotificationListener | undefined;
+    let watch: ChangeWatch | undefined;
     const settings = createSettingsService({
       repository: createSettingsRepository(connection.db),
-      cacheIsTrustworthy: () => connection.kind === "pglite" || listener?.connected === true,
+      cacheIsTrustworthy: () => watch?.trustworthy === true,
       onInvalidStoredValue: (paths) =>
         app.log.warn({ paths }, "Stored settings had invalid values; their defaults are used"),
     });
 
-    if (connection.kind === "postgres") {
-      listener = await listenForNotifications({
-        connectionString: connection.connectionString,
-        channel: SETTINGS_CHANGED_CHANNEL,
-        onNotify: () => settings.invalidate(),
-        onGap: () => settings.invalidate(),
-        onError: (error) => app.log.warn({ err: error }, "Settings change listener lost"),
-      });
-      app.addHook("onClose", async () => listener?.close());
-    }
+    watch = await watchChanges({
+      connection,
+      channel: SETTINGS_CHANGED_CHANNEL,
+      onChange: () => settings.invalidate(),
+      onListenerError: (error) => app.log.warn({ err: error }, "Settings change listener lost"),
+    });
+    app.addHook("onClose", async () => watch?.close());
 
     app.decorate("settings", settings);
     app.decorate(

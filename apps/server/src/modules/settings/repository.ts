@@ -1,5 +1,6 @@
 import type { PublicSettings } from "@twinline/contracts";
 import { eq, sql } from "drizzle-orm";
+import { writeAndNotify } from "../../db/cached-by-notify.ts";
 import type { Database } from "../../db/client.ts";
 import { siteSettings } from "../../db/schema/index.ts";
 
@@ -27,7 +28,8 @@ export function createSettingsRepository(db: Database): SettingsRepository {
     },
 
     async update(change) {
-      return db.transaction(async (tx) => {
+      // NOTIFYs every instance at commit, and this process's listeners once it is over.
+      return writeAndNotify(db, SETTINGS_CHANGED_CHANNEL, async (tx) => {
         await tx.insert(siteSettings).values({ data: {} }).onConflictDoNothing();
         const [row] = await tx
           .select({ data: siteSettings.data })
@@ -39,8 +41,6 @@ export function createSettingsRepository(db: Database): SettingsRepository {
           .update(siteSettings)
           .set({ data: next, updatedAt: sql`now()` })
           .where(eq(siteSettings.singleton, true));
-        // Delivered at commit, to every session that LISTENs (the other instances).
-        await tx.execute(sql`select pg_notify(${SETTINGS_CHANGED_CHANNEL}, '')`);
         return next;
       });
     },

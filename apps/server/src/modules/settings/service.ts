@@ -4,6 +4,7 @@ import {
   type PublicSettingsPatch,
   publicSettingsPatchSchema,
 } from "@twinline/contracts";
+import { createNotifyCache } from "../../db/cached-by-notify.ts";
 import { applyPatch, mergeOverDefaults } from "./merge.ts";
 import type { SettingsRepository } from "./repository.ts";
 
@@ -60,64 +61,28 @@ function toSnapshot(settings: PublicSettings): SettingsSnapshot {
 export function createSettingsService(options: SettingsServiceOptions): SettingsService {
   const { repository } = options;
   const cacheIsTrustworthy = options.cacheIsTrustworthy ?? (() => true);
-  let cached: Promise<SettingsSnapshot> | undefined;
-  // The settled value of `cached`, once there is one.
-  let ready: SettingsSnapshot | undefined;
-  // Bumped by every invalidation: a read that started before it must not refill the cache
-  // with what may be the old value.
-  let generation = 0;
-
   const load = async (): Promise<SettingsSnapshot> => {
     const { settings, replaced } = mergeOverDefaults(await repository.read());
     if (replaced.length > 0) options.onInvalidStoredValue?.(replaced);
     return toSnapshot(settings);
   };
-
-  const snapshot = (): Promise<SettingsSnapshot> => {
-    if (!cacheIsTrustworthy()) return load();
-    if (cached) return cached;
-    const startedAt = generation;
-    const loading = load();
-    cached = loading;
-    loading.then(
-      (value) => {
-        if (generation !== startedAt) {
-          if (cached === loading) cached = undefined;
-        } else if (cached === loading) {
-          ready = value;
-        }
-      },
-      // A failed read is not cached: the next request tries again.
-      () => {
-        if (cached === loading) cached = undefined;
-      },
-    );
-    return loading;
-  };
-
-  const invalidate = () => {
-    generation++;
-    cached = undefined;
-    ready = undefined;
-  };
+  // A read that started before an invalidation does not refill the cache with the old value.
+  const cache = createNotifyCache(load, cacheIsTrustworthy);
+  const snapshot = () => cache.get();
 
   return {
     snapshot,
-    cachedSnapshot: () => (cacheIsTrustworthy() ? ready : undefined),
+    cachedSnapshot: () => cache.peek(),
     async get() {
       return (await snapshot()).settings;
     },
     async update(patch) {
       const valid = publicSettingsPatchSchema.parse(patch);
       const stored = await repository.update((current) => applyPatch(current, valid));
-      invalidate();
       const fresh = toSnapshot(mergeOverDefaults(stored).settings);
-      if (cacheIsTrustworthy()) {
-        cached = Promise.resolve(fresh);
-        ready = fresh;
-      }
+      cache.set(fresh);
       return fresh.settings;
     },
-    invalidate,
+    invalidate: () => cache.invalidate(),
   };
 }

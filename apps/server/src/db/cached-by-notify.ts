@@ -1,0 +1,178 @@
+import { sql } from "drizzle-orm";
+import type { Database, DatabaseConnection } from "./client.ts";
+import { listenForNotifications, type NotificationListener } from "./notifications.ts";
+
+/**
+ * A value read from the database and kept in this process until a write announces a change
+ * (docs/decisions/0002-settings-cache.md, 0012-persona-cache.md): each write NOTIFYs its channel
+ * in its transaction and tells this process's listeners on the same database once it is over;
+ * on PostgreSQL every instance LISTENs on the channel over a dedicated connection, and while
+ * that connection is down the cache is bypassed.
+ */
+
+// In-process listeners, per open database and channel: every repository over the same database
+// announces its writes to the same set.
+const localListeners = new WeakMap<Database, Map<string, Set<() => void>>>();
+
+/** Calls `listener` after every write on `channel` made in this process on `db`; answers the undo. */
+export function onLocalChange(db: Database, channel: string, listener: () => void): () => void {
+  let channels = localListeners.get(db);
+  if (!channels) {
+    channels = new Map();
+    localListeners.set(db, channels);
+  }
+  let listeners = channels.get(channel);
+  if (!listeners) {
+    listeners = new Set();
+    channels.set(channel, listeners);
+  }
+  const set = listeners;
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** Tells this process's listeners on `db` that what `channel` guards may have changed. */
+export function announceLocalChange(db: Database, channel: string): void {
+  for (const listener of localListeners.get(db)?.get(channel) ?? []) listener();
+}
+
+/**
+ * `work` in a transaction that also runs `pg_notify(channel)` (delivered at commit to every
+ * session that LISTENs); this process's listeners hear of it afterwards, even if it failed (an
+ * unknown outcome must not leave a stale copy).
+ */
+export async function writeAndNotify<T>(
+  db: Database,
+  channel: string,
+  work: (tx: Database) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.transaction(async (tx) => {
+      const result = await work(tx);
+      await tx.execute(sql`select pg_notify(${channel}, '')`);
+      return result;
+    });
+  } finally {
+    announceLocalChange(db, channel);
+  }
+}
+
+export interface NotifyCache<T> {
+  /** The value, from memory when there is a trustworthy copy, else read (one load). */
+  get(): Promise<T>;
+  /** The settled cached value when it can be trusted now, without waiting. */
+  peek(): T | undefined;
+  /** Caches a value known to be current (this process just wrote it), if the cache is trusted. */
+  set(value: T): void;
+  /** Forgets the cached copy: the data changed (here or on another instance). */
+  invalidate(): void;
+}
+
+/**
+ * One cached load. A generation counter stops a load that started before an invalidation from
+ * refilling the cache with the old value; a failed load is not cached. While
+ * `cacheIsTrustworthy()` is false every `get` loads.
+ */
+export function createNotifyCache<T>(
+  load: () => Promise<T>,
+  cacheIsTrustworthy: () => boolean = () => true,
+): NotifyCache<T> {
+  let cached: Promise<T> | undefined;
+  // The settled value of `cached`, once there is one.
+  let ready: { value: T } | undefined;
+  let generation = 0;
+
+  return {
+    get() {
+      if (!cacheIsTrustworthy()) return load();
+      if (cached) return cached;
+      const startedAt = generation;
+      const loading = load();
+      cached = loading;
+      loading.then(
+        (value) => {
+          if (cached !== loading) return;
+          if (generation !== startedAt) cached = undefined;
+          else ready = { value };
+        },
+        () => {
+          if (cached === loading) cached = undefined;
+        },
+      );
+      return loading;
+    },
+    peek: () => (cacheIsTrustworthy() ? ready?.value : undefined),
+    set(value) {
+      generation++;
+      cached = undefined;
+      ready = undefined;
+      if (!cacheIsTrustworthy()) return;
+      cached = Promise.resolve(value);
+      ready = { value };
+    },
+    invalidate() {
+      generation++;
+      cached = undefined;
+      ready = undefined;
+    },
+  };
+}
+
+export interface ChangeWatch {
+  /** False on PostgreSQL while the LISTEN connection is down (a change could go unheard). */
+  readonly trustworthy: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Calls `onChange` after every write on `channel`: this process's at once (by the local
+ * announcement), on PostgreSQL also the other instances' (LISTEN over a dedicated connection,
+ * whose gaps count as a change). PGlite has one process by construction.
+ */
+export async function watchChanges(options: {
+  connection: DatabaseConnection;
+  channel: string;
+  onChange(): void;
+  onListenerError(error: Error): void;
+}): Promise<ChangeWatch> {
+  const { connection, channel, onChange } = options;
+  let listener: NotificationListener | undefined;
+  const stopLocal = onLocalChange(connection.db, channel, onChange);
+  if (connection.kind === "postgres") {
+    try {
+      listener = await listenForNotifications({
+        connectionString: connection.connectionString,
+        channel,
+        onNotify: onChange,
+        onGap: onChange,
+        onError: options.onListenerError,
+      });
+    } catch (error) {
+      stopLocal();
+      throw error;
+    }
+  }
+  return {
+    get trustworthy() {
+      return connection.kind === "pglite" || listener?.connected === true;
+    },
+    async close() {
+      stopLocal();
+      await listener?.close();
+    },
+  };
+}
+
+/** A `NotifyCache` of `load` over an open database, kept fresh by `watchChanges` on `channel`. */
+export async function startNotifyCache<T>(options: {
+  connection: DatabaseConnection;
+  channel: string;
+  load: () => Promise<T>;
+  onListenerError(error: Error): void;
+}): Promise<{ cache: NotifyCache<T>; close(): Promise<void> }> {
+  let watch: ChangeWatch | undefined;
+  const cache = createNotifyCache(options.load, () => watch?.trustworthy === true);
+  watch = await watchChanges({ ...options, onChange: () => cache.invalidate() });
+  const started = watch;
+  return { cache, close: () => started.close() };
+}
