@@ -16,13 +16,12 @@ import {
   knowledgeFileError,
   uploadKnowledgeDocument,
 } from "../api/ai-training";
-import { useProgressUpload } from "../hooks/use-progress-upload";
-import { FileButton, UploadProgressBar } from "./ui";
+import { useCheckedUpload } from "../hooks/use-progress-upload";
+import { FileButton, UploadStatus } from "./ui";
 
 /** Knowledge documents: the list (name, size, upload date), one-PDF uploads with progress, delete. */
 export function KnowledgeDocuments({ documents }: { documents: KnowledgeDocument[] }) {
   const queryClient = useQueryClient();
-  const [problem, setProblem] = useState<string | null>(null);
   const [target, setTarget] = useState<KnowledgeDocument | null>(null);
 
   const setDocuments = (change: (docs: KnowledgeDocument[]) => KnowledgeDocument[]) =>
@@ -30,18 +29,17 @@ export function KnowledgeDocuments({ documents }: { documents: KnowledgeDocument
       old ? { ...old, knowledgeDocuments: change(old.knowledgeDocuments) } : old,
     );
 
-  const upload = useProgressUpload({
+  const { upload, problem, onFile } = useCheckedUpload({
     send: uploadKnowledgeDocument,
+    check: knowledgeFileError,
     onDone: ({ document, message }) => {
       setDocuments((docs) => [...docs.filter((d) => d._id !== document._id), document]);
       toast.success(message || `${document.originalName} uploaded successfully`);
     },
-    onError: (error, file) => {
+    failure: (error, file) => {
       const fallback = AI_TRAINING_MESSAGES.uploadFailed(file.name);
       const reason = errorMessage(error, "");
-      const message = reason ? `${fallback}: ${reason}` : fallback;
-      setProblem(message);
-      toast.error(message);
+      return reason ? `${fallback}: ${reason}` : fallback;
     },
   });
 
@@ -56,17 +54,6 @@ export function KnowledgeDocuments({ documents }: { documents: KnowledgeDocument
       toast.error(errorMessage(error, AI_TRAINING_MESSAGES.deleteFailed));
     },
   });
-
-  function onFile(file: File) {
-    const check = knowledgeFileError(file);
-    if (check) {
-      setProblem(check);
-      toast.error(check);
-      return;
-    }
-    setProblem(null);
-    upload.start(file);
-  }
 
   return (
     <Section
@@ -84,18 +71,7 @@ export function KnowledgeDocuments({ documents }: { documents: KnowledgeDocument
       }
     >
       <div className="space-y-3">
-        {upload.fileName && (
-          <UploadProgressBar
-            fileName={upload.fileName}
-            percent={upload.percent}
-            onCancel={upload.cancel}
-          />
-        )}
-        {problem && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {problem}
-          </p>
-        )}
+        <UploadStatus upload={upload} problem={problem} />
         {documents.length === 0 ? (
           <div className="rounded-xl border border-dashed border-stone-300 px-4 py-10 text-center dark:border-white/15">
             <FileText aria-hidden="true" className="mx-auto size-8 text-stone-400" />

@@ -2,6 +2,7 @@ import { clsx } from "clsx";
 import { Check, LoaderCircle, X } from "lucide-react";
 import type { ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button";
+import type { ProgressUpload } from "../hooks/use-progress-upload";
 
 /** A button's content: a spinner while busy, a tick for 3 s after saving. */
 export function BusyLabel({
@@ -85,6 +86,32 @@ export function UploadProgressBar({
         />
       </div>
     </div>
+  );
+}
+
+/** An upload's progress while it runs and the last problem with a file. */
+export function UploadStatus({
+  upload,
+  problem,
+}: {
+  upload: ProgressUpload;
+  problem: string | null;
+}) {
+  return (
+    <>
+      {upload.fileName && (
+        <UploadProgressBar
+          fileName={upload.fileName}
+          percent={upload.percent}
+          onCancel={upload.cancel}
+        />
+      )}
+      {problem && (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {problem}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -23,8 +23,8 @@ import {
   uploadVoiceSample,
   voiceFileError,
 } from "../api/ai-training";
-import { useProgressUpload } from "../hooks/use-progress-upload";
-import { BusyLabel, FileButton, UploadProgressBar } from "./ui";
+import { useCheckedUpload } from "../hooks/use-progress-upload";
+import { BusyLabel, FileButton, UploadStatus } from "./ui";
 
 function useSetTraining() {
   const queryClient = useQueryClient();
@@ -35,30 +35,15 @@ function useSetTraining() {
 /** The voice sample: what is stored, its playback, and an upload (mp3, wav, webm; 100 MB). */
 export function VoiceSampleSection({ sample }: { sample: VoiceSample | null }) {
   const setTraining = useSetTraining();
-  const [problem, setProblem] = useState<string | null>(null);
-  const upload = useProgressUpload({
+  const { upload, problem, onFile } = useCheckedUpload({
     send: uploadVoiceSample,
+    check: voiceFileError,
     onDone: ({ sample: next, message }) => {
       setTraining((old) => ({ ...old, voiceSample: next }));
       toast.success(message || "Voice sample uploaded successfully");
     },
-    onError: (error) => {
-      const message = errorMessage(error, AI_TRAINING_MESSAGES.voiceUploadFailed);
-      setProblem(message);
-      toast.error(message);
-    },
+    failure: (error) => errorMessage(error, AI_TRAINING_MESSAGES.voiceUploadFailed),
   });
-
-  function onFile(file: File) {
-    const check = voiceFileError(file);
-    if (check) {
-      setProblem(check);
-      toast.error(check);
-      return;
-    }
-    setProblem(null);
-    upload.start(file);
-  }
 
   return (
     <Section
@@ -76,18 +61,7 @@ export function VoiceSampleSection({ sample }: { sample: VoiceSample | null }) {
       }
     >
       <div className="space-y-3">
-        {upload.fileName && (
-          <UploadProgressBar
-            fileName={upload.fileName}
-            percent={upload.percent}
-            onCancel={upload.cancel}
-          />
-        )}
-        {problem && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {problem}
-          </p>
-        )}
+        <UploadStatus upload={upload} problem={problem} />
         {sample ? (
           <div
             data-testid="voice-sample"

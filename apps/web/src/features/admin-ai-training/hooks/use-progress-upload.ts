@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import toast from "react-hot-toast";
 import type { UploadProgress } from "@/lib/api-client";
 
 export interface ProgressUpload {
@@ -68,4 +69,42 @@ export function useProgressUpload<T>({
   }, []);
 
   return { fileName, percent, start, cancel };
+}
+
+/**
+ * A progress upload whose file is checked first: a file `check` refuses, or an upload that
+ * fails, shows its message as the section's problem and as a toast; a new file clears it.
+ */
+export function useCheckedUpload<T>({
+  send,
+  check,
+  onDone,
+  failure,
+}: {
+  send: Parameters<typeof useProgressUpload<T>>[0]["send"];
+  check: (file: File) => string | null;
+  onDone: (result: T, file: File) => void;
+  /** The message an upload failure shows. */
+  failure: (error: unknown, file: File) => string;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const report = (message: string) => {
+    setProblem(message);
+    toast.error(message);
+  };
+  const upload = useProgressUpload({
+    send,
+    onDone,
+    onError: (error, file) => report(failure(error, file)),
+  });
+  function onFile(file: File) {
+    const refused = check(file);
+    if (refused) {
+      report(refused);
+      return;
+    }
+    setProblem(null);
+    upload.start(file);
+  }
+  return { upload, problem, onFile };
 }
