@@ -16,7 +16,10 @@ export interface StoredProviderKeys {
   stripePublishable?: string | undefined;
 }
 
-/** What resolution needs: the environment, and the stored keys read fresh per call. */
+/**
+ * What resolution needs: the environment, and the stored keys asked per call (the app answers
+ * them from memory, dropped by every key write: docs/decisions/0013-provider-keys-cache.md).
+ */
 export interface ProviderDeps {
   config: Config;
   /** The admin's stored keys; absent (tests, scripts): only the environment's keys count. */

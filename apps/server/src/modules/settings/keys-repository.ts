@@ -1,8 +1,12 @@
 import { inArray, sql } from "drizzle-orm";
+import { writeAndNotify } from "../../db/cached-by-notify.ts";
 import type { Database } from "../../db/client.ts";
 import { type ProviderKeyName, providerKeys } from "../../db/schema/index.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { StoredProviderKeys } from "../../providers/resolve.ts";
+
+/** The PostgreSQL channel on which every instance hears that the provider keys changed. */
+export const PROVIDER_KEYS_CHANGED_CHANNEL = "provider_keys_changed";
 
 /** Per key: a new value to store, or null to remove it; keys not named stay as they are. */
 export type ProviderKeyChanges = Partial<Record<ProviderKeyName, string | null>>;
@@ -10,6 +14,10 @@ export type ProviderKeyChanges = Partial<Record<ProviderKeyName, string | null>>
 export interface ProviderKeysRepository {
   /** The stored keys, decrypted. A row that no longer opens (SECRETS_KEY changed) is left out. */
   read(): Promise<StoredProviderKeys>;
+  /**
+   * Seals and saves the changes in one transaction that NOTIFYs every instance, then tells this
+   * process's listeners (docs/decisions/0013-provider-keys-cache.md).
+   */
   write(changes: ProviderKeyChanges): Promise<void>;
 }
 
@@ -41,7 +49,7 @@ export function createProviderKeysRepository(
         value === null ? [] : [{ name, sealed: box.seal(value) }],
       );
       if (removed.length === 0 && saved.length === 0) return;
-      await db.transaction(async (tx) => {
+      await writeAndNotify(db, PROVIDER_KEYS_CHANGED_CHANNEL, async (tx) => {
         if (removed.length > 0)
           await tx.delete(providerKeys).where(inArray(providerKeys.name, removed));
         if (saved.length > 0) {

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { type ChangeWatch, watchChanges } from "../../db/cached-by-notify.ts";
+import { type ChangeWatch, startNotifyCache, watchChanges } from "../../db/cached-by-notify.ts";
 import type { DatabaseConnection } from "../../db/client.ts";
 import { createSecretBox } from "../../lib/secret-box.ts";
-import { createProviderKeysRepository, type ProviderKeysRepository } from "./keys-repository.ts";
+import {
+  createProviderKeysRepository,
+  PROVIDER_KEYS_CHANGED_CHANNEL,
+  type ProviderKeysRepository,
+} from "./keys-repository.ts";
 import { createSettingsRepository, SETTINGS_CHANGED_CHANNEL } from "./repository.ts";
 import { settingsRoutes } from "./routes.ts";
 import { createSettingsService, type SettingsService } from "./service.ts";
@@ -12,7 +16,10 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The site settings: cached reads, updates that reach every instance. */
     settings: SettingsService;
-    /** The admin's provider keys, sealed at rest (docs/decisions/0010-provider-keys.md). */
+    /**
+     * The admin's provider keys, sealed at rest (docs/decisions/0010-provider-keys.md); `read`
+     * answers from memory, dropped by every key write here or on another instance (0013).
+     */
     providerKeys: ProviderKeysRepository;
   }
 }
@@ -41,15 +48,22 @@ export const settingsModule = fp<{ connection: DatabaseConnection; secretsKey: s
     app.addHook("onClose", async () => watch?.close());
 
     app.decorate("settings", settings);
-    app.decorate(
-      "providerKeys",
-      createProviderKeysRepository(connection.db, createSecretBox(secretsKey), (name) =>
-        app.log.warn(
-          { key: name },
-          "A stored provider key does not open with SECRETS_KEY; ignored",
-        ),
-      ),
+    const keys = createProviderKeysRepository(connection.db, createSecretBox(secretsKey), (name) =>
+      app.log.warn({ key: name }, "A stored provider key does not open with SECRETS_KEY; ignored"),
     );
+    // Decrypted keys in memory: each provider call reads no table (0013). Frozen, as they are shared.
+    const cachedKeys = await startNotifyCache({
+      connection,
+      channel: PROVIDER_KEYS_CHANGED_CHANNEL,
+      load: async () => Object.freeze(await keys.read()),
+      onListenerError: (error) =>
+        app.log.warn({ err: error }, "Provider keys change listener lost"),
+    });
+    app.addHook("onClose", async () => cachedKeys.close());
+    app.decorate<ProviderKeysRepository>("providerKeys", {
+      read: () => cachedKeys.cache.get(),
+      write: (changes) => keys.write(changes),
+    });
     await app.register(settingsRoutes, { settings });
   },
   { name: "settings" },
