@@ -74,6 +74,32 @@ describe("settings service", () => {
   });
 });
 
+describe("the provider keys, cached in process", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it("are read once, and every write reaches the very next provider call", async () => {
+    const first = await t.app.providerKeys.read();
+    expect(first).toEqual({});
+    expect(await t.app.providerKeys.read()).toBe(first); // served from memory
+    expect(Object.isFrozen(first)).toBe(true);
+    expect((await t.app.providers.modes()).llm).toBe("offline");
+
+    await t.app.providerKeys.write({ openai: "sk-cached-key-0001" });
+    expect((await t.app.providers.modes()).llm).toBe("openai");
+    expect((await t.app.providerKeys.read()).openai).toBe("sk-cached-key-0001");
+    const cached = await t.app.providerKeys.read();
+    expect(await t.app.providerKeys.read()).toBe(cached);
+
+    await t.app.providerKeys.write({ openai: null });
+    expect((await t.app.providers.modes()).llm).toBe("offline");
+    expect(await t.app.providerKeys.read()).toEqual({});
+  });
+});
+
 describe.runIf(process.env.TWINLINE_TEST_DB === "postgres")(
   "settings across instances on one PostgreSQL",
   () => {
@@ -86,6 +112,28 @@ describe.runIf(process.env.TWINLINE_TEST_DB === "postgres")(
         await expect
           .poll(async () => (await getSettings(second)).aiProfile.name, { timeout: 5_000 })
           .toBe("Changed elsewhere");
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    });
+  
+    it("a key saved on one instance reaches the providers of another (LISTEN/NOTIFY)", async () => {
+      const first = await createTestApp();
+      const second = await createTestApp({ sameDatabaseAs: first });
+      try {
+        // The second instance caches the absence of keys.
+        expect((await second.app.providers.modes()).llm).toBe("offline");
+        expect((await second.app.providers.modes()).llm).toBe("offline");
+        await first.app.providerKeys.write({ openai: "sk-elsewhere-key-0002" });
+        await expect
+          .poll(async () => (await second.app.providers.modes()).llm, { timeout: 5_000 })
+          .toBe("openai");
+        expect((await second.app.providerKeys.read()).openai).toBe("sk-elsewhere-key-0002");
+        await first.app.providerKeys.write({ openai: null });
+        await expect
+          .poll(async () => (await second.app.providers.modes()).llm, { timeout: 5_000 })
+          .toBe("offline");
       } finally {
         await second.close();
         await first.close();
