@@ -9,7 +9,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
   return {
     _id: "7f1c2d3e-0000-4000-8000-000000000001",
     id: "7f1c2d3e-0000-4000-8000-000000000001",
-    name: "Ada Lovelace",
+    name: "Loyal Fan",
     email: "ada@example.com",
     role: "user",
     googleId: null,

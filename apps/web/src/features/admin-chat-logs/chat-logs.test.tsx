@@ -18,7 +18,7 @@ afterEach(() => {
 function log(patch: Partial<ChatLog> = {}): ChatLog {
   return {
     _id: "c1",
-    user: { _id: "u1", name: "Jane Fan", email: "jane@example.com", profileImage: null },
+    user: { _id: "u1", name: "Jade Fan", email: "jane@example.com", profileImage: null },
     character: "AI Celebrity Assistant",
     startTime: "2025-01-05T10:00:00.000Z",
     lastMessageAt: "2025-01-05T10:45:00.000Z",
@@ -32,7 +32,7 @@ function log(patch: Partial<ChatLog> = {}): ChatLog {
 const jane = log();
 const bob = log({
   _id: "c2",
-  user: { _id: "u2", name: "Bob Buyer", email: "bob@example.com", profileImage: null },
+  user: { _id: "u2", name: "Bright Buyer", email: "bob@example.com", profileImage: null },
   duration: 42,
   messageCount: 2,
   plan: "premium",
@@ -98,7 +98,7 @@ describe("chat logs screen", () => {
       "Plan",
     ]);
     const first = within(rows[0] as HTMLElement);
-    expect(first.getByText("Jane Fan")).toBeInTheDocument();
+    expect(first.getByText("Jade Fan")).toBeInTheDocument();
     expect(first.getByText("jane@example.com")).toBeInTheDocument();
     expect(first.getByText("JF")).toBeInTheDocument();
     expect(first.getByText("45m")).toBeInTheDocument();
@@ -191,7 +191,7 @@ describe("chat logs screen", () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
     const api = logsApi({
       "GET /api/admin/chat-logs/export": () =>
-        new Response("user,email\nJane Fan,jane@example.com\n", {
+        new Response("user,email\nJade Fan,jane@example.com\n", {
           headers: { "content-type": "text/csv" },
         }),
     });
@@ -209,7 +209,7 @@ describe("chat logs screen", () => {
     expect(call?.headers.get("authorization")).toBe("Bearer admin-token");
     expect(create).toHaveBeenCalledTimes(1);
     const blob = (create.mock.calls[0] as unknown as [Blob])[0];
-    expect(await blob.text()).toContain("Jane Fan");
+    expect(await blob.text()).toContain("Jade Fan");
     expect(click).toHaveBeenCalledTimes(1);
   });
 
@@ -249,9 +249,9 @@ describe("chat logs screen", () => {
     await screen.findAllByTestId("chat-log-row");
     expect(api.calls.some((c) => c.url.pathname.endsWith("/messages"))).toBe(false);
     const user = userEvent.setup();
-    await user.click(screen.getByRole("button", { name: /Open the conversation of Jane Fan/ }));
+    await user.click(screen.getByRole("button", { name: /Open the conversation of Jade Fan/ }));
     const dialog = await screen.findByTestId("conversation-dialog");
-    expect(within(dialog).getByText("Conversation with Jane Fan")).toBeInTheDocument();
+    expect(within(dialog).getByText("Conversation with Jade Fan")).toBeInTheDocument();
     expect(await within(dialog).findByText("Hello from page 1")).toBeInTheDocument();
     const first = api.calls.find((c) => c.url.pathname === "/api/admin/chat-logs/c1/messages");
     expect(Object.fromEntries(first?.url.searchParams ?? [])).toEqual({ page: "1", limit: "20" });

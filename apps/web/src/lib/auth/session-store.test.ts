@@ -48,7 +48,7 @@ describe("session start-up", () => {
     await store.start();
     expect(store.getState()).toMatchObject({
       status: "authenticated",
-      user: { name: "Ada Lovelace" },
+      user: { name: "Loyal Fan" },
     });
   });
 

@@ -39,8 +39,8 @@ describe("user details", () => {
       "/admin/users",
     );
     const profile = screen.getByTestId("profile-card");
-    expect(profile).toHaveTextContent("Jane Fan");
-    expect(profile).toHaveTextContent("jane@example.com");
+    expect(profile).toHaveTextContent("Jade Fan");
+    expect(profile).toHaveTextContent("jade@example.com");
     expect(profile).toHaveTextContent("User");
     const account = screen.getByTestId("account-information");
     expect(account).toHaveTextContent("Jan 5, 2025");

@@ -15,8 +15,8 @@ afterEach(() => {
 const jane = listUser();
 const bob = listUser({
   _id: "u2",
-  name: "Bob Buyer",
-  email: "bob@example.com",
+  name: "Bright Buyer",
+  email: "buyer@example.com",
   lastLogin: null,
   isActive: false,
   subscription: { status: "active", planId: "p1" },
@@ -70,7 +70,7 @@ describe("users screen", () => {
       "Actions",
     ]);
     const first = within(rows[0] as HTMLElement);
-    expect(first.getByText("Jane Fan")).toBeInTheDocument();
+    expect(first.getByText("Jade Fan")).toBeInTheDocument();
     expect(first.getByText("Jan 5, 2025")).toBeInTheDocument();
     expect(first.getByText("None")).toBeInTheDocument();
     expect(first.getByText("Active")).toBeInTheDocument();
@@ -79,7 +79,7 @@ describe("users screen", () => {
     expect(second.getByText("Active")).toBeInTheDocument(); // subscription
     expect(second.getByText("Inactive")).toBeInTheDocument(); // account
     expect(within(rows[2] as HTMLElement).getByText("Canceled")).toBeInTheDocument();
-    expect(first.getByRole("link", { name: "View details of Jane Fan" })).toHaveAttribute(
+    expect(first.getByRole("link", { name: "View details of Jade Fan" })).toHaveAttribute(
       "href",
       "/admin/users/u1",
     );
@@ -185,19 +185,19 @@ describe("users screen", () => {
     });
     renderApp("/admin/users");
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "Deactivate Jane Fan" }));
+    await user.click(await screen.findByRole("button", { name: "Deactivate Jade Fan" }));
     let dialog = await screen.findByRole("alertdialog", { name: "Deactivate user?" });
-    expect(dialog).toHaveTextContent("jane@example.com");
+    expect(dialog).toHaveTextContent("jade@example.com");
     // Cancel (and Escape) change nothing.
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
-    await user.click(screen.getByRole("button", { name: "Deactivate Jane Fan" }));
+    await user.click(screen.getByRole("button", { name: "Deactivate Jade Fan" }));
     await screen.findByRole("alertdialog");
     await user.keyboard("{Escape}");
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
     expect(api.callsTo("PUT /api/admin/users/u1/status")).toHaveLength(0);
 
-    await user.click(screen.getByRole("button", { name: "Deactivate Jane Fan" }));
+    await user.click(screen.getByRole("button", { name: "Deactivate Jade Fan" }));
     dialog = await screen.findByRole("alertdialog");
     await user.click(within(dialog).getByRole("button", { name: "Deactivate" }));
     await waitFor(() => expect(api.callsTo("PUT /api/admin/users/u1/status")).toHaveLength(1));
@@ -205,7 +205,7 @@ describe("users screen", () => {
     expect(put?.body).toEqual({ action: "deactivate" });
     expect(put?.headers.get("csrf-token")).toBe("csrf-1");
     expect(await screen.findByText("User deactivated successfully")).toBeInTheDocument();
-    expect(await screen.findByRole("button", { name: "Activate Jane Fan" })).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: "Activate Jade Fan" })).toBeInTheDocument();
   });
 
   it("says 'Failed to activate user' when activation fails", async () => {
@@ -217,7 +217,7 @@ describe("users screen", () => {
     });
     renderApp("/admin/users");
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "Activate Jane Fan" }));
+    await user.click(await screen.findByRole("button", { name: "Activate Jade Fan" }));
     const dialog = await screen.findByRole("alertdialog", { name: "Activate user?" });
     await user.click(within(dialog).getByRole("button", { name: "Activate" }));
     expect(await screen.findByText("Failed to activate user")).toBeInTheDocument();

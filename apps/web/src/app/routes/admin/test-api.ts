@@ -22,7 +22,7 @@ type Handler = (call: ApiCall) => Response | Promise<Response>;
 export const testAdmin: Admin = {
   _id: "a1",
   id: "a1",
-  name: "Ada Admin",
+  name: "Site Admin",
   email: "admin@example.com",
   role: "admin",
 };
@@ -30,8 +30,8 @@ export const testAdmin: Admin = {
 export function listUser(patch: Partial<AdminUserListItem> = {}): AdminUserListItem {
   return {
     _id: "u1",
-    name: "Jane Fan",
-    email: "jane@example.com",
+    name: "Jade Fan",
+    email: "jade@example.com",
     profileImage: null,
     createdAt: "2025-01-05T10:00:00.000Z",
     lastLogin: "2025-02-01T09:30:00.000Z",
@@ -46,8 +46,8 @@ export function listUser(patch: Partial<AdminUserListItem> = {}): AdminUserListI
 export function detailUser(patch: Partial<AdminUserDetail> = {}): AdminUserDetail {
   return {
     _id: "u1",
-    name: "Jane Fan",
-    email: "jane@example.com",
+    name: "Jade Fan",
+    email: "jade@example.com",
     profileImage: null,
     isActive: true,
     role: "user",

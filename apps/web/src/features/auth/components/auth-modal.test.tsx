@@ -45,7 +45,7 @@ describe("login / sign-up modal", () => {
     });
     renderApp("/");
     const { user, dialog } = await openModal("Login");
-    await user.type(within(dialog).getByLabelText("Email"), "ada@example.com");
+    await user.type(within(dialog).getByLabelText("Email"), "loyal@example.com");
     await user.type(within(dialog).getByLabelText("Password"), "wrong-password");
     await user.click(within(dialog).getByRole("button", { name: "Login" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent("Invalid email or password");
@@ -61,8 +61,8 @@ describe("login / sign-up modal", () => {
     mockAuthApi({ "POST /api/auth/signup": () => new Response("", { status: 500 }) });
     renderApp("/");
     const { user, dialog } = await openModal("Sign Up");
-    await user.type(within(dialog).getByLabelText("Name"), "Ada");
-    await user.type(within(dialog).getByLabelText("Email"), "ada@example.com");
+    await user.type(within(dialog).getByLabelText("Name"), "Loyal");
+    await user.type(within(dialog).getByLabelText("Email"), "loyal@example.com");
     await user.type(within(dialog).getByLabelText("Password"), "long-enough");
     await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent(
@@ -88,19 +88,19 @@ describe("login / sign-up modal", () => {
     });
     const { router } = renderApp("/");
     const { user, dialog } = await openModal("Sign Up");
-    await user.type(within(dialog).getByLabelText("Name"), "Ada Lovelace");
-    await user.type(within(dialog).getByLabelText("Email"), " Ada@Example.com ");
+    await user.type(within(dialog).getByLabelText("Name"), "Loyal Fan");
+    await user.type(within(dialog).getByLabelText("Email"), " Loyal@Example.com ");
     await user.type(within(dialog).getByLabelText("Password"), "long-enough");
     await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
     expect(callsTo("POST /api/auth/signup")[0]?.body).toEqual({
-      name: "Ada Lovelace",
-      email: "ada@example.com",
+      name: "Loyal Fan",
+      email: "loyal@example.com",
       password: "long-enough",
     });
     expect(localStorage.getItem("userToken")).toBe("fresh-token");
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
-    expect(await screen.findByRole("heading", { name: /Welcome back, Ada/ })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: /Welcome back, Loyal/ })).toBeInTheDocument();
   });
 
   it("hides the Google button when the server has no client id", async () => {
@@ -124,11 +124,11 @@ describe("forgot-password modal", () => {
     expect(within(dialog).getByText("Please enter your email address")).toBeInTheDocument();
     expect(callsTo("POST /api/auth/forgotpassword")).toHaveLength(0);
 
-    await user.type(within(dialog).getByLabelText("Email"), "ada@example.com");
+    await user.type(within(dialog).getByLabelText("Email"), "loyal@example.com");
     await user.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
     expect(await within(dialog).findByRole("heading", { name: "Email Sent!" })).toBeInTheDocument();
     expect(dialog).toHaveTextContent(/If an account exists for that email/);
-    expect(callsTo("POST /api/auth/forgotpassword")[0]?.body).toEqual({ email: "ada@example.com" });
+    expect(callsTo("POST /api/auth/forgotpassword")[0]?.body).toEqual({ email: "loyal@example.com" });
   });
 
   it("says Failed to send reset link. Please try again. without a server message", async () => {
@@ -136,7 +136,7 @@ describe("forgot-password modal", () => {
     renderApp("/");
     const { user, dialog } = await openModal("Login");
     await user.click(within(dialog).getByRole("button", { name: "Forgot password?" }));
-    await user.type(within(dialog).getByLabelText("Email"), "ada@example.com");
+    await user.type(within(dialog).getByLabelText("Email"), "loyal@example.com");
     await user.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent(
       "Failed to send reset link. Please try again.",

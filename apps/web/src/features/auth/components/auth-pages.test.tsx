@@ -47,7 +47,7 @@ describe("/auth", () => {
     });
     const { router } = renderApp("/auth");
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText("Email"), "ada@example.com");
+    await user.type(await screen.findByLabelText("Email"), "loyal@example.com");
     await user.type(screen.getByLabelText("Password"), "secret-pass");
     await user.click(screen.getByRole("button", { name: "Login" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
@@ -58,7 +58,7 @@ describe("/auth", () => {
     renderApp("/auth");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Forgot password?" }));
-    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.type(screen.getByLabelText("Email"), "loyal@example.com");
     await user.click(screen.getByRole("button", { name: "Send Reset Link" }));
     expect(await screen.findByRole("heading", { name: "Check your email" })).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Back to Login" }));
@@ -70,7 +70,7 @@ describe("/auth", () => {
     renderApp("/auth");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Forgot password?" }));
-    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.type(screen.getByLabelText("Email"), "loyal@example.com");
     await user.click(screen.getByRole("button", { name: "Send Reset Link" }));
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "Failed to process your request. Please try again.",

@@ -35,7 +35,7 @@ describe("dashboard shell", () => {
       "My Profile",
     ]);
     expect(within(nav).getByRole("button", { name: "Logout" })).toBeInTheDocument();
-    expect(screen.getByRole("heading", { name: "Welcome back, Ada!" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Welcome back, Loyal!" })).toBeInTheDocument();
     // Stored 100 first, then the refreshed 240 from GET /api/auth/me.
     await waitFor(() => expect(screen.getByTestId("credit-balance")).toHaveTextContent("240"));
   });
@@ -70,7 +70,7 @@ describe("dashboard shell", () => {
         jsonResponse({ success: false, message: "Not authorized" }, 401),
     });
     const { router } = renderApp("/dashboard");
-    await screen.findByRole("heading", { name: "Welcome back, Ada!" });
+    await screen.findByRole("heading", { name: "Welcome back, Loyal!" });
     await expect(api.get("/api/users/credit-balance")).rejects.toMatchObject({ status: 401 });
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(localStorage.getItem("userToken")).toBeNull();

@@ -30,13 +30,13 @@ describe("/dashboard/profile", () => {
     expect(save).toBeDisabled();
     await user.clear(name);
     expect(save).toBeDisabled();
-    await user.type(name, "Ada Lovelace");
+    await user.type(name, "Loyal Fan");
     expect(save).toBeDisabled();
-    await user.type(name, " King");
+    await user.type(name, " Club");
     await user.click(save);
     expect(await screen.findByText("Profile updated successfully")).toBeInTheDocument();
-    expect(callsTo("PUT /api/users/profile")[0]?.body).toEqual({ name: "Ada Lovelace King" });
-    expect(JSON.parse(localStorage.getItem("userData") ?? "{}").name).toBe("Ada Lovelace King");
+    expect(callsTo("PUT /api/users/profile")[0]?.body).toEqual({ name: "Loyal Fan Club" });
+    expect(JSON.parse(localStorage.getItem("userData") ?? "{}").name).toBe("Loyal Fan Club");
   });
 
   it("toasts Update Failed with the server message, else Failed to update profile", async () => {
