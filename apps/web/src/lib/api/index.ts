@@ -1,0 +1,39 @@
+/**
+ * The one API client (DESIGN.md, "Front end"; user-side spec sections 6 and 7).
+ *
+ * - base URL: VITE_API_URL, else the page's own origin;
+ * - cookies are always sent (credentials: "include");
+ * - 15 s timeout, 60 s for uploads (FormData bodies);
+ * - every request carries the `csrf-token` header, fetched once from GET /api/csrf-token and
+ *   cached; a 403 whose message mentions "CSRF token" refreshes it and retries once;
+ * - Bearer token by URL: /admin and /api-keys URLs use adminToken, all others userToken; the
+ *   `token` option overrides the URL rule (admin calls on URLs without /admin, decision 0008);
+ * - any 401 clears userToken, userData, adminToken and adminData and notifies subscribers;
+ * - failures are thrown as ApiError (HTTP), NetworkError or TimeoutError.
+ *
+ * Modules: errors (ApiError, NetworkError, TimeoutError), url (base URL), rules (Bearer token,
+ * headers, cookies, 401, answer parsing), csrf (token cache, refresh-and-retry), send (one fetch
+ * with timeout), request (apiRequest, api.*), upload (uploadWithProgress over XMLHttpRequest),
+ * sse-parser and stream (apiStream, server-sent events over fetch).
+ */
+
+export { CSRF_TOKEN_PATH, getCsrfToken, resetCsrfToken } from "./csrf";
+export {
+  ApiError,
+  type ApiErrorKind,
+  errorMessage,
+  isApiError,
+  NetworkError,
+  TimeoutError,
+} from "./errors";
+export { api, apiRequest, type QueryValue, type RequestOptions } from "./request";
+export { type BearerKind, onUnauthorized, UNAUTHORIZED_EVENT, usesAdminToken } from "./rules";
+export { createSseParser, type StreamEvent } from "./sse-parser";
+export {
+  type ApiStreamOptions,
+  type ApiStreamResult,
+  apiStream,
+  STREAM_IDLE_TIMEOUT_MS,
+} from "./stream";
+export { type UploadProgress, type UploadWithProgressOptions, uploadWithProgress } from "./upload";
+export { getApiBaseUrl, mediaUrl } from "./url";
