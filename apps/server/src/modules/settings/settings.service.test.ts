@@ -117,7 +117,7 @@ describe.runIf(process.env.TWINLINE_TEST_DB === "postgres")(
         await first.close();
       }
     });
-  
+
     it("a key saved on one instance reaches the providers of another (LISTEN/NOTIFY)", async () => {
       const first = await createTestApp();
       const second = await createTestApp({ sameDatabaseAs: first });

@@ -128,7 +128,9 @@ describe("forgot-password modal", () => {
     await user.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
     expect(await within(dialog).findByRole("heading", { name: "Email Sent!" })).toBeInTheDocument();
     expect(dialog).toHaveTextContent(/If an account exists for that email/);
-    expect(callsTo("POST /api/auth/forgotpassword")[0]?.body).toEqual({ email: "loyal@example.com" });
+    expect(callsTo("POST /api/auth/forgotpassword")[0]?.body).toEqual({
+      email: "loyal@example.com",
+    });
   });
 
   it("says Failed to send reset link. Please try again. without a server message", async () => {
