@@ -1,5 +1,6 @@
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
+import { errorEnvelopeSchema } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
@@ -33,3 +34,14 @@ export const openapiPlugin = fp<{ publicUrl: string }>(
   },
   { name: "openapi" },
 );
+
+/** The envelope of DESIGN.md under each status a route may answer with, for its response schema. */
+export function errorResponses<const Status extends number>(...statuses: Status[]) {
+  return Object.fromEntries(statuses.map((status) => [status, errorEnvelopeSchema])) as Record<
+    Status,
+    typeof errorEnvelopeSchema
+  >;
+}
+
+/** The route needs the Bearer token of the OpenAPI document's bearerAuth scheme. */
+export const bearerSecurity = [{ bearerAuth: [] }];

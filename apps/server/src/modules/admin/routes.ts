@@ -9,7 +9,6 @@ import {
   adminUserIdParamsSchema,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
-  errorEnvelopeSchema,
   userStatusActionSchema,
   userStatusResponseSchema,
   verifyTokenResponseSchema,
@@ -17,21 +16,16 @@ import {
 import type { FastifyPluginOptions } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { currentUser } from "../../plugins/auth.ts";
+import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import type { AuthService } from "../auth/service.ts";
 import { toAdmin } from "../users/mapper.ts";
 import { ADMIN_MESSAGES, type AdminService } from "./service.ts";
 
 export const ADMIN_PREFIX = "/api/admin";
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  429: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 429);
 const tags = ["admin"];
-const security = [{ bearerAuth: [] }];
+const security = bearerSecurity;
 
 export interface AdminRoutesOptions {
   auth: AuthService;

@@ -1,6 +1,5 @@
 import {
   aiTrainingResponseSchema,
-  errorEnvelopeSchema,
   generateVoiceCloneRequestSchema,
   knowledgeDocumentResponseSchema,
   UPLOAD_LIMITS,
@@ -12,19 +11,14 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { HttpError } from "../../plugins/errors.ts";
+import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { receiveOneFile } from "../../plugins/uploads.ts";
 import type { FileStorage } from "../../providers/storage/index.ts";
 import { AI_TRAINING_MESSAGES, type AiTrainingService } from "./service.ts";
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  413: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 413);
 const tags = ["ai-training"];
-const security = [{ bearerAuth: [] }];
+const security = bearerSecurity;
 const PREFIX = "/api/ai-training";
 
 export interface AiTrainingRoutesOptions {

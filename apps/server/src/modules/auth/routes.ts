@@ -2,7 +2,6 @@ import {
   authConfigResponseSchema,
   authResponseSchema,
   changePasswordRequestSchema,
-  errorEnvelopeSchema,
   forgotPasswordRequestSchema,
   googleLoginRequestSchema,
   loginRequestSchema,
@@ -17,15 +16,10 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentUser } from "../../plugins/auth.ts";
+import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import type { AuthService } from "./service.ts";
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  429: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 409, 429);
 
 export interface AuthRoutesOptions {
   auth: AuthService;
@@ -128,7 +122,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags,
         summary: "The signed-in user",
-        security: [{ bearerAuth: [] }],
+        security: bearerSecurity,
         response: { 200: meResponseSchema, ...errors },
       },
     },
@@ -142,7 +136,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags: ["users"],
         summary: "Changes the signed-in user's name",
-        security: [{ bearerAuth: [] }],
+        security: bearerSecurity,
         body: updateProfileRequestSchema,
         response: { 200: profileResponseSchema, ...errors },
       },
@@ -160,7 +154,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags: ["users"],
         summary: "Changes the password; earlier tokens end and a fresh one is answered",
-        security: [{ bearerAuth: [] }],
+        security: bearerSecurity,
         body: changePasswordRequestSchema,
         response: { 200: passwordChangedResponseSchema, ...errors },
       },

@@ -7,22 +7,17 @@ import {
   chatLogsResponseSchema,
   chatPageQuerySchema,
   conversationIdParamsSchema,
-  errorEnvelopeSchema,
   messagesPageResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { ADMIN_PREFIX } from "../admin/routes.ts";
 import { csvRow } from "./csv.ts";
 import type { ChatService } from "./service.ts";
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 const tags = ["admin"];
-const security = [{ bearerAuth: [] }];
+const security = bearerSecurity;
 
 function csvLine(log: ChatLog): string {
   return csvRow([

@@ -17,16 +17,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentUser } from "../../plugins/auth.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { type ChatService, ClientGoneError } from "./service.ts";
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 const tags = ["chat"];
-const security = [{ bearerAuth: [] }];
+const security = bearerSecurity;
 
 /** One server-sent event. */
 export function sseEvent(event: string, data: unknown): string {

@@ -1,6 +1,5 @@
 import {
   adminSettingsResponseSchema,
-  errorEnvelopeSchema,
   SETTINGS_IMAGE_FIELDS,
   settingsImageKindSchema,
   testElevenLabsResponseSchema,
@@ -12,6 +11,7 @@ import {
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { receiveOneFile } from "../../plugins/uploads.ts";
 import {
   type AdminSettingsService,
@@ -19,15 +19,9 @@ import {
   SETTINGS_MESSAGES,
 } from "./admin-service.ts";
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  413: errorEnvelopeSchema,
-  429: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 413, 429);
 const tags = ["settings"];
-const security = [{ bearerAuth: [] }];
+const security = bearerSecurity;
 const IMAGE_FIELDS = Object.keys(SETTINGS_IMAGE_FIELDS) as (keyof typeof SETTINGS_IMAGE_FIELDS)[];
 
 export interface AdminSettingsRoutesOptions {
