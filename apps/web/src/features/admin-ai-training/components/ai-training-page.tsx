@@ -4,12 +4,13 @@ import {
   SYSTEM_PROMPT_MAX,
   updateSystemPromptRequestSchema,
 } from "@twinline/contracts";
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { inputClasses } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Section } from "@/components/ui/section";
+import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
 import {
   AI_TRAINING_MESSAGES,
@@ -20,9 +21,6 @@ import {
 import { KnowledgeDocuments } from "./knowledge-documents";
 import { BusyLabel } from "./ui";
 import { VoiceCloneSection, VoiceIdSection, VoiceSampleSection } from "./voice-sections";
-
-/** How long the Saved tick shows after a save (admin-side spec, section 9). */
-export const SAVED_TICK_MS = 3000;
 
 /** /admin/AITraining: system prompt, knowledge documents, voice sample, voice id, voice clone. */
 export function AdminAiTrainingPage() {
@@ -145,16 +143,4 @@ function SystemPromptSection({ initial }: { initial: string }) {
       </form>
     </Section>
   );
-}
-
-function useSavedTick(): [boolean, () => void] {
-  const [saved, setSaved] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const show = useCallback(() => {
-    clearTimeout(timer.current);
-    setSaved(true);
-    timer.current = setTimeout(() => setSaved(false), SAVED_TICK_MS);
-  }, []);
-  return [saved, show];
 }

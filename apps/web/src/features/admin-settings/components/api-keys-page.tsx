@@ -8,6 +8,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Section } from "@/components/ui/section";
+import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
 import {
   adminSettingsQuery,
@@ -26,7 +27,7 @@ import {
   parseInteger,
   validateApiKeys,
 } from "../api/validation";
-import { useLatestSettings, useSavedTick, useSaveSettings } from "../hooks/use-settings";
+import { useLatestSettings, useSaveSettings } from "../hooks/use-settings";
 import { ProviderModes } from "./provider-modes";
 import { PageHeader, SaveButton } from "./ui";
 

@@ -5,6 +5,7 @@ import toast from "react-hot-toast";
 import { FormMessage, inputClasses, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Section } from "@/components/ui/section";
+import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
 import { adminSettingsQuery, toUpdateRequest } from "../api/settings";
 import {
@@ -15,7 +16,7 @@ import {
   settingsToForm,
   validateSettings,
 } from "../api/validation";
-import { useLatestSettings, useSavedTick, useSaveSettings } from "../hooks/use-settings";
+import { useLatestSettings, useSaveSettings } from "../hooks/use-settings";
 import { ImageUploadField } from "./image-upload-field";
 import { ProviderModes } from "./provider-modes";
 import { PageHeader, SaveButton, Toggle } from "./ui";

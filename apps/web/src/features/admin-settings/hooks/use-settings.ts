@@ -1,11 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AdminSettings } from "@twinline/contracts";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback } from "react";
 import { SETTINGS_QUERY_KEY } from "@/lib/settings";
 import { adminSettingsKeys, saveSettings } from "../api/settings";
-
-/** How long the Saved tick shows after a save (admin-side spec, section 9). */
-export const SAVED_TICK_MS = 3000;
 
 /**
  * Takes the settings a write answered with into the admin's cache (or refetches when the answer
@@ -35,17 +32,4 @@ export function useLatestSettings() {
 export function useSaveSettings() {
   const apply = useApplySettings();
   return useMutation({ mutationFn: saveSettings, onSuccess: apply });
-}
-
-/** A flag that is true for 3 s after `show()`. */
-export function useSavedTick(): [boolean, () => void] {
-  const [saved, setSaved] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const show = useCallback(() => {
-    clearTimeout(timer.current);
-    setSaved(true);
-    timer.current = setTimeout(() => setSaved(false), SAVED_TICK_MS);
-  }, []);
-  return [saved, show];
 }
