@@ -9,6 +9,7 @@ import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { inputClasses } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
+import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
 import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
@@ -32,14 +33,10 @@ export function AdminAiTrainingPage() {
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">
-      <div>
-        <h1 className="font-display text-2xl font-bold text-stone-900 sm:text-3xl dark:text-white">
-          AI Training
-        </h1>
-        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-          Who the persona is, what it knows and how it sounds.
-        </p>
-      </div>
+      <PageHeader
+        title="AI Training"
+        description="Who the persona is, what it knows and how it sounds."
+      />
       {training.isPending ? (
         <LoadingState label="Loading AI Training data" />
       ) : training.isError ? (

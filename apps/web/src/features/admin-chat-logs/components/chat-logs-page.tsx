@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
+import { PageHeader } from "@/components/ui/page-header";
 import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
@@ -95,14 +96,10 @@ export function AdminChatLogsPage() {
   return (
     <div className="mx-auto max-w-7xl space-y-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-        <div>
-          <h1 className="font-display text-2xl font-bold text-stone-900 sm:text-3xl dark:text-white">
-            Chat Logs
-          </h1>
-          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-            Conversations between users and the persona. Open one to read its messages.
-          </p>
-        </div>
+        <PageHeader
+          title="Chat Logs"
+          description="Conversations between users and the persona. Open one to read its messages."
+        />
         <button
           type="button"
           onClick={() => void onExport()}

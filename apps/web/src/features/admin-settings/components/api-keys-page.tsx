@@ -7,6 +7,7 @@ import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
+import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
 import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
@@ -29,7 +30,7 @@ import {
 } from "../api/validation";
 import { useLatestSettings, useSaveSettings } from "../hooks/use-settings";
 import { ProviderModes } from "./provider-modes";
-import { PageHeader, SaveButton } from "./ui";
+import { SaveButton } from "./ui";
 
 export const API_CONFIG_MESSAGES = {
   invalid: "Please fix the validation errors",

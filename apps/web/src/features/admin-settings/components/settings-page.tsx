@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { FormMessage, inputClasses, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
+import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
 import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
@@ -19,7 +20,7 @@ import {
 import { useLatestSettings, useSaveSettings } from "../hooks/use-settings";
 import { ImageUploadField } from "./image-upload-field";
 import { ProviderModes } from "./provider-modes";
-import { PageHeader, SaveButton, Toggle } from "./ui";
+import { SaveButton, Toggle } from "./ui";
 
 export const SETTINGS_MESSAGES = {
   saved: "Settings saved successfully!",

@@ -1,18 +1,6 @@
 import { clsx } from "clsx";
 import { Check, LoaderCircle } from "lucide-react";
-import type { ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button";
-
-export function PageHeader({ title, description }: { title: string; description: ReactNode }) {
-  return (
-    <div>
-      <h1 className="font-display text-2xl font-bold text-stone-900 sm:text-3xl dark:text-white">
-        {title}
-      </h1>
-      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{description}</p>
-    </div>
-  );
-}
 
 /** The primary save button: a spinner while saving, a tick for 3 s after. */
 export function SaveButton({

@@ -7,6 +7,7 @@ import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
+import { PageHeader } from "@/components/ui/page-header";
 import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
@@ -60,14 +61,10 @@ export function AdminUsersPage() {
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div>
-        <h1 className="font-display text-2xl font-bold text-stone-900 sm:text-3xl dark:text-white">
-          Users
-        </h1>
-        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-          Find users, see their credits and subscriptions, and activate or deactivate accounts.
-        </p>
-      </div>
+      <PageHeader
+        title="Users"
+        description="Find users, see their credits and subscriptions, and activate or deactivate accounts."
+      />
 
       <UserGrowthCards />
 
