@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   date,
   index,
   integer,
@@ -47,8 +48,9 @@ export const conversations = pgTable(
 );
 
 /**
- * Every message, the user's and the persona's. `created_at` is clock_timestamp() (microseconds,
- * advancing inside a transaction), so a reply always sorts after the message it answers.
+ * Every message, the user's and the persona's. `created_at` is clock_timestamp() (advancing inside
+ * a transaction), so a reply sorts after the message it answers. Two messages can still share a
+ * timestamp where the clock is coarse (PGlite's WASM clock): `seq`, in insertion order, breaks ties.
  */
 export const chatMessages = pgTable(
   "chat_messages",
@@ -60,6 +62,7 @@ export const chatMessages = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
     sender: chatSender("sender").notNull(),
     content: text("content").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true })
@@ -90,4 +93,5 @@ export const chatDailyUsage = pgTable(
 );
 
 export type ConversationRow = typeof conversations.$inferSelect;
-export type ChatMessageRow = typeof chatMessages.$inferSelect;
+/** A message as the app handles it; `seq` only orders ties and never leaves the database. */
+export type ChatMessageRow = Omit<typeof chatMessages.$inferSelect, "seq">;

@@ -154,7 +154,7 @@ export function createChatRepository(db: Database) {
         ? sql`(select coalesce(json_agg(json_build_object('id', h.id, 'sender', h.sender, 'content', h.content)), '[]'::json)
             from (select id, sender, content from ${chatMessages}
                   where conversation_id = ${input.conversationId}
-                  order by created_at desc, id desc limit ${input.historyLimit}) h)`
+                  order by created_at desc, seq desc limit ${input.historyLimit}) h)`
         : sql`'[]'::json`;
       const result = await run<Record<string, unknown>>(sql`
         with ${take}, ${conversation},
@@ -272,7 +272,7 @@ export function createChatRepository(db: Database) {
           .select()
           .from(chatMessages)
           .where(where)
-          .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+          .orderBy(desc(chatMessages.createdAt), desc(chatMessages.seq))
           .limit(limit)
           .offset((page - 1) * limit),
         db.select({ total: count() }).from(chatMessages).where(where),
