@@ -41,7 +41,7 @@ export const operatorModule = fp<OperatorModuleOptions>(
     const aiTraining = createAiTrainingService({
       repository: createAiTrainingRepository(app.database.db),
       files: app.uploads.privateFiles,
-      providers: app.providers.deps,
+      tts: () => app.providers.tts(),
       onFileDeleteFailed,
     });
 

@@ -4,17 +4,10 @@ import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
 import type { LlmProvider } from "./llm/index.ts";
 import type { PaymentsProvider } from "./payments/index.ts";
-import {
-  type ProviderDeps,
-  providerModes,
-  resolveLlm,
-  resolvePayments,
-  resolveTts,
-  type StoredProviderKeys,
-} from "./resolve.ts";
+import { createProviderResolver, type ProviderDeps, type StoredProviderKeys } from "./resolve.ts";
 import type { TtsProvider } from "./tts/index.ts";
 
-/** The app's providers, resolved per call from the stored keys and the environment. */
+/** The app's providers, resolved per call from the stored keys and the environment (resolve.ts). */
 export interface Providers {
   readonly deps: ProviderDeps;
   llm(): Promise<LlmProvider>;
@@ -41,13 +34,7 @@ export const providersPlugin = fp<ProvidersPluginOptions>(
       config: options.config,
       ...(options.storedKeys ? { storedKeys: options.storedKeys } : {}),
     };
-    app.decorate<Providers>("providers", {
-      deps,
-      llm: () => resolveLlm(deps),
-      tts: () => resolveTts(deps),
-      payments: () => resolvePayments(deps),
-      modes: () => providerModes(deps),
-    });
+    app.decorate<Providers>("providers", createProviderResolver(deps));
   },
   { name: "providers" },
 );

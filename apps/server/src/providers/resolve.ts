@@ -66,23 +66,35 @@ export const paymentsFor = (config: Config, secretKey: string | undefined): Paym
     ? createStripePayments({ secretKey, apiBase: config.stripe.apiBase })
     : createSandboxPayments();
 
+/** The last value `build` made, again while its key is the same: keys change rarely. */
+function builtOncePerKey<T>(build: (key: string | undefined) => T) {
+  let last: { key: string | undefined; value: T } | undefined;
+  return (key: string | undefined): T => {
+    if (!last || last.key !== key) last = { key, value: build(key) };
+    return last.value;
+  };
+}
+
 /**
- * The LLM for this call: OpenAI (or a compatible server at OPENAI_BASE_URL) when a key is in
- * force, else the offline responder. Resolved per call, so a key the admin saves is used by the
- * next message without a restart.
+ * The providers in force, resolved per call from the keys, so a key the admin saves is used by
+ * the next call without a restart; each is built once per key, since an SDK client (OpenAI's
+ * alone makes dozens of objects) on every chat message is garbage the reply waits on.
+ * - llm: OpenAI (or a compatible server at OPENAI_BASE_URL) with a key, else the offline responder;
+ * - tts: ElevenLabs (ELEVENLABS_BASE_URL) with a key, else the offline voice;
+ * - payments: Stripe (STRIPE_API_BASE) with a secret key, else the sandbox.
  */
-export async function resolveLlm(deps: ProviderDeps): Promise<LlmProvider> {
-  return llmFor(deps.config, (await effectiveKeys(deps)).openai);
-}
-
-/** ElevenLabs when a key is in force (ELEVENLABS_BASE_URL), else the offline voice. */
-export async function resolveTts(deps: ProviderDeps): Promise<TtsProvider> {
-  return ttsFor(deps.config, (await effectiveKeys(deps)).elevenLabs);
-}
-
-/** Stripe when a secret key is in force (STRIPE_API_BASE), else the sandbox. */
-export async function resolvePayments(deps: ProviderDeps): Promise<PaymentsProvider> {
-  return paymentsFor(deps.config, (await effectiveKeys(deps)).stripeSecret);
+export function createProviderResolver(deps: ProviderDeps) {
+  const llm = builtOncePerKey((key) => llmFor(deps.config, key));
+  const tts = builtOncePerKey((key) => ttsFor(deps.config, key));
+  const payments = builtOncePerKey((key) => paymentsFor(deps.config, key));
+  return {
+    deps,
+    llm: async (): Promise<LlmProvider> => llm((await effectiveKeys(deps)).openai),
+    tts: async (): Promise<TtsProvider> => tts((await effectiveKeys(deps)).elevenLabs),
+    payments: async (): Promise<PaymentsProvider> =>
+      payments((await effectiveKeys(deps)).stripeSecret),
+    modes: () => providerModes(deps),
+  };
 }
 
 /** Which implementation each provider runs now (the admin's settings show it). */

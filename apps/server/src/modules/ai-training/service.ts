@@ -2,9 +2,8 @@ import type { AiTraining, KnowledgeDocument, VoiceSample } from "@twinline/contr
 import { HttpError } from "../../plugins/errors.ts";
 import { discard, type ReceivedFile, storedNameFor } from "../../plugins/uploads.ts";
 import { ProviderError, ProviderUnavailableError } from "../../providers/errors.ts";
-import type { ProviderDeps } from "../../providers/resolve.ts";
-import { resolveTts } from "../../providers/resolve.ts";
 import type { FileStorage } from "../../providers/storage/index.ts";
+import type { TtsProvider } from "../../providers/tts/index.ts";
 import { splitIntoPassages } from "./passages.ts";
 import { extractPdfPages, UnreadablePdfError } from "./pdf-text.ts";
 import type { AiTrainingRepository, AiTrainingRow, DocumentRow } from "./repository.ts";
@@ -46,7 +45,8 @@ export interface AiTrainingService {
 export interface AiTrainingDeps {
   repository: AiTrainingRepository;
   files: FileStorage;
-  providers: ProviderDeps;
+  /** The voice provider in force (app.providers.tts). */
+  tts: () => Promise<TtsProvider>;
   onFileDeleteFailed?: (name: string, error: unknown) => void;
 }
 
@@ -187,7 +187,7 @@ export function createAiTrainingService(deps: AiTrainingDeps): AiTrainingService
       if (!sample || !(await files.stat(sample))) {
         throw new HttpError(400, AI_TRAINING_MESSAGES.noVoiceSample);
       }
-      const tts = await resolveTts(deps.providers);
+      const tts = await deps.tts();
       try {
         const voiceId = await tts.cloneVoice({
           name,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OPENAI_MODELS, type FakeOpenAi, startFakeOpenAi } from "../../../test/fake-openai.ts";
 import { loadConfig } from "../../config.ts";
-import { resolveLlm } from "../resolve.ts";
+import { createProviderResolver } from "../resolve.ts";
 import { createOfflineLlm } from "./offline.ts";
 import { createOpenAiLlm } from "./openai.ts";
 import { composeSystemPrompt, parseSystemPrompt } from "./system-prompt.ts";
@@ -135,17 +135,36 @@ describe("OpenAI LLM (real SDK against a local OpenAI-speaking server)", () => {
   });
 });
 
-describe("resolveLlm", () => {
+describe("the LLM in force", () => {
+  const config = loadConfig({
+    DATA_DIR: "/tmp/twinline-unused",
+    SECRETS_KEY: "x".repeat(32),
+    JWT_SECRET: "y".repeat(32),
+  });
+  const llm = (deps: Parameters<typeof createProviderResolver>[0]) =>
+    createProviderResolver(deps).llm();
+
   it("is offline without a key, OpenAI with the env key, and the stored key wins", async () => {
-    const config = loadConfig({
-      DATA_DIR: "/tmp/twinline-unused",
-      SECRETS_KEY: "x".repeat(32),
-      JWT_SECRET: "y".repeat(32),
-    });
-    expect((await resolveLlm({ config })).mode).toBe("offline");
+    expect((await llm({ config })).mode).toBe("offline");
     const withEnv = { ...config, openai: { ...config.openai, apiKey: "sk-env" } };
-    expect((await resolveLlm({ config: withEnv })).mode).toBe("openai");
-    const stored = await resolveLlm({ config, storedKeys: async () => ({ openai: "sk-stored" }) });
+    expect((await llm({ config: withEnv })).mode).toBe("openai");
+    const stored = await llm({ config, storedKeys: async () => ({ openai: "sk-stored" }) });
     expect(stored.mode).toBe("openai");
+  });
+
+  it("is built once per key: the same client until the key in force changes", async () => {
+    let stored: string | undefined = "sk-first";
+    const providers = createProviderResolver({
+      config,
+      storedKeys: async () => ({ openai: stored }),
+    });
+    const first = await providers.llm();
+    expect(await providers.llm()).toBe(first);
+    stored = "sk-second";
+    const second = await providers.llm();
+    expect(second).not.toBe(first);
+    expect(second.mode).toBe("openai");
+    stored = undefined;
+    expect((await providers.llm()).mode).toBe("offline");
   });
 });
