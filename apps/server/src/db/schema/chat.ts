@@ -70,8 +70,14 @@ export const chatMessages = pgTable(
       .default(sql`clock_timestamp()`),
   },
   (table) => [
-    index("chat_messages_user_created_idx").on(table.userId, table.createdAt.desc()),
-    index("chat_messages_conversation_created_idx").on(table.conversationId, table.createdAt),
+    // Pages and the prompt's history read the newest messages first (a backward scan), ties
+    // broken by seq: with seq in the index a read stops after its rows instead of sorting all.
+    index("chat_messages_user_created_seq_idx").on(table.userId, table.createdAt, table.seq),
+    index("chat_messages_conversation_created_seq_idx").on(
+      table.conversationId,
+      table.createdAt,
+      table.seq,
+    ),
   ],
 );
 
