@@ -1,4 +1,5 @@
-// Bundles the server into dist/main.js. npm dependencies stay external (node_modules has them);
+// Bundles the server into dist/main.js, and the embedded database's thread into
+// dist/pglite-worker.js beside it (db/pglite-thread.ts starts it from there). npm dependencies stay external (node_modules has them);
 // the workspace package @twinline/contracts is TypeScript source, so it is bundled in.
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
@@ -13,8 +14,11 @@ const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
 
 rmSync(here("./dist"), { recursive: true, force: true });
 await build({
-  entryPoints: [here("./src/main.ts").pathname],
-  outfile: here("./dist/main.js").pathname,
+  entryPoints: {
+    main: here("./src/main.ts").pathname,
+    "pglite-worker": here("./src/db/pglite-worker.ts").pathname,
+  },
+  outdir: here("./dist").pathname,
   bundle: true,
   format: "esm",
   platform: "node",
@@ -26,4 +30,4 @@ await build({
 // The migrator reads `./migrations` next to the running module: src/db/ from source,
 // dist/ from the bundle.
 cpSync(here("./src/db/migrations"), here("./dist/migrations"), { recursive: true });
-console.log("Built apps/server/dist/main.js");
+console.log("Built apps/server/dist/main.js and dist/pglite-worker.js");

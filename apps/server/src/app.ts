@@ -85,7 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const connection = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    onPoolError: (error) => app.log.warn({ err: error }, "Idle database connection failed"),
+    onBackgroundError: (error) => app.log.error({ err: error }, "Database error outside a request"),
   });
   try {
     await applyMigrations(connection);

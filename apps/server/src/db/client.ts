@@ -1,12 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { openPgliteThread, type PgliteThread } from "./pglite-thread.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -17,7 +17,7 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type DatabaseKind = "pglite" | "postgres";
 
 export type DatabaseConnection =
-  | { kind: "pglite"; db: Database; client: PGlite; close(): Promise<void> }
+  | { kind: "pglite"; db: Database; client: PgliteThread; close(): Promise<void> }
   | {
       kind: "postgres";
       db: Database;
@@ -30,8 +30,11 @@ export interface OpenDatabaseOptions {
   /** A postgres:// URL; unset opens the embedded PGlite under `${dataDir}/pglite`. */
   databaseUrl: string | undefined;
   dataDir: string;
-  /** Where a pool reports a broken idle connection (it must not crash the process). */
-  onPoolError?: (error: Error) => void;
+  /**
+   * Where an error outside any request goes (it must not crash the process): a pooled idle
+   * connection broke, PGlite's maintenance failed, or its thread stopped.
+   */
+  onBackgroundError?: (error: Error) => void;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseConnection> {
@@ -42,7 +45,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       // A database that does not answer must fail a request, not hang it.
       connectionTimeoutMillis: 5_000,
     });
-    pool.on("error", (error) => options.onPoolError?.(error));
+    pool.on("error", (error) => options.onBackgroundError?.(error));
     const db: Database = drizzleNodePg({ client: pool, schema });
     return {
       kind: "postgres",
@@ -55,9 +58,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
   const directory = join(options.dataDir, "pglite");
   mkdirSync(directory, { recursive: true });
-  // pg_trgm serves the admin's user search (migration 0001 creates the extension).
-  const client = await PGlite.create(directory, { extensions: { pg_trgm } });
-  const db: Database = drizzlePglite({ client, schema });
+  const client = await openPgliteThread(
+    directory,
+    options.onBackgroundError ? { onError: options.onBackgroundError } : {},
+  );
+  // drizzle's pglite driver calls only what PgliteThread answers: query, exec, transaction.
+  const db: Database = drizzlePglite({ client: client as unknown as PGlite, schema });
   return { kind: "pglite", db, client, close: once(() => client.close()) };
 }
 
