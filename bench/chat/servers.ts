@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { loadConfig } from "../../apps/server/src/config.ts";
+import { createOpenAiLlm } from "../../apps/server/src/providers/llm/openai.ts";
 
 const USERS = Number(process.env.BENCH_USERS ?? 50);
 
@@ -30,9 +31,69 @@ function timings(path: string) {
   return Object.assign(plugin, { [Symbol.for("skip-override")]: true });
 }
 
+/**
+ * Phase 2's view inside the server, on the machine-wide monotonic clock
+ * (process.hrtime, comparable across processes): when the provider's answer reached the server
+ * (its fetch resolved, headers and first token arrive in one write), and when the server wrote
+ * the first token event. Served at /bench/stream-times.
+ */
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+let providerAnswered: number[] = [];
+let firstTokenWritten: number[] = [];
+const providerBase = process.env.OPENAI_BASE_URL;
+if (providerBase) {
+  const fetchFromProvider = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const response = await fetchFromProvider(input, init);
+    if (String(input instanceof Request ? input.url : input).startsWith(providerBase)) {
+      providerAnswered.push(now());
+    }
+    return response;
+  };
+}
+function streamTimes(app: FastifyInstance, path: string) {
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.url !== path) return done();
+    const raw = reply.raw;
+    const write = raw.write.bind(raw) as (...args: unknown[]) => boolean;
+    let seen = false;
+    raw.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (!seen && String(chunk).startsWith("event: token")) {
+        seen = true;
+        firstTokenWritten.push(now());
+      }
+      return write(chunk, ...rest);
+    }) as typeof raw.write;
+    done();
+  });
+  app.get("/bench/stream-times", async () => {
+    const answer = { providerAnswered, firstTokenWritten };
+    providerAnswered = [];
+    firstTokenWritten = [];
+    return answer;
+  });
+}
+
 const bare = Fastify({ logger: false });
 await bare.register(timings("/bare"));
 bare.post("/bare", async (request) => ({ success: true, data: { echo: request.body } }));
+if (providerBase) {
+  // The bare relay: the same provider client code as the app, then straight to the client.
+  const llm = createOpenAiLlm({ apiKey: "sk-bench-fake-key-0000000000", baseUrl: providerBase });
+  streamTimes(bare, "/bare-stream");
+  bare.post("/bare-stream", async (request, reply) => {
+    const { message } = request.body as { message: string };
+    reply.raw.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+    for await (const text of llm.streamChat({
+      system: "",
+      messages: [{ role: "user", content: message }],
+    })) {
+      reply.raw.write(`event: token\ndata: ${JSON.stringify({ text })}\n\n`);
+    }
+    reply.raw.end(`event: done\ndata: {}\n\n`);
+    return reply;
+  });
+}
 const bareUrl = await bare.listen({ port: 0, host: "127.0.0.1" });
 
 const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), "twinline-bench-chat-"));
@@ -40,7 +101,13 @@ const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silen
 const app = await buildApp({
   config,
   logger: false,
-  register: timings("/api/chat/message"),
+  register: Object.assign(
+    async (app: FastifyInstance) => {
+      await app.register(timings("/api/chat/message"));
+      streamTimes(app, "/api/chat/message");
+    },
+    { [Symbol.for("skip-override")]: true },
+  ),
   // The bench signs its users up from one address.
   authRateLimit: { max: 100_000 },
 });
@@ -78,7 +145,14 @@ for (let i = 0; i < USERS; i++) {
   users.push({ token, conversationId: first.json().data.conversationId as string });
 }
 
-console.log(JSON.stringify({ bare: bareUrl, app: appUrl, users, csrf }));
+export interface ServersSetup {
+  bare: string;
+  app: string;
+  users: Array<{ token: string; conversationId: string }>;
+  csrf: { token: string; cookie: string };
+}
+const setup: ServersSetup = { bare: bareUrl, app: appUrl, users, csrf };
+console.log(JSON.stringify(setup));
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, async () => {
