@@ -24,7 +24,6 @@ const streamRuns = Number(process.env.BENCH_STREAM_RUNS ?? 500);
 const userRate = Number(process.env.BENCH_USER_RATE ?? 1);
 const script = fileURLToPath(new URL("./servers.ts", import.meta.url));
 
-
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);

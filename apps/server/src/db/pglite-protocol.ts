@@ -17,6 +17,13 @@ export type WorkerRequest =
   | { id: number; op: "end"; tx: number; commit: boolean }
   | { id: number; op: "close" };
 
+/** A request before the app numbers it. */
+export type WorkerCall = WorkerRequest extends infer R
+  ? R extends WorkerRequest
+    ? Omit<R, "id">
+    : never
+  : never;
+
 export type WorkerReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: SerializedError };

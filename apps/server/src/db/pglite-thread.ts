@@ -4,16 +4,11 @@ import { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
 import {
   deserializeError,
+  type WorkerCall,
   type WorkerNotice,
   type WorkerReply,
   type WorkerRequest,
 } from "./pglite-protocol.ts";
-
-type Request = WorkerRequest extends infer R
-  ? R extends { id: number }
-    ? Omit<R, "id">
-    : never
-  : never;
 
 /** The part of PGlite drizzle's pglite driver and the migrator use, inside a transaction. */
 export interface PgliteStatements {
@@ -107,7 +102,7 @@ export async function openPgliteThread(
   worker.on("error", failAll);
   worker.on("exit", (code) => failAll(new Error(`The database thread exited (${code})`)));
 
-  const call = <T>(request: Request): Promise<T> => {
+  const call = <T>(request: WorkerCall): Promise<T> => {
     if (failure) return Promise.reject(failure);
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {

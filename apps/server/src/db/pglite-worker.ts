@@ -33,11 +33,14 @@ const transactions = new Map<number, OpenTransaction>();
 let nextTransaction = 1;
 
 const send = (reply: WorkerReply | WorkerNotice) => port.postMessage(reply);
-const answer = (id: number, work: Promise<unknown>) =>
-  work.then(
-    (result) => send({ id, ok: true, result }),
-    (error: unknown) => send({ id, ok: false, error: serializeError(error) }),
-  );
+/** Answers request `id` with what `work` gives, or with its error (a result that cannot cross too). */
+async function answer(id: number, work: () => Promise<unknown>) {
+  try {
+    send({ id, ok: true, result: await work() });
+  } catch (error) {
+    send({ id, ok: false, error: serializeError(error) });
+  }
+}
 
 /** The transaction a statement names, or the database itself. */
 function target(tx: number | undefined): PGlite | Transaction {
@@ -82,10 +85,10 @@ async function end(tx: number, commit: boolean) {
 }
 
 // PGlite runs no autovacuum: without this, the planner's statistics would stay those of an empty
-// database (a conversation's history read every message instead of its newest rows) and dead
-// rows would pile up. While the database is in use, VACUUM (ANALYZE) now and then, as autovacuum would.
+// database (a conversation's history read in full instead of its newest rows) and dead rows
+// would pile up. While the database is in use, VACUUM (ANALYZE) now and then, as autovacuum would.
 let usedSinceMaintenance = false;
-setInterval(() => {
+const maintenance = setInterval(() => {
   if (!usedSinceMaintenance) return;
   usedSinceMaintenance = false;
   db.exec("vacuum (analyze)").catch((error: unknown) =>
@@ -101,28 +104,21 @@ port.on("message", (request: WorkerRequest) => {
       if (request.rowMode) options.rowMode = request.rowMode;
       const parsers = textParsers(request.textTypes);
       if (parsers) options.parsers = parsers;
-      answer(
-        request.id,
-        Promise.resolve().then(() =>
-          target(request.tx).query(request.sql, request.params, options),
-        ),
-      );
+      answer(request.id, () => target(request.tx).query(request.sql, request.params, options));
       return;
     }
     case "exec":
-      answer(
-        request.id,
-        Promise.resolve().then(() => target(request.tx).exec(request.sql)),
-      );
+      answer(request.id, () => target(request.tx).exec(request.sql));
       return;
     case "begin":
       begin(request.id);
       return;
     case "end":
-      answer(request.id, end(request.tx, request.commit));
+      answer(request.id, () => end(request.tx, request.commit));
       return;
     case "close":
-      answer(request.id, db.close());
+      clearInterval(maintenance);
+      answer(request.id, () => db.close());
       return;
   }
 });
