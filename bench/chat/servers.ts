@@ -1,8 +1,10 @@
 // Runs in its own process so the load generator does not share the server's event loop.
 // The app (offline responder, or the OpenAI SDK against OPENAI_BASE_URL when OPENAI_API_KEY is
-// set) and a bare Fastify route. Each records its own time per request (an onResponse hook's
-// reply.elapsedTime), read and reset through GET /bench/server-times. Prints one JSON line
-// { bare, app, users: [{ token, conversationId }], csrf: { token, cookie } }, then serves.
+// set) and a bare Fastify server: POST /bare, and with a provider POST /bare-stream, a bare relay
+// of it. Each records its own time per request (an onResponse hook's reply.elapsedTime), read
+// and reset through GET /bench/server-times; the streamed sends' stamps are at the app's GET
+// /bench/stream-times. Prints one JSON line { bare, app, users: [{ token, conversationId }],
+// csrf: { token, cookie } }, then serves.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,10 +34,10 @@ function timings(path: string) {
 }
 
 /**
- * Phase 2's view inside the server, on the machine-wide monotonic clock
- * (process.hrtime, comparable across processes): when the provider's answer reached the server
- * (its fetch resolved, headers and first token arrive in one write), and when the server wrote
- * the first token event. Served at /bench/stream-times.
+ * Phase 2's view inside this process, on the machine-wide monotonic clock (process.hrtime,
+ * comparable across processes): when the provider's answer reached a server (its fetch
+ * resolved; headers and first token arrive in one write), and when it wrote the first token
+ * event. Requests run one at a time, so one list of each serves both servers.
  */
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 let providerAnswered: number[] = [];
@@ -51,7 +53,7 @@ if (providerBase) {
     return response;
   };
 }
-function streamTimes(app: FastifyInstance, path: string) {
+function stampFirstTokenWrites(app: FastifyInstance, path: string) {
   app.addHook("onRequest", (request, reply, done) => {
     if (request.url !== path) return done();
     const raw = reply.raw;
@@ -66,12 +68,6 @@ function streamTimes(app: FastifyInstance, path: string) {
     }) as typeof raw.write;
     done();
   });
-  app.get("/bench/stream-times", async () => {
-    const answer = { providerAnswered, firstTokenWritten };
-    providerAnswered = [];
-    firstTokenWritten = [];
-    return answer;
-  });
 }
 
 const bare = Fastify({ logger: false });
@@ -80,7 +76,7 @@ bare.post("/bare", async (request) => ({ success: true, data: { echo: request.bo
 if (providerBase) {
   // The bare relay: the same provider client code as the app, then straight to the client.
   const llm = createOpenAiLlm({ apiKey: "sk-bench-fake-key-0000000000", baseUrl: providerBase });
-  streamTimes(bare, "/bare-stream");
+  stampFirstTokenWrites(bare, "/bare-stream");
   bare.post("/bare-stream", async (request, reply) => {
     const { message } = request.body as { message: string };
     reply.raw.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
@@ -104,7 +100,13 @@ const app = await buildApp({
   register: Object.assign(
     async (app: FastifyInstance) => {
       await app.register(timings("/api/chat/message"));
-      streamTimes(app, "/api/chat/message");
+      stampFirstTokenWrites(app, "/api/chat/message");
+      app.get("/bench/stream-times", async () => {
+        const answer = { providerAnswered, firstTokenWritten };
+        providerAnswered = [];
+        firstTokenWritten = [];
+        return answer;
+      });
     },
     { [Symbol.for("skip-override")]: true },
   ),
