@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database, DatabaseConnection } from "./client.ts";
-import { listenForNotifications, type NotificationListener } from "./notifications.ts";
+import type { NotificationHub } from "./notifications.ts";
 
 /**
  * A value read from the database and kept in this process until a write announces a change
@@ -126,39 +126,35 @@ export interface ChangeWatch {
 
 /**
  * Calls `onChange` after every write on `channel`: this process's at once (by the local
- * announcement), on PostgreSQL also the other instances' (LISTEN over a dedicated connection,
- * whose gaps count as a change). PGlite has one process by construction.
+ * announcement), on PostgreSQL also the other instances' (the connection's LISTEN, whose gaps
+ * count as a change). PGlite has one process by construction.
  */
 export async function watchChanges(options: {
   connection: DatabaseConnection;
   channel: string;
   onChange(): void;
-  onListenerError(error: Error): void;
 }): Promise<ChangeWatch> {
   const { connection, channel, onChange } = options;
-  let listener: NotificationListener | undefined;
   const stopLocal = onLocalChange(connection.db, channel, onChange);
-  if (connection.kind === "postgres") {
-    try {
-      listener = await listenForNotifications({
-        connectionString: connection.connectionString,
-        channel,
-        onNotify: onChange,
-        onGap: onChange,
-        onError: options.onListenerError,
-      });
-    } catch (error) {
-      stopLocal();
-      throw error;
-    }
+  if (connection.kind === "pglite") {
+    return { trustworthy: true, close: async () => stopLocal() };
+  }
+  let hub: NotificationHub;
+  let unsubscribe: () => Promise<void>;
+  try {
+    hub = await connection.notifications();
+    unsubscribe = await hub.subscribe(channel, { onNotify: onChange, onGap: onChange });
+  } catch (error) {
+    stopLocal();
+    throw error;
   }
   return {
     get trustworthy() {
-      return connection.kind === "pglite" || listener?.connected === true;
+      return hub.connected;
     },
     async close() {
       stopLocal();
-      await listener?.close();
+      await unsubscribe();
     },
   };
 }
@@ -168,7 +164,6 @@ export async function startNotifyCache<T>(options: {
   connection: DatabaseConnection;
   channel: string;
   load: () => Promise<T>;
-  onListenerError(error: Error): void;
 }): Promise<{ cache: NotifyCache<T>; close(): Promise<void> }> {
   let watch: ChangeWatch | undefined;
   const cache = createNotifyCache(options.load, () => watch?.trustworthy === true);

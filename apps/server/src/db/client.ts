@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { type NotificationHub, openNotificationHub } from "./notifications.ts";
 import { openPgliteThread, type PgliteThread } from "./pglite-thread.ts";
 import * as schema from "./schema/index.ts";
 
@@ -23,6 +24,11 @@ export type DatabaseConnection =
       db: Database;
       pool: pg.Pool;
       connectionString: string;
+      /**
+       * The process's one LISTEN connection, shared by every channel (opened on first use,
+       * closed with the database).
+       */
+      notifications(): Promise<NotificationHub>;
       close(): Promise<void>;
     };
 
@@ -32,7 +38,7 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /**
    * Where an error outside any request goes (it must not crash the process): a pooled idle
-   * connection broke, PGlite's maintenance failed, or its thread stopped.
+   * connection or the LISTEN connection broke, PGlite's maintenance failed, or its thread stopped.
    */
   onBackgroundError?: (error: Error) => void;
 }
@@ -47,12 +53,30 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     });
     pool.on("error", (error) => options.onBackgroundError?.(error));
     const db: Database = drizzleNodePg({ client: pool, schema });
+    const connectionString = options.databaseUrl;
+    let hub: Promise<NotificationHub> | undefined;
+    const notifications = () => {
+      hub ??= openNotificationHub({
+        connectionString,
+        onError: (error) => options.onBackgroundError?.(error),
+      }).catch((error: unknown) => {
+        // The next caller tries again.
+        hub = undefined;
+        throw error;
+      });
+      return hub;
+    };
     return {
       kind: "postgres",
       db,
       pool,
-      connectionString: options.databaseUrl,
-      close: once(() => pool.end()),
+      connectionString,
+      notifications,
+      close: once(async () => {
+        const opened = await hub?.catch(() => undefined);
+        await opened?.close();
+        await pool.end();
+      }),
     };
   }
 

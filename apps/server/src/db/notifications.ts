@@ -1,46 +1,67 @@
 import pg from "pg";
 
-export interface NotificationListener {
-  /** True while the LISTEN connection is up; while false, a notification may be missed. */
-  readonly connected: boolean;
-  close(): Promise<void>;
-}
-
-export interface ListenOptions {
-  connectionString: string;
-  channel: string;
+/** What a subscriber of one channel hears. */
+export interface ChannelHandlers {
   /** A NOTIFY arrived on the channel. */
   onNotify(payload: string | undefined): void;
   /**
-   * The connection was lost or (re)established: notifications may have been missed meanwhile,
-   * so whatever they guard must be treated as stale.
+   * Notifications may have been missed: the connection was lost or (re)established, or the
+   * channel has only now begun to be heard. Whatever they guard must be treated as stale.
    */
   onGap(): void;
+}
+
+export interface NotificationHub {
+  /** True while the LISTEN connection is up; while false, a notification may be missed. */
+  readonly connected: boolean;
+  /** Hears `channel` until the returned function is called (it answers with a gap at once). */
+  subscribe(channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export interface NotificationHubOptions {
+  connectionString: string;
+  /** The connection failed (it is retried meanwhile). */
   onError(error: Error): void;
   /** Wait before reconnecting after a lost connection. */
   retryDelayMs?: number;
 }
 
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
+
 /**
- * LISTEN on one PostgreSQL channel over a dedicated connection (a pooled one would be handed to
- * other queries), reconnecting for as long as it is open.
+ * LISTEN on PostgreSQL channels over one dedicated connection per process (a pooled one would
+ * be handed to other queries), shared by every channel's subscribers, reconnecting for as long
+ * as it is open.
  */
-export async function listenForNotifications(
-  options: ListenOptions,
-): Promise<NotificationListener> {
+export async function openNotificationHub(
+  options: NotificationHubOptions,
+): Promise<NotificationHub> {
   const retryDelayMs = options.retryDelayMs ?? 1_000;
-  if (!/^[a-z_][a-z0-9_]*$/.test(options.channel)) {
-    throw new Error(`Invalid channel name ${options.channel}`);
-  }
+  const subscribers = new Map<string, Set<ChannelHandlers>>();
   let client: pg.Client | undefined;
+  /** The channels the current client LISTENs on. */
+  let listening = new Set<string>();
   let connected = false;
   let closed = false;
   let retryTimer: NodeJS.Timeout | undefined;
 
+  const gapEverywhere = () => {
+    for (const handlers of subscribers.values()) for (const handler of handlers) handler.onGap();
+  };
+
+  const listen = async (to: pg.Client, channel: string) => {
+    if (listening.has(channel)) return;
+    listening.add(channel);
+    await to.query(`LISTEN ${channel}`);
+  };
+
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: options.connectionString });
     next.on("notification", (message) => {
-      if (message.channel === options.channel) options.onNotify(message.payload);
+      for (const handler of subscribers.get(message.channel) ?? []) {
+        handler.onNotify(message.payload);
+      }
     });
     next.on("error", (error) => {
       options.onError(error);
@@ -48,21 +69,23 @@ export async function listenForNotifications(
     });
     next.on("end", () => lost(next));
     client = next;
+    listening = new Set();
     await next.connect();
-    await next.query(`LISTEN ${options.channel}`);
+    // A Map iterates live: a channel subscribed during these LISTENs is reached too.
+    for (const channel of subscribers.keys()) await listen(next, channel);
     if (closed) {
       await next.end();
       return;
     }
     connected = true;
-    options.onGap();
+    gapEverywhere();
   };
 
   const lost = (which: pg.Client) => {
     if (which !== client || closed) return;
     connected = false;
     client = undefined;
-    options.onGap();
+    gapEverywhere();
     which.end().catch(() => {});
     scheduleRetry();
   };
@@ -85,6 +108,23 @@ export async function listenForNotifications(
   return {
     get connected() {
       return connected;
+    },
+    async subscribe(channel, handlers) {
+      if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+      const handlersOfChannel = subscribers.get(channel) ?? new Set();
+      subscribers.set(channel, handlersOfChannel);
+      handlersOfChannel.add(handlers);
+      // A failure here is a lost connection: its reconnection LISTENs again.
+      if (connected && client) await listen(client, channel).catch(() => {});
+      handlers.onGap();
+      return async () => {
+        handlersOfChannel.delete(handlers);
+        if (handlersOfChannel.size > 0 || subscribers.get(channel) !== handlersOfChannel) return;
+        subscribers.delete(channel);
+        if (connected && client && listening.delete(channel)) {
+          await client.query(`UNLISTEN ${channel}`).catch(() => {});
+        }
+      };
     },
     async close() {
       closed = true;

@@ -77,13 +77,12 @@ export function createCachedPersona(options: CachedPersonaOptions): CachedPerson
 
 /**
  * The chat's persona over an open database, kept fresh: this process's AI training writes drop
- * it at once; on PostgreSQL a LISTEN on `ai_training_changed` over a dedicated connection drops
+ * it at once; on PostgreSQL a LISTEN on `ai_training_changed` (the connection's shared one) drops
  * it when another instance writes, and while that connection is down the cache is bypassed.
  * PGlite has one process by construction, so the in-process announcement is enough.
  */
 export async function startCachedPersona(
   connection: DatabaseConnection,
-  onListenerError: (error: Error) => void,
 ): Promise<{ persona: CachedPersona; close(): Promise<void> }> {
   let watch: ChangeWatch | undefined;
   const persona = createCachedPersona({
@@ -94,7 +93,6 @@ export async function startCachedPersona(
     connection,
     channel: AI_TRAINING_CHANGED_CHANNEL,
     onChange: () => persona.invalidate(),
-    onListenerError,
   });
   return { persona, close: watch.close };
 }

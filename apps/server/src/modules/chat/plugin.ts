@@ -41,9 +41,7 @@ export const chatModule = fp<ChatModuleOptions>(
   async (app: FastifyInstance, options) => {
     let persona = options.persona;
     if (!persona) {
-      const cached = await startCachedPersona(options.connection, (error) =>
-        app.log.warn({ err: error }, "AI training change listener lost"),
-      );
+      const cached = await startCachedPersona(options.connection);
       app.addHook("onClose", async () => cached.close());
       persona = cached.persona;
     }

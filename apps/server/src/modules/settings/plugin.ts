@@ -43,7 +43,6 @@ export const settingsModule = fp<{ connection: DatabaseConnection; secretsKey: s
       connection,
       channel: SETTINGS_CHANGED_CHANNEL,
       onChange: () => settings.invalidate(),
-      onListenerError: (error) => app.log.warn({ err: error }, "Settings change listener lost"),
     });
     app.addHook("onClose", async () => watch?.close());
 
@@ -56,8 +55,6 @@ export const settingsModule = fp<{ connection: DatabaseConnection; secretsKey: s
       connection,
       channel: PROVIDER_KEYS_CHANGED_CHANNEL,
       load: async () => Object.freeze(await keys.read()),
-      onListenerError: (error) =>
-        app.log.warn({ err: error }, "Provider keys change listener lost"),
     });
     app.addHook("onClose", async () => cachedKeys.close());
     app.decorate<ProviderKeysRepository>("providerKeys", {
