@@ -23,7 +23,6 @@ export type DatabaseConnection =
       kind: "postgres";
       db: Database;
       pool: pg.Pool;
-      connectionString: string;
       /**
        * The process's one LISTEN connection, shared by every channel (opened on first use,
        * closed with the database).
@@ -70,7 +69,6 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       kind: "postgres",
       db,
       pool,
-      connectionString,
       notifications,
       close: once(async () => {
         const opened = await hub?.catch(() => undefined);
