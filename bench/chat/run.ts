@@ -12,7 +12,7 @@
 // of the same provider, split into the way in, the server's own part and the way out
 // (first-token.ts).
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
+import { measure } from "../lib/measure.ts";
 import { spawnServers } from "../lib/spawn-servers.ts";
 import { type FirstTokenLegs, measureFirstToken } from "./first-token.ts";
 import type { ServersSetup } from "./servers.ts";
@@ -46,12 +46,10 @@ async function load(
   seconds: number,
 ) {
   let next = 0;
-  const result = await autocannon({
-    url,
-    method: "POST",
+  const figures = await measure(name, url, {
     connections,
-    duration: seconds,
-
+    durationSeconds: seconds,
+    method: "POST",
     requests: [
       {
         setupRequest: (request, context) => {
@@ -75,10 +73,10 @@ async function load(
   });
   return {
     name,
-    requestsPerSecond: result.requests.average,
-    clientP50: result.latency.p50,
-    clientP99: result.latency.p99,
-    errors: result.errors + result.non2xx,
+    requestsPerSecond: figures.requestsPerSecond,
+    clientP50: figures.p50,
+    clientP99: figures.p99,
+    errors: figures.errors,
   };
 }
 

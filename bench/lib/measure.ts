@@ -14,6 +14,8 @@ export interface LoadOptions {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
+  /** Per-request setup (autocannon's requests), e.g. a user of its own per connection. */
+  requests?: autocannon.Request[];
 }
 
 /** One autocannon run against a URL, reduced to the figures the reports compare. */
@@ -25,6 +27,7 @@ export async function measure(name: string, url: string, options: LoadOptions): 
     method: options.method ?? "GET",
     headers: options.headers,
     body: options.body,
+    ...(options.requests ? { requests: options.requests } : {}),
   });
   return {
     name,
