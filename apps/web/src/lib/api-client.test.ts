@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { FakeXhr, installFakeXhr } from "@/test/fake-xhr";
 import {
   ApiError,
@@ -86,6 +87,28 @@ describe("api client: requests", () => {
     expect(post?.headers.get("content-type")).toBe("application/json");
     expect(post?.init.body).toBe(JSON.stringify({ message: "hi" }));
     expect(get?.url).toBe("/api/chat/messages?page=2&limit=20");
+  });
+});
+
+describe("api client: answers checked by their contract schema", () => {
+  const balanceSchema = z.object({ success: z.literal(true), available: z.number().int() });
+
+  it("answers the parsed value when the answer matches the schema", async () => {
+    fakeFetch(() => json({ success: true, available: 42, extra: "dropped" }));
+    const answer = await api.get("/api/users/credit-balance", { schema: balanceSchema });
+    expect(answer).toEqual({ success: true, available: 42 });
+  });
+
+  it("throws an invalid-response ApiError when the answer is off its contract", async () => {
+    fakeFetch(() => json({ success: true, available: "42" }));
+    const failure = await api
+      .post("/api/users/credit-balance", undefined, { schema: balanceSchema })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).kind).toBe("invalid-response");
+    expect(errorMessage(failure, "Failed to load credit balance")).toBe(
+      "The server sent an unexpected answer",
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 /** The client's failures (ApiError, NetworkError, TimeoutError) and how to read a server message. */
 
-export type ApiErrorKind = "http" | "network" | "timeout";
+/** http: an error status; network, timeout: no answer; invalid-response: an answer off its contract. */
+export type ApiErrorKind = "http" | "network" | "timeout" | "invalid-response";
 
 /** A failed call. `status` is the HTTP status (0 when no answer came), `body` the raw answer. */
 export class ApiError extends Error {

@@ -1,5 +1,7 @@
+import type { z } from "zod";
 import { REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from "../constants";
 import { withCsrfRetry } from "./csrf";
+import { ApiError } from "./errors";
 import { authHeaders, type BearerKind } from "./rules";
 import { type SendOptions, send } from "./send";
 
@@ -21,6 +23,11 @@ export interface RequestOptions extends SendOptions {
    * their calls on URLs without /admin (/api/settings, /api/ai-training/*): decision 0008.
    */
   token?: BearerKind;
+  /**
+   * The contract schema of the answer: the answer is parsed with it (and typed by it); an answer
+   * that does not match throws ApiError of kind "invalid-response". Every new call passes one.
+   */
+  schema?: z.ZodType;
 }
 
 function withQuery(url: string, query: RequestOptions["query"]): string {
@@ -52,41 +59,75 @@ export function buildInit(url: string, options: RequestOptions, csrf: string | n
   return { method: options.method ?? "GET", headers, body };
 }
 
+/** The answer, parsed with the contract schema when the call names one. */
+function checked(body: unknown, schema: z.ZodType | undefined): unknown {
+  if (!schema) return body;
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new ApiError("The server sent an unexpected answer", {
+    status: 200,
+    body,
+    kind: "invalid-response",
+    cause: parsed.error,
+  });
+}
+
+/** What a call resolves to: the schema's output when it names one, else T. */
+type Answer<T, O> = O extends { schema: infer S extends z.ZodType } ? z.output<S> : T;
+
 /**
- * Calls the API and resolves to the parsed answer.
- * @throws ApiError (HTTP error, with status, server message and raw body), NetworkError, TimeoutError
+ * Calls the API and resolves to the parsed answer (checked by `options.schema` when given).
+ * @throws ApiError (HTTP error, with status, server message and raw body; or "invalid-response"),
+ * NetworkError, TimeoutError
  */
-export async function apiRequest<T = unknown>(
+export async function apiRequest<T = unknown, O extends RequestOptions = RequestOptions>(
   url: string,
-  options: RequestOptions = {},
-): Promise<T> {
+  options: O = {} as O,
+): Promise<Answer<T, O>> {
   const fullUrl = withQuery(url, options.query);
   const timeoutMs =
     options.timeoutMs ??
     (options.body instanceof FormData ? UPLOAD_TIMEOUT_MS : REQUEST_TIMEOUT_MS);
-  return (await withCsrfRetry((csrf) =>
+  const body = await withCsrfRetry((csrf) =>
     send(fullUrl, buildInit(fullUrl, options, csrf), options, timeoutMs),
-  )) as T;
+  );
+  return checked(body, options.schema) as Answer<T, O>;
 }
 
 type BodylessOptions = Omit<RequestOptions, "method" | "body">;
 
-/** Shorthands over apiRequest. */
+/** Shorthands over apiRequest; `{ schema }` in the options parses and types the answer. */
 export const api = {
-  get: <T = unknown>(url: string, options?: BodylessOptions) =>
-    apiRequest<T>(url, { ...options, method: "GET" }),
-  post: <T = unknown>(url: string, body?: unknown, options?: BodylessOptions) =>
-    apiRequest<T>(url, { ...options, method: "POST", body }),
-  put: <T = unknown>(url: string, body?: unknown, options?: BodylessOptions) =>
-    apiRequest<T>(url, { ...options, method: "PUT", body }),
-  patch: <T = unknown>(url: string, body?: unknown, options?: BodylessOptions) =>
-    apiRequest<T>(url, { ...options, method: "PATCH", body }),
-  delete: <T = unknown>(url: string, options?: BodylessOptions & { body?: unknown }) =>
-    apiRequest<T>(url, { ...options, method: "DELETE" }),
+  get: <T = unknown, O extends BodylessOptions = BodylessOptions>(url: string, options?: O) =>
+    apiRequest<T>(url, { ...options, method: "GET" }) as Promise<Answer<T, O>>,
+  post: <T = unknown, O extends BodylessOptions = BodylessOptions>(
+    url: string,
+    body?: unknown,
+    options?: O,
+  ) => apiRequest<T>(url, { ...options, method: "POST", body }) as Promise<Answer<T, O>>,
+  put: <T = unknown, O extends BodylessOptions = BodylessOptions>(
+    url: string,
+    body?: unknown,
+    options?: O,
+  ) => apiRequest<T>(url, { ...options, method: "PUT", body }) as Promise<Answer<T, O>>,
+  patch: <T = unknown, O extends BodylessOptions = BodylessOptions>(
+    url: string,
+    body?: unknown,
+    options?: O,
+  ) => apiRequest<T>(url, { ...options, method: "PATCH", body }) as Promise<Answer<T, O>>,
+  delete: <T = unknown, O extends BodylessOptions & { body?: unknown } = BodylessOptions>(
+    url: string,
+    options?: O,
+  ) => apiRequest<T>(url, { ...options, method: "DELETE" }) as Promise<Answer<T, O>>,
   /** Multipart upload (60 s timeout). */
-  upload: <T = unknown>(
+  upload: <T = unknown, O extends BodylessOptions & { method?: "POST" | "PUT" } = BodylessOptions>(
     url: string,
     formData: FormData,
-    options?: BodylessOptions & { method?: "POST" | "PUT" },
-  ) => apiRequest<T>(url, { ...options, method: options?.method ?? "POST", body: formData }),
+    options?: O,
+  ) =>
+    apiRequest<T>(url, {
+      ...options,
+      method: options?.method ?? "POST",
+      body: formData,
+    }) as Promise<Answer<T, O>>,
 };
