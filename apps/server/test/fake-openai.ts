@@ -4,7 +4,7 @@ import {
   type RecordedRequest,
   sendJson,
   startFakeHttpServer,
-} from "./fake-http.ts";
+} from "@twinline/fakes";
 
 export const FAKE_OPENAI_KEY = "sk-test-fake-openai-key-123456";
 export const FAKE_OPENAI_MODELS = ["gpt-4o-mini", "gpt-4o"];

@@ -1,4 +1,4 @@
-import { type FakeHttpServer, sendJson, startFakeHttpServer } from "./fake-http.ts";
+import { type FakeHttpServer, sendJson, startFakeHttpServer } from "@twinline/fakes";
 
 export const FAKE_STRIPE_KEY = "sk_test_fake_stripe_key_1234567890";
 export const FAKE_ELEVENLABS_KEY = "el-fake-elevenlabs-key-1234567890";

@@ -1,0 +1,5 @@
+/**
+ * Local servers that speak the providers' HTTP APIs, so the real SDK code runs in the server
+ * tests, the browser tests and the benchmarks alike (DESIGN.md, "Providers"). One of each.
+ */
+export * from "./http.ts";
