@@ -8,6 +8,7 @@ import { loggerOptions, REDACT_PATHS, REQUEST_ID_HEADER, requestIdFor } from "./
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
+import { dashboardsModule } from "./modules/dashboards/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
@@ -155,6 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     connection,
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
+  await app.register(dashboardsModule, { connection });
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),

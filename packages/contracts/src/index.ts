@@ -4,4 +4,5 @@ export * from "./ai-training";
 export * from "./api";
 export * from "./auth";
 export * from "./chat";
+export * from "./dashboards";
 export * from "./settings";

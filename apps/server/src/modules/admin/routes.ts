@@ -1,6 +1,5 @@
 import {
   adminChangePasswordRequestSchema,
-  adminDashboardMetricsResponseSchema,
   adminLoginRequestSchema,
   adminLoginResponseSchema,
   adminPasswordChangedResponseSchema,
@@ -120,19 +119,6 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     },
     async (request) =>
       auth.changePassword(currentUser(request), request.body, ADMIN_MESSAGES.passwordChanged),
-  );
-
-  app.get(
-    `${ADMIN_PREFIX}/dashboard/metrics`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Dashboard figures (user growth by UTC day and month)",
-        response: { 200: adminDashboardMetricsResponseSchema, ...errors },
-      },
-    },
-    async () => ({ success: true as const, data: await admin.userGrowth() }),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import type { AdminUsersQuery, UserGrowth } from "@twinline/contracts";
+import type { AdminUsersQuery } from "@twinline/contracts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { type AdminUserFigures, toAdminListItem, toAdminUserDetail } from "../users/mapper.ts";
@@ -59,17 +59,6 @@ export function createAdminService({ users, figuresOf }: AdminServiceOptions) {
         success: true as const,
         message: activate ? ADMIN_MESSAGES.activated : ADMIN_MESSAGES.deactivated,
         data: await detailOf(updated),
-      };
-    },
-
-    async userGrowth(now?: Date): Promise<UserGrowth> {
-      const counts = await users.growth(now);
-      return {
-        totalUsers: { value: counts.total },
-        todayUsers: { value: counts.today },
-        yesterdayUsers: { value: counts.yesterday },
-        thisMonthUsers: { value: counts.thisMonth },
-        lastMonthUsers: { value: counts.lastMonth },
       };
     },
   };

@@ -19,14 +19,6 @@ const SORT_COLUMNS: Record<AdminUsersQuery["sortBy"], SQL | AnyColumn> = {
   credits: users.credits,
 };
 
-export interface UserGrowthCounts {
-  total: number;
-  today: number;
-  yesterday: number;
-  thisMonth: number;
-  lastMonth: number;
-}
-
 export function createUsersRepository(db: Database) {
   return {
     /** One primary-key lookup: the auth plugin runs it on every authenticated request. */
@@ -114,36 +106,6 @@ export function createUsersRepository(db: Database) {
         db.select({ total: count() }).from(users).where(where),
       ]);
       return { rows, total: totals[0]?.total ?? 0 };
-    },
-
-    /**
-     * Sign-ups today, yesterday, this month and last month (UTC days and months) and in all.
-     * The periods read the created_at index from the start of last month on.
-     */
-    async growth(now: Date = new Date()): Promise<UserGrowthCounts> {
-      const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-      const today = new Date(day);
-      const yesterday = new Date(day - 86_400_000);
-      const thisMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-      const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-      const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-      const [row] = await db
-        .select({
-          total: sql<number>`(select count(*) from ${users})::int`,
-          today: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(today)}))::int`,
-          yesterday: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(yesterday)} and ${users.createdAt} < ${at(today)}))::int`,
-          thisMonth: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(thisMonth)}))::int`,
-          lastMonth: sql<number>`(count(*) filter (where ${users.createdAt} < ${at(thisMonth)}))::int`,
-        })
-        .from(users)
-        .where(sql`${users.createdAt} >= ${at(lastMonth)}`);
-      return {
-        total: Number(row?.total ?? 0),
-        today: Number(row?.today ?? 0),
-        yesterday: Number(row?.yesterday ?? 0),
-        thisMonth: Number(row?.thisMonth ?? 0),
-        lastMonth: Number(row?.lastMonth ?? 0),
-      };
     },
   };
 }

@@ -1,0 +1,242 @@
+import {
+  adminDashboardFullResponseSchema,
+  adminDashboardSeriesResponseSchema,
+  userAnalyticsResponseSchema,
+  userDashboardMetricsResponseSchema,
+} from "@twinline/contracts";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { adminSession, call, signUp } from "../../../test/accounts.ts";
+import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import { chatMessages, conversations, users } from "../../db/schema/index.ts";
+import { applyCreditMovement } from "../credits/ledger.ts";
+import { CHAT_MESSAGE_ALLOWANCE_SECONDS } from "./repository.ts";
+
+// The fixed clock of every figure: the 15th of March 2026, 10:00 UTC.
+const NOW = new Date("2026-03-15T10:00:00Z");
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof adminSession>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await adminSession(t);
+});
+afterAll(() => t?.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function fixClock() {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+}
+
+async function setCreatedAt(userId: string, at: string) {
+  await t.app.database.db.execute(
+    sql`update ${users} set created_at = ${at}::timestamptz where id = ${userId}`,
+  );
+}
+
+/** A conversation of `userId` with messages at the given times (user, then ai, alternating). */
+async function seedMessages(userId: string, times: string[]) {
+  const db = t.app.database.db;
+  const [conversation] = await db
+    .insert(conversations)
+    .values({ userId, title: "Seeded", startedAt: new Date(times[0] ?? NOW) })
+    .returning();
+  if (!conversation) throw new Error("no conversation");
+  await db.insert(chatMessages).values(
+    times.map((at, i) => ({
+      conversationId: conversation.id,
+      userId,
+      sender: i % 2 === 0 ? ("user" as const) : ("ai" as const),
+      content: `message ${i}`,
+      createdAt: new Date(at),
+    })),
+  );
+}
+
+async function spend(userId: string, amount: number, at: string, key: string) {
+  const db = t.app.database.db;
+  await applyCreditMovement(db, { userId, kind: "call_minute", amount: -amount, sourceKey: key });
+  await db.execute(
+    sql`update credit_ledger set created_at = ${at}::timestamptz where source_key = ${key}`,
+  );
+}
+
+describe("GET /api/admin/dashboard/metrics", () => {
+  it("counts users (not admins) by UTC day and month against a fixed clock", async () => {
+    const t2 = await createTestApp();
+    try {
+      await adminSession(t2);
+      const times = [
+        "2026-03-15T00:00:00Z", // today
+        "2026-03-14T23:59:59Z", // yesterday (and this month)
+        "2026-03-01T00:00:00Z", // this month
+        "2026-02-28T23:00:00Z", // last month
+        "2026-02-01T00:00:00Z", // last month
+        "2026-01-31T23:59:59Z", // before
+      ];
+      for (const at of times) {
+        const { user } = await signUp(t2);
+        await t2.app.database.db.execute(
+          sql`update ${users} set created_at = ${at}::timestamptz where id = ${user.id}`,
+        );
+      }
+      const admin2 = await adminSession(t2);
+      fixClock();
+      const response = await call(t2, "GET", "/api/admin/dashboard/metrics", {
+        token: admin2.token,
+      });
+      expect(response.statusCode).toBe(200);
+      const { data } = adminDashboardFullResponseSchema.parse(response.json());
+      expect(data).toMatchObject({
+        totalUsers: { value: 6 },
+        todayUsers: { value: 1 },
+        yesterdayUsers: { value: 1 },
+        thisMonthUsers: { value: 3 },
+        lastMonthUsers: { value: 2 },
+      });
+    } finally {
+      await t2.close();
+    }
+  });
+
+  it("is admin-only", async () => {
+    const { token } = await signUp(t);
+    const asUser = await call(t, "GET", "/api/admin/dashboard/metrics", { token });
+    expect(asUser.statusCode).toBe(403);
+    const anonymous = await call(t, "GET", "/api/admin/user-analytics");
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe("GET /api/admin/dashboard/series", () => {
+  it("answers every UTC day of the last 30 or 90 days with its sign-ups", async () => {
+    const { user } = await signUp(t);
+    await setCreatedAt(user.id, "2026-03-10T12:00:00Z");
+    fixClock();
+    const response = await call(t, "GET", "/api/admin/dashboard/series", {
+      token: admin.token,
+      query: { days: "30" },
+    });
+    expect(response.statusCode).toBe(200);
+    const { data } = adminDashboardSeriesResponseSchema.parse(response.json());
+    expect(data.points).toHaveLength(30);
+    expect(data.points[0]?.date).toBe("2026-02-14");
+    expect(data.points.at(-1)?.date).toBe("2026-03-15");
+    expect(data.points.find((p) => p.date === "2026-03-10")?.signups).toBe(1);
+
+    const ninety = await call(t, "GET", "/api/admin/dashboard/series", {
+      token: admin.token,
+      query: { days: "90" },
+    });
+    expect(adminDashboardSeriesResponseSchema.parse(ninety.json()).data.points).toHaveLength(90);
+    const bad = await call(t, "GET", "/api/admin/dashboard/series", {
+      token: admin.token,
+      query: { days: "7" },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe("GET /api/users/dashboard-metrics", () => {
+  it("answers the spec's shape from the user's messages and ledger", async () => {
+    const { user, token } = await signUp(t);
+    await seedMessages(user.id, ["2026-03-14T09:00:00Z", "2026-03-14T09:00:05Z"]);
+    await spend(user.id, 10, "2026-03-14T09:10:00Z", `test:${user.id}:1`);
+    await spend(user.id, 5, "2026-03-01T09:10:00Z", `test:${user.id}:2`);
+    // Older than the chart's 30 days: in the total, not in the chart.
+    await spend(user.id, 1, "2026-01-01T09:10:00Z", `test:${user.id}:3`);
+    fixClock();
+    const response = await call(t, "GET", "/api/users/dashboard-metrics", { token });
+    expect(response.statusCode).toBe(200);
+    const { data } = userDashboardMetricsResponseSchema.parse(response.json());
+    expect(data.user.credits).toBe(100 - 16);
+    expect(data.user.subscription.status).toBe("inactive");
+    expect(data.messages).toEqual({ total: 0, remaining: 5 });
+    expect(data.creditUsage.total).toBe(16);
+    expect(data.creditUsage.daily).toHaveLength(30);
+    expect(data.creditUsage.daily.find((d) => d.date === "2026-03-14")?.credits).toBe(10);
+    expect(data.creditUsage.daily.find((d) => d.date === "2026-03-01")?.credits).toBe(5);
+    expect(data.creditUsage.daily.reduce((sum, d) => sum + d.credits, 0)).toBe(15);
+    expect(data.lastActivity).not.toBeNull();
+  });
+
+  it("needs a user token", async () => {
+    const response = await call(t, "GET", "/api/users/dashboard-metrics");
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe("GET /api/admin/user-analytics", () => {
+  it("sums chat session time, credits used and the last interaction; sorts, searches, pages", async () => {
+    const t3 = await createTestApp();
+    try {
+      const admin3 = await adminSession(t3);
+      const a = await signUp(t3, { name: "Alpha Tester", email: "alpha@example.com" });
+      const b = await signUp(t3, { name: "Beta Tester", email: "beta@example.com" });
+      await signUp(t3, { name: "Silent User", email: "silent@example.com" });
+      const prev = t;
+      t = t3;
+      // Alpha: one session of 60 s (3 messages, 2 from the user), then one 2 h later (1 message).
+      await seedMessages(a.user.id, [
+        "2026-03-14T09:00:00Z",
+        "2026-03-14T09:00:30Z",
+        "2026-03-14T09:01:00Z",
+      ]);
+      await seedMessages(a.user.id, ["2026-03-14T11:01:00Z"]);
+      // Beta: one message, later than Alpha's.
+      await seedMessages(b.user.id, ["2026-03-15T08:00:00Z"]);
+      await spend(b.user.id, 7, "2026-03-15T08:00:00Z", `test:${b.user.id}`);
+      t = prev;
+
+      const get = (query: Record<string, string> = {}) =>
+        call(t3, "GET", "/api/admin/user-analytics", { token: admin3.token, query });
+      const response = await get();
+      expect(response.statusCode).toBe(200);
+      const body = userAnalyticsResponseSchema.parse(response.json());
+      const alphaTime = 60 + 3 * CHAT_MESSAGE_ALLOWANCE_SECONDS;
+      const betaTime = CHAT_MESSAGE_ALLOWANCE_SECONDS;
+      expect(body.data.totalInteractedUsers).toBe(2);
+      expect(body.data.totalInteractionTime).toBe(alphaTime + betaTime);
+      expect(body.data.avgInteractionTime).toBe(Math.round((alphaTime + betaTime) / 2));
+      // Default sort: lastInteraction descending.
+      expect(body.data.userInteractions.map((u) => u.email)).toEqual([
+        "beta@example.com",
+        "alpha@example.com",
+      ]);
+      expect(body.data.userInteractions[0]).toMatchObject({
+        creditsUsed: 7,
+        interactionTime: betaTime,
+        lastInteraction: "2026-03-15T08:00:00.000Z",
+      });
+      expect(body.pagination).toEqual({ total: 2, page: 1, limit: 10, pages: 1 });
+
+      const byTime = userAnalyticsResponseSchema.parse(
+        (await get({ sortBy: "interactionTime", sortOrder: "-1" })).json(),
+      );
+      expect(byTime.data.userInteractions[0]?.email).toBe("alpha@example.com");
+
+      const searched = userAnalyticsResponseSchema.parse((await get({ search: "ALPHA" })).json());
+      expect(searched.data.userInteractions.map((u) => u.name)).toEqual(["Alpha Tester"]);
+      expect(searched.pagination.total).toBe(1);
+      // The cards stay the totals of every user.
+      expect(searched.data.totalInteractedUsers).toBe(2);
+
+      const paged = userAnalyticsResponseSchema.parse(
+        (await get({ limit: "1", page: "2" })).json(),
+      );
+      expect(paged.data.userInteractions.map((u) => u.email)).toEqual(["alpha@example.com"]);
+      expect(paged.pagination).toEqual({ total: 2, page: 2, limit: 1, pages: 2 });
+
+      const bad = await get({ sortBy: "password" });
+      expect(bad.statusCode).toBe(400);
+      const nul = await get({ search: "a\u0000b" });
+      expect(nul.statusCode).toBe(400);
+    } finally {
+      await t3.close();
+    }
+  });
+});

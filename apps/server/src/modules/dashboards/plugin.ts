@@ -1,0 +1,30 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { DatabaseConnection } from "../../db/client.ts";
+import { adminGuarded } from "../admin/routes.ts";
+import { createDashboardsRepository } from "./repository.ts";
+import { adminDashboardRoutes, userDashboardRoutes } from "./routes.ts";
+import { createDashboardsService } from "./service.ts";
+
+export interface DashboardsModuleOptions {
+  connection: DatabaseConnection;
+  /** The clock of the figures' periods (tests fix it). */
+  now?: () => Date;
+}
+
+/**
+ * The figures: the user's overview (/api/users/dashboard-metrics), the admin dashboard and its
+ * series, and the user analytics. Needs accounts and chat registered before it.
+ */
+export const dashboardsModule = fp<DashboardsModuleOptions>(
+  async (app: FastifyInstance, options) => {
+    const dashboards = createDashboardsService({
+      repository: createDashboardsRepository(options.connection.db),
+      chat: app.chat,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    await app.register(userDashboardRoutes, { dashboards });
+    await app.register(adminGuarded(adminDashboardRoutes), { dashboards });
+  },
+  { name: "dashboards", dependencies: ["accounts", "chat"] },
+);

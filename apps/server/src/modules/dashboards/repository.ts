@@ -1,0 +1,191 @@
+import type { UserAnalyticsQuery } from "@twinline/contracts";
+import { type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { chatMessages, creditLedger, users } from "../../db/schema/index.ts";
+import { containsPattern } from "../users/repository.ts";
+import type { UtcPeriods } from "./periods.ts";
+
+/**
+ * Chat session time (docs/decisions/0026): messages of a user more than this apart belong to
+ * different sessions; a session lasts from its first to its last message...
+ */
+export const CHAT_SESSION_GAP_SECONDS = 30 * 60;
+/** ...plus this allowance for each message the user sent (reading and typing it). */
+export const CHAT_MESSAGE_ALLOWANCE_SECONDS = 30;
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+export interface UserActivityRow {
+  creditsUsed: number;
+  lastMessageAt: Date | null;
+}
+
+export interface InteractionRow {
+  id: string;
+  name: string;
+  email: string;
+  profileImage: string | null;
+  interactionTime: number;
+  creditsUsed: number;
+  lastInteraction: Date | null;
+}
+
+const ANALYTICS_SORTS: Record<UserAnalyticsQuery["sortBy"], string> = {
+  lastInteraction: "last_interaction",
+  interactionTime: "interaction_time",
+  creditsUsed: "credits_used",
+  name: "lower(name)",
+  email: "lower(email)",
+};
+
+export function createDashboardsRepository(db: Database) {
+  // Both drivers answer raw statements with { rows }.
+  const run = async <T>(query: SQL) => (await db.execute(query)) as unknown as { rows: T[] };
+  const toDate = (value: unknown) => (value ? new Date(value as string) : null);
+
+  /**
+   * Every user (not admin) who chatted or called, with their interaction time, credits used and
+   * last interaction. Chat time per decision 0026: each message's gap to the user's previous one
+   * counts when within the session gap, plus the allowance per user message.
+   */
+  const interactions = () => sql`
+    with gaps as (
+      select ${chatMessages.userId} as user_id, ${chatMessages.sender} as sender,
+        ${chatMessages.createdAt} as created_at,
+        extract(epoch from ${chatMessages.createdAt} - lag(${chatMessages.createdAt})
+          over (partition by ${chatMessages.userId} order by ${chatMessages.createdAt}, ${chatMessages.seq})) as gap
+      from ${chatMessages}
+    ),
+    chat as (
+      select user_id,
+        coalesce(sum(gap) filter (where gap <= ${CHAT_SESSION_GAP_SECONDS}), 0)
+          + ${CHAT_MESSAGE_ALLOWANCE_SECONDS} * count(*) filter (where sender = 'user') as seconds,
+        max(created_at) as last_at
+      from gaps group by user_id
+    ),
+    spent as (
+      select ${creditLedger.userId} as user_id, sum(-${creditLedger.amount}) as credits
+      from ${creditLedger} where ${creditLedger.amount} < 0 group by ${creditLedger.userId}
+    ),
+    interactions as (
+      select u.id, u.name, u.email, u.profile_image,
+        round(coalesce(c.seconds, 0))::int as interaction_time,
+        coalesce(s.credits, 0)::int as credits_used,
+        c.last_at as last_interaction
+      from chat c
+      join ${users} u on u.id = c.user_id and u.role = 'user'
+      left join spent s on s.user_id = u.id
+    )`;
+
+  return {
+    /** Credits a user spent in all, and their last message. Served by the user's indexes. */
+    async userActivity(userId: string): Promise<UserActivityRow> {
+      const { rows } = await run<{ credits_used: number; last_message_at: unknown }>(sql`
+        select
+          (select coalesce(sum(-${creditLedger.amount}), 0)::int from ${creditLedger}
+            where ${creditLedger.userId} = ${userId} and ${creditLedger.amount} < 0) as credits_used,
+          (select max(${chatMessages.createdAt}) from ${chatMessages}
+            where ${chatMessages.userId} = ${userId}) as last_message_at`);
+      const row = rows[0];
+      return {
+        creditsUsed: Number(row?.credits_used ?? 0),
+        lastMessageAt: toDate(row?.last_message_at),
+      };
+    },
+
+    /** Credits a user spent per UTC day from `since` on (days with none are absent). */
+    async dailyCreditUse(userId: string, since: Date): Promise<Map<string, number>> {
+      const { rows } = await run<{ day: string; credits: number }>(sql`
+        select to_char(${creditLedger.createdAt} at time zone 'UTC', 'YYYY-MM-DD') as day,
+          sum(-${creditLedger.amount})::int as credits
+        from ${creditLedger}
+        where ${creditLedger.userId} = ${userId} and ${creditLedger.createdAt} >= ${at(since)}
+          and ${creditLedger.amount} < 0
+        group by 1`);
+      return new Map(rows.map((row) => [row.day, Number(row.credits)]));
+    },
+
+    /** Accounts with the user role: in all, and signed up in each period (created_at index). */
+    async userGrowth(periods: UtcPeriods) {
+      const { rows } = await run<Record<string, number>>(sql`
+        select
+          (select count(*) from ${users} where ${users.role} = 'user')::int as total,
+          (count(*) filter (where ${users.createdAt} >= ${at(periods.today)}))::int as today,
+          (count(*) filter (where ${users.createdAt} >= ${at(periods.yesterday)}
+            and ${users.createdAt} < ${at(periods.today)}))::int as yesterday,
+          (count(*) filter (where ${users.createdAt} >= ${at(periods.thisMonth)}))::int as this_month,
+          (count(*) filter (where ${users.createdAt} < ${at(periods.thisMonth)}))::int as last_month
+        from ${users}
+        where ${users.createdAt} >= ${at(periods.lastMonth)} and ${users.role} = 'user'`);
+      const row = rows[0] ?? {};
+      return {
+        total: Number(row.total ?? 0),
+        today: Number(row.today ?? 0),
+        yesterday: Number(row.yesterday ?? 0),
+        thisMonth: Number(row.this_month ?? 0),
+        lastMonth: Number(row.last_month ?? 0),
+      };
+    },
+
+    /** Sign-ups (users, not admins) per UTC day from `since` on. */
+    async dailySignups(since: Date): Promise<Map<string, number>> {
+      const { rows } = await run<{ day: string; count: number }>(sql`
+        select to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as count
+        from ${users}
+        where ${users.createdAt} >= ${at(since)} and ${users.role} = 'user'
+        group by 1`);
+      return new Map(rows.map((row) => [row.day, Number(row.count)]));
+    },
+
+    /** One page of the interactions, sorted and searched, with the totals over every user. */
+    async userAnalytics(query: UserAnalyticsQuery) {
+      const search = query.search
+        ? sql`where name ilike ${containsPattern(query.search)} or email ilike ${containsPattern(query.search)}`
+        : sql``;
+      const direction = query.sortOrder === 1 ? "asc" : "desc";
+      const order = sql.raw(
+        `${ANALYTICS_SORTS[query.sortBy]} ${direction} nulls last, id ${direction}`,
+      );
+      const { rows } = await run<{
+        id: string;
+        name: string;
+        email: string;
+        profile_image: string | null;
+        interaction_time: number;
+        credits_used: number;
+        last_interaction: unknown;
+        matched: number;
+        total_users: number;
+        total_time: number;
+      }>(sql`
+        ${interactions()},
+        totals as (select count(*)::int as total_users, coalesce(sum(interaction_time), 0)::float8 as total_time from interactions),
+        matched as (select * from interactions ${search}),
+        counted as (select count(*)::int as matched from matched),
+        page as (select * from matched
+          order by ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit})
+        select totals.*, counted.*, page.* from totals cross join counted left join page on true
+        order by ${order}`);
+      const first = rows[0];
+      const items: InteractionRow[] = rows
+        .filter((row) => row.id !== null)
+        .map((row) => ({
+          id: row.id,
+          name: row.name,
+          email: row.email,
+          profileImage: row.profile_image,
+          interactionTime: Number(row.interaction_time),
+          creditsUsed: Number(row.credits_used),
+          lastInteraction: toDate(row.last_interaction),
+        }));
+      return {
+        rows: items,
+        matched: Number(first?.matched ?? 0),
+        totalUsers: Number(first?.total_users ?? 0),
+        totalTime: Math.round(Number(first?.total_time ?? 0)),
+      };
+    },
+  };
+}
+
+export type DashboardsRepository = ReturnType<typeof createDashboardsRepository>;

@@ -1,0 +1,125 @@
+import type {
+  AdminDashboardMetrics,
+  DashboardSeriesPoint,
+  UserAnalytics,
+  UserAnalyticsQuery,
+  UserDashboardMetrics,
+} from "@twinline/contracts";
+import type { UserRow } from "../../db/schema/index.ts";
+import type { ChatService } from "../chat/service.ts";
+import { subscriptionOf } from "../users/mapper.ts";
+import { lastUtcDays, utcPeriods } from "./periods.ts";
+import type { DashboardsRepository } from "./repository.ts";
+
+/** Days of the user overview's credit-use chart. */
+export const CREDIT_USE_CHART_DAYS = 30;
+
+export interface DashboardsServiceOptions {
+  repository: DashboardsRepository;
+  chat: Pick<ChatService, "usage">;
+  /** The clock (tests fix it). */
+  now?: () => Date;
+}
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+const latest = (...dates: (Date | null | undefined)[]) =>
+  dates.reduce<Date | null>((max, d) => (d && (!max || d > max) ? d : max), null);
+
+export function createDashboardsService(options: DashboardsServiceOptions) {
+  const { repository, chat } = options;
+  const now = options.now ?? (() => new Date());
+
+  return {
+    /** GET /api/users/dashboard-metrics (user-side spec, section 3). */
+    async userMetrics(user: UserRow): Promise<UserDashboardMetrics> {
+      const clock = now();
+      const days = lastUtcDays(clock, CREDIT_USE_CHART_DAYS);
+      const [usage, activity, daily] = await Promise.all([
+        chat.usage(user),
+        repository.userActivity(user.id),
+        repository.dailyCreditUse(user.id, new Date(`${days[0]}T00:00:00.000Z`)),
+      ]);
+      const subscription = subscriptionOf(user);
+      return {
+        user: {
+          credits: user.credits,
+          createdAt: user.createdAt.toISOString(),
+          subscription: {
+            status: subscription.status,
+            planName: subscription.planName,
+            endDate: subscription.currentPeriodEnd,
+          },
+        },
+        calls: { total: 0, totalDuration: 0, lastCallDate: null },
+        messages: { total: usage.total, remaining: usage.remaining },
+        creditUsage: {
+          total: activity.creditsUsed,
+          recent: [],
+          daily: days.map((date) => ({ date, credits: daily.get(date) ?? 0 })),
+        },
+        lastActivity: iso(latest(activity.lastMessageAt, user.lastLogin)),
+      };
+    },
+
+    /** GET /api/admin/dashboard/metrics (admin-side spec, section 3). */
+    async adminMetrics(): Promise<AdminDashboardMetrics> {
+      const periods = utcPeriods(now());
+      const growth = await repository.userGrowth(periods);
+      const v = (value: number) => ({ value });
+      return {
+        totalUsers: v(growth.total),
+        todayUsers: v(growth.today),
+        yesterdayUsers: v(growth.yesterday),
+        thisMonthUsers: v(growth.thisMonth),
+        lastMonthUsers: v(growth.lastMonth),
+        totalRevenue: v(0),
+        totalPaidUsers: v(0),
+        conversionRate: v(0),
+        todayRevenue: v(0),
+        yesterdayRevenue: v(0),
+        thisMonthRevenue: v(0),
+        lastMonthRevenue: v(0),
+      };
+    },
+
+    /** GET /api/admin/dashboard/series: sign-ups, revenue and call minutes per UTC day. */
+    async adminSeries(days: number): Promise<{ days: number; points: DashboardSeriesPoint[] }> {
+      const dates = lastUtcDays(now(), days);
+      const since = new Date(`${dates[0]}T00:00:00.000Z`);
+      const signups = await repository.dailySignups(since);
+      const points = dates.map((date) => ({
+        date,
+        signups: signups.get(date) ?? 0,
+        revenue: 0,
+        callMinutes: 0,
+      }));
+      return { days, points };
+    },
+
+    /** GET /api/admin/user-analytics: one page of interactions and the totals. */
+    async userAnalytics(query: UserAnalyticsQuery) {
+      const result = await repository.userAnalytics(query);
+      const data: UserAnalytics = {
+        userInteractions: result.rows.map((row) => ({
+          ...row,
+          lastInteraction: iso(row.lastInteraction),
+        })),
+        totalInteractedUsers: result.totalUsers,
+        totalInteractionTime: result.totalTime,
+        avgInteractionTime:
+          result.totalUsers > 0 ? Math.round(result.totalTime / result.totalUsers) : 0,
+      };
+      return {
+        data,
+        pagination: {
+          total: result.matched,
+          page: query.page,
+          limit: query.limit,
+          pages: Math.ceil(result.matched / query.limit),
+        },
+      };
+    },
+  };
+}
+
+export type DashboardsService = ReturnType<typeof createDashboardsService>;
