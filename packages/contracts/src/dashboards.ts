@@ -7,7 +7,8 @@ const safeText = z
   .string()
   .refine(
     (value) =>
-      !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value),
+      !value.includes("\u0000") &&
+      !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value),
     {
       error: "must not contain NUL bytes or lone surrogates",
     },
