@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
 import { DashboardLayout } from "@/features/dashboard/components/dashboard-layout";
-import { WelcomeCard } from "@/features/dashboard/components/welcome-card";
+import { OverviewPage } from "@/features/dashboard/components/overview-page";
 import { legacyTabPath } from "@/features/dashboard/nav";
 import { ProfilePage } from "@/features/profile/components/profile-page";
 import { useAuth } from "@/lib/auth/auth-provider";
@@ -22,12 +22,30 @@ export function DashboardLayoutRoute() {
   );
 }
 
-/** `/dashboard`. */
+/**
+ * `/dashboard`: the overview. Carrying an `initialTab` (a character page's Text Chat or Voice
+ * Chat, in the query or the navigation state) it goes on to that tab's screen, the
+ * `characterId` with it.
+ */
 export function DashboardHomeRoute() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const carried = (location.state as { initialTab?: unknown } | null)?.initialTab;
+  const initialTab = params.get("initialTab") ?? (typeof carried === "string" ? carried : null);
+  const characterId = params.get("characterId");
   useEffect(() => {
     document.title = "Dashboard · Twinline";
   }, []);
-  return <WelcomeCard />;
+  if (initialTab && legacyTabPath(initialTab) !== "/dashboard") {
+    return (
+      <Navigate
+        to={legacyTabPath(initialTab)}
+        replace
+        state={{ initialTab, ...(characterId ? { characterId } : {}) }}
+      />
+    );
+  }
+  return <OverviewPage />;
 }
 
 /** `/dashboard/profile`. */

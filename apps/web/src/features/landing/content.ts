@@ -130,12 +130,3 @@ export const SIGNUP_PATH = "/auth?tab=signup";
 
 /** Opens the login / sign-up modal in the given mode (the landing route owns the modal). */
 export type OpenAuth = (mode: "login" | "signup") => void;
-
-export function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 1 ? [words[0], words[1]] : [words[0]];
-  return letters
-    .map((word) => word?.charAt(0) ?? "")
-    .join("")
-    .toUpperCase();
-}

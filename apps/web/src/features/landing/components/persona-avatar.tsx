@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { useState } from "react";
+import { initialsOf } from "@/components/ui/user-avatar";
 import { mediaUrl } from "@/lib/api-client";
-import { initials } from "../content";
 
 /**
  * The persona's picture (aiProfileImage), or an initials avatar in the brand gradient when there
@@ -45,7 +45,7 @@ export function PersonaAvatar({
         aria-hidden="true"
         className={clsx("font-display font-black tracking-tight", textClassName)}
       >
-        {initials(name)}
+        {initialsOf(name)}
       </span>
     </div>
   );

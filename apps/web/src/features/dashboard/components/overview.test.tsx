@@ -1,0 +1,144 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { UserDashboardMetrics } from "@twinline/contracts";
+import { describe, expect, it } from "vitest";
+import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { renderApp } from "@/test/render";
+import { OVERVIEW_TEXT } from "./overview-page";
+
+const me = { "GET /api/auth/me": { success: true, data: makeUser({ credits: 240 }) } };
+
+function metrics(patch: Partial<UserDashboardMetrics> = {}): UserDashboardMetrics {
+  return {
+    user: {
+      credits: 240,
+      createdAt: "2025-01-01T00:00:00.000Z",
+      subscription: { status: "inactive", planName: null, endDate: null },
+    },
+    calls: { total: 3, totalDuration: 200, lastCallDate: "2025-02-01T10:00:00.000Z" },
+    messages: { total: 42, remaining: 4 },
+    creditUsage: {
+      total: 15,
+      recent: [{ transactionDate: "2025-02-02T10:00:00.000Z", credits: 500, amount: 9.99 }],
+      daily: Array.from({ length: 30 }, (_, i) => ({
+        date: `2025-02-${String(i + 1).padStart(2, "0")}`,
+        credits: i === 3 ? 15 : 0,
+      })),
+    },
+    lastActivity: "2025-02-03T10:00:00.000Z",
+    ...patch,
+  };
+}
+
+const ok = (data: UserDashboardMetrics) => ({
+  "GET /api/users/dashboard-metrics": { success: true, data },
+});
+
+describe("user overview /dashboard", () => {
+  it("shows skeletons while loading, then the four cards, summary and recent transactions", async () => {
+    storeSession();
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    mockAuthApi({
+      ...me,
+      "GET /api/users/dashboard-metrics": async () => {
+        await gate;
+        return jsonResponse({ success: true, data: metrics() });
+      },
+    });
+    renderApp("/dashboard");
+    const calls = await screen.findByTestId("card-calls");
+    expect(within(calls).queryByText("3")).toBeNull();
+    release?.();
+    await waitFor(() => expect(within(calls).getByText("3")).toBeInTheDocument());
+    expect(within(calls).getByText("Total talk time: 3m 20s")).toBeInTheDocument();
+    const messages = screen.getByTestId("card-messages");
+    expect(within(messages).getByText("42")).toBeInTheDocument();
+    expect(within(messages).getByText("4 free messages remaining today")).toBeInTheDocument();
+    const subscription = screen.getByTestId("card-subscription");
+    expect(within(subscription).getByText("Inactive")).toBeInTheDocument();
+    expect(within(subscription).getByRole("link", { name: "Subscribe now" })).toHaveAttribute(
+      "href",
+      "/dashboard/credits",
+    );
+    expect(screen.getByRole("link", { name: /Subscribe Now/ })).toBeInTheDocument();
+    expect(screen.getByText("15 credits used")).toBeInTheDocument();
+    const row = screen.getByTestId("recent-transaction");
+    expect(within(row).getByText("500")).toBeInTheDocument();
+    expect(within(row).getByText("$9.99")).toBeInTheDocument();
+    expect(within(row).getByText("Completed")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "View All" })).toHaveAttribute(
+      "href",
+      "/dashboard/transactions",
+    );
+    expect(await screen.findByTestId("credit-use-chart")).toBeInTheDocument();
+  });
+
+  it("empty: no transactions, no credit use, unlimited messages for a subscriber", async () => {
+    storeSession();
+    mockAuthApi({
+      ...me,
+      ...ok(
+        metrics({
+          user: {
+            credits: 0,
+            createdAt: "2025-01-01T00:00:00.000Z",
+            subscription: { status: "active", planName: "Gold", endDate: null },
+          },
+          calls: { total: 0, totalDuration: 0, lastCallDate: null },
+          messages: { total: 0, remaining: "unlimited" },
+          creditUsage: { total: 0, recent: [], daily: [] },
+          lastActivity: null,
+        }),
+      ),
+    });
+    renderApp("/dashboard");
+    expect(await screen.findByText("No transactions yet")).toBeInTheDocument();
+    expect(screen.getByText("No credits used in the last 30 days")).toBeInTheDocument();
+    expect(screen.getByText("Unlimited messages")).toBeInTheDocument();
+    expect(screen.getByText("Gold")).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: /Subscribe Now/i })).toBeNull();
+  });
+
+  it("error: the inline message and the toast", async () => {
+    storeSession();
+    mockAuthApi({
+      ...me,
+      "GET /api/users/dashboard-metrics": () =>
+        jsonResponse({ success: false, message: "boom" }, 500),
+    });
+    renderApp("/dashboard");
+    expect(await screen.findByText(OVERVIEW_TEXT.loadFailedInline)).toBeInTheDocument();
+    expect(await screen.findByText(OVERVIEW_TEXT.loadFailedToast)).toBeInTheDocument();
+  });
+
+  it("a failed refresh keeps the figures and says Refresh failed", async () => {
+    storeSession();
+    let fail = false;
+    mockAuthApi({
+      ...me,
+      "GET /api/users/dashboard-metrics": () =>
+        fail
+          ? jsonResponse({ success: false, message: "boom" }, 400)
+          : jsonResponse({ success: true, data: metrics() }),
+    });
+    renderApp("/dashboard");
+    const calls = await screen.findByTestId("card-calls");
+    await waitFor(() => expect(within(calls).getByText("3")).toBeInTheDocument());
+    fail = true;
+    await userEvent.setup().click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText(OVERVIEW_TEXT.refreshFailedTitle)).toBeInTheDocument();
+    expect(screen.getByText(OVERVIEW_TEXT.refreshFailedText)).toBeInTheDocument();
+    expect(within(calls).getByText("3")).toBeInTheDocument();
+    expect(screen.getByText(OVERVIEW_TEXT.loadFailedInline)).toBeInTheDocument();
+  });
+
+  it("goes on to the tab a character page asked for", async () => {
+    storeSession();
+    mockAuthApi(me);
+    const { router } = renderApp("/dashboard?initialTab=chat&characterId=1");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/chat"));
+  });
+});
