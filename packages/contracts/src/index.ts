@@ -6,3 +6,4 @@ export * from "./auth";
 export * from "./chat";
 export * from "./dashboards";
 export * from "./settings";
+export * from "./voice";

@@ -102,6 +102,7 @@ export async function providerModes(deps: ProviderDeps): Promise<ProviderModes> 
   const keys = await effectiveKeys(deps);
   return {
     llm: keys.openai ? "openai" : "offline",
+    stt: keys.openai ? "openai" : "offline",
     tts: keys.elevenLabs ? "elevenlabs" : "offline",
     payments: keys.stripeSecret ? "stripe" : "sandbox",
   };

@@ -6,3 +6,4 @@ export * from "./credits.ts";
 export * from "./mail.ts";
 export * from "./settings.ts";
 export * from "./users.ts";
+export * from "./voice.ts";

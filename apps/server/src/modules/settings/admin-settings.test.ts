@@ -4,10 +4,10 @@ import {
   defaultPublicSettings,
   type UpdateSettingsRequest,
 } from "@twinline/contracts";
+import type { FakeHttpServer } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import type { FakeHttpServer } from "@twinline/fakes";
 import {
   FAKE_OPENAI_KEY,
   FAKE_OPENAI_MODELS,
@@ -123,6 +123,7 @@ describe("operator settings: keys, tests, uploads", () => {
   it("saves, reads keys masked, keeps a masked key, removes an empty one, encrypts at rest", async () => {
     expect((await adminRead()).providers).toEqual({
       llm: "offline",
+      stt: "offline",
       tts: "offline",
       payments: "sandbox",
     });
@@ -141,7 +142,12 @@ describe("operator settings: keys, tests, uploads", () => {
     expect(body.data.apiKeys.openai).toBe("sk-••••••••3456");
     expect(body.data.apiKeys.stripe.secret).toMatch(/^sk_test_•+7890$/);
     // A saved key switches its provider on at once.
-    expect(body.data.providers).toEqual({ llm: "openai", tts: "elevenlabs", payments: "stripe" });
+    expect(body.data.providers).toEqual({
+      llm: "openai",
+      stt: "openai",
+      tts: "elevenlabs",
+      payments: "stripe",
+    });
     expect((await t.app.providers.llm()).mode).toBe("openai");
     expect(response.body).not.toContain(FAKE_OPENAI_KEY);
 

@@ -19,7 +19,7 @@ function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings {
   return {
     ...defaultPublicSettings,
     apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
-    providers: { llm: "openai", tts: "offline", payments: "sandbox" },
+    providers: { llm: "openai", stt: "openai", tts: "offline", payments: "sandbox" },
     ...patch,
   };
 }

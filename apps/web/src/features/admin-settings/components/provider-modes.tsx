@@ -1,6 +1,6 @@
 import type { ProviderModes as Modes } from "@twinline/contracts";
 import { clsx } from "clsx";
-import { Bot, CreditCard, Volume2 } from "lucide-react";
+import { Bot, CreditCard, Mic, Volume2 } from "lucide-react";
 
 const ROWS = [
   {
@@ -11,6 +11,15 @@ const ROWS = [
     liveText: "OpenAI",
     offlineText: "Offline responder",
     offlineHint: "Answers from the persona and its knowledge without a language model.",
+  },
+  {
+    key: "stt",
+    label: "Speech to text",
+    icon: Mic,
+    live: "openai",
+    liveText: "OpenAI transcription",
+    offlineText: "Offline: not transcribed",
+    offlineHint: "Voice calls still answer, but what the caller says is not transcribed.",
   },
   {
     key: "tts",
@@ -35,7 +44,7 @@ const ROWS = [
 /** Which implementation each provider runs now (read-only), so the admin sees what is offline. */
 export function ProviderModes({ modes }: { modes: Modes }) {
   return (
-    <ul className="grid gap-3 sm:grid-cols-3" aria-label="Provider modes">
+    <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Provider modes">
       {ROWS.map((row) => {
         const live = modes[row.key] === row.live;
         const Icon = row.icon;

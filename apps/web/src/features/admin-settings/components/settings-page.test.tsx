@@ -18,7 +18,7 @@ function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings {
   return {
     ...defaultPublicSettings,
     apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
-    providers: { llm: "offline", tts: "offline", payments: "sandbox" },
+    providers: { llm: "offline", stt: "offline", tts: "offline", payments: "sandbox" },
     ...patch,
   };
 }

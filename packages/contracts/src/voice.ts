@@ -1,0 +1,249 @@
+import { z } from "zod";
+import { paginationSchema } from "./api";
+
+/**
+ * The live voice call (user-side spec sections 4, 7, 8, 9; docs/decisions/0021-voice-call.md).
+ *
+ * Socket: `GET /api/voice-call/ws?token=<Bearer token>&csrf=<csrf token, optional>`.
+ * - client → server, binary: one self-contained audio file per utterance (webm/ogg/mp3/wav),
+ *   more than VOICE_MIN_UTTERANCE_BYTES bytes; smaller frames are ignored.
+ * - client → server, JSON: `interrupt` (barge-in: the rest of the reply is cancelled) and
+ *   `end` (hang up: the call is closed and the socket closes with 1000).
+ * - server → client, JSON: the messages of voiceServerMessageSchema.
+ * - server → client, binary: audio of the persona's reply. Each binary frame is ONE complete,
+ *   self-contained audio file (one sentence, in `audio_start.format`), playable on its own;
+ *   the frames of a reply arrive in order between its `audio_start` and `audio_complete`.
+ */
+
+/** Spec texts (user-side section 8) and the server's own call messages. */
+export const VOICE_MESSAGES = {
+  insufficientCredits: "Insufficient credits for voice call",
+  notEnoughCredits: "Not enough credits to start a call",
+  needCredits: (needed: number, current: number) =>
+    `You need at least ${needed} credits to start a call. You currently have ${current} credits.`,
+  connectionError: "Connection error. Please try again.",
+  connectionLost: "Connection lost unexpectedly",
+  callDisconnected: "Call disconnected",
+  processFailed: "Failed to process your message",
+  synthesizeFailed: "Failed to generate voice response",
+  historyFailed: "Failed to fetch call history",
+  endFailed: "Failed to update call record",
+  playFailed: "Failed to play audio response",
+  /** Not in the spec: voice off in the settings (site or AI profile). */
+  voiceDisabled: "Voice calls are turned off at the moment",
+  /** Not in the spec: sent as `credit_warning` before the last affordable minute. */
+  creditWarning: (minutesLeft: number) =>
+    minutesLeft <= 1
+      ? "Your credits are running low: the call ends when this minute is over"
+      : `Your credits are running low: about ${minutesLeft} minutes of call time left`,
+  /** Not in the spec: `call_ended` once the credits run out. */
+  creditsRunOut: "Your credits have run out. The call has ended.",
+  /** `call_ended` when the user hangs up (the `end` message). */
+  callEnded: "Call ended",
+  /** `call_ended` to a socket whose call was taken over by a newer socket of the same user. */
+  replaced: "The call continued on another connection",
+  /** `call_ended` when the server shuts down. */
+  serverClosing: "The server is restarting. Please call again in a moment.",
+  /** `transcription` (offline: true) when no speech-to-text key is set. */
+  offlineTranscription: "Speech is not transcribed offline: no speech-to-text key is set",
+  /** Not in the spec: the token query parameter is missing or no longer valid. */
+  unauthorized: "Your session has expired. Please log in again.",
+  noCall: "No voice call found",
+} as const;
+
+/** The smallest utterance the server reads (spec: audio blobs larger than 1000 bytes). */
+export const VOICE_MIN_UTTERANCE_BYTES = 1000;
+/** The largest utterance accepted (one binary frame); bigger frames get an `error`. */
+export const VOICE_MAX_UTTERANCE_BYTES = 10 * 1024 * 1024;
+/** Seconds in a billed minute. */
+export const SECONDS_PER_MINUTE = 60;
+
+/**
+ * Close codes of the socket. 1000 is a normal end (hang-up, credits run out, call_ended);
+ * the 44xx codes are refusals at the start, each preceded by an `error` message.
+ */
+export const VOICE_CLOSE_CODES = {
+  normal: 1000,
+  /** No token, a bad or ended token, a deactivated account. */
+  unauthorized: 4401,
+  /** Fewer credits than one minute costs. */
+  insufficientCredits: 4402,
+  /** enableVoiceConversation is off (site or AI profile). */
+  voiceDisabled: 4403,
+} as const;
+
+/** Spec: call cost = duration rounded up to whole minutes × creditsPerMinute. */
+export function callCost(durationSeconds: number, creditsPerMinute: number): number {
+  return Math.ceil(Math.max(0, durationSeconds) / SECONDS_PER_MINUTE) * creditsPerMinute;
+}
+
+// ---- socket: server → client ----
+
+export const voiceCallStartedMessageSchema = z.object({
+  /** Not in the spec: the call was accepted and its first minute charged. */
+  type: z.literal("call_started"),
+  callId: z.string(),
+  creditsPerMinute: z.number().int(),
+  /** Balance after the first minute. */
+  creditsRemaining: z.number().int(),
+  /** The server's modes: offline STT means speech is not transcribed. */
+  stt: z.enum(["openai", "offline"]),
+  tts: z.enum(["elevenlabs", "offline"]),
+});
+
+export const voiceTranscriptionMessageSchema = z.object({
+  type: z.literal("transcription"),
+  /** What the user said; with `offline`, the notice that speech is not transcribed. */
+  text: z.string(),
+  offline: z.boolean().optional(),
+});
+
+export const voiceResponseMessageSchema = z.object({
+  type: z.literal("response"),
+  /** The persona's whole reply (as far as it went when it was interrupted). */
+  text: z.string(),
+  replyId: z.string().optional(),
+  /** True when the reply was cut short by barge-in. */
+  interrupted: z.boolean().optional(),
+});
+
+export const voiceAudioStartMessageSchema = z.object({
+  type: z.literal("audio_start"),
+  replyId: z.string(),
+  /** MIME type of every binary frame of this reply: audio/mpeg (ElevenLabs) or audio/wav. */
+  format: z.string(),
+  /** Not known in advance while the reply streams: absent. */
+  length: z.number().int().optional(),
+});
+
+export const voiceAudioCompleteMessageSchema = z.object({
+  type: z.literal("audio_complete"),
+  replyId: z.string(),
+  /** How many binary frames (sentences) this reply sent. */
+  segments: z.number().int(),
+  /** True when barge-in cut the reply short. */
+  interrupted: z.boolean().optional(),
+});
+
+export const voiceErrorMessageSchema = z.object({
+  type: z.literal("error"),
+  message: z.string(),
+});
+
+export const voiceCreditWarningMessageSchema = z.object({
+  type: z.literal("credit_warning"),
+  message: z.string(),
+  creditsRemaining: z.number().int(),
+});
+
+export const voiceCallEndedMessageSchema = z.object({
+  type: z.literal("call_ended"),
+  message: z.string(),
+  /** Not in the spec: why it ended. */
+  reason: z.enum(["credits", "hangup", "replaced", "server", "closed"]).optional(),
+});
+
+export const voiceServerMessageSchema = z.discriminatedUnion("type", [
+  voiceCallStartedMessageSchema,
+  voiceTranscriptionMessageSchema,
+  voiceResponseMessageSchema,
+  voiceAudioStartMessageSchema,
+  voiceAudioCompleteMessageSchema,
+  voiceErrorMessageSchema,
+  voiceCreditWarningMessageSchema,
+  voiceCallEndedMessageSchema,
+]);
+export type VoiceServerMessage = z.infer<typeof voiceServerMessageSchema>;
+
+// ---- socket: client → server (JSON text frames) ----
+
+export const voiceClientMessageSchema = z.discriminatedUnion("type", [
+  /** Barge-in: stop the current reply (LLM stream and pending speech) on the server. */
+  z.object({ type: z.literal("interrupt") }),
+  /** Hang up: the call is closed and the socket closes with 1000. */
+  z.object({ type: z.literal("end") }),
+]);
+export type VoiceClientMessage = z.infer<typeof voiceClientMessageSchema>;
+
+// ---- REST ----
+
+/** GET /api/voice-call/check-credits */
+export const checkCreditsResponseSchema = z.object({
+  success: z.literal(true),
+  credits: z.number().int(),
+  creditsPerMinute: z.number().int(),
+  /** credits >= creditsPerMinute (and voice calls enabled). */
+  hasCredits: z.boolean(),
+  /** Not in the spec: false when enableVoiceConversation is off (site or AI profile). */
+  voiceEnabled: z.boolean(),
+});
+export type CheckCreditsResponse = z.infer<typeof checkCreditsResponseSchema>;
+
+// Text stored or sent to a provider: no NUL bytes, no lone surrogates.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const safeText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: "Text is required" })
+    .max(max, { error: `Text cannot exceed ${max} characters` })
+    .refine((value) => !value.includes("\u0000") && !LONE_SURROGATE.test(value), {
+      error: "Text contains characters that are not allowed",
+    });
+
+/** POST /api/voice-call/process */
+export const processTextRequestSchema = z.object({ text: safeText(4_000) });
+export const processTextResponseSchema = z.object({
+  success: z.literal(true),
+  response: z.string(),
+});
+
+/** POST /api/voice-call/synthesize: answers audio bytes (audio/mpeg or audio/wav). */
+export const synthesizeRequestSchema = z.object({ text: safeText(2_000) });
+
+/** The spec's call record. */
+export const voiceCallRecordSchema = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  /** Seconds. */
+  duration: z.number().int(),
+  startTime: z.string(),
+  /** null while the call is live. */
+  endTime: z.string().nullable(),
+  creditsConsumed: z.number().int(),
+});
+export type VoiceCallRecord = z.infer<typeof voiceCallRecordSchema>;
+
+/** Spec: call history page size 10. */
+export const CALL_HISTORY_PAGE_SIZE = 10;
+
+/** GET /api/voice-call/history?page&limit */
+export const callHistoryQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(CALL_HISTORY_PAGE_SIZE),
+});
+export type CallHistoryQuery = z.infer<typeof callHistoryQuerySchema>;
+
+export const callHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  calls: z.array(voiceCallRecordSchema),
+  pagination: paginationSchema,
+});
+export type CallHistoryResponse = z.infer<typeof callHistoryResponseSchema>;
+
+/**
+ * POST /api/voice-call/end {duration}: closes the user's live call, if any. The server's own
+ * measure of the call wins (the client's duration is only recorded); retried, it changes nothing
+ * and answers the same record.
+ */
+export const endCallRequestSchema = z.object({
+  duration: z
+    .number()
+    .min(0)
+    .max(7 * 24 * 3600),
+});
+export const endCallResponseSchema = z.object({
+  success: z.literal(true),
+  /** The call closed (now or by an earlier report); null when the user has no call. */
+  call: voiceCallRecordSchema.nullable(),
+});
