@@ -4,11 +4,11 @@ import {
   userAnalyticsResponseSchema,
   userDashboardMetricsResponseSchema,
 } from "@twinline/contracts";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { chatMessages, conversations, users } from "../../db/schema/index.ts";
+import { chatMessages, conversations, users, voiceCalls } from "../../db/schema/index.ts";
 import { applyCreditMovement } from "../credits/ledger.ts";
 import { CHAT_MESSAGE_ALLOWANCE_SECONDS } from "./repository.ts";
 
@@ -57,6 +57,21 @@ async function seedMessages(userId: string, times: string[]) {
   );
 }
 
+/** A finished call of `seconds` that started at `at`. */
+async function seedCall(on: TestApp, userId: string, at: string, seconds: number) {
+  const startedAt = new Date(at);
+  await on.app.database.db.insert(voiceCalls).values({
+    userId,
+    startedAt,
+    endedAt: new Date(startedAt.getTime() + seconds * 1000),
+    durationSeconds: seconds,
+    minutesCharged: Math.ceil(seconds / 60),
+    creditsPerMinute: 5,
+    creditsConsumed: Math.ceil(seconds / 60) * 5,
+    endReason: "hangup",
+  });
+}
+
 async function spend(userId: string, amount: number, at: string, key: string) {
   const db = t.app.database.db;
   await applyCreditMovement(db, { userId, kind: "call_minute", amount: -amount, sourceKey: key });
@@ -84,6 +99,17 @@ describe("GET /api/admin/dashboard/metrics", () => {
           sql`update ${users} set created_at = ${at}::timestamptz where id = ${user.id}`,
         );
       }
+      // Two of the six users called: a conversion of 33.3 %.
+      const callers = await t2.app.database.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.role, "user"))
+        .limit(2);
+      const [first, second] = callers.map((row) => row.id);
+      if (!first || !second) throw new Error("no users");
+      await seedCall(t2, first, "2026-03-10T10:00:00Z", 90);
+      await seedCall(t2, second, "2026-03-11T10:00:00Z", 30);
+      await seedCall(t2, second, "2026-03-12T10:00:00Z", 30);
       const admin2 = await adminSession(t2);
       fixClock();
       const response = await call(t2, "GET", "/api/admin/dashboard/metrics", {
@@ -97,6 +123,7 @@ describe("GET /api/admin/dashboard/metrics", () => {
         yesterdayUsers: { value: 1 },
         thisMonthUsers: { value: 3 },
         lastMonthUsers: { value: 2 },
+        conversionRate: { value: 33.3 },
       });
     } finally {
       await t2.close();
@@ -116,6 +143,8 @@ describe("GET /api/admin/dashboard/series", () => {
   it("answers every UTC day of the last 30 or 90 days with its sign-ups", async () => {
     const { user } = await signUp(t);
     await setCreatedAt(user.id, "2026-03-10T12:00:00Z");
+    await seedCall(t, user.id, "2026-03-10T23:59:00Z", 90);
+    await seedCall(t, user.id, "2026-03-10T08:00:00Z", 30);
     fixClock();
     const response = await call(t, "GET", "/api/admin/dashboard/series", {
       token: admin.token,
@@ -126,7 +155,12 @@ describe("GET /api/admin/dashboard/series", () => {
     expect(data.points).toHaveLength(30);
     expect(data.points[0]?.date).toBe("2026-02-14");
     expect(data.points.at(-1)?.date).toBe("2026-03-15");
-    expect(data.points.find((p) => p.date === "2026-03-10")?.signups).toBe(1);
+    expect(data.points.find((p) => p.date === "2026-03-10")).toEqual({
+      date: "2026-03-10",
+      signups: 1,
+      revenue: 0,
+      callMinutes: 2,
+    });
 
     const ninety = await call(t, "GET", "/api/admin/dashboard/series", {
       token: admin.token,
@@ -149,6 +183,8 @@ describe("GET /api/users/dashboard-metrics", () => {
     await spend(user.id, 5, "2026-03-01T09:10:00Z", `test:${user.id}:2`);
     // Older than the chart's 30 days: in the total, not in the chart.
     await spend(user.id, 1, "2026-01-01T09:10:00Z", `test:${user.id}:3`);
+    await seedCall(t, user.id, "2026-03-13T10:00:00Z", 125);
+    await seedCall(t, user.id, "2026-03-14T10:00:00Z", 60);
     fixClock();
     const response = await call(t, "GET", "/api/users/dashboard-metrics", { token });
     expect(response.statusCode).toBe(200);
@@ -156,6 +192,11 @@ describe("GET /api/users/dashboard-metrics", () => {
     expect(data.user.credits).toBe(100 - 16);
     expect(data.user.subscription.status).toBe("inactive");
     expect(data.messages).toEqual({ total: 0, remaining: 5 });
+    expect(data.calls).toEqual({
+      total: 2,
+      totalDuration: 185,
+      lastCallDate: "2026-03-14T10:00:00.000Z",
+    });
     expect(data.creditUsage.total).toBe(16);
     expect(data.creditUsage.daily).toHaveLength(30);
     expect(data.creditUsage.daily.find((d) => d.date === "2026-03-14")?.credits).toBe(10);
@@ -191,6 +232,9 @@ describe("GET /api/admin/user-analytics", () => {
       await seedMessages(b.user.id, ["2026-03-15T08:00:00Z"]);
       await spend(b.user.id, 7, "2026-03-15T08:00:00Z", `test:${b.user.id}`);
       t = prev;
+      // Gamma only called: 100 s, ending 2026-03-13T10:01:40Z.
+      const g = await signUp(t3, { name: "Gamma Caller", email: "gamma@example.com" });
+      await seedCall(t3, g.user.id, "2026-03-13T10:00:00Z", 100);
 
       const get = (query: Record<string, string> = {}) =>
         call(t3, "GET", "/api/admin/user-analytics", { token: admin3.token, query });
@@ -199,20 +243,25 @@ describe("GET /api/admin/user-analytics", () => {
       const body = userAnalyticsResponseSchema.parse(response.json());
       const alphaTime = 60 + 3 * CHAT_MESSAGE_ALLOWANCE_SECONDS;
       const betaTime = CHAT_MESSAGE_ALLOWANCE_SECONDS;
-      expect(body.data.totalInteractedUsers).toBe(2);
-      expect(body.data.totalInteractionTime).toBe(alphaTime + betaTime);
-      expect(body.data.avgInteractionTime).toBe(Math.round((alphaTime + betaTime) / 2));
+      expect(body.data.totalInteractedUsers).toBe(3);
+      expect(body.data.totalInteractionTime).toBe(alphaTime + betaTime + 100);
+      expect(body.data.avgInteractionTime).toBe(Math.round((alphaTime + betaTime + 100) / 3));
       // Default sort: lastInteraction descending.
       expect(body.data.userInteractions.map((u) => u.email)).toEqual([
         "beta@example.com",
         "alpha@example.com",
+        "gamma@example.com",
       ]);
+      expect(body.data.userInteractions[2]).toMatchObject({
+        interactionTime: 100,
+        lastInteraction: "2026-03-13T10:01:40.000Z",
+      });
       expect(body.data.userInteractions[0]).toMatchObject({
         creditsUsed: 7,
         interactionTime: betaTime,
         lastInteraction: "2026-03-15T08:00:00.000Z",
       });
-      expect(body.pagination).toEqual({ total: 2, page: 1, limit: 10, pages: 1 });
+      expect(body.pagination).toEqual({ total: 3, page: 1, limit: 10, pages: 1 });
 
       const byTime = userAnalyticsResponseSchema.parse(
         (await get({ sortBy: "interactionTime", sortOrder: "-1" })).json(),
@@ -223,13 +272,13 @@ describe("GET /api/admin/user-analytics", () => {
       expect(searched.data.userInteractions.map((u) => u.name)).toEqual(["Alpha Tester"]);
       expect(searched.pagination.total).toBe(1);
       // The cards stay the totals of every user.
-      expect(searched.data.totalInteractedUsers).toBe(2);
+      expect(searched.data.totalInteractedUsers).toBe(3);
 
       const paged = userAnalyticsResponseSchema.parse(
         (await get({ limit: "1", page: "2" })).json(),
       );
       expect(paged.data.userInteractions.map((u) => u.email)).toEqual(["alpha@example.com"]);
-      expect(paged.pagination).toEqual({ total: 2, page: 2, limit: 1, pages: 2 });
+      expect(paged.pagination).toEqual({ total: 3, page: 2, limit: 1, pages: 3 });
 
       const bad = await get({ sortBy: "password" });
       expect(bad.statusCode).toBe(400);

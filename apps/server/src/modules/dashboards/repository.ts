@@ -1,7 +1,7 @@
 import type { UserAnalyticsQuery } from "@twinline/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { chatMessages, creditLedger, users } from "../../db/schema/index.ts";
+import { chatMessages, creditLedger, users, voiceCalls } from "../../db/schema/index.ts";
 import { containsPattern } from "../users/repository.ts";
 import type { UtcPeriods } from "./periods.ts";
 
@@ -18,6 +18,9 @@ const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 export interface UserActivityRow {
   creditsUsed: number;
   lastMessageAt: Date | null;
+  calls: number;
+  callSeconds: number;
+  lastCallAt: Date | null;
 }
 
 export interface InteractionRow {
@@ -63,33 +66,57 @@ export function createDashboardsRepository(db: Database) {
         max(created_at) as last_at
       from gaps group by user_id
     ),
+    calls as (
+      select ${voiceCalls.userId} as user_id, sum(${voiceCalls.durationSeconds}) as seconds,
+        max(coalesce(${voiceCalls.endedAt}, ${voiceCalls.startedAt})) as last_at
+      from ${voiceCalls} group by ${voiceCalls.userId}
+    ),
+    active as (
+      select user_id from chat union select user_id from calls
+    ),
     spent as (
       select ${creditLedger.userId} as user_id, sum(-${creditLedger.amount}) as credits
       from ${creditLedger} where ${creditLedger.amount} < 0 group by ${creditLedger.userId}
     ),
     interactions as (
       select u.id, u.name, u.email, u.profile_image,
-        round(coalesce(c.seconds, 0))::int as interaction_time,
+        round(coalesce(c.seconds, 0) + coalesce(v.seconds, 0))::int as interaction_time,
         coalesce(s.credits, 0)::int as credits_used,
-        c.last_at as last_interaction
-      from chat c
-      join ${users} u on u.id = c.user_id and u.role = 'user'
-      left join spent s on s.user_id = u.id
+        greatest(c.last_at, v.last_at) as last_interaction
+      from active a
+      join ${users} u on u.id = a.user_id and u.role = 'user'
+      left join chat c on c.user_id = a.user_id
+      left join calls v on v.user_id = a.user_id
+      left join spent s on s.user_id = a.user_id
     )`;
 
   return {
     /** Credits a user spent in all, and their last message. Served by the user's indexes. */
     async userActivity(userId: string): Promise<UserActivityRow> {
-      const { rows } = await run<{ credits_used: number; last_message_at: unknown }>(sql`
+      const { rows } = await run<{
+        credits_used: number;
+        last_message_at: unknown;
+        calls: number;
+        call_seconds: number;
+        last_call_at: unknown;
+      }>(sql`
         select
           (select coalesce(sum(-${creditLedger.amount}), 0)::int from ${creditLedger}
             where ${creditLedger.userId} = ${userId} and ${creditLedger.amount} < 0) as credits_used,
           (select max(${chatMessages.createdAt}) from ${chatMessages}
-            where ${chatMessages.userId} = ${userId}) as last_message_at`);
+            where ${chatMessages.userId} = ${userId}) as last_message_at,
+          calls.*
+        from (select count(*)::int as calls,
+            coalesce(sum(${voiceCalls.durationSeconds}), 0)::int as call_seconds,
+            max(${voiceCalls.startedAt}) as last_call_at
+          from ${voiceCalls} where ${voiceCalls.userId} = ${userId}) as calls`);
       const row = rows[0];
       return {
         creditsUsed: Number(row?.credits_used ?? 0),
         lastMessageAt: toDate(row?.last_message_at),
+        calls: Number(row?.calls ?? 0),
+        callSeconds: Number(row?.call_seconds ?? 0),
+        lastCallAt: toDate(row?.last_call_at),
       };
     },
 
@@ -135,6 +162,28 @@ export function createDashboardsRepository(db: Database) {
         where ${users.createdAt} >= ${at(since)} and ${users.role} = 'user'
         group by 1`);
       return new Map(rows.map((row) => [row.day, Number(row.count)]));
+    },
+
+    /** Percent (one decimal) of users (not admins) who have made at least one voice call. */
+    async callConversion(totalUsers: number): Promise<number> {
+      if (totalUsers === 0) return 0;
+      const { rows } = await run<{ callers: number }>(sql`
+        select count(*)::int as callers from (
+          select distinct ${voiceCalls.userId} as user_id from ${voiceCalls}) c
+        join ${users} u on u.id = c.user_id and u.role = 'user'`);
+      const callers = Number(rows[0]?.callers ?? 0);
+      return Math.round((callers / totalUsers) * 1000) / 10;
+    },
+
+    /** Call minutes (duration / 60, unrounded) per UTC day of the call's start, from `since`. */
+    async dailyCallMinutes(since: Date): Promise<Map<string, number>> {
+      const { rows } = await run<{ day: string; minutes: number }>(sql`
+        select to_char(${voiceCalls.startedAt} at time zone 'UTC', 'YYYY-MM-DD') as day,
+          (sum(${voiceCalls.durationSeconds}) / 60.0)::float8 as minutes
+        from ${voiceCalls}
+        where ${voiceCalls.startedAt} >= ${at(since)}
+        group by 1`);
+      return new Map(rows.map((row) => [row.day, Math.round(Number(row.minutes) * 10) / 10]));
     },
 
     /** One page of the interactions, sorted and searched, with the totals over every user. */

@@ -50,14 +50,18 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
             endDate: subscription.currentPeriodEnd,
           },
         },
-        calls: { total: 0, totalDuration: 0, lastCallDate: null },
+        calls: {
+          total: activity.calls,
+          totalDuration: activity.callSeconds,
+          lastCallDate: iso(activity.lastCallAt),
+        },
         messages: { total: usage.total, remaining: usage.remaining },
         creditUsage: {
           total: activity.creditsUsed,
           recent: [],
           daily: days.map((date) => ({ date, credits: daily.get(date) ?? 0 })),
         },
-        lastActivity: iso(latest(activity.lastMessageAt, user.lastLogin)),
+        lastActivity: iso(latest(activity.lastMessageAt, activity.lastCallAt, user.lastLogin)),
       };
     },
 
@@ -65,6 +69,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
     async adminMetrics(): Promise<AdminDashboardMetrics> {
       const periods = utcPeriods(now());
       const growth = await repository.userGrowth(periods);
+      const conversionRate = await repository.callConversion(growth.total);
       const v = (value: number) => ({ value });
       return {
         totalUsers: v(growth.total),
@@ -74,7 +79,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
         lastMonthUsers: v(growth.lastMonth),
         totalRevenue: v(0),
         totalPaidUsers: v(0),
-        conversionRate: v(0),
+        conversionRate: v(conversionRate),
         todayRevenue: v(0),
         yesterdayRevenue: v(0),
         thisMonthRevenue: v(0),
@@ -86,12 +91,15 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
     async adminSeries(days: number): Promise<{ days: number; points: DashboardSeriesPoint[] }> {
       const dates = lastUtcDays(now(), days);
       const since = new Date(`${dates[0]}T00:00:00.000Z`);
-      const signups = await repository.dailySignups(since);
+      const [signups, minutes] = await Promise.all([
+        repository.dailySignups(since),
+        repository.dailyCallMinutes(since),
+      ]);
       const points = dates.map((date) => ({
         date,
         signups: signups.get(date) ?? 0,
         revenue: 0,
-        callMinutes: 0,
+        callMinutes: minutes.get(date) ?? 0,
       }));
       return { days, points };
     },
