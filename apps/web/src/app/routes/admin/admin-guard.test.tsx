@@ -41,7 +41,7 @@ describe("admin guard", () => {
     );
   });
 
-  it("goes to /admin/dashboard (for now /admin/users) after a direct login", async () => {
+  it("goes to /admin/dashboard after a direct login", async () => {
     mockAdminApi({
       "POST /api/admin/login": () => jsonResponse({ success: true, token: "t2", admin: testAdmin }),
       "GET /api/admin/users": () => jsonResponse(usersPage([])),
@@ -51,8 +51,8 @@ describe("admin guard", () => {
     await user.type(await screen.findByLabelText("Email"), "admin@example.com");
     await user.type(screen.getByLabelText("Password"), "secret-pass");
     await user.click(screen.getByRole("button", { name: "Sign In" }));
-    expect(await screen.findByRole("heading", { name: "Users", level: 1 })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/admin/users");
+    expect(await screen.findByRole("heading", { name: "Dashboard", level: 1 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/admin/dashboard");
   });
 
   it("removes a token the server reports invalid and redirects to login", async () => {
@@ -106,15 +106,6 @@ describe("admin guard", () => {
     fail = false;
     await userEvent.setup().click(retry);
     expect(await screen.findByRole("heading", { name: "Users", level: 1 })).toBeInTheDocument();
-  });
-
-  it("redirects /admin and /admin/dashboard to /admin/users", async () => {
-    signInAdmin();
-    mockAdminApi({ "GET /api/admin/users": () => jsonResponse(usersPage([])) });
-    const { router } = renderApp("/admin/dashboard");
-    await waitFor(() => expect(router.state.location.pathname).toBe("/admin/users"));
-    await router.navigate("/admin");
-    await waitFor(() => expect(router.state.location.pathname).toBe("/admin/users"));
   });
 
   it("shows the 404 screen inside the layout for screens not built yet", async () => {

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams } from "react-router";
 import { AdminAiTrainingPage } from "@/features/admin-ai-training";
+import { AdminUserAnalyticsPage } from "@/features/admin-analytics";
 import {
   AdminGuard,
   AdminLoginPage,
@@ -10,6 +11,7 @@ import {
   readAdminData,
 } from "@/features/admin-auth";
 import { AdminChatLogsPage } from "@/features/admin-chat-logs";
+import { AdminDashboardPage } from "@/features/admin-dashboard";
 import { AdminLayout, AdminNotFound } from "@/features/admin-layout";
 import { AdminApiKeysPage, AdminSettingsPage } from "@/features/admin-settings";
 import { AdminUserDetailsPage, AdminUsersPage } from "@/features/admin-users";
@@ -19,9 +21,8 @@ import { AdminUserDetailsPage, AdminUsersPage } from "@/features/admin-users";
  * bundle: a visitor never downloads it.
  *
  * /admin/login and /admin/Login are one route (React Router matches without case). Everything
- * else sits behind the guard, inside the layout. /admin and /admin/dashboard go to /admin/users
- * until the dashboard screen comes with billing (docs/decisions/). Screens of later issues show
- * the 404 screen inside the layout until they are built.
+ * else sits behind the guard, inside the layout; /admin goes to /admin/dashboard. Screens of
+ * later issues show the 404 screen inside the layout until they are built.
  */
 export function AdminRoutes() {
   return (
@@ -34,8 +35,9 @@ export function AdminRoutes() {
           </AdminGuard>
         }
       >
-        <Route index element={<Navigate to="/admin/users" replace />} />
-        <Route path="dashboard" element={<Navigate to="/admin/users" replace />} />
+        <Route index element={<Navigate to="/admin/dashboard" replace />} />
+        <Route path="dashboard" element={<AdminDashboardPage />} />
+        <Route path="UserAnalytics" element={<AdminUserAnalyticsPage />} />
         <Route path="users" element={<AdminUsersPage />} />
         <Route path="users/:userId" element={<UserDetailsRoute />} />
         <Route path="chat-logs" element={<AdminChatLogsPage />} />

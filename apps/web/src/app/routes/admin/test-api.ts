@@ -78,8 +78,30 @@ export const growth = {
     yesterdayUsers: { value: 5 },
     thisMonthUsers: { value: 17 },
     lastMonthUsers: { value: 25 },
+    totalRevenue: { value: 12345.5 },
+    totalPaidUsers: { value: 7 },
+    conversionRate: { value: 33.3 },
+    todayRevenue: { value: 19.99 },
+    yesterdayRevenue: { value: 0 },
+    thisMonthRevenue: { value: 1200 },
+    lastMonthRevenue: { value: 3400.25 },
   },
 };
+
+export function seriesOf(days: number) {
+  return {
+    success: true,
+    data: {
+      days,
+      points: Array.from({ length: days }, (_, i) => ({
+        date: new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10),
+        signups: i % 3,
+        revenue: i * 1.5,
+        callMinutes: i % 5,
+      })),
+    },
+  };
+}
 
 /**
  * Stubs fetch. `routes` maps "METHOD /path" to a handler; the CSRF token, settings, a valid
@@ -94,6 +116,8 @@ export function mockAdminApi(routes: Record<string, Handler> = {}) {
     "GET /api/admin/verify-token": () =>
       jsonResponse({ success: true, valid: true, admin: testAdmin }),
     "GET /api/admin/dashboard/metrics": () => jsonResponse(growth),
+    "GET /api/admin/dashboard/series": ({ url }) =>
+      jsonResponse(seriesOf(Number(url.searchParams.get("days") ?? 30))),
   };
   const table = { ...defaults, ...routes };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -1,0 +1,96 @@
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import toast from "react-hot-toast";
+import { afterEach, describe, expect, it } from "vitest";
+import { jsonResponse, renderApp } from "@/test/render";
+import { growth, mockAdminApi, signInAdmin } from "./test-api";
+
+configure({ asyncUtilTimeout: 5000 });
+afterEach(() => {
+  toast.remove();
+});
+
+function cardValue(testId: string, label: string) {
+  const card = screen
+    .getAllByTestId(testId)
+    .find((element) => within(element).queryByText(label) !== null);
+  if (!card) throw new Error(`no card ${label}`);
+  return card;
+}
+
+describe("admin dashboard", () => {
+  it("/admin lands on the dashboard", async () => {
+    signInAdmin();
+    mockAdminApi();
+    const { router } = renderApp("/admin");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/admin/dashboard"));
+  });
+
+  it("loading: $0 for Total Revenue until the figures arrive", async () => {
+    signInAdmin();
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    mockAdminApi({
+      "GET /api/admin/dashboard/metrics": async () => {
+        await gate;
+        return jsonResponse(growth);
+      },
+    });
+    renderApp("/admin/dashboard");
+    await screen.findByRole("heading", { name: "Dashboard", level: 1 });
+    expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$0");
+    release?.();
+    await waitFor(() =>
+      expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$12,345.5"),
+    );
+  });
+
+  it("data: the four cards, the user growth and revenue groups, the charts with a 30/90 switch", async () => {
+    signInAdmin();
+    const api = mockAdminApi();
+    renderApp("/admin/dashboard");
+    await waitFor(() => expect(cardValue("metric-card", "Total Users")).toHaveTextContent("42"));
+    expect(cardValue("metric-card", "Total Paid Users")).toHaveTextContent("7");
+    expect(cardValue("metric-card", "Call Conversions")).toHaveTextContent("33.3%");
+    expect(cardValue("growth-card", "Today's Users")).toHaveTextContent("3");
+    expect(cardValue("growth-card", "Last Month's Users")).toHaveTextContent("25");
+    expect(cardValue("revenue-card", "Today's Revenue")).toHaveTextContent("$19.99");
+    expect(cardValue("revenue-card", "This Month's Revenue")).toHaveTextContent("$1,200");
+    expect(cardValue("revenue-card", "Last Month's Revenue")).toHaveTextContent("$3,400.25");
+    expect(await screen.findByTestId("series-charts")).toBeInTheDocument();
+    expect(api.callsTo("GET /api/admin/dashboard/series")[0]?.url.searchParams.get("days")).toBe(
+      "30",
+    );
+    await userEvent.setup().click(screen.getByRole("button", { name: "90 days" }));
+    await waitFor(() =>
+      expect(
+        api.callsTo("GET /api/admin/dashboard/series").at(-1)?.url.searchParams.get("days"),
+      ).toBe("90"),
+    );
+    expect(screen.getByRole("button", { name: "90 days" })).toHaveAttribute("aria-pressed", "true");
+  });
+
+  it("empty: zeros read as zeros", async () => {
+    signInAdmin();
+    const zero = Object.fromEntries(Object.keys(growth.data).map((key) => [key, { value: 0 }]));
+    mockAdminApi({
+      "GET /api/admin/dashboard/metrics": () => jsonResponse({ success: true, data: zero }),
+    });
+    renderApp("/admin/dashboard");
+    await waitFor(() => expect(cardValue("metric-card", "Total Users")).toHaveTextContent("0"));
+    expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$0");
+    expect(cardValue("metric-card", "Call Conversions")).toHaveTextContent("0%");
+  });
+
+  it("error: Failed to load dashboard metrics", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/dashboard/metrics": () =>
+        jsonResponse({ success: false, message: "boom" }, 400),
+    });
+    renderApp("/admin/dashboard");
+    expect(await screen.findByText("Failed to load dashboard metrics")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,203 @@
+import { useQuery } from "@tanstack/react-query";
+import { userAnalyticsQuerySchema } from "@twinline/contracts";
+import { clsx } from "clsx";
+import type { LucideIcon } from "lucide-react";
+import { Clock, Timer, Users } from "lucide-react";
+import { useEffect, useId } from "react";
+import { Card } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
+import { Pager } from "@/components/ui/pager";
+import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
+import { Skeleton } from "@/components/ui/skeleton";
+import { tdClasses } from "@/components/ui/sortable-header";
+import { UserAvatar } from "@/components/ui/user-avatar";
+import { useListParams } from "@/hooks/use-list-params";
+import { errorMessage } from "@/lib/api-client";
+import { ANALYTICS_PAGE_SIZE, formatInteractionTime, userAnalyticsQuery } from "../api/analytics";
+
+type SortField = "name" | "email" | "interactionTime" | "creditsUsed" | "lastInteraction";
+
+const COLUMNS: TableColumn<SortField>[] = [
+  { label: "Name", sortBy: "name" },
+  { label: "Email", sortBy: "email" },
+  { label: "Total Interaction Time", sortBy: "interactionTime" },
+  { label: "Total Credits Used", sortBy: "creditsUsed" },
+  { label: "Last Interaction", sortBy: "lastInteraction" },
+];
+
+const FIXED = { limit: ANALYTICS_PAGE_SIZE };
+const firstSortOrder = (field: string) => (field === "name" || field === "email" ? 1 : -1);
+
+export const ANALYTICS_TEXT = { fallbackError: "Failed to fetch user analytics" } as const;
+
+function SummaryCard({
+  label,
+  value,
+  icon: Icon,
+  pending,
+}: {
+  label: string;
+  value: string;
+  icon: LucideIcon;
+  pending: boolean;
+}) {
+  return (
+    <Card className="flex items-start justify-between gap-2 p-4" data-testid="analytics-card">
+      <div className="min-w-0">
+        <p className="text-sm font-medium text-stone-500 dark:text-stone-400">{label}</p>
+        {pending ? (
+          <Skeleton className="mt-2 h-7 w-16" />
+        ) : (
+          <p className="mt-1 font-display text-2xl font-bold text-stone-900 dark:text-white">
+            {value}
+          </p>
+        )}
+      </div>
+      <span className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-600 dark:bg-brand-500/10 dark:text-brand-300">
+        <Icon aria-hidden="true" className="size-5" />
+      </span>
+    </Card>
+  );
+}
+
+function formatWhen(iso: string | null): string {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? "—"
+    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** /admin/UserAnalytics: the three totals and the searchable, sortable, paged table. */
+export function AdminUserAnalyticsPage() {
+  const searchId = useId();
+  const { params, update, filter, sort } = useListParams(userAnalyticsQuerySchema, {
+    fixed: FIXED,
+    firstSortOrder,
+  });
+  const analytics = useQuery(userAnalyticsQuery(params));
+  const [searchText, setSearchText] = useDebouncedSearch(params.search ?? "", (search) =>
+    filter({ search }),
+  );
+
+  useEffect(() => {
+    document.title = "User Analytics · Twinline Admin";
+  }, []);
+
+  const body = analytics.data;
+  const rows = body?.data.userInteractions ?? [];
+  const pagination = body?.pagination;
+  const { first, last } = usePageRange(pagination, params.page, (page) => update({ page }));
+  const pending = analytics.isPending;
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6">
+      <PageHeader
+        title="User Analytics"
+        description="Who talks with the persona, for how long, and what it costs them."
+      />
+
+      {analytics.isError && (
+        <p
+          role="alert"
+          className="rounded-2xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+        >
+          Error loading analytics: {errorMessage(analytics.error, ANALYTICS_TEXT.fallbackError)}
+        </p>
+      )}
+
+      <div className="grid gap-3 sm:grid-cols-3">
+        <SummaryCard
+          label="Total Interacted Users"
+          icon={Users}
+          pending={pending}
+          value={(body?.data.totalInteractedUsers ?? 0).toLocaleString("en-US")}
+        />
+        <SummaryCard
+          label="Total Interaction Time"
+          icon={Clock}
+          pending={pending}
+          value={formatInteractionTime(body?.data.totalInteractionTime ?? 0)}
+        />
+        <SummaryCard
+          label="Avg. Interaction Time"
+          icon={Timer}
+          pending={pending}
+          value={formatInteractionTime(body?.data.avgInteractionTime ?? 0)}
+        />
+      </div>
+
+      <Card className="overflow-hidden">
+        <div className="flex flex-col gap-3 border-b border-stone-200 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-white/10">
+          <h2 className="font-display text-lg font-semibold text-stone-900 dark:text-white">
+            User Interactions
+          </h2>
+          <SearchBox
+            id={searchId}
+            value={searchText}
+            onChange={setSearchText}
+            placeholder="Search by name or email"
+            className="w-full sm:max-w-xs"
+            inputClassName="h-10 w-full rounded-xl border border-stone-300 bg-white pr-9 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500 [&::-webkit-search-cancel-button]:hidden"
+          >
+            <label htmlFor={searchId} className="sr-only">
+              Search users by name or email
+            </label>
+          </SearchBox>
+        </div>
+        <PagedTable
+          caption="User interactions"
+          columns={COLUMNS}
+          sortBy={params.sortBy}
+          sortOrder={params.sortOrder as 1 | -1}
+          onSort={sort}
+          pending={pending}
+          fetching={analytics.isFetching}
+          placeholder={analytics.isPlaceholderData}
+        >
+          {rows.map((row) => (
+            <tr
+              key={row.id}
+              data-testid="analytics-row"
+              className="hover:bg-stone-50 dark:hover:bg-white/[0.03]"
+            >
+              <td className={tdClasses}>
+                <div className="flex items-center gap-3">
+                  <UserAvatar name={row.name} email={row.email} image={row.profileImage} />
+                  <span className="font-medium text-stone-900 dark:text-white">{row.name}</span>
+                </div>
+              </td>
+              <td className={clsx(tdClasses, "break-all")}>{row.email}</td>
+              <td className={clsx(tdClasses, "tabular-nums")}>
+                {formatInteractionTime(row.interactionTime)}
+              </td>
+              <td className={clsx(tdClasses, "tabular-nums")}>
+                {row.creditsUsed.toLocaleString("en-US")}
+              </td>
+              <td className={tdClasses}>{formatWhen(row.lastInteraction)}</td>
+            </tr>
+          ))}
+        </PagedTable>
+        {!pending && !analytics.isError && rows.length === 0 && (
+          <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
+            {params.search ? `No users match "${params.search}"` : "No user interactions yet"}
+          </p>
+        )}
+        <Pager
+          page={params.page}
+          pages={pagination?.pages ?? 1}
+          disabled={analytics.isFetching}
+          onPage={(page) => update({ page })}
+          summary={
+            pagination
+              ? pagination.total > 0
+                ? `Showing ${first} to ${last} of ${pagination.total.toLocaleString("en-US")} users`
+                : "Showing 0 users"
+              : undefined
+          }
+        />
+      </Card>
+    </div>
+  );
+}

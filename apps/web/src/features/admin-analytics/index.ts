@@ -1,0 +1,1 @@
+export { AdminUserAnalyticsPage } from "./components/analytics-page";

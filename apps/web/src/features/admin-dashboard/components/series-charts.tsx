@@ -1,0 +1,74 @@
+import type { DashboardSeriesPoint } from "@twinline/contracts";
+import type { ReactNode } from "react";
+import {
+  Area,
+  AreaChart,
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { Card } from "@/components/ui/card";
+import { formatRevenue } from "../api/dashboard";
+
+function ChartCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card className="p-4">
+      <h3 className="mb-3 text-sm font-semibold text-stone-700 dark:text-stone-200">{title}</h3>
+      <div className="h-56 w-full">{children}</div>
+    </Card>
+  );
+}
+
+const axis = { tick: { fontSize: 11 }, stroke: "var(--color-stone-400)" };
+
+/** Daily sign-ups, revenue and call minutes (lazy: Recharts is its own chunk). */
+export default function SeriesCharts({ points }: { points: DashboardSeriesPoint[] }) {
+  const data = points.map((p) => ({ ...p, label: p.date.slice(5) }));
+  return (
+    <div className="grid gap-4 lg:grid-cols-3" data-testid="series-charts">
+      <ChartCard title="Daily sign-ups">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+            <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
+            <XAxis dataKey="label" {...axis} interval="preserveStartEnd" />
+            <YAxis allowDecimals={false} {...axis} />
+            <Tooltip formatter={(value) => [String(value), "Sign-ups"]} />
+            <Bar dataKey="signups" fill="var(--color-brand-500)" radius={[3, 3, 0, 0]} />
+          </BarChart>
+        </ResponsiveContainer>
+      </ChartCard>
+      <ChartCard title="Daily revenue">
+        <ResponsiveContainer width="100%" height="100%">
+          <AreaChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -8 }}>
+            <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
+            <XAxis dataKey="label" {...axis} interval="preserveStartEnd" />
+            <YAxis {...axis} tickFormatter={(v: number) => formatRevenue(v)} />
+            <Tooltip formatter={(value) => [formatRevenue(Number(value)), "Revenue"]} />
+            <Area
+              dataKey="revenue"
+              type="monotone"
+              stroke="var(--color-emerald-500)"
+              fill="var(--color-emerald-500)"
+              fillOpacity={0.2}
+            />
+          </AreaChart>
+        </ResponsiveContainer>
+      </ChartCard>
+      <ChartCard title="Daily call minutes">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+            <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
+            <XAxis dataKey="label" {...axis} interval="preserveStartEnd" />
+            <YAxis {...axis} />
+            <Tooltip formatter={(value) => [String(value), "Minutes"]} />
+            <Bar dataKey="callMinutes" fill="var(--color-sky-500)" radius={[3, 3, 0, 0]} />
+          </BarChart>
+        </ResponsiveContainer>
+      </ChartCard>
+    </div>
+  );
+}
