@@ -155,11 +155,8 @@ export function AdminDashboardPage() {
           >
             Trends
           </h2>
-          <div
-            role="group"
-            aria-label="Period"
-            className="inline-flex rounded-full border border-stone-300 p-0.5 dark:border-white/15"
-          >
+          <fieldset className="inline-flex rounded-full border border-stone-300 p-0.5 dark:border-white/15">
+            <legend className="sr-only">Period</legend>
             {([30, 90] as const).map((value) => (
               <button
                 key={value}
@@ -176,7 +173,7 @@ export function AdminDashboardPage() {
                 {value} days
               </button>
             ))}
-          </div>
+          </fieldset>
         </div>
         {series.isError && !series.data ? (
           <ErrorState message="Failed to load the charts" onRetry={() => series.refetch()} />
