@@ -59,7 +59,27 @@ export const appRoutes: RouteObject[] = [
   },
   { path: "chat", element: <Navigate to="/dashboard/chat" replace /> },
   { path: "character-chat/:id", element: <Navigate to="/dashboard/chat" replace /> },
-  // Later issues: character/:id.
+  {
+    lazy: () => import("./routes/site").then((m) => ({ Component: m.SiteLayoutRoute })),
+    children: [
+      {
+        path: "character/:id",
+        lazy: () => import("./routes/site").then((m) => ({ Component: m.CharacterRoute })),
+      },
+      {
+        path: "characters",
+        lazy: () => import("./routes/site").then((m) => ({ Component: m.CharactersRoute })),
+      },
+      {
+        path: "premium",
+        lazy: () => import("./routes/site").then((m) => ({ Component: m.PremiumRoute })),
+      },
+      {
+        path: "about",
+        lazy: () => import("./routes/site").then((m) => ({ Component: m.AboutRoute })),
+      },
+    ],
+  },
   { path: "admin/*", lazy: () => import("./routes/admin") },
   { path: "*", Component: NotFoundRoute },
 ];
