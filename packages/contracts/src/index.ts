@@ -3,6 +3,7 @@ export * from "./admin-settings";
 export * from "./ai-training";
 export * from "./api";
 export * from "./auth";
+export * from "./billing";
 export * from "./chat";
 export * from "./dashboards";
 export * from "./settings";
