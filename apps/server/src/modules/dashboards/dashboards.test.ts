@@ -8,7 +8,15 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { chatMessages, conversations, users, voiceCalls } from "../../db/schema/index.ts";
+import {
+  chatMessages,
+  conversations,
+  payments,
+  subscriptionPlans,
+  userSubscriptions,
+  users,
+  voiceCalls,
+} from "../../db/schema/index.ts";
 import { applyCreditMovement } from "../credits/ledger.ts";
 import { CHAT_MESSAGE_ALLOWANCE_SECONDS } from "./repository.ts";
 
@@ -69,6 +77,31 @@ async function seedCall(on: TestApp, userId: string, at: string, seconds: number
     creditsPerMinute: 5,
     creditsConsumed: Math.ceil(seconds / 60) * 5,
     endReason: "hangup",
+  });
+}
+
+let paymentCounter = 0;
+/** A payment of `cents` at `at`. */
+async function seedPayment(
+  on: TestApp,
+  userId: string,
+  at: string,
+  cents: number,
+  patch: Partial<typeof payments.$inferInsert> = {},
+) {
+  paymentCounter += 1;
+  await on.app.database.db.insert(payments).values({
+    kind: "credits",
+    userId,
+    status: "success",
+    amountMinor: cents,
+    currency: "usd",
+    credits: 100,
+    itemName: "Starter",
+    provider: "sandbox",
+    sourceKey: `test:payment:${paymentCounter}`,
+    transactionDate: new Date(at),
+    ...patch,
   });
 }
 
@@ -136,6 +169,88 @@ describe("GET /api/admin/dashboard/metrics", () => {
     expect(asUser.statusCode).toBe(403);
     const anonymous = await call(t, "GET", "/api/admin/user-analytics");
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe("revenue, paid users and recent purchases", () => {
+  it("sums successful USD payments by UTC period, counts current subscribers, lists recent purchases", async () => {
+    const t4 = await createTestApp();
+    try {
+      const admin4 = await adminSession(t4);
+      const a = await signUp(t4);
+      const b = await signUp(t4);
+      const c = await signUp(t4);
+      await seedPayment(t4, a.user.id, "2026-03-15T01:00:00Z", 999); // today
+      await seedPayment(t4, a.user.id, "2026-03-14T23:59:59Z", 1000, { credits: 250 }); // yesterday
+      await seedPayment(t4, b.user.id, "2026-03-02T00:00:00Z", 2000, { kind: "subscription" });
+      await seedPayment(t4, b.user.id, "2026-02-28T23:59:59Z", 500_000); // last month
+      await seedPayment(t4, b.user.id, "2026-01-10T00:00:00Z", 100); // before: total only
+      // Not revenue: failed, pending, another currency.
+      await seedPayment(t4, c.user.id, "2026-03-15T02:00:00Z", 7777, { status: "failed" });
+      await seedPayment(t4, c.user.id, "2026-03-15T02:00:00Z", 8888, { status: "pending" });
+      await seedPayment(t4, c.user.id, "2026-03-15T02:00:00Z", 9999, { currency: "eur" });
+
+      const [plan] = await t4.app.database.db
+        .insert(subscriptionPlans)
+        .values({ name: "Gold", priceMinor: 2000 })
+        .returning();
+      if (!plan) throw new Error("no plan");
+      const subscription = (
+        userId: string,
+        status: "active" | "canceled",
+        end: string,
+        created: string,
+      ) => ({
+        userId,
+        planId: plan.id,
+        provider: "sandbox" as const,
+        providerSubscriptionId: `sub_test_${userId}_${created}`,
+        priceMinor: 2000,
+        currency: "usd" as const,
+        status,
+        currentPeriodStart: new Date("2026-03-01T00:00:00Z"),
+        currentPeriodEnd: new Date(end),
+        createdAt: new Date(created),
+      });
+      await t4.app.database.db.insert(userSubscriptions).values([
+        // a: active. b: canceled but paid until April (counts). c: canceled, period over.
+        subscription(a.user.id, "active", "2026-04-01T00:00:00Z", "2026-03-01T00:00:00Z"),
+        subscription(b.user.id, "canceled", "2026-04-01T00:00:00Z", "2026-03-01T00:00:00Z"),
+        subscription(c.user.id, "active", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z"),
+        subscription(c.user.id, "canceled", "2026-03-10T00:00:00Z", "2026-02-01T00:00:00Z"),
+      ]);
+
+      fixClock();
+      const response = await call(t4, "GET", "/api/admin/dashboard/metrics", {
+        token: admin4.token,
+      });
+      const { data } = adminDashboardFullResponseSchema.parse(response.json());
+      expect(data).toMatchObject({
+        totalRevenue: { value: 5040.99 },
+        todayRevenue: { value: 9.99 },
+        yesterdayRevenue: { value: 10 },
+        thisMonthRevenue: { value: 39.99 },
+        lastMonthRevenue: { value: 5000 },
+        totalPaidUsers: { value: 2 },
+      });
+
+      const series = await call(t4, "GET", "/api/admin/dashboard/series", {
+        token: admin4.token,
+        query: { days: "30" },
+      });
+      const points = adminDashboardSeriesResponseSchema.parse(series.json()).data.points;
+      expect(points.find((p) => p.date === "2026-03-15")?.revenue).toBe(9.99);
+      expect(points.find((p) => p.date === "2026-02-28")?.revenue).toBe(5000);
+
+      const overview = await call(t4, "GET", "/api/users/dashboard-metrics", { token: a.token });
+      const mine = userDashboardMetricsResponseSchema.parse(overview.json()).data;
+      expect(mine.creditUsage.recent).toEqual([
+        { transactionDate: "2026-03-15T01:00:00.000Z", credits: 100, amount: 9.99 },
+        { transactionDate: "2026-03-14T23:59:59.000Z", credits: 250, amount: 10 },
+      ]);
+    } finally {
+      await t4.close();
+    }
   });
 });
 

@@ -1,7 +1,14 @@
 import type { UserAnalyticsQuery } from "@twinline/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { chatMessages, creditLedger, users, voiceCalls } from "../../db/schema/index.ts";
+import {
+  chatMessages,
+  creditLedger,
+  payments,
+  userSubscriptions,
+  users,
+  voiceCalls,
+} from "../../db/schema/index.ts";
 import { containsPattern } from "../users/repository.ts";
 import type { UtcPeriods } from "./periods.ts";
 
@@ -31,6 +38,24 @@ export interface InteractionRow {
   interactionTime: number;
   creditsUsed: number;
   lastInteraction: Date | null;
+}
+
+/** The currency the dashboards' revenue is counted in (docs/decisions/0027). */
+export const REVENUE_CURRENCY = "usd";
+
+/** Revenue in cents per period. */
+export interface RevenueCents {
+  total: number;
+  today: number;
+  yesterday: number;
+  thisMonth: number;
+  lastMonth: number;
+}
+
+export interface RecentPurchaseRow {
+  transactionDate: Date;
+  credits: number;
+  amountMinor: number;
 }
 
 const ANALYTICS_SORTS: Record<UserAnalyticsQuery["sortBy"], string> = {
@@ -162,6 +187,76 @@ export function createDashboardsRepository(db: Database) {
         where ${users.createdAt} >= ${at(since)} and ${users.role} = 'user'
         group by 1`);
       return new Map(rows.map((row) => [row.day, Number(row.count)]));
+    },
+
+    /** A user's newest successful credit purchases (payments_kind_user_date_idx). */
+    async recentPurchases(userId: string, limit: number): Promise<RecentPurchaseRow[]> {
+      const rows = await db
+        .select({
+          transactionDate: payments.transactionDate,
+          credits: payments.credits,
+          amountMinor: payments.amountMinor,
+        })
+        .from(payments)
+        .where(
+          sql`${payments.kind} = 'credits' and ${payments.userId} = ${userId} and ${payments.status} = 'success'`,
+        )
+        .orderBy(sql`${payments.transactionDate} desc`)
+        .limit(limit);
+      return rows;
+    },
+
+    /** Successful payments in the revenue currency, in cents: in all and per UTC period. */
+    async revenue(periods: UtcPeriods): Promise<RevenueCents> {
+      const success = sql`${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}`;
+      const { rows } = await run<Record<string, number>>(sql`
+        select
+          (select coalesce(sum(${payments.amountMinor}), 0)::float8 from ${payments} where ${success}) as total,
+          coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.today)}), 0)::float8 as today,
+          coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.yesterday)}
+            and ${payments.transactionDate} < ${at(periods.today)}), 0)::float8 as yesterday,
+          coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.thisMonth)}), 0)::float8 as this_month,
+          coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} < ${at(periods.thisMonth)}), 0)::float8 as last_month
+        from ${payments}
+        where ${success} and ${payments.transactionDate} >= ${at(periods.lastMonth)}
+          and ${payments.transactionDate} < ${at(periods.tomorrow)}`);
+      const row = rows[0] ?? {};
+      return {
+        total: Number(row.total ?? 0),
+        today: Number(row.today ?? 0),
+        yesterday: Number(row.yesterday ?? 0),
+        thisMonth: Number(row.this_month ?? 0),
+        lastMonth: Number(row.last_month ?? 0),
+      };
+    },
+
+    /** Revenue in cents per UTC day from `since` on. */
+    async dailyRevenue(since: Date): Promise<Map<string, number>> {
+      const { rows } = await run<{ day: string; cents: number }>(sql`
+        select to_char(${payments.transactionDate} at time zone 'UTC', 'YYYY-MM-DD') as day,
+          sum(${payments.amountMinor})::float8 as cents
+        from ${payments}
+        where ${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}
+          and ${payments.transactionDate} >= ${at(since)}
+        group by 1`);
+      return new Map(rows.map((row) => [row.day, Number(row.cents)]));
+    },
+
+    /**
+     * Users (not admins) whose newest subscription carries a subscriber's rights now: active,
+     * or canceled with its paid period not yet over (user_subscriptions_user_created_idx).
+     */
+    async paidUsers(now: Date): Promise<number> {
+      const { rows } = await run<{ paid: number }>(sql`
+        select count(*)::int as paid from (
+          select distinct on (s.user_id) s.user_id, s.status, s.current_period_end
+          from ${userSubscriptions} s
+          order by s.user_id, s.created_at desc
+        ) latest
+        join ${users} u on u.id = latest.user_id and u.role = 'user'
+        where latest.status = 'active'
+          or (latest.status = 'canceled' and latest.current_period_end > ${at(now)})`);
+      return Number(rows[0]?.paid ?? 0);
     },
 
     /** Percent (one decimal) of users (not admins) who have made at least one voice call. */

@@ -13,6 +13,11 @@ import type { DashboardsRepository } from "./repository.ts";
 
 /** Days of the user overview's credit-use chart. */
 export const CREDIT_USE_CHART_DAYS = 30;
+/** Recent credit purchases on the overview (admin-side spec, section 9: 3 of each kind). */
+export const RECENT_PURCHASES = 3;
+
+/** Cents to dollars (every billing currency has two decimals). */
+const major = (cents: number) => Math.round(cents) / 100;
 
 export interface DashboardsServiceOptions {
   repository: DashboardsRepository;
@@ -34,10 +39,11 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
     async userMetrics(user: UserRow): Promise<UserDashboardMetrics> {
       const clock = now();
       const days = lastUtcDays(clock, CREDIT_USE_CHART_DAYS);
-      const [usage, activity, daily] = await Promise.all([
+      const [usage, activity, daily, recent] = await Promise.all([
         chat.usage(user),
         repository.userActivity(user.id),
         repository.dailyCreditUse(user.id, new Date(`${days[0]}T00:00:00.000Z`)),
+        repository.recentPurchases(user.id, RECENT_PURCHASES),
       ]);
       const subscription = subscriptionOf(user);
       return {
@@ -58,7 +64,11 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
         messages: { total: usage.total, remaining: usage.remaining },
         creditUsage: {
           total: activity.creditsUsed,
-          recent: [],
+          recent: recent.map((row) => ({
+            transactionDate: row.transactionDate.toISOString(),
+            credits: row.credits,
+            amount: major(row.amountMinor),
+          })),
           daily: days.map((date) => ({ date, credits: daily.get(date) ?? 0 })),
         },
         lastActivity: iso(latest(activity.lastMessageAt, activity.lastCallAt, user.lastLogin)),
@@ -67,8 +77,13 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
 
     /** GET /api/admin/dashboard/metrics (admin-side spec, section 3). */
     async adminMetrics(): Promise<AdminDashboardMetrics> {
-      const periods = utcPeriods(now());
-      const growth = await repository.userGrowth(periods);
+      const clock = now();
+      const periods = utcPeriods(clock);
+      const [growth, revenue, paidUsers] = await Promise.all([
+        repository.userGrowth(periods),
+        repository.revenue(periods),
+        repository.paidUsers(clock),
+      ]);
       const conversionRate = await repository.callConversion(growth.total);
       const v = (value: number) => ({ value });
       return {
@@ -77,13 +92,13 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
         yesterdayUsers: v(growth.yesterday),
         thisMonthUsers: v(growth.thisMonth),
         lastMonthUsers: v(growth.lastMonth),
-        totalRevenue: v(0),
-        totalPaidUsers: v(0),
+        totalRevenue: v(major(revenue.total)),
+        totalPaidUsers: v(paidUsers),
         conversionRate: v(conversionRate),
-        todayRevenue: v(0),
-        yesterdayRevenue: v(0),
-        thisMonthRevenue: v(0),
-        lastMonthRevenue: v(0),
+        todayRevenue: v(major(revenue.today)),
+        yesterdayRevenue: v(major(revenue.yesterday)),
+        thisMonthRevenue: v(major(revenue.thisMonth)),
+        lastMonthRevenue: v(major(revenue.lastMonth)),
       };
     },
 
@@ -91,14 +106,15 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
     async adminSeries(days: number): Promise<{ days: number; points: DashboardSeriesPoint[] }> {
       const dates = lastUtcDays(now(), days);
       const since = new Date(`${dates[0]}T00:00:00.000Z`);
-      const [signups, minutes] = await Promise.all([
+      const [signups, minutes, revenue] = await Promise.all([
         repository.dailySignups(since),
         repository.dailyCallMinutes(since),
+        repository.dailyRevenue(since),
       ]);
       const points = dates.map((date) => ({
         date,
         signups: signups.get(date) ?? 0,
-        revenue: 0,
+        revenue: major(revenue.get(date) ?? 0),
         callMinutes: minutes.get(date) ?? 0,
       }));
       return { days, points };
