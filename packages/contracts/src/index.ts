@@ -8,3 +8,4 @@ export * from "./chat";
 export * from "./dashboards";
 export * from "./settings";
 export * from "./voice";
+export * from "./web-routes";

@@ -47,12 +47,28 @@ describe("serving the web app", () => {
     expect(response.headers["cache-control"]).toBe("no-cache");
   });
 
-  it("answers index.html for any other page path, so the web router decides (its 404 too)", async () => {
-    for (const url of ["/dashboard", "/admin/users/42", "/no/such/page?tab=1"]) {
+  it("answers index.html with 200 for the app's own page paths", async () => {
+    for (const url of [
+      "/dashboard",
+      "/dashboard/anything",
+      "/admin/users/42",
+      "/admin/useranalytics",
+      "/character/3",
+      "/reset-password/abc?x=1",
+    ]) {
       const response = await t.app.inject({ method: "GET", url });
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode, url).toBe(200);
       expect(response.body).toBe(INDEX_HTML);
       expect(response.headers["cache-control"]).toBe("no-cache");
+    }
+  });
+
+  it("answers 404 with the app's body for paths the app does not know, so its 404 screen shows", async () => {
+    for (const url of ["/no/such/page?tab=1", "/admin/nope", "/character", "/characters/1"]) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body).toBe(INDEX_HTML);
+      expect(response.headers["content-type"]).toMatch(/^text\/html/);
     }
   });
 

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, sep } from "node:path";
 import fastifyStatic from "@fastify/static";
+import { isKnownWebPath } from "@twinline/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
@@ -26,8 +27,9 @@ function isAssetPath(url: string): boolean {
 }
 
 /**
- * Serves the built web app and returns the fallback for other paths: index.html for any GET
- * (the web router shows its own 404 screen), or a 503 saying how to build when there is no build.
+ * Serves the built web app and returns the fallback for other paths: index.html for any GET,
+ * with status 200 for the app's own routes and 404 for any other path (the web router shows its
+ * 404 screen; docs/decisions/0028), or a 503 saying how to build when there is no build.
  */
 export async function registerWebApp(
   app: FastifyInstance,
@@ -67,6 +69,8 @@ export async function registerWebApp(
       return reply.code(404).type("text/plain; charset=utf-8").send("Not found");
     }
     reply.header("cache-control", REVALIDATE);
+    const pathname = request.url.split("?")[0] ?? "/";
+    if (!isKnownWebPath(pathname)) reply.code(404);
     return reply.sendFile("index.html", options.distDir, { cacheControl: false });
   };
 }

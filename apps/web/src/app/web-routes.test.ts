@@ -1,0 +1,34 @@
+import { isKnownWebPath, WEB_ROUTE_PATTERNS } from "@twinline/contracts";
+import { matchRoutes } from "react-router";
+import { describe, expect, it } from "vitest";
+import { createRoutes } from "./router";
+
+const routes = createRoutes();
+const concrete = (pattern: string) => pattern.replace(/:[^/]+/g, "x1").replace(/\*$/, "x1");
+
+/** Whether the router's match for `path` ends on its catch-all (the 404 screen). */
+function endsOnCatchAll(path: string): boolean {
+  const matches = matchRoutes(routes, path) ?? [];
+  return matches.at(-1)?.route.path === "*" && matches.length === 2;
+}
+
+describe("the shared list of web routes", () => {
+  it("routes every known path to a screen, not to the 404 catch-all", () => {
+    for (const pattern of WEB_ROUTE_PATTERNS) {
+      expect(endsOnCatchAll(concrete(pattern)), pattern).toBe(false);
+    }
+  });
+
+  it("sends paths outside the list to the 404 screen", () => {
+    for (const path of ["/nope", "/characters/1", "/character"]) {
+      expect(isKnownWebPath(path), path).toBe(false);
+      expect(endsOnCatchAll(path), path).toBe(true);
+    }
+  });
+
+  it("matches without case and ignores a trailing slash", () => {
+    expect(isKnownWebPath("/admin/login/")).toBe(true);
+    expect(isKnownWebPath("/admin/Login")).toBe(true);
+    expect(isKnownWebPath("/admin/users/abc/extra")).toBe(false);
+  });
+});
