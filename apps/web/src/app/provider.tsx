@@ -1,8 +1,9 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Toaster } from "react-hot-toast";
+import { AuthErrorScreen } from "@/components/errors/auth-error-screen";
 import { ErrorBoundary } from "@/components/errors/error-boundary";
-import { AuthProvider } from "@/lib/auth/auth-provider";
+import { AuthProvider, useAuth } from "@/lib/auth/auth-provider";
 import { createQueryClient } from "@/lib/query-client";
 import { ThemeProvider, useTheme } from "@/lib/theme";
 import { SettingsEffects } from "./settings-effects";
@@ -23,6 +24,12 @@ function ThemedToaster() {
   );
 }
 
+/** The authentication error screen when the start-up user refresh failed (not a 401). */
+function AuthGate({ children }: { children: ReactNode }) {
+  const { startFailed } = useAuth();
+  return startFailed ? <AuthErrorScreen /> : children;
+}
+
 interface AppProviderProps {
   children: ReactNode;
   /** Tests pass their own client. */
@@ -38,7 +45,7 @@ export function AppProvider({ children, queryClient }: AppProviderProps) {
         <QueryClientProvider client={client}>
           <AuthProvider>
             <SettingsEffects />
-            {children}
+            <AuthGate>{children}</AuthGate>
             <ThemedToaster />
           </AuthProvider>
         </QueryClientProvider>

@@ -9,3 +9,18 @@ describe("AuthErrorScreen", () => {
     expect(screen.getByText("Please refresh the page.")).toBeInTheDocument();
   });
 });
+
+describe("start-up refresh failures", () => {
+  it("shows the authentication error screen when GET /api/auth/me fails with a 500", async () => {
+    const { jsonResponse, mockAuthApi, storeSession } = await import("@/test/auth");
+    const { renderApp } = await import("@/test/render");
+    storeSession();
+    mockAuthApi({
+      "GET /api/auth/me": () => jsonResponse({ success: false, message: "Server down" }, 500),
+    });
+    renderApp("/dashboard");
+    expect(
+      await screen.findByRole("heading", { name: "Authentication Error" }),
+    ).toBeInTheDocument();
+  });
+});

@@ -71,6 +71,8 @@ function useSessionStore(): SessionStore {
 
 export interface AuthState {
   status: SessionStatus;
+  /** The start-up refresh failed for a reason other than 401. */
+  startFailed: boolean;
   /** The signed-in user (from storage first, then from the server), or null. */
   user: User | null;
   isAuthenticated: boolean;
@@ -100,6 +102,7 @@ export function useAuth(): AuthState {
   return useMemo(
     () => ({
       status: state.status,
+      startFailed: state.startFailed === true,
       user: state.user,
       isAuthenticated: state.status === "authenticated",
       ...actions,

@@ -28,16 +28,27 @@ describe("session start-up", () => {
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.userData) ?? "{}").credits).toBe(55);
   });
 
-  it("logs out when the start-up refresh fails", async () => {
+  it("logs out when the start-up refresh answers 401", async () => {
     storeSession();
     mockAuthApi({
-      "GET /api/auth/me": () => jsonResponse({ success: false, message: "Server down" }, 500),
+      "GET /api/auth/me": () => jsonResponse({ success: false, message: "Not authorized" }, 401),
     });
     const store = new SessionStore();
     await store.start();
     expect(store.getState()).toEqual({ status: "anonymous", user: null });
     expect(localStorage.getItem(STORAGE_KEYS.userToken)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.userData)).toBeNull();
+  });
+
+  it("marks the start failed, keeping the token, when the refresh fails otherwise", async () => {
+    storeSession();
+    mockAuthApi({
+      "GET /api/auth/me": () => jsonResponse({ success: false, message: "Server down" }, 500),
+    });
+    const store = new SessionStore();
+    await store.start();
+    expect(store.getState()).toMatchObject({ startFailed: true });
+    expect(localStorage.getItem(STORAGE_KEYS.userToken)).toBe("user-token");
   });
 
   it("is loading while a token without user data is checked", async () => {

@@ -1,13 +1,14 @@
 import type { User } from "@twinline/contracts";
-import { api } from "../api-client";
+import { ApiError, api } from "../api-client";
 import { getUserToken, readStorage, removeStorage, STORAGE_KEYS, writeStorage } from "../storage";
 
 /**
  * The signed-in user's session (user-side spec, sections 3, 4 and 9).
  *
  * - The token lives in localStorage under `userToken`, the user object under `userData` (JSON).
- * - At start the user is read from storage, then refreshed from GET /api/auth/me; a failed
- *   start-up refresh logs out.
+ * - At start the user is read from storage, then refreshed from GET /api/auth/me; a 401 logs
+ *   out, any other failure (server down, timeout) marks the start failed: the app shows its
+ *   authentication error screen and keeps the token for the next try.
  * - `refreshUser` is skipped when called within 500 ms of the previous call.
  * - `fetchProfile` returns the stored user when called within 5000 ms of the previous fetch.
  * - `logout` clears the token and the user data; a 401 from any call (the API client clears the
@@ -24,6 +25,8 @@ export interface SessionState {
   /** `loading`: a token is stored but no user is known yet (the start-up check is running). */
   status: SessionStatus;
   user: User | null;
+  /** The start-up refresh failed for a reason other than 401 (the authentication error screen). */
+  startFailed?: boolean;
 }
 
 /** What sign-up, login, Google login and password reset answer. */
@@ -148,8 +151,12 @@ export class SessionStore {
         }
         try {
           await this.refreshUser({ force: true });
-        } catch {
-          this.logout();
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 401) this.logout();
+          else {
+            this.state = { ...this.state, startFailed: true };
+            for (const listener of this.listeners) listener();
+          }
         }
       })();
     }

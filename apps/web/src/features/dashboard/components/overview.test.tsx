@@ -1,10 +1,13 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { UserDashboardMetrics } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { OVERVIEW_TEXT } from "./overview-page";
+
+// The first render loads lazy route bundles; give slow, shared machines time.
+configure({ asyncUtilTimeout: 5000 });
 
 const me = { "GET /api/auth/me": { success: true, data: makeUser({ credits: 240 }) } };
 
