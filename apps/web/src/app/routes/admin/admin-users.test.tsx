@@ -222,4 +222,19 @@ describe("users screen", () => {
     await user.click(within(dialog).getByRole("button", { name: "Activate" }));
     expect(await screen.findByText("Failed to activate user")).toBeInTheDocument();
   });
+
+  it("shows the server's reason when deactivating is refused (the admin's own account)", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/users": () => jsonResponse(usersPage([listUser()])),
+      "PUT /api/admin/users/:id/status": () =>
+        jsonResponse({ success: false, message: "You cannot deactivate your own account" }, 400),
+    });
+    renderApp("/admin/users");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Deactivate Jade Fan" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Deactivate user?" });
+    await user.click(within(dialog).getByRole("button", { name: "Deactivate" }));
+    expect(await screen.findByText("You cannot deactivate your own account")).toBeInTheDocument();
+  });
 });
