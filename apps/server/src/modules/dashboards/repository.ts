@@ -45,7 +45,6 @@ export const REVENUE_CURRENCY = "usd";
 
 /** Revenue in cents per period. */
 export interface RevenueCents {
-  total: number;
   today: number;
   yesterday: number;
   thisMonth: number;
@@ -206,12 +205,11 @@ export function createDashboardsRepository(db: Database) {
       return rows;
     },
 
-    /** Successful payments in the revenue currency, in cents: in all and per UTC period. */
+    /** Successful payments in the revenue currency, in cents, per UTC period. */
     async revenue(periods: UtcPeriods): Promise<RevenueCents> {
       const success = sql`${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}`;
       const { rows } = await run<Record<string, number>>(sql`
         select
-          (select coalesce(sum(${payments.amountMinor}), 0)::float8 from ${payments} where ${success}) as total,
           coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.today)}), 0)::float8 as today,
           coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.yesterday)}
             and ${payments.transactionDate} < ${at(periods.today)}), 0)::float8 as yesterday,
@@ -222,12 +220,19 @@ export function createDashboardsRepository(db: Database) {
           and ${payments.transactionDate} < ${at(periods.tomorrow)}`);
       const row = rows[0] ?? {};
       return {
-        total: Number(row.total ?? 0),
         today: Number(row.today ?? 0),
         yesterday: Number(row.yesterday ?? 0),
         thisMonth: Number(row.this_month ?? 0),
         lastMonth: Number(row.last_month ?? 0),
       };
+    },
+
+    /** Successful payments in the revenue currency since the start, in cents. */
+    async totalRevenue(): Promise<number> {
+      const { rows } = await run<{ total: number }>(sql`
+        select coalesce(sum(${payments.amountMinor}), 0)::float8 as total from ${payments}
+        where ${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}`);
+      return Number(rows[0]?.total ?? 0);
     },
 
     /** Revenue in cents per UTC day from `since` on. */
@@ -259,15 +264,13 @@ export function createDashboardsRepository(db: Database) {
       return Number(rows[0]?.paid ?? 0);
     },
 
-    /** Percent (one decimal) of users (not admins) who have made at least one voice call. */
-    async callConversion(totalUsers: number): Promise<number> {
-      if (totalUsers === 0) return 0;
+    /** Users (not admins) who have made at least one voice call. */
+    async callers(): Promise<number> {
       const { rows } = await run<{ callers: number }>(sql`
         select count(*)::int as callers from (
           select distinct ${voiceCalls.userId} as user_id from ${voiceCalls}) c
         join ${users} u on u.id = c.user_id and u.role = 'user'`);
-      const callers = Number(rows[0]?.callers ?? 0);
-      return Math.round((callers / totalUsers) * 1000) / 10;
+      return Number(rows[0]?.callers ?? 0);
     },
 
     /** Call minutes (duration / 60, unrounded) per UTC day of the call's start, from `since`. */
