@@ -117,7 +117,9 @@ describe("admin user management", () => {
     await adminPage.getByLabel("Email").fill(ADMIN_EMAIL);
     await adminPage.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
     await adminPage.getByRole("button", { name: "Sign In" }).click();
-    await adminPage.waitForURL(`${server.url}/admin/users`);
+    // A direct login lands on the dashboard (admin-side spec, section 2).
+    await adminPage.waitForURL(`${server.url}/admin/dashboard`);
+    await adminPage.goto(`${server.url}/admin/users`);
     await adminPage.getByLabel("Search users by name or email").fill(userEmail);
     await expect.poll(() => adminPage.getByTestId("user-row").count()).toBe(1);
     // The table scrolls inside its card, not the page.

@@ -33,6 +33,15 @@ export function SortableHeader({ label, direction, onSort, className }: Sortable
   );
 }
 
+// Headers may wrap (two-word labels take two lines) and cells are padded lightly, so the admin
+// tables fit 1280 px with the sidebar open; cells that hold names or e-mails wrap themselves.
 export const thClasses =
-  "px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-stone-500 uppercase dark:text-stone-400";
-export const tdClasses = "px-4 py-3 text-sm whitespace-nowrap text-stone-700 dark:text-stone-300";
+  "px-3 py-3 text-left align-bottom text-xs font-semibold tracking-wide text-stone-500 uppercase dark:text-stone-400";
+const cellClasses = "px-3 py-3 text-sm text-stone-700 dark:text-stone-300";
+export const tdClasses = `${cellClasses} whitespace-nowrap`;
+/**
+ * A cell whose text (a name, an e-mail) wraps anywhere instead of widening the table; used in
+ * place of tdClasses (both set white-space, and the stylesheet's order, not the class order,
+ * would decide).
+ */
+export const wrapTdClasses = `${cellClasses} wrap-anywhere`;

@@ -10,7 +10,7 @@ import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/page
 import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { Skeleton } from "@/components/ui/skeleton";
-import { tdClasses } from "@/components/ui/sortable-header";
+import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useListParams } from "@/hooks/use-list-params";
 import { errorMessage } from "@/lib/api-client";
@@ -162,13 +162,13 @@ export function AdminUserAnalyticsPage() {
               data-testid="analytics-row"
               className="hover:bg-stone-50 dark:hover:bg-white/[0.03]"
             >
-              <td className={tdClasses}>
+              <td className={clsx(wrapTdClasses, "min-w-[8rem]")}>
                 <div className="flex items-center gap-3">
                   <UserAvatar name={row.name} email={row.email} image={row.profileImage} />
                   <span className="font-medium text-stone-900 dark:text-white">{row.name}</span>
                 </div>
               </td>
-              <td className={clsx(tdClasses, "break-all")}>{row.email}</td>
+              <td className={clsx(wrapTdClasses, "min-w-[9rem]")}>{row.email}</td>
               <td className={clsx(tdClasses, "tabular-nums")}>
                 {formatInteractionTime(row.interactionTime)}
               </td>

@@ -12,7 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
-import { tdClasses } from "@/components/ui/sortable-header";
+import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import {
   type ChatLogPlan,
@@ -223,7 +223,7 @@ export function AdminChatLogsPage() {
                   onClick={() => setOpen(log)}
                   className="cursor-pointer hover:bg-stone-50 dark:hover:bg-white/[0.03]"
                 >
-                  <td className={tdClasses}>
+                  <td className={clsx(wrapTdClasses, "min-w-[12rem]")}>
                     <div className="flex items-center gap-3">
                       <UserAvatar
                         name={log.user.name}

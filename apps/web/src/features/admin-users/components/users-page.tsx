@@ -11,7 +11,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
-import { tdClasses } from "@/components/ui/sortable-header";
+import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { formatCount, formatDate, subscriptionStatusLabel } from "../api/format";
 import { adminUsersQuery, type UserSortField } from "../api/users";
@@ -117,7 +117,7 @@ export function AdminUsersPage() {
                   data-testid="user-row"
                   className="hover:bg-stone-50 dark:hover:bg-white/[0.03]"
                 >
-                  <td className={tdClasses}>
+                  <td className={clsx(wrapTdClasses, "min-w-[8rem]")}>
                     <div className="flex items-center gap-3">
                       <UserAvatar name={user.name} email={user.email} image={user.profileImage} />
                       <Link
@@ -128,7 +128,7 @@ export function AdminUsersPage() {
                       </Link>
                     </div>
                   </td>
-                  <td className={tdClasses}>{user.email}</td>
+                  <td className={clsx(wrapTdClasses, "min-w-[9rem]")}>{user.email}</td>
                   <td className={tdClasses}>{formatDate(user.createdAt)}</td>
                   <td className={tdClasses}>{formatDate(user.lastLogin, "Never")}</td>
                   <td className={clsx(tdClasses, "tabular-nums")}>{formatCount(user.credits)}</td>
