@@ -120,7 +120,9 @@ describe("admin login", () => {
     });
     renderApp("/admin/login");
     await submitLogin();
-    expect(await screen.findByRole("heading", { name: "Users", level: 1 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("heading", { name: "Dashboard", level: 1 }),
+    ).toBeInTheDocument();
     expect(localStorage.getItem("adminToken")).toBe("tok");
   });
 });

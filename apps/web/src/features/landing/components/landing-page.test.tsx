@@ -129,7 +129,7 @@ describe("landing page", () => {
   it("shows an initials placeholder when there is no persona image", async () => {
     mockApi(defaultPublicSettings);
     renderApp("/");
-    expect(screen.getAllByTestId("persona-placeholder")[0]).toHaveTextContent("AC");
+    expect(screen.getAllByTestId("persona-placeholder")[0]).toHaveTextContent("AA");
   });
 
   it("has a skip link to the main content", async () => {
