@@ -160,7 +160,7 @@ export function createDashboardsRepository(db: Database) {
     async userGrowth(periods: UtcPeriods) {
       const { rows } = await run<Record<string, number>>(sql`
         select
-          (select count(*) from ${users} where ${users.role} = 'user')::int as total,
+          ((select count(*) from ${users}) - (select count(*) from ${users} where ${users.role} = 'admin'))::int as total,
           (count(*) filter (where ${users.createdAt} >= ${at(periods.today)}))::int as today,
           (count(*) filter (where ${users.createdAt} >= ${at(periods.yesterday)}
             and ${users.createdAt} < ${at(periods.today)}))::int as yesterday,
@@ -207,7 +207,8 @@ export function createDashboardsRepository(db: Database) {
 
     /** Successful payments in the revenue currency, in cents, per UTC period. */
     async revenue(periods: UtcPeriods): Promise<RevenueCents> {
-      const success = sql`${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}`;
+      // Both kinds named, so payments_kind_status_date_idx serves the date range (two scans).
+      const success = sql`${payments.kind} in ('credits', 'subscription') and ${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}`;
       const { rows } = await run<Record<string, number>>(sql`
         select
           coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.today)}), 0)::float8 as today,
@@ -241,8 +242,8 @@ export function createDashboardsRepository(db: Database) {
         select to_char(${payments.transactionDate} at time zone 'UTC', 'YYYY-MM-DD') as day,
           sum(${payments.amountMinor})::float8 as cents
         from ${payments}
-        where ${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}
-          and ${payments.transactionDate} >= ${at(since)}
+        where ${payments.kind} in ('credits', 'subscription') and ${payments.status} = 'success'
+          and ${payments.currency} = ${REVENUE_CURRENCY} and ${payments.transactionDate} >= ${at(since)}
         group by 1`);
       return new Map(rows.map((row) => [row.day, Number(row.cents)]));
     },
@@ -253,23 +254,29 @@ export function createDashboardsRepository(db: Database) {
      */
     async paidUsers(now: Date): Promise<number> {
       const { rows } = await run<{ paid: number }>(sql`
-        select count(*)::int as paid from (
+        with latest as (
           select distinct on (s.user_id) s.user_id, s.status, s.current_period_end
           from ${userSubscriptions} s
           order by s.user_id, s.created_at desc
-        ) latest
-        join ${users} u on u.id = latest.user_id and u.role = 'user'
-        where latest.status = 'active'
-          or (latest.status = 'canceled' and latest.current_period_end > ${at(now)})`);
+        ), paid as (
+          select user_id from latest
+          where status = 'active' or (status = 'canceled' and current_period_end > ${at(now)})
+        )
+        select ((select count(*) from paid)
+          - (select count(*) from paid join ${users} u on u.id = paid.user_id and u.role = 'admin'))::int as paid`);
       return Number(rows[0]?.paid ?? 0);
     },
 
-    /** Users (not admins) who have made at least one voice call. */
+    /**
+     * Users (not admins) who have made at least one voice call: the distinct callers (an
+     * index-only pass over voice_calls_user_started_idx), less the few admins who called.
+     */
     async callers(): Promise<number> {
       const { rows } = await run<{ callers: number }>(sql`
-        select count(*)::int as callers from (
-          select distinct ${voiceCalls.userId} as user_id from ${voiceCalls}) c
-        join ${users} u on u.id = c.user_id and u.role = 'user'`);
+        select
+          (select count(distinct ${voiceCalls.userId}) from ${voiceCalls})
+          - (select count(*) from ${users} u where u.role = 'admin'
+              and exists (select 1 from ${voiceCalls} v where v.user_id = u.id)) as callers`);
       return Number(rows[0]?.callers ?? 0);
     },
 
