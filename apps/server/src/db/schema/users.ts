@@ -48,6 +48,8 @@ export const users = pgTable(
     index("users_last_login_idx").on(table.lastLogin),
     index("users_credits_idx").on(table.credits),
     index("users_is_active_created_at_idx").on(table.isActive, table.createdAt),
+    // The few admins, found without reading every user (the dashboard counts users less admins).
+    index("users_admins_idx").on(table.id).where(sql`${table.role} = 'admin'`),
     // Case-insensitive substring search (ILIKE '%term%') on name and e-mail: trigram indexes.
     index("users_name_trgm_idx").using("gin", sql`${table.name} gin_trgm_ops`),
     index("users_email_trgm_idx").using("gin", sql`${table.email} gin_trgm_ops`),
