@@ -120,9 +120,7 @@ describe("admin login", () => {
     });
     renderApp("/admin/login");
     await submitLogin();
-    expect(
-      await screen.findByRole("heading", { name: "Dashboard", level: 1 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Dashboard", level: 1 })).toBeInTheDocument();
     expect(localStorage.getItem("adminToken")).toBe("tok");
   });
 });
