@@ -18,7 +18,7 @@ export function SortableHeader({ label, direction, onSort, className }: Sortable
       <button
         type="button"
         onClick={onSort}
-        className="-mx-1.5 inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 uppercase hover:text-stone-900 dark:hover:text-white"
+        className="-mx-1.5 inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-left uppercase hover:text-stone-900 dark:hover:text-white"
       >
         {label}
         <Icon

@@ -238,7 +238,7 @@ export function AdminChatLogsPage() {
                             setOpen(log);
                           }}
                           aria-label={`Open the conversation of ${log.user.name}, started ${formatDateTime(log.startTime)}`}
-                          className="font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
+                          className="text-left font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
                         >
                           {log.user.name}
                         </button>
@@ -248,9 +248,13 @@ export function AdminChatLogsPage() {
                       </div>
                     </div>
                   </td>
-                  <td className={tdClasses}>{log.character}</td>
-                  <td className={tdClasses}>{formatDateTime(log.startTime)}</td>
-                  <td className={tdClasses}>{formatDateTime(log.lastMessageAt)}</td>
+                  <td className={clsx(wrapTdClasses, "min-w-[7rem]")}>{log.character}</td>
+                  <td className={clsx(wrapTdClasses, "min-w-[7rem]")}>
+                    {formatDateTime(log.startTime)}
+                  </td>
+                  <td className={clsx(wrapTdClasses, "min-w-[7rem]")}>
+                    {formatDateTime(log.lastMessageAt)}
+                  </td>
                   <td className={clsx(tdClasses, "tabular-nums")}>
                     {formatDuration(log.duration)}
                   </td>
