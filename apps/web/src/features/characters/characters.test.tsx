@@ -13,43 +13,54 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+// Lazy bundles, typing and clicks: give slow, shared machines time.
+const SLOW = { timeout: 20_000 };
+
 describe("character pages", () => {
-  it("shows character 1: name, premium badge, attribute bars, stories, similar characters", async () => {
-    mockAuthApi();
-    renderApp("/character/1");
-    expect(
-      await screen.findByRole("heading", { name: "Lyra Thornwood", level: 1 }),
-    ).toBeInTheDocument();
-    expect(screen.getAllByText("Premium").length).toBeGreaterThan(0);
-    const bars = screen.getAllByRole("meter");
-    expect(bars.map((bar) => bar.getAttribute("aria-label"))).toEqual([
-      "Intelligence",
-      "Strength",
-      "Agility",
-      "Charisma",
-      "Magic",
-    ]);
-    expect(screen.getByRole("meter", { name: "Intelligence" })).toHaveAttribute("value", "92");
-    expect(screen.getByRole("heading", { name: "Background Story" })).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: /Voice Chat/ })).toBeEnabled();
-    // A premium character: no upgrade card.
-    expect(screen.queryByRole("heading", { name: /Upgrade to Premium/ })).toBeNull();
-    expect(screen.getByRole("link", { name: /Seren Vale/ })).toHaveAttribute(
-      "href",
-      "/character/3",
-    );
-  });
+  it(
+    "shows character 1: name, premium badge, attribute bars, stories, similar characters",
+    SLOW,
+    async () => {
+      mockAuthApi();
+      renderApp("/character/1");
+      expect(
+        await screen.findByRole("heading", { name: "Lyra Thornwood", level: 1 }),
+      ).toBeInTheDocument();
+      expect(screen.getAllByText("Premium").length).toBeGreaterThan(0);
+      const bars = screen.getAllByRole("meter");
+      expect(bars.map((bar) => bar.getAttribute("aria-label"))).toEqual([
+        "Intelligence",
+        "Strength",
+        "Agility",
+        "Charisma",
+        "Magic",
+      ]);
+      expect(screen.getByRole("meter", { name: "Intelligence" })).toHaveAttribute("value", "92");
+      expect(screen.getByRole("heading", { name: "Background Story" })).toBeInTheDocument();
+      expect(screen.getByRole("button", { name: /Voice Chat/ })).toBeEnabled();
+      // A premium character: no upgrade card.
+      expect(screen.queryByRole("heading", { name: /Upgrade to Premium/ })).toBeNull();
+      expect(screen.getByRole("link", { name: /Seren Vale/ })).toHaveAttribute(
+        "href",
+        "/character/3",
+      );
+    },
+  );
 
-  it("character 2: Voice Chat disabled and marked Premium, the upgrade card shown", async () => {
-    mockAuthApi();
-    renderApp("/character/2");
-    const voice = await screen.findByRole("button", { name: /Voice Chat/ });
-    expect(voice).toBeDisabled();
-    expect(within(voice).getByText("Premium")).toBeInTheDocument();
-    expect(screen.getByRole("heading", { name: /Upgrade to Premium/ })).toBeInTheDocument();
-  });
+  it(
+    "character 2: Voice Chat disabled and marked Premium, the upgrade card shown",
+    SLOW,
+    async () => {
+      mockAuthApi();
+      renderApp("/character/2");
+      const voice = await screen.findByRole("button", { name: /Voice Chat/ });
+      expect(voice).toBeDisabled();
+      expect(within(voice).getByText("Premium")).toBeInTheDocument();
+      expect(screen.getByRole("heading", { name: /Upgrade to Premium/ })).toBeInTheDocument();
+    },
+  );
 
-  it("id 3 says Character not found with a link home", async () => {
+  it("id 3 says Character not found with a link home", SLOW, async () => {
     mockAuthApi();
     renderApp("/character/3");
     expect(
@@ -58,37 +69,45 @@ describe("character pages", () => {
     expect(screen.getByRole("link", { name: /Return to Home/ })).toHaveAttribute("href", "/");
   });
 
-  it("Text Chat goes to the dashboard's chat carrying initialTab and characterId", async () => {
-    storeSession(makeUser());
-    mockAuthApi({ "GET /api/auth/me": { success: true, data: makeUser() } });
-    const { router } = renderApp("/character/1");
-    await userEvent.setup().click(await screen.findByRole("button", { name: /Text Chat/ }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/chat"));
-    expect(router.state.location.state).toMatchObject({ initialTab: "chat", characterId: "1" });
-  });
+  it(
+    "Text Chat goes to the dashboard's chat carrying initialTab and characterId",
+    SLOW,
+    async () => {
+      storeSession(makeUser());
+      mockAuthApi({ "GET /api/auth/me": { success: true, data: makeUser() } });
+      const { router } = renderApp("/character/1");
+      await userEvent.setup().click(await screen.findByRole("button", { name: /Text Chat/ }));
+      await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/chat"));
+      expect(router.state.location.state).toMatchObject({ initialTab: "chat", characterId: "1" });
+    },
+  );
 
-  it("Favorite is kept per browser; Share copies the link when there is no Web Share", async () => {
-    mockAuthApi();
-    const user = userEvent.setup();
-    const writeText = vi.fn(async (_text: string) => {});
-    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
-    Object.defineProperty(navigator, "share", { value: undefined, configurable: true });
-    const { unmount } = renderApp("/character/1");
-    await user.click(await screen.findByRole("button", { name: "Favorite" }));
-    expect(screen.getByRole("button", { name: "Favorited" })).toHaveAttribute(
-      "aria-pressed",
-      "true",
-    );
-    expect(JSON.parse(localStorage.getItem(FAVORITES_KEY) ?? "[]")).toEqual([1]);
-    await user.click(screen.getByRole("button", { name: "Share" }));
-    expect(writeText).toHaveBeenCalledWith(expect.stringContaining("/character/1"));
-    expect(await screen.findByText(CHARACTER_TEXT.linkCopied)).toBeInTheDocument();
-    unmount();
-    renderApp("/character/1");
-    expect(await screen.findByRole("button", { name: "Favorited" })).toBeInTheDocument();
-  });
+  it(
+    "Favorite is kept per browser; Share copies the link when there is no Web Share",
+    SLOW,
+    async () => {
+      mockAuthApi();
+      const user = userEvent.setup();
+      const writeText = vi.fn(async (_text: string) => {});
+      Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+      Object.defineProperty(navigator, "share", { value: undefined, configurable: true });
+      const { unmount } = renderApp("/character/1");
+      await user.click(await screen.findByRole("button", { name: "Favorite" }));
+      expect(screen.getByRole("button", { name: "Favorited" })).toHaveAttribute(
+        "aria-pressed",
+        "true",
+      );
+      expect(JSON.parse(localStorage.getItem(FAVORITES_KEY) ?? "[]")).toEqual([1]);
+      await user.click(screen.getByRole("button", { name: "Share" }));
+      expect(writeText).toHaveBeenCalledWith(expect.stringContaining("/character/1"));
+      expect(await screen.findByText(CHARACTER_TEXT.linkCopied)).toBeInTheDocument();
+      unmount();
+      renderApp("/character/1");
+      expect(await screen.findByRole("button", { name: "Favorited" })).toBeInTheDocument();
+    },
+  );
 
-  it("a picture that fails to load becomes a placeholder", async () => {
+  it("a picture that fails to load becomes a placeholder", SLOW, async () => {
     mockAuthApi();
     renderApp("/character/1");
     const image = await screen.findByRole("img", { name: "Lyra Thornwood" });
@@ -98,7 +117,7 @@ describe("character pages", () => {
 });
 
 describe("alternate header layout", () => {
-  it("links /characters, /premium, /about; Guest Login opens the login modal", async () => {
+  it("links /characters, /premium, /about; Guest Login opens the login modal", SLOW, async () => {
     mockAuthApi();
     renderApp("/characters");
     expect(
@@ -115,7 +134,7 @@ describe("alternate header layout", () => {
     expect(await screen.findByRole("dialog")).toBeInTheDocument();
   });
 
-  it("/premium and /about are real pages", async () => {
+  it("/premium and /about are real pages", SLOW, async () => {
     mockAuthApi();
     const { router } = renderApp("/premium");
     expect(await screen.findByRole("heading", { name: "Premium", level: 1 })).toBeInTheDocument();

@@ -39,59 +39,66 @@ function page(rows: UserInteraction[], total = rows.length, pageNo = 1) {
 
 const URL_KEY = "GET /api/admin/user-analytics";
 
+// Lazy bundles, typing and clicks: give slow, shared machines time.
+const SLOW = { timeout: 20_000 };
+
 describe("user analytics", () => {
-  it("data: cards, rows, default sort lastInteraction descending, Showing X to Y of Z users", async () => {
-    signInAdmin();
-    const api = mockAdminApi({
-      [URL_KEY]: ({ url }) =>
-        jsonResponse(
-          page(
-            [
-              interaction(),
-              interaction({ id: "u2", name: "Second User", email: "user2@example.com" }),
-            ],
-            12,
-            Number(url.searchParams.get("page") ?? 1),
+  it(
+    "data: cards, rows, default sort lastInteraction descending, Showing X to Y of Z users",
+    SLOW,
+    async () => {
+      signInAdmin();
+      const api = mockAdminApi({
+        [URL_KEY]: ({ url }) =>
+          jsonResponse(
+            page(
+              [
+                interaction(),
+                interaction({ id: "u2", name: "Second User", email: "user2@example.com" }),
+              ],
+              12,
+              Number(url.searchParams.get("page") ?? 1),
+            ),
           ),
-        ),
-    });
-    renderApp("/admin/UserAnalytics");
-    const rows = await screen.findAllByTestId("analytics-row");
-    expect(rows).toHaveLength(2);
-    const first = rows[0];
-    if (!first) throw new Error("no row");
-    expect(within(first).getByText("1h 2m")).toBeInTheDocument();
-    expect(within(first).getByText("40")).toBeInTheDocument();
-    const cards = screen.getAllByTestId("analytics-card");
-    expect(cards[0]).toHaveTextContent("Total Interacted Users12");
-    expect(cards[1]).toHaveTextContent("Total Interaction Time2h 0m");
-    expect(cards[2]).toHaveTextContent("Avg. Interaction Time10m 0s");
-    expect(screen.getByText("Showing 1 to 10 of 12 users")).toBeInTheDocument();
-    const query = Object.fromEntries(api.callsTo(URL_KEY)[0]?.url.searchParams ?? []);
-    expect(query).toMatchObject({
-      sortBy: "lastInteraction",
-      sortOrder: "-1",
-      page: "1",
-      limit: "10",
-    });
-    expect(screen.getByRole("columnheader", { name: /Last Interaction/ })).toHaveAttribute(
-      "aria-sort",
-      "descending",
-    );
+      });
+      renderApp("/admin/UserAnalytics");
+      const rows = await screen.findAllByTestId("analytics-row");
+      expect(rows).toHaveLength(2);
+      const first = rows[0];
+      if (!first) throw new Error("no row");
+      expect(within(first).getByText("1h 2m")).toBeInTheDocument();
+      expect(within(first).getByText("40")).toBeInTheDocument();
+      const cards = screen.getAllByTestId("analytics-card");
+      expect(cards[0]).toHaveTextContent("Total Interacted Users12");
+      expect(cards[1]).toHaveTextContent("Total Interaction Time2h 0m");
+      expect(cards[2]).toHaveTextContent("Avg. Interaction Time10m 0s");
+      expect(screen.getByText("Showing 1 to 10 of 12 users")).toBeInTheDocument();
+      const query = Object.fromEntries(api.callsTo(URL_KEY)[0]?.url.searchParams ?? []);
+      expect(query).toMatchObject({
+        sortBy: "lastInteraction",
+        sortOrder: "-1",
+        page: "1",
+        limit: "10",
+      });
+      expect(screen.getByRole("columnheader", { name: /Last Interaction/ })).toHaveAttribute(
+        "aria-sort",
+        "descending",
+      );
 
-    const user = userEvent.setup();
-    await user.click(screen.getByRole("button", { name: "Next" }));
-    await waitFor(() =>
-      expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("page")).toBe("2"),
-    );
-    await user.type(screen.getByLabelText("Search users by name or email"), "SECOND");
-    await waitFor(() =>
-      expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("search")).toBe("SECOND"),
-    );
-    expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("page")).toBe("1");
-  });
+      const user = userEvent.setup();
+      await user.click(screen.getByRole("button", { name: "Next" }));
+      await waitFor(() =>
+        expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("page")).toBe("2"),
+      );
+      await user.type(screen.getByLabelText("Search users by name or email"), "SECOND");
+      await waitFor(() =>
+        expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("search")).toBe("SECOND"),
+      );
+      expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("page")).toBe("1");
+    },
+  );
 
-  it("a failed image becomes an initials avatar", async () => {
+  it("a failed image becomes an initials avatar", SLOW, async () => {
     signInAdmin();
     mockAdminApi({ [URL_KEY]: () => jsonResponse(page([interaction()])) });
     renderApp("/admin/UserAnalytics");
@@ -102,7 +109,7 @@ describe("user analytics", () => {
     await waitFor(() => expect(within(row).getByText("TU")).toBeInTheDocument());
   });
 
-  it("empty: no interactions yet", async () => {
+  it("empty: no interactions yet", SLOW, async () => {
     signInAdmin();
     mockAdminApi({ [URL_KEY]: () => jsonResponse(page([])) });
     renderApp("/admin/UserAnalytics");
@@ -110,16 +117,20 @@ describe("user analytics", () => {
     expect(screen.getByText("Showing 0 users")).toBeInTheDocument();
   });
 
-  it("error: Error loading analytics with the server's message, else the fallback", async () => {
-    signInAdmin();
-    mockAdminApi({
-      [URL_KEY]: () => jsonResponse({ success: false, message: "Database busy" }, 400),
-    });
-    const { unmount } = renderApp("/admin/UserAnalytics");
-    expect(await screen.findByText("Error loading analytics: Database busy")).toBeInTheDocument();
-    unmount();
-    mockAdminApi({ [URL_KEY]: () => jsonResponse({ nonsense: true }) });
-    renderApp("/admin/UserAnalytics");
-    expect(await screen.findByText(/^Error loading analytics: /)).toBeInTheDocument();
-  });
+  it(
+    "error: Error loading analytics with the server's message, else the fallback",
+    SLOW,
+    async () => {
+      signInAdmin();
+      mockAdminApi({
+        [URL_KEY]: () => jsonResponse({ success: false, message: "Database busy" }, 400),
+      });
+      const { unmount } = renderApp("/admin/UserAnalytics");
+      expect(await screen.findByText("Error loading analytics: Database busy")).toBeInTheDocument();
+      unmount();
+      mockAdminApi({ [URL_KEY]: () => jsonResponse({ nonsense: true }) });
+      renderApp("/admin/UserAnalytics");
+      expect(await screen.findByText(/^Error loading analytics: /)).toBeInTheDocument();
+    },
+  );
 });

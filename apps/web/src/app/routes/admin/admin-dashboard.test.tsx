@@ -18,15 +18,18 @@ function cardValue(testId: string, label: string) {
   return card;
 }
 
+// Lazy bundles, typing and clicks: give slow, shared machines time.
+const SLOW = { timeout: 20_000 };
+
 describe("admin dashboard", () => {
-  it("/admin lands on the dashboard", async () => {
+  it("/admin lands on the dashboard", SLOW, async () => {
     signInAdmin();
     mockAdminApi();
     const { router } = renderApp("/admin");
     await waitFor(() => expect(router.state.location.pathname).toBe("/admin/dashboard"));
   });
 
-  it("loading: $0 for Total Revenue until the figures arrive", async () => {
+  it("loading: $0 for Total Revenue until the figures arrive", SLOW, async () => {
     signInAdmin();
     let release: (() => void) | undefined;
     const gate = new Promise<void>((resolve) => {
@@ -47,32 +50,39 @@ describe("admin dashboard", () => {
     );
   });
 
-  it("data: the four cards, the user growth and revenue groups, the charts with a 30/90 switch", async () => {
-    signInAdmin();
-    const api = mockAdminApi();
-    renderApp("/admin/dashboard");
-    await waitFor(() => expect(cardValue("metric-card", "Total Users")).toHaveTextContent("42"));
-    expect(cardValue("metric-card", "Total Paid Users")).toHaveTextContent("7");
-    expect(cardValue("metric-card", "Call Conversions")).toHaveTextContent("33.3%");
-    expect(cardValue("growth-card", "Today's Users")).toHaveTextContent("3");
-    expect(cardValue("growth-card", "Last Month's Users")).toHaveTextContent("25");
-    expect(cardValue("revenue-card", "Today's Revenue")).toHaveTextContent("$19.99");
-    expect(cardValue("revenue-card", "This Month's Revenue")).toHaveTextContent("$1,200");
-    expect(cardValue("revenue-card", "Last Month's Revenue")).toHaveTextContent("$3,400.25");
-    expect(await screen.findByTestId("series-charts")).toBeInTheDocument();
-    expect(api.callsTo("GET /api/admin/dashboard/series")[0]?.url.searchParams.get("days")).toBe(
-      "30",
-    );
-    await userEvent.setup().click(screen.getByRole("button", { name: "90 days" }));
-    await waitFor(() =>
-      expect(
-        api.callsTo("GET /api/admin/dashboard/series").at(-1)?.url.searchParams.get("days"),
-      ).toBe("90"),
-    );
-    expect(screen.getByRole("button", { name: "90 days" })).toHaveAttribute("aria-pressed", "true");
-  });
+  it(
+    "data: the four cards, the user growth and revenue groups, the charts with a 30/90 switch",
+    SLOW,
+    async () => {
+      signInAdmin();
+      const api = mockAdminApi();
+      renderApp("/admin/dashboard");
+      await waitFor(() => expect(cardValue("metric-card", "Total Users")).toHaveTextContent("42"));
+      expect(cardValue("metric-card", "Total Paid Users")).toHaveTextContent("7");
+      expect(cardValue("metric-card", "Call Conversions")).toHaveTextContent("33.3%");
+      expect(cardValue("growth-card", "Today's Users")).toHaveTextContent("3");
+      expect(cardValue("growth-card", "Last Month's Users")).toHaveTextContent("25");
+      expect(cardValue("revenue-card", "Today's Revenue")).toHaveTextContent("$19.99");
+      expect(cardValue("revenue-card", "This Month's Revenue")).toHaveTextContent("$1,200");
+      expect(cardValue("revenue-card", "Last Month's Revenue")).toHaveTextContent("$3,400.25");
+      expect(await screen.findByTestId("series-charts")).toBeInTheDocument();
+      expect(api.callsTo("GET /api/admin/dashboard/series")[0]?.url.searchParams.get("days")).toBe(
+        "30",
+      );
+      await userEvent.setup().click(screen.getByRole("button", { name: "90 days" }));
+      await waitFor(() =>
+        expect(
+          api.callsTo("GET /api/admin/dashboard/series").at(-1)?.url.searchParams.get("days"),
+        ).toBe("90"),
+      );
+      expect(screen.getByRole("button", { name: "90 days" })).toHaveAttribute(
+        "aria-pressed",
+        "true",
+      );
+    },
+  );
 
-  it("empty: zeros read as zeros", async () => {
+  it("empty: zeros read as zeros", SLOW, async () => {
     signInAdmin();
     const zero = Object.fromEntries(Object.keys(growth.data).map((key) => [key, { value: 0 }]));
     mockAdminApi({
@@ -84,7 +94,7 @@ describe("admin dashboard", () => {
     expect(cardValue("metric-card", "Call Conversions")).toHaveTextContent("0%");
   });
 
-  it("error: Failed to load dashboard metrics", async () => {
+  it("error: Failed to load dashboard metrics", SLOW, async () => {
     signInAdmin();
     mockAdminApi({
       "GET /api/admin/dashboard/metrics": () =>

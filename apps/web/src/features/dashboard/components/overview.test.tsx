@@ -37,75 +37,86 @@ const ok = (data: UserDashboardMetrics) => ({
   "GET /api/users/dashboard-metrics": { success: true, data },
 });
 
+// Lazy bundles, typing and clicks: give slow, shared machines time.
+const SLOW = { timeout: 20_000 };
+
 describe("user overview /dashboard", () => {
-  it("shows skeletons while loading, then the four cards, summary and recent transactions", async () => {
-    storeSession();
-    let release: (() => void) | undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    mockAuthApi({
-      ...me,
-      "GET /api/users/dashboard-metrics": async () => {
-        await gate;
-        return jsonResponse({ success: true, data: metrics() });
-      },
-    });
-    renderApp("/dashboard");
-    const calls = await screen.findByTestId("card-calls");
-    expect(within(calls).queryByText("3")).toBeNull();
-    release?.();
-    await waitFor(() => expect(within(calls).getByText("3")).toBeInTheDocument());
-    expect(within(calls).getByText("Total talk time: 3m 20s")).toBeInTheDocument();
-    const messages = screen.getByTestId("card-messages");
-    expect(within(messages).getByText("42")).toBeInTheDocument();
-    expect(within(messages).getByText("4 free messages remaining today")).toBeInTheDocument();
-    const subscription = screen.getByTestId("card-subscription");
-    expect(within(subscription).getByText("Inactive")).toBeInTheDocument();
-    expect(within(subscription).getByRole("link", { name: "Subscribe now" })).toHaveAttribute(
-      "href",
-      "/dashboard/credits",
-    );
-    expect(screen.getByRole("link", { name: /Subscribe Now/ })).toBeInTheDocument();
-    expect(screen.getByText("15 credits used")).toBeInTheDocument();
-    const row = screen.getByTestId("recent-transaction");
-    expect(within(row).getByText("500")).toBeInTheDocument();
-    expect(within(row).getByText("$9.99")).toBeInTheDocument();
-    expect(within(row).getByText("Completed")).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "View All" })).toHaveAttribute(
-      "href",
-      "/dashboard/transactions",
-    );
-    expect(await screen.findByTestId("credit-use-chart")).toBeInTheDocument();
-  });
+  it(
+    "shows skeletons while loading, then the four cards, summary and recent transactions",
+    SLOW,
+    async () => {
+      storeSession();
+      let release: (() => void) | undefined;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      mockAuthApi({
+        ...me,
+        "GET /api/users/dashboard-metrics": async () => {
+          await gate;
+          return jsonResponse({ success: true, data: metrics() });
+        },
+      });
+      renderApp("/dashboard");
+      const calls = await screen.findByTestId("card-calls");
+      expect(within(calls).queryByText("3")).toBeNull();
+      release?.();
+      await waitFor(() => expect(within(calls).getByText("3")).toBeInTheDocument());
+      expect(within(calls).getByText("Total talk time: 3m 20s")).toBeInTheDocument();
+      const messages = screen.getByTestId("card-messages");
+      expect(within(messages).getByText("42")).toBeInTheDocument();
+      expect(within(messages).getByText("4 free messages remaining today")).toBeInTheDocument();
+      const subscription = screen.getByTestId("card-subscription");
+      expect(within(subscription).getByText("Inactive")).toBeInTheDocument();
+      expect(within(subscription).getByRole("link", { name: "Subscribe now" })).toHaveAttribute(
+        "href",
+        "/dashboard/credits",
+      );
+      expect(screen.getByRole("link", { name: /Subscribe Now/ })).toBeInTheDocument();
+      expect(screen.getByText("15 credits used")).toBeInTheDocument();
+      const row = screen.getByTestId("recent-transaction");
+      expect(within(row).getByText("500")).toBeInTheDocument();
+      expect(within(row).getByText("$9.99")).toBeInTheDocument();
+      expect(within(row).getByText("Completed")).toBeInTheDocument();
+      expect(screen.getByRole("link", { name: "View All" })).toHaveAttribute(
+        "href",
+        "/dashboard/transactions",
+      );
+      expect(await screen.findByTestId("credit-use-chart")).toBeInTheDocument();
+    },
+  );
 
-  it("empty: no transactions, no credit use, unlimited messages for a subscriber", async () => {
-    storeSession();
-    mockAuthApi({
-      ...me,
-      ...ok(
-        metrics({
-          user: {
-            credits: 0,
-            createdAt: "2025-01-01T00:00:00.000Z",
-            subscription: { status: "active", planName: "Gold", endDate: null },
-          },
-          calls: { total: 0, totalDuration: 0, lastCallDate: null },
-          messages: { total: 0, remaining: "unlimited" },
-          creditUsage: { total: 0, recent: [], daily: [] },
-          lastActivity: null,
-        }),
-      ),
-    });
-    renderApp("/dashboard");
-    expect(await screen.findByText("No transactions yet")).toBeInTheDocument();
-    expect(screen.getByText("No credits used in the last 30 days")).toBeInTheDocument();
-    expect(screen.getByText("Unlimited messages")).toBeInTheDocument();
-    expect(screen.getByText("Gold")).toBeInTheDocument();
-    expect(screen.queryByRole("link", { name: /Subscribe Now/i })).toBeNull();
-  });
+  it(
+    "empty: no transactions, no credit use, unlimited messages for a subscriber",
+    SLOW,
+    async () => {
+      storeSession();
+      mockAuthApi({
+        ...me,
+        ...ok(
+          metrics({
+            user: {
+              credits: 0,
+              createdAt: "2025-01-01T00:00:00.000Z",
+              subscription: { status: "active", planName: "Gold", endDate: null },
+            },
+            calls: { total: 0, totalDuration: 0, lastCallDate: null },
+            messages: { total: 0, remaining: "unlimited" },
+            creditUsage: { total: 0, recent: [], daily: [] },
+            lastActivity: null,
+          }),
+        ),
+      });
+      renderApp("/dashboard");
+      expect(await screen.findByText("No transactions yet")).toBeInTheDocument();
+      expect(screen.getByText("No credits used in the last 30 days")).toBeInTheDocument();
+      expect(screen.getByText("Unlimited messages")).toBeInTheDocument();
+      expect(screen.getByText("Gold")).toBeInTheDocument();
+      expect(screen.queryByRole("link", { name: /Subscribe Now/i })).toBeNull();
+    },
+  );
 
-  it("error: the inline message and the toast", async () => {
+  it("error: the inline message and the toast", SLOW, async () => {
     storeSession();
     mockAuthApi({
       ...me,
@@ -117,7 +128,7 @@ describe("user overview /dashboard", () => {
     expect(await screen.findByText(OVERVIEW_TEXT.loadFailedToast)).toBeInTheDocument();
   });
 
-  it("a failed refresh keeps the figures and says Refresh failed", async () => {
+  it("a failed refresh keeps the figures and says Refresh failed", SLOW, async () => {
     storeSession();
     let fail = false;
     mockAuthApi({
@@ -138,7 +149,7 @@ describe("user overview /dashboard", () => {
     expect(screen.getByText(OVERVIEW_TEXT.loadFailedInline)).toBeInTheDocument();
   });
 
-  it("goes on to the tab a character page asked for", async () => {
+  it("goes on to the tab a character page asked for", SLOW, async () => {
     storeSession();
     mockAuthApi(me);
     const { router } = renderApp("/dashboard?initialTab=chat&characterId=1");
