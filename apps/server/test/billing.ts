@@ -40,7 +40,9 @@ export async function sandboxBuy(
   cardNumber: string = SANDBOX_CARDS.success,
 ) {
   const path =
-    "packageId" in what ? "/api/payments/create-checkout-session" : "/api/subscriptions/create-checkout";
+    "packageId" in what
+      ? "/api/payments/create-checkout-session"
+      : "/api/subscriptions/create-checkout";
   const checkout = await call(t, "POST", path, { token, body: what });
   expect(checkout.statusCode, checkout.body).toBe(200);
   const { url, sessionId } = checkoutResponseSchema.parse(checkout.json());

@@ -117,10 +117,16 @@ export function createCatalogueRepository(db: Database) {
       await db
         .insert(billingPrices)
         .values(values)
-        .onConflictDoUpdate({ target: billingPrices.priceId, set: { active: values.active ?? true } });
+        .onConflictDoUpdate({
+          target: billingPrices.priceId,
+          set: { active: values.active ?? true },
+        });
     },
     async deactivatePrice(priceId: string): Promise<void> {
-      await db.update(billingPrices).set({ active: false }).where(eq(billingPrices.priceId, priceId));
+      await db
+        .update(billingPrices)
+        .set({ active: false })
+        .where(eq(billingPrices.priceId, priceId));
     },
   };
 }

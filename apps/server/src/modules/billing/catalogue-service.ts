@@ -10,9 +10,9 @@ import {
 import type { CreditPackageRow, SubscriptionPlanRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import {
-  PRODUCT_KIND_KEY,
   type PaymentsCatalogue,
   type PaymentsProvider,
+  PRODUCT_KIND_KEY,
 } from "../../providers/payments/index.ts";
 import type { CatalogueRepository } from "./catalogue-repository.ts";
 import { toCreditPackage, toSubscriptionPlan } from "./mappers.ts";
@@ -65,7 +65,8 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     }
     if (!productId) throw new Error("unreachable");
     const amount = packageCharge(row);
-    const price = row.stripePriceId && !created ? await catalogue.retrievePrice(row.stripePriceId) : null;
+    const price =
+      row.stripePriceId && !created ? await catalogue.retrievePrice(row.stripePriceId) : null;
     let priceId = row.stripePriceId;
     if (!price || price.amountMinor !== amount || price.currency !== row.currency) {
       const made = await catalogue.createPrice({
@@ -119,7 +120,8 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
       updated = true;
     }
     if (!productId) throw new Error("unreachable");
-    const price = row.stripePriceId && !created ? await catalogue.retrievePrice(row.stripePriceId) : null;
+    const price =
+      row.stripePriceId && !created ? await catalogue.retrievePrice(row.stripePriceId) : null;
     let priceId = row.stripePriceId;
     if (!price || price.amountMinor !== row.priceMinor || price.currency !== row.currency) {
       const made = await catalogue.createPrice({

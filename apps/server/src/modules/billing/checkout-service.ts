@@ -93,10 +93,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       },
       sandbox,
     );
-    const [fresh] = await db
-      .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, row.id));
+    const [fresh] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
     return fresh ?? row;
   };
 
@@ -235,13 +232,17 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           cvc: card.cvc,
         });
       } catch (error) {
-        if (error instanceof CardError) throw new HttpError(402, error.message, { code: error.code });
+        if (error instanceof CardError)
+          throw new HttpError(402, error.message, { code: error.code });
         if (error instanceof SessionClosedError) {
           throw new HttpError(409, BILLING_MESSAGES.sessionClosed);
         }
         throw error;
       }
-      const [fresh] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
+      const [fresh] = await db
+        .select()
+        .from(checkoutSessions)
+        .where(eq(checkoutSessions.id, row.id));
       const view = await viewOf(fresh ?? row);
       return { redirectUrl: view.successUrl, data: view };
     },
@@ -257,7 +258,10 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           .set({ status: "canceled" })
           .where(and(eq(checkoutSessions.id, row.id), eq(checkoutSessions.status, "expired")));
       }
-      const [fresh] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
+      const [fresh] = await db
+        .select()
+        .from(checkoutSessions)
+        .where(eq(checkoutSessions.id, row.id));
       const view = await viewOf(fresh ?? row);
       return { redirectUrl: view.cancelUrl, data: view };
     },

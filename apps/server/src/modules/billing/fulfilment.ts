@@ -28,9 +28,9 @@ import { applyCreditMovement } from "../credits/ledger.ts";
  * Where a test may make fulfilment fail half-way: called inside the transaction after each
  * step. Throwing rolls the whole event back (nothing is recorded, the event is not marked done).
  */
-export type FulfilmentProbe = (step: "event-recorded" | "credits-granted" | "payment-recorded") =>
-  | void
-  | Promise<void>;
+export type FulfilmentProbe = (
+  step: "event-recorded" | "credits-granted" | "payment-recorded",
+) => void | Promise<void>;
 
 export interface FulfilmentOptions {
   db: Database;
@@ -101,7 +101,10 @@ export function createFulfilment(options: FulfilmentOptions) {
   };
 
   const planOf = async (tx: Database, planId: string) => {
-    const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, planId));
+    const [plan] = await tx
+      .select()
+      .from(subscriptionPlans)
+      .where(eq(subscriptionPlans.id, planId));
     return plan;
   };
 
@@ -179,7 +182,13 @@ export function createFulfilment(options: FulfilmentOptions) {
       if (inserted) {
         await history(tx, inserted, plan.name, "created", `sub:${subscription.id}:created`);
         if (inserted.cancelAtPeriodEnd) {
-          await history(tx, inserted, plan.name, "canceled", `sub:${subscription.id}:cancel-requested`);
+          await history(
+            tx,
+            inserted,
+            plan.name,
+            "canceled",
+            `sub:${subscription.id}:cancel-requested`,
+          );
         }
         return inserted;
       }
@@ -193,7 +202,13 @@ export function createFulfilment(options: FulfilmentOptions) {
       .returning();
     if (!updated) return existing;
     if (existing.planId !== updated.planId || existing.priceId !== updated.priceId) {
-      await history(tx, updated, plan.name, "updated", `sub:${subscription.id}:updated:${randomUUID()}`);
+      await history(
+        tx,
+        updated,
+        plan.name,
+        "updated",
+        `sub:${subscription.id}:updated:${randomUUID()}`,
+      );
     }
     if (!existing.cancelAtPeriodEnd && updated.cancelAtPeriodEnd && updated.status !== "canceled") {
       await history(
@@ -258,11 +273,22 @@ export function createFulfilment(options: FulfilmentOptions) {
       await probe("credits-granted");
     }
     if (invoice.billingReason === "subscription_cycle") {
-      await history(tx, row, planName, "renewed", `invoice:${invoice.id}:renewed`, invoice.amountPaid);
+      await history(
+        tx,
+        row,
+        planName,
+        "renewed",
+        `invoice:${invoice.id}:renewed`,
+        invoice.amountPaid,
+      );
     }
   };
 
-  const recordFailedInvoice = async (tx: Database, invoice: InvoiceInfo, row: UserSubscriptionRow) => {
+  const recordFailedInvoice = async (
+    tx: Database,
+    invoice: InvoiceInfo,
+    row: UserSubscriptionRow,
+  ) => {
     const plan = await planOf(tx, row.planId);
     const planName = plan?.name ?? "Subscription";
     const attempt = Math.max(invoice.attemptCount, 1);
@@ -313,7 +339,8 @@ export function createFulfilment(options: FulfilmentOptions) {
     if (!row) {
       // Ours (its metadata names the user) but not recorded yet: the checkout call that made it
       // has not committed. Fail, so the provider delivers the event again later.
-      if (session.metadata.userId) throw new Error(`Checkout session ${session.id} not recorded yet`);
+      if (session.metadata.userId)
+        throw new Error(`Checkout session ${session.id} not recorded yet`);
       log.warn({ sessionId: session.id }, "Checkout session unknown to this app: ignored");
       return;
     }
@@ -326,7 +353,8 @@ export function createFulfilment(options: FulfilmentOptions) {
       }
       return;
     }
-    const paid = session.paymentStatus === "paid" || session.paymentStatus === "no_payment_required";
+    const paid =
+      session.paymentStatus === "paid" || session.paymentStatus === "no_payment_required";
     if (!paid) {
       if (eventType === "checkout.session.async_payment_failed" && !row.fulfilledAt) {
         await recordFailedCheckout(tx, row, session);

@@ -33,7 +33,10 @@ export function toCreditPackage(row: CreditPackageRow): CreditPackage {
   };
 }
 
-export function toSubscriptionPlan(row: SubscriptionPlanRow, subscriberCount = 0): SubscriptionPlan {
+export function toSubscriptionPlan(
+  row: SubscriptionPlanRow,
+  subscriberCount = 0,
+): SubscriptionPlan {
   return {
     _id: row.id,
     name: row.name,

@@ -20,7 +20,9 @@ export function createSandboxStore(db: Database): SandboxStore {
       const updated = await db
         .update(sandboxObjects)
         .set({ data, updatedAt: sql`now()` })
-        .where(and(eq(sandboxObjects.id, id), sql`${sandboxObjects.data}->>'status' = ${fromStatus}`))
+        .where(
+          and(eq(sandboxObjects.id, id), sql`${sandboxObjects.data}->>'status' = ${fromStatus}`),
+        )
         .returning({ id: sandboxObjects.id });
       return updated.length > 0;
     },

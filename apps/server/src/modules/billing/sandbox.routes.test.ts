@@ -78,9 +78,9 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
 
   it("guards management: no token 401, a user's token 403", async () => {
     const user = await signUp(t);
-    expect((await call(t, "POST", "/api/credit-packages", { body: { name: "X" } })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await call(t, "POST", "/api/credit-packages", { body: { name: "X" } })).statusCode,
+    ).toBe(401);
     for (const [method, url] of [
       ["POST", "/api/credit-packages"],
       ["POST", "/api/subscriptions"],
@@ -97,7 +97,12 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
 
   it("lists active packages to users (by credits) and every package to the admin", async () => {
     const hidden = await createPackage(t, admin, { name: "Hidden", credits: 50, isActive: false });
-    const big = await createPackage(t, admin, { name: "Big", credits: 1000, price: 50, discount: 20 });
+    const big = await createPackage(t, admin, {
+      name: "Big",
+      credits: 1000,
+      price: 50,
+      discount: 20,
+    });
     expect(big.discountedPrice).toBe(40);
     const user = await signUp(t);
     const seen = creditPackagesResponseSchema.parse(
@@ -123,7 +128,10 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     const after = (await call(t, "GET", "/api/credit-packages", { token: admin })).json();
     expect(after.data.map((p: { _id: string }) => p._id)).not.toContain(hidden._id);
     const sync = await call(t, "POST", "/api/credit-packages/sync-stripe", { token: admin });
-    expect(sync.json()).toMatchObject({ mode: "sandbox", message: BILLING_MESSAGES.packagesSynced });
+    expect(sync.json()).toMatchObject({
+      mode: "sandbox",
+      message: BILLING_MESSAGES.packagesSynced,
+    });
   });
 
   it("buys credits: nothing on checkout or return, a declined card changes nothing, the good card credits once", async () => {
@@ -318,11 +326,14 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     expect(history.data.map((e) => e.eventType).sort()).toEqual(["canceled", "created", "updated"]);
 
     // The admin's user details show the subscription and what was spent.
-    const detail = (await call(t, "GET", `/api/admin/users/${user.user.id}`, { token: admin })).json()
-      .data;
+    const detail = (
+      await call(t, "GET", `/api/admin/users/${user.user.id}`, { token: admin })
+    ).json().data;
     expect(detail.subscription).toMatchObject({ status: "canceled", cancelAtPeriodEnd: true });
     expect(detail.totalSpent).toBeCloseTo(10 + (result.subscription.proratedAmount ?? 0), 2);
-    const list = (await call(t, "GET", "/api/admin/users", { token: admin, query: { search: user.user.email } })).json();
+    const list = (
+      await call(t, "GET", "/api/admin/users", { token: admin, query: { search: user.user.email } })
+    ).json();
     expect(list.data[0].subscription).toMatchObject({ status: "canceled", planId: pro._id });
   });
 });

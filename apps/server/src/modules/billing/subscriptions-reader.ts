@@ -69,7 +69,9 @@ export function createSubscriptionsReader(db: Database) {
     },
     async current(userId: string): Promise<CurrentSubscription> {
       const found = await newest(userId);
-      return found ? toCurrentSubscription(found.subscription, found.plan) : NO_CURRENT_SUBSCRIPTION;
+      return found
+        ? toCurrentSubscription(found.subscription, found.plan)
+        : NO_CURRENT_SUBSCRIPTION;
     },
   };
 }

@@ -145,8 +145,7 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
         .from(paymentsTable)
         .where(and(eq(paymentsTable.kind, "subscription"), eq(paymentsTable.status, "success")))
         .groupBy(paymentsTable.planId, paymentsTable.currency);
-      const statusCount = (status: string) =>
-        byStatus.find((row) => row.status === status)?.n ?? 0;
+      const statusCount = (status: string) => byStatus.find((row) => row.status === status)?.n ?? 0;
       const revenueByCurrency = new Map<string, number>();
       for (const row of revenuePerPlan) {
         revenueByCurrency.set(

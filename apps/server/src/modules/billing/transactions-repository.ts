@@ -50,7 +50,9 @@ export const pagination = (total: number, page: number, limit: number): Paginati
 function dateRange(column: AnyColumn, startDate?: string, endDate?: string): SQL[] {
   const conditions: SQL[] = [];
   if (startDate) {
-    conditions.push(gte(column, new Date(DATE_ONLY.test(startDate) ? `${startDate}T00:00:00Z` : startDate)));
+    conditions.push(
+      gte(column, new Date(DATE_ONLY.test(startDate) ? `${startDate}T00:00:00Z` : startDate)),
+    );
   }
   if (endDate) {
     if (DATE_ONLY.test(endDate)) {
@@ -160,7 +162,10 @@ export function createTransactionsRepository(db: Database) {
       .from(payments)
       .leftJoin(users, eq(users.id, payments.userId))
       .where(where)
-      .orderBy(order(paymentSort(query.sortBy), query.sortOrder), order(payments.id, query.sortOrder))
+      .orderBy(
+        order(paymentSort(query.sortBy), query.sortOrder),
+        order(payments.id, query.sortOrder),
+      )
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
     const [rows, [total]] = await Promise.all([
@@ -287,7 +292,10 @@ export function createTransactionsRepository(db: Database) {
     },
 
     /** Successful payments by UTC day and month (the Revenue Analytics cards). */
-    async revenue(kind: "all" | "credits" | "subscriptions", now = new Date()): Promise<RevenueFigures> {
+    async revenue(
+      kind: "all" | "credits" | "subscriptions",
+      now = new Date(),
+    ): Promise<RevenueFigures> {
       const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
       const yesterday = new Date(today.getTime() - 86_400_000);
       const tomorrow = new Date(today.getTime() + 86_400_000);

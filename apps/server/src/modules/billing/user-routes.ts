@@ -83,7 +83,12 @@ export const userBillingRoutes: FastifyPluginAsyncZod<UserBillingRoutesOptions> 
     },
     async (request) => {
       const { page, limit } = request.query;
-      const found = await transactions.userPayments(currentUser(request).id, "credits", page, limit);
+      const found = await transactions.userPayments(
+        currentUser(request).id,
+        "credits",
+        page,
+        limit,
+      );
       return {
         success: true as const,
         data: found.user,

@@ -3,8 +3,8 @@ import fp from "fastify-plugin";
 import type { DatabaseConnection } from "../../db/client.ts";
 import { adminGuarded } from "../admin/routes.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
-import { chatLogsRoutes } from "./admin-routes.ts";
 import { subscriptionOf } from "../users/mapper.ts";
+import { chatLogsRoutes } from "./admin-routes.ts";
 import { createChatRepository } from "./repository.ts";
 import { chatRoutes } from "./routes.ts";
 import {

@@ -14,11 +14,7 @@ import type { ChatMessageRow, ConversationRow, UserRow } from "../../db/schema/i
 import { HttpError } from "../../plugins/errors.ts";
 import type { StreamChatRequest } from "../../providers/llm/index.ts";
 import type { SettingsService } from "../settings/service.ts";
-import {
-  hasActiveSubscription,
-  NO_SUBSCRIPTION,
-  type SubscriptionView,
-} from "../users/mapper.ts";
+import { hasActiveSubscription, NO_SUBSCRIPTION, type SubscriptionView } from "../users/mapper.ts";
 import {
   buildChatRequest,
   type ChatRequest,
@@ -294,7 +290,9 @@ export function createChatService(options: ChatServiceOptions) {
         total: counts.total,
         sentToday: counts.today,
         dailyLimit,
-        remaining: (await isSubscriber(user)) ? "unlimited" : Math.max(0, dailyLimit - counts.today),
+        remaining: (await isSubscriber(user))
+          ? "unlimited"
+          : Math.max(0, dailyLimit - counts.today),
       };
     },
 

@@ -125,7 +125,10 @@ export function checkCard(card: SandboxCard, now: Date): void {
     throw new CardError("Your card's expiration date is incomplete.", "incomplete_expiry");
   }
   const year = Number(expiry[2]) + (expiry[2]?.length === 2 ? 2000 : 0);
-  if (year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) {
+  if (
+    year < now.getUTCFullYear() ||
+    (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)
+  ) {
     throw new CardError("Your card has expired.", "expired_card");
   }
   if (!/^\d{3,4}$/.test(card.cvc.trim())) {

@@ -87,7 +87,10 @@ const toProduct = (product: Stripe.Product): ProviderProduct => ({
 
 const toRecurring = (recurring: Stripe.Price.Recurring | null | undefined): Recurring | null =>
   recurring
-    ? { interval: recurring.interval as Recurring["interval"], intervalCount: recurring.interval_count }
+    ? {
+        interval: recurring.interval as Recurring["interval"],
+        intervalCount: recurring.interval_count,
+      }
     : null;
 
 const toPrice = (price: Stripe.Price): ProviderPrice => ({
