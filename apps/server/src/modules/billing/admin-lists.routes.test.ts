@@ -133,7 +133,7 @@ describe("admin transaction lists: filters, sorts, pages, date ranges", () => {
   });
 
   it("answers 400, never 500, to bad filters", async () => {
-    for (const query of [
+    const badQueries: Array<Record<string, string>> = [
       { startDate: "2026-13-01" },
       { startDate: "2026-02-30" },
       { endDate: "99999-01-01" },
@@ -145,7 +145,8 @@ describe("admin transaction lists: filters, sorts, pages, date ranges", () => {
       { status: "refunded" },
       { page: "0" },
       { limit: "1000" },
-    ]) {
+    ];
+    for (const query of badQueries) {
       for (const path of [
         "/api/admin/credit-transactions",
         "/api/admin/subscription-transactions",
