@@ -46,10 +46,18 @@ export const appRoutes: RouteObject[] = [
       },
       {
         path: "chat",
-        lazy: () => import("@/features/chat").then((m) => ({ Component: m.ChatRoute })),
+        lazy: () => import("./routes/billing").then((m) => ({ Component: m.ChatRoute })),
       },
-      // Call, call history, credits and transactions arrive with their issues; until
-      // then they, like any unknown sub-route, lead to the overview.
+      {
+        path: "credits",
+        lazy: () => import("./routes/billing").then((m) => ({ Component: m.CreditsRoute })),
+      },
+      {
+        path: "transactions",
+        lazy: () => import("./routes/billing").then((m) => ({ Component: m.TransactionsRoute })),
+      },
+      // Call and call history arrive with their issues; until then they, like any unknown
+      // sub-route, lead to the overview.
       { path: "*", element: <Navigate to="/dashboard" replace /> },
     ],
   },
@@ -59,6 +67,10 @@ export const appRoutes: RouteObject[] = [
   },
   { path: "chat", element: <Navigate to="/dashboard/chat" replace /> },
   { path: "character-chat/:id", element: <Navigate to="/dashboard/chat" replace /> },
+  {
+    path: "checkout/sandbox/:sessionId",
+    lazy: () => import("./routes/billing").then((m) => ({ Component: m.SandboxCheckoutRoute })),
+  },
   // Later issues: character/:id.
   { path: "admin/*", lazy: () => import("./routes/admin") },
   { path: "*", Component: NotFoundRoute },

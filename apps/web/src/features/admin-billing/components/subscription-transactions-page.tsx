@@ -1,0 +1,126 @@
+import { useQuery } from "@tanstack/react-query";
+import toast from "react-hot-toast";
+import type { TableColumn } from "@/components/ui/paged-table";
+import { tdClasses } from "@/components/ui/sortable-header";
+import { useListParams } from "@/hooks/use-list-params";
+import { formatMoney } from "@/lib/money";
+import { csvFileName, downloadCsv, toCsv } from "../api/csv";
+import { type AdminSubscriptionTransaction, transactionsQuerySchema } from "../api/schemas";
+import { ADMIN_TRANSACTIONS_PAGE_SIZE, subscriptionTransactionsQuery } from "../api/transactions";
+import { FiltersForm, TRANSACTION_STATUSES } from "./filters";
+import { hasAdminToken, TransactionsScreen } from "./transactions-screen";
+import { formatDateTime, RevenueCards, TransactionStatusBadge, UserCell } from "./ui";
+
+const FIXED = { limit: ADMIN_TRANSACTIONS_PAGE_SIZE };
+
+const COLUMNS: TableColumn<string>[] = [
+  { label: "Date", sortBy: "transactionDate" },
+  { label: "User", sortBy: "user" },
+  { label: "Subscription Plan", sortBy: "planName" },
+  { label: "Amount", sortBy: "amount" },
+  { label: "Status", sortBy: "status" },
+  { label: "Transaction ID", sortBy: "stripePaymentId" },
+];
+
+const CSV_HEADERS = [
+  "Date",
+  "User Email",
+  "User Name",
+  "Subscription Plan",
+  "Amount",
+  "Currency",
+  "Status",
+  "Transaction ID",
+] as const;
+
+const planOf = (r: AdminSubscriptionTransaction) => r.planId?.name ?? r.planName ?? null;
+const idOf = (r: AdminSubscriptionTransaction) => r.stripePaymentId ?? r.invoiceId ?? null;
+
+export function subscriptionTransactionsCsv(rows: AdminSubscriptionTransaction[]): string {
+  return toCsv(
+    CSV_HEADERS,
+    rows.map((r) => [
+      r.transactionDate,
+      r.userId?.email,
+      r.userId?.name,
+      planOf(r),
+      r.amount.toFixed(2),
+      r.currency.toUpperCase(),
+      r.status,
+      idOf(r),
+    ]),
+  );
+}
+
+/** /admin/subscription-transactions (admin-side spec, sections 2 and 7). */
+export function AdminSubscriptionTransactionsPage() {
+  const authorised = hasAdminToken();
+  const { params, update, filter, sort } = useListParams(transactionsQuerySchema, {
+    fixed: FIXED,
+  });
+  const query = useQuery(subscriptionTransactionsQuery(params, authorised));
+  return (
+    <TransactionsScreen
+      authorised={authorised}
+      title="Subscription Transactions"
+      description="Every subscription payment, newest first."
+      top={<RevenueCards />}
+      filters={
+        <FiltersForm
+          values={{
+            userId: params.userId ?? "",
+            status: params.status ?? "all",
+            eventType: "all",
+            startDate: params.startDate ?? "",
+            endDate: params.endDate ?? "",
+          }}
+          textLabel="User ID/Email"
+          statuses={TRANSACTION_STATUSES}
+          submitLabel="Search"
+          onApply={(f) =>
+            filter({
+              userId: f.userId || undefined,
+              status: f.status === "all" ? undefined : f.status,
+              startDate: f.startDate || undefined,
+              endDate: f.endDate || undefined,
+            })
+          }
+        />
+      }
+      columns={COLUMNS}
+      sortBy={params.sortBy}
+      sortOrder={params.sortOrder}
+      onSort={sort}
+      query={query}
+      page={params.page}
+      onPage={(page) => update({ page })}
+      emptyMessage="No subscription transactions found"
+      failedMessage="Failed to connect to server"
+      onExport={(rows) => {
+        try {
+          downloadCsv.save(
+            csvFileName("subscription-transactions"),
+            subscriptionTransactionsCsv(rows),
+          );
+          toast.success("Export Complete");
+        } catch {
+          toast.error("Failed to export subscription transactions");
+        }
+      }}
+      renderRow={(r) => (
+        <tr key={r._id}>
+          <td className={tdClasses}>{formatDateTime(r.transactionDate)}</td>
+          <td className={tdClasses}>
+            <UserCell user={r.userId} />
+          </td>
+          <td className={tdClasses}>{planOf(r) ?? "N/A"}</td>
+          <td className={`${tdClasses} tabular-nums`}>{formatMoney(r.amount, r.currency)}</td>
+          <td className={tdClasses}>
+            <TransactionStatusBadge status={r.status} />
+          </td>
+          <td className={`${tdClasses} font-mono text-xs`}>{idOf(r) ?? "N/A"}</td>
+        </tr>
+      )}
+    />
+  );
+}
