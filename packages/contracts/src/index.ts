@@ -3,5 +3,6 @@ export * from "./admin-settings";
 export * from "./ai-training";
 export * from "./api";
 export * from "./auth";
+export * from "./billing";
 export * from "./chat";
 export * from "./settings";

@@ -1,6 +1,7 @@
 // Every table, one file per domain. drizzle-kit reads this folder to generate migrations.
 export * from "./ai-training.ts";
 export * from "./auth.ts";
+export * from "./billing.ts";
 export * from "./chat.ts";
 export * from "./credits.ts";
 export * from "./mail.ts";

@@ -1,0 +1,301 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+// Billing (issue 9; docs/decisions/0016, 0017). Money is integer minor units with its currency.
+
+export const billingCurrency = pgEnum("billing_currency", ["usd", "eur", "gbp", "inr"]);
+export const planInterval = pgEnum("plan_interval", ["day", "week", "month", "year"]);
+export const paymentProvider = pgEnum("payment_provider", ["stripe", "sandbox"]);
+export const paymentKind = pgEnum("payment_kind", ["credits", "subscription"]);
+export const paymentStatus = pgEnum("payment_status", ["success", "pending", "failed"]);
+export const subscriptionStatus = pgEnum("subscription_status", [
+  "active",
+  "canceled",
+  "past_due",
+  "unpaid",
+  "incomplete",
+]);
+export const subscriptionEventType = pgEnum("subscription_event_type", [
+  "created",
+  "updated",
+  "canceled",
+  "renewed",
+  "payment_failed",
+]);
+export const checkoutMode = pgEnum("checkout_mode", ["payment", "subscription"]);
+export const checkoutStatus = pgEnum("checkout_status", [
+  "open",
+  "complete",
+  "expired",
+  "canceled",
+]);
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * One-off credit packages. A delete sets `deleted_at` (the Stripe Product is deactivated; earlier
+ * purchases keep their package). `stripe_price_id` is the Price in force: a new price or currency
+ * makes a new Price, and the old one is kept in `billing_prices`.
+ */
+export const creditPackages = pgTable(
+  "credit_packages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    credits: integer("credits").notNull(),
+    priceMinor: integer("price_minor").notNull(),
+    currency: billingCurrency("currency").notNull().default("usd"),
+    /** Percent, 0 to 100 (two decimals allowed: stored as hundredths of a percent). */
+    discountBasisPoints: integer("discount_basis_points").notNull().default(0),
+    isActive: boolean("is_active").notNull().default(true),
+    stripeProductId: text("stripe_product_id"),
+    stripePriceId: text("stripe_price_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (table) => [
+    check("credit_packages_credits_positive", sql`${table.credits} > 0`),
+    check("credit_packages_price_not_negative", sql`${table.priceMinor} >= 0`),
+    check("credit_packages_discount_range", sql`${table.discountBasisPoints} between 0 and 10000`),
+    index("credit_packages_credits_idx").on(table.credits),
+  ],
+);
+export type CreditPackageRow = typeof creditPackages.$inferSelect;
+
+/**
+ * Subscription plans. Interval and count are fixed once created. A delete sets `deleted_at` and
+ * deactivates the Stripe Product; subscriptions on the plan keep working. `credits`: granted on
+ * every paid period (0: none).
+ */
+export const subscriptionPlans = pgTable(
+  "subscription_plans",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    priceMinor: integer("price_minor").notNull(),
+    currency: billingCurrency("currency").notNull().default("usd"),
+    interval: planInterval("interval").notNull().default("month"),
+    intervalCount: integer("interval_count").notNull().default(1),
+    features: jsonb("features").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    isActive: boolean("is_active").notNull().default(true),
+    credits: integer("credits").notNull().default(0),
+    stripeProductId: text("stripe_product_id"),
+    stripePriceId: text("stripe_price_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (table) => [
+    check("subscription_plans_price_not_negative", sql`${table.priceMinor} >= 0`),
+    check("subscription_plans_interval_count_min", sql`${table.intervalCount} >= 1`),
+    check("subscription_plans_credits_not_negative", sql`${table.credits} >= 0`),
+  ],
+);
+export type SubscriptionPlanRow = typeof subscriptionPlans.$inferSelect;
+
+/**
+ * Every price a package or plan has had (the one in force and the old ones subscribers stay on).
+ * `price_id` is the Stripe Price id, or `price_sandbox_*` in the sandbox.
+ */
+export const billingPrices = pgTable(
+  "billing_prices",
+  {
+    priceId: text("price_id").primaryKey(),
+    provider: paymentProvider("provider").notNull(),
+    packageId: uuid("package_id").references(() => creditPackages.id),
+    planId: uuid("plan_id").references(() => subscriptionPlans.id),
+    amountMinor: integer("amount_minor").notNull(),
+    currency: billingCurrency("currency").notNull(),
+    active: boolean("active").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("billing_prices_package_idx").on(table.packageId),
+    index("billing_prices_plan_idx").on(table.planId),
+  ],
+);
+
+/**
+ * Checkout sessions made by this app (Stripe's cs_* or the sandbox's cs_sandbox_*). The unique
+ * session id and `fulfilled_at` make fulfilment exactly-once per session: the row is locked and
+ * marked in the same transaction as the ledger entry. The sandbox keeps its whole state here.
+ */
+export const checkoutSessions = pgTable(
+  "checkout_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: text("session_id").notNull().unique(),
+    provider: paymentProvider("provider").notNull(),
+    mode: checkoutMode("mode").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    packageId: uuid("package_id").references(() => creditPackages.id),
+    planId: uuid("plan_id").references(() => subscriptionPlans.id),
+    priceId: text("price_id"),
+    itemName: text("item_name").notNull(),
+    description: text("description").notNull().default(""),
+    amountMinor: integer("amount_minor").notNull(),
+    currency: billingCurrency("currency").notNull(),
+    credits: integer("credits"),
+    status: checkoutStatus("status").notNull().default("open"),
+    paymentStatus: text("payment_status").notNull().default("unpaid"),
+    url: text("url").notNull(),
+    successUrl: text("success_url").notNull(),
+    cancelUrl: text("cancel_url").notNull(),
+    fulfilledAt: timestamp("fulfilled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("checkout_sessions_user_created_idx").on(table.userId, table.createdAt)],
+);
+export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
+
+/**
+ * Subscriptions, one row per provider subscription (`sub_*`, or `sub_sandbox_*`). A user's current
+ * subscription is their newest row. Each keeps its own price (it stays on it when the plan's price
+ * changes). Stripe's state is re-read on every event, so the row is the provider's latest word.
+ */
+export const userSubscriptions = pgTable(
+  "user_subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    planId: uuid("plan_id")
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    provider: paymentProvider("provider").notNull(),
+    providerSubscriptionId: text("provider_subscription_id").notNull().unique(),
+    providerCustomerId: text("provider_customer_id"),
+    priceId: text("price_id"),
+    priceMinor: integer("price_minor").notNull(),
+    currency: billingCurrency("currency").notNull(),
+    status: subscriptionStatus("status").notNull(),
+    currentPeriodStart: timestamp("current_period_start", { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index("user_subscriptions_user_created_idx").on(table.userId, table.createdAt.desc()),
+    index("user_subscriptions_status_idx").on(table.status, table.currentPeriodEnd),
+    index("user_subscriptions_plan_idx").on(table.planId),
+  ],
+);
+export type UserSubscriptionRow = typeof userSubscriptions.$inferSelect;
+
+/**
+ * Every payment: credit purchases (kind credits) and subscription payments (kind subscription),
+ * the admin's two transaction screens. `source_key` (`checkout:<sessionId>`, `invoice:<id>`) is
+ * unique: a replay records nothing twice. Each admin filter and sort is served by an index that
+ * leads with the kind.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: paymentKind("kind").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: paymentStatus("status").notNull(),
+    amountMinor: integer("amount_minor").notNull(),
+    currency: billingCurrency("currency").notNull(),
+    credits: integer("credits").notNull().default(0),
+    packageId: uuid("package_id").references(() => creditPackages.id),
+    planId: uuid("plan_id").references(() => subscriptionPlans.id),
+    subscriptionId: uuid("subscription_id").references(() => userSubscriptions.id),
+    /** The package's or plan's name when paid (kept when it is renamed or deleted). */
+    itemName: text("item_name").notNull(),
+    provider: paymentProvider("provider").notNull(),
+    /** The payment intent (credits) or the invoice's payment (subscriptions), when known. */
+    stripePaymentId: text("stripe_payment_id"),
+    invoiceId: text("invoice_id"),
+    invoiceNumber: text("invoice_number"),
+    checkoutSessionId: text("checkout_session_id"),
+    sourceKey: text("source_key").notNull().unique(),
+    transactionDate: timestamp("transaction_date", { withTimezone: true }).notNull().defaultNow(),
+    metadata: jsonb("metadata")
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+  },
+  (table) => [
+    index("payments_kind_date_idx").on(table.kind, table.transactionDate, table.id),
+    index("payments_kind_status_date_idx").on(
+      table.kind,
+      table.status,
+      table.transactionDate,
+      table.id,
+    ),
+    index("payments_kind_user_date_idx").on(table.kind, table.userId, table.transactionDate),
+    index("payments_kind_amount_idx").on(table.kind, table.amountMinor, table.id),
+    index("payments_kind_credits_idx").on(table.kind, table.credits, table.id),
+    index("payments_kind_item_idx").on(table.kind, table.itemName, table.id),
+    index("payments_kind_payment_id_idx").on(table.kind, table.stripePaymentId, table.id),
+    index("payments_user_date_idx").on(table.userId, table.transactionDate),
+  ],
+);
+export type PaymentRow = typeof payments.$inferSelect;
+
+/**
+ * Subscription history (admin-side section 3): one row per event, `source_key` unique so a
+ * replayed webhook adds nothing. Indexed for each filter (event type, status, user, date).
+ */
+export const subscriptionEvents = pgTable(
+  "subscription_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subscriptionId: uuid("subscription_id").references(() => userSubscriptions.id),
+    planId: uuid("plan_id").references(() => subscriptionPlans.id),
+    planName: text("plan_name").notNull(),
+    eventType: subscriptionEventType("event_type").notNull(),
+    status: subscriptionStatus("status").notNull(),
+    startDate: timestamp("start_date", { withTimezone: true }),
+    endDate: timestamp("end_date", { withTimezone: true }),
+    amountMinor: integer("amount_minor").notNull().default(0),
+    currency: billingCurrency("currency").notNull(),
+    autoRenew: boolean("auto_renew").notNull(),
+    providerSubscriptionId: text("provider_subscription_id"),
+    sourceKey: text("source_key").notNull().unique(),
+    timestamp: timestamp("timestamp", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("subscription_events_timestamp_idx").on(table.timestamp, table.id),
+    index("subscription_events_type_timestamp_idx").on(table.eventType, table.timestamp),
+    index("subscription_events_status_timestamp_idx").on(table.status, table.timestamp),
+    index("subscription_events_user_timestamp_idx").on(table.userId, table.timestamp),
+    index("subscription_events_amount_idx").on(table.amountMinor, table.id),
+  ],
+);
+export type SubscriptionEventRow = typeof subscriptionEvents.$inferSelect;
+
+/** Webhook events handled: one row per Stripe event id, written with the event's effects. */
+export const processedWebhookEvents = pgTable("processed_webhook_events", {
+  eventId: text("event_id").primaryKey(),
+  type: text("type").notNull(),
+  processedAt: timestamp("processed_at", { withTimezone: true }).notNull().defaultNow(),
+});
