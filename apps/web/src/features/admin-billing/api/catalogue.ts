@@ -1,12 +1,15 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
 import {
-  adminPackagesResponseSchema,
-  adminPlansResponseSchema,
-  messageResponseSchema,
-  type PackageForm,
-  type PlanForm,
-} from "./schemas";
+  billingMessageResponseSchema,
+  type CreditPackageCreate,
+  creditPackageResponseSchema,
+  creditPackagesResponseSchema,
+  type SubscriptionPlanCreate,
+  subscriptionPlanResponseSchema,
+  subscriptionPlansResponseSchema,
+  syncStripeResponseSchema,
+} from "@twinline/contracts";
+import { api } from "@/lib/api-client";
 
 // Plan and package management lives on URLs without /admin: the admin token is named (decision 0008).
 const ADMIN = { token: "admin" } as const;
@@ -21,34 +24,39 @@ export const adminPlansQuery = () =>
   queryOptions({
     queryKey: catalogueKeys.plans,
     queryFn: async ({ signal }) =>
-      (await api.get("/api/subscriptions", { ...ADMIN, signal, schema: adminPlansResponseSchema }))
-        .data,
+      (
+        await api.get("/api/subscriptions", {
+          ...ADMIN,
+          signal,
+          schema: subscriptionPlansResponseSchema,
+        })
+      ).data,
   });
 
-export const createPlan = (form: PlanForm) =>
-  api.post("/api/subscriptions", form, { ...ADMIN, schema: messageResponseSchema });
+export const createPlan = (form: SubscriptionPlanCreate) =>
+  api.post("/api/subscriptions", form, { ...ADMIN, schema: subscriptionPlanResponseSchema });
 /** Interval and interval count are fixed after creation: the update never sends them. */
-export const updatePlan = (id: string, form: PlanForm) => {
+export const updatePlan = (id: string, form: SubscriptionPlanCreate) => {
   const { interval: _interval, intervalCount: _count, ...rest } = form;
   return api.put(`/api/subscriptions/${encodeURIComponent(id)}`, rest, {
     ...ADMIN,
-    schema: messageResponseSchema,
+    schema: subscriptionPlanResponseSchema,
   });
 };
 export const togglePlan = (id: string) =>
   api.patch(`/api/subscriptions/${encodeURIComponent(id)}/toggle-status`, undefined, {
     ...ADMIN,
-    schema: messageResponseSchema,
+    schema: subscriptionPlanResponseSchema,
   });
 export const deletePlan = (id: string) =>
   api.delete(`/api/subscriptions/${encodeURIComponent(id)}`, {
     ...ADMIN,
-    schema: messageResponseSchema,
+    schema: billingMessageResponseSchema,
   });
 export const syncPlans = () =>
   api.post("/api/subscriptions/sync-stripe", undefined, {
     ...ADMIN,
-    schema: messageResponseSchema,
+    schema: syncStripeResponseSchema,
   });
 
 /** GET /api/credit-packages: every package, active or not (admin token). */
@@ -60,32 +68,32 @@ export const adminPackagesQuery = () =>
         await api.get("/api/credit-packages", {
           ...ADMIN,
           signal,
-          schema: adminPackagesResponseSchema,
+          schema: creditPackagesResponseSchema,
         })
       ).packages,
   });
 
-export const createPackage = (form: PackageForm) =>
-  api.post("/api/credit-packages", form, { ...ADMIN, schema: messageResponseSchema });
-export const updatePackage = (id: string, form: PackageForm) =>
+export const createPackage = (form: CreditPackageCreate) =>
+  api.post("/api/credit-packages", form, { ...ADMIN, schema: creditPackageResponseSchema });
+export const updatePackage = (id: string, form: CreditPackageCreate) =>
   api.put(`/api/credit-packages/${encodeURIComponent(id)}`, form, {
     ...ADMIN,
-    schema: messageResponseSchema,
+    schema: creditPackageResponseSchema,
   });
 export const togglePackage = (id: string) =>
   api.patch(`/api/credit-packages/${encodeURIComponent(id)}/toggle-status`, undefined, {
     ...ADMIN,
-    schema: messageResponseSchema,
+    schema: creditPackageResponseSchema,
   });
 export const deletePackage = (id: string) =>
   api.delete(`/api/credit-packages/${encodeURIComponent(id)}`, {
     ...ADMIN,
-    schema: messageResponseSchema,
+    schema: billingMessageResponseSchema,
   });
 export const syncPackages = () =>
   api.post("/api/credit-packages/sync-stripe", undefined, {
     ...ADMIN,
-    schema: messageResponseSchema,
+    schema: syncStripeResponseSchema,
   });
 
 /** Plan ids are shown truncated to 10 characters (admin-side spec, section 9). */

@@ -1,48 +1,43 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { z } from "zod";
-import { api } from "@/lib/api-client";
 import {
+  type AdminCreditTransactionsQuery,
+  type AdminSubscriptionHistoryQuery,
+  type AdminSubscriptionTransactionsQuery,
   adminCreditTransactionsResponseSchema,
+  adminRevenueResponseSchema,
+  adminSubscriptionHistoryResponseSchema,
   adminSubscriptionTransactionsResponseSchema,
-  type historyQuerySchema,
-  revenueResponseSchema,
-  subscriptionHistoryResponseSchema,
-  type transactionsQuerySchema,
-} from "./schemas";
-
-export type TransactionsParams = z.output<typeof transactionsQuerySchema>;
-export type HistoryParams = z.output<typeof historyQuerySchema>;
+  BILLING_DEFAULTS,
+} from "@twinline/contracts";
+import { api } from "@/lib/api-client";
 
 /** Page size of the three transaction screens (admin-side spec, section 9). */
-export const ADMIN_TRANSACTIONS_PAGE_SIZE = 10;
+export const ADMIN_TRANSACTIONS_PAGE_SIZE = BILLING_DEFAULTS.adminListLimit;
 
-/** "all" is left out of the query (admin-side spec, section 5). */
-function withoutAll<T extends Record<string, unknown>>(params: T) {
-  const query: Record<string, string | number | undefined> = {};
+/** "all" and empty values are left out of the query (admin-side spec, section 5). */
+function withoutAll(params: object) {
+  const query: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === "" || value === "all") continue;
+    if (value === undefined || value === null || value === "" || value === "all") continue;
     query[key] = value as string | number;
   }
   return query;
 }
 
-/** A yyyy-MM-dd day as the ISO instant where it starts (or, for `end`, where it ends), local time. */
-export function dayToIso(day: string | undefined, end = false): string | undefined {
-  if (!day) return undefined;
-  const date = new Date(`${day}T${end ? "23:59:59.999" : "00:00:00"}`);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
+export type RevenueKind = "credits" | "subscriptions";
 
 export const transactionKeys = {
-  credit: (p: TransactionsParams) => ["admin", "billing", "credit-transactions", p] as const,
-  subscription: (p: TransactionsParams) =>
+  credit: (p: AdminCreditTransactionsQuery) =>
+    ["admin", "billing", "credit-transactions", p] as const,
+  subscription: (p: AdminSubscriptionTransactionsQuery) =>
     ["admin", "billing", "subscription-transactions", p] as const,
-  history: (p: HistoryParams) => ["admin", "billing", "subscription-history", p] as const,
-  revenue: ["admin", "dashboard", "metrics", "revenue"] as const,
+  history: (p: AdminSubscriptionHistoryQuery) =>
+    ["admin", "billing", "subscription-history", p] as const,
+  revenue: (kind: RevenueKind) => ["admin", "billing", "revenue", kind] as const,
 };
 
 /** GET /api/admin/credit-transactions (dates as yyyy-MM-dd). */
-export const creditTransactionsQuery = (params: TransactionsParams, enabled = true) =>
+export const creditTransactionsQuery = (params: AdminCreditTransactionsQuery, enabled = true) =>
   queryOptions({
     queryKey: transactionKeys.credit(params),
     queryFn: ({ signal }) =>
@@ -55,47 +50,47 @@ export const creditTransactionsQuery = (params: TransactionsParams, enabled = tr
     enabled,
   });
 
-/** GET /api/admin/subscription-transactions (dates as ISO instants). */
-export const subscriptionTransactionsQuery = (params: TransactionsParams, enabled = true) =>
+/** GET /api/admin/subscription-transactions. */
+export const subscriptionTransactionsQuery = (
+  params: AdminSubscriptionTransactionsQuery,
+  enabled = true,
+) =>
   queryOptions({
     queryKey: transactionKeys.subscription(params),
     queryFn: ({ signal }) =>
       api.get("/api/admin/subscription-transactions", {
         signal,
-        query: withoutAll({
-          ...params,
-          startDate: dayToIso(params.startDate),
-          endDate: dayToIso(params.endDate, true),
-        }),
+        query: withoutAll(params),
         schema: adminSubscriptionTransactionsResponseSchema,
       }),
     placeholderData: keepPreviousData,
     enabled,
   });
 
-/** GET /api/admin/subscription-history (dates as ISO instants). */
-export const subscriptionHistoryQuery = (params: HistoryParams, enabled = true) =>
+/** GET /api/admin/subscription-history. */
+export const subscriptionHistoryQuery = (params: AdminSubscriptionHistoryQuery, enabled = true) =>
   queryOptions({
     queryKey: transactionKeys.history(params),
     queryFn: ({ signal }) =>
       api.get("/api/admin/subscription-history", {
         signal,
-        query: withoutAll({
-          ...params,
-          startDate: dayToIso(params.startDate),
-          endDate: dayToIso(params.endDate, true),
-        }),
-        schema: subscriptionHistoryResponseSchema,
+        query: withoutAll(params),
+        schema: adminSubscriptionHistoryResponseSchema,
       }),
     placeholderData: keepPreviousData,
     enabled,
   });
 
-/** The four revenue figures of GET /api/admin/dashboard/metrics. */
-export const revenueQuery = () =>
+/** GET /api/admin/revenue?kind=…: today, yesterday, this month and last month. */
+export const revenueQuery = (kind: RevenueKind) =>
   queryOptions({
-    queryKey: transactionKeys.revenue,
+    queryKey: transactionKeys.revenue(kind),
     queryFn: async ({ signal }) =>
-      (await api.get("/api/admin/dashboard/metrics", { signal, schema: revenueResponseSchema }))
-        .data,
+      (
+        await api.get("/api/admin/revenue", {
+          signal,
+          query: { kind },
+          schema: adminRevenueResponseSchema,
+        })
+      ).data,
   });

@@ -1,4 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  CreditPackage as AdminPackage,
+  CreditPackageCreate as PackageForm,
+} from "@twinline/contracts";
 import { LoaderCircle, PackageOpen, Pencil, Plus, Power, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import toast from "react-hot-toast";
@@ -19,7 +23,6 @@ import {
   togglePackage,
   updatePackage,
 } from "../api/catalogue";
-import type { AdminPackage, PackageForm } from "../api/schemas";
 import { PackageFormDialog } from "./package-form-dialog";
 import { TypeToDeleteDialog } from "./type-to-delete-dialog";
 

@@ -1,11 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
+import {
+  type AdminCreditTransaction,
+  adminCreditTransactionsQuerySchema,
+  type CREDIT_TRANSACTION_SORT_FIELDS,
+  CREDIT_TRANSACTIONS_CSV_COLUMNS,
+} from "@twinline/contracts";
 import toast from "react-hot-toast";
 import type { TableColumn } from "@/components/ui/paged-table";
 import { tdClasses } from "@/components/ui/sortable-header";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatMoney } from "@/lib/money";
 import { csvFileName, downloadCsv, toCsv } from "../api/csv";
-import { type AdminCreditTransaction, transactionsQuerySchema } from "../api/schemas";
 import { ADMIN_TRANSACTIONS_PAGE_SIZE, creditTransactionsQuery } from "../api/transactions";
 import { FiltersForm, TRANSACTION_STATUSES } from "./filters";
 import { hasAdminToken, TransactionsScreen } from "./transactions-screen";
@@ -13,7 +18,7 @@ import { formatDateTime, RevenueCards, TransactionStatusBadge, UserCell } from "
 
 const FIXED = { limit: ADMIN_TRANSACTIONS_PAGE_SIZE };
 
-const COLUMNS: TableColumn<string>[] = [
+const COLUMNS: TableColumn<(typeof CREDIT_TRANSACTION_SORT_FIELDS)[number]>[] = [
   { label: "Date", sortBy: "transactionDate" },
   { label: "User", sortBy: "user" },
   { label: "Credits", sortBy: "credits" },
@@ -23,26 +28,14 @@ const COLUMNS: TableColumn<string>[] = [
   { label: "Transaction ID", sortBy: "stripePaymentId" },
 ];
 
-const CSV_HEADERS = [
-  "Date",
-  "User Email",
-  "User Name",
-  "Package",
-  "Credits",
-  "Amount",
-  "Currency",
-  "Status",
-  "Transaction ID",
-] as const;
-
 export function creditTransactionsCsv(rows: AdminCreditTransaction[]): string {
   return toCsv(
-    CSV_HEADERS,
+    CREDIT_TRANSACTIONS_CSV_COLUMNS,
     rows.map((r) => [
       r.transactionDate,
       r.userId?.email,
       r.userId?.name,
-      r.metadata?.packageName,
+      r.metadata.packageName,
       r.credits,
       r.amount.toFixed(2),
       r.currency.toUpperCase(),
@@ -55,7 +48,7 @@ export function creditTransactionsCsv(rows: AdminCreditTransaction[]): string {
 /** /admin/credit-transactions (admin-side spec, sections 2 and 7). */
 export function AdminCreditTransactionsPage() {
   const authorised = hasAdminToken();
-  const { params, update, filter, sort } = useListParams(transactionsQuerySchema, {
+  const { params, update, filter, sort } = useListParams(adminCreditTransactionsQuerySchema, {
     fixed: FIXED,
   });
   const query = useQuery(creditTransactionsQuery(params, authorised));
@@ -64,7 +57,7 @@ export function AdminCreditTransactionsPage() {
       authorised={authorised}
       title="Credit Transactions"
       description="Every credit package purchase, newest first."
-      top={<RevenueCards />}
+      top={<RevenueCards kind="credits" />}
       filters={
         <FiltersForm
           values={{
@@ -80,7 +73,7 @@ export function AdminCreditTransactionsPage() {
           onApply={(f) =>
             filter({
               userId: f.userId || undefined,
-              status: f.status === "all" ? undefined : f.status,
+              status: adminCreditTransactionsQuerySchema.shape.status.catch("all").parse(f.status),
               startDate: f.startDate || undefined,
               endDate: f.endDate || undefined,
             })
@@ -115,7 +108,7 @@ export function AdminCreditTransactionsPage() {
           <td className={tdClasses}>
             <TransactionStatusBadge status={r.status} />
           </td>
-          <td className={tdClasses}>{r.metadata?.packageName ?? "N/A"}</td>
+          <td className={tdClasses}>{r.metadata.packageName ?? "N/A"}</td>
           <td className={`${tdClasses} font-mono text-xs`}>{r.stripePaymentId ?? "N/A"}</td>
         </tr>
       )}

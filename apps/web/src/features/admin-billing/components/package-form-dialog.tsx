@@ -1,26 +1,29 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  type CreditPackage as AdminPackage,
+  BILLING_DEFAULTS,
+  type CreditPackageCreateInput,
+  CURRENCIES,
+  creditPackageCreateSchema,
+  type CreditPackageCreate as PackageForm,
+} from "@twinline/contracts";
 import { LoaderCircle } from "lucide-react";
 import { useEffect } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { type Control, useForm, useWatch } from "react-hook-form";
 import { buttonClasses } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { TextField } from "@/components/ui/field";
 import { discountedPrice, formatMoney } from "@/lib/money";
-import { type AdminPackage, CURRENCIES, type PackageForm, packageFormSchema } from "../api/schemas";
 import { CheckboxField, SelectField, TextAreaField } from "./form-controls";
 
 /** New package default: 100 credits, 9.99 usd, discount 0 (admin-side spec, section 9). */
-const DEFAULTS: PackageForm = {
+const DEFAULTS: CreditPackageCreateInput = {
   name: "",
   description: "",
-  credits: 100,
-  price: 9.99,
-  currency: "usd",
-  discount: 0,
-  isActive: true,
+  ...BILLING_DEFAULTS.package,
 };
 
-function toForm(pkg: AdminPackage): PackageForm {
+function toForm(pkg: AdminPackage): CreditPackageCreateInput {
   return {
     name: pkg.name,
     description: pkg.description ?? "",
@@ -33,16 +36,14 @@ function toForm(pkg: AdminPackage): PackageForm {
 }
 
 /** Original, discounted price and savings, while the discount is above 0. */
-function DiscountPreview({
-  control,
-}: {
-  control: ReturnType<typeof useForm<PackageForm>>["control"];
-}) {
-  const [price, discount, currency] = useWatch({
+function DiscountPreview({ control }: { control: Control<CreditPackageCreateInput> }) {
+  const [rawPrice, rawDiscount, currency] = useWatch({
     control,
     name: ["price", "discount", "currency"],
   });
-  if (!(discount > 0) || !Number.isFinite(price)) return null;
+  const price = Number(rawPrice);
+  const discount = Number(rawDiscount);
+  if (!(discount > 0 && discount <= 100) || !Number.isFinite(price)) return null;
   const final = discountedPrice(price, discount);
   return (
     <dl
@@ -85,8 +86,8 @@ export function PackageFormDialog({
   onSubmit: (form: PackageForm) => void;
   onClose: () => void;
 }) {
-  const form = useForm<PackageForm>({
-    resolver: zodResolver(packageFormSchema),
+  const form = useForm<CreditPackageCreateInput, unknown, PackageForm>({
+    resolver: zodResolver(creditPackageCreateSchema),
     defaultValues: DEFAULTS,
   });
   const { register, handleSubmit, reset, formState, control } = form;

@@ -1,4 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  type SubscriptionPlan as AdminPlan,
+  BILLING_DEFAULTS,
+  CURRENCIES,
+  PLAN_INTERVALS,
+  type SubscriptionPlanCreate as PlanForm,
+  subscriptionPlanCreateSchema,
+} from "@twinline/contracts";
 import { LoaderCircle } from "lucide-react";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
@@ -6,23 +14,14 @@ import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { TextField } from "@/components/ui/field";
-import {
-  type AdminPlan,
-  CURRENCIES,
-  INTERVALS,
-  type PlanForm,
-  planFormSchema,
-} from "../api/schemas";
 import { CheckboxField, SelectField, TextAreaField } from "./form-controls";
 
 /** The contract's plan form, with the features typed one per line. */
-const formSchema = planFormSchema.extend({
-  features: z.string().transform((text) =>
-    text
-      .split("\n")
-      .map((line) => line.trim())
-      .filter(Boolean),
-  ),
+const formSchema = subscriptionPlanCreateSchema.extend({
+  features: z
+    .string()
+    .transform((text) => text.split("\n"))
+    .pipe(subscriptionPlanCreateSchema.shape.features.unwrap()),
 });
 type FormInput = z.input<typeof formSchema>;
 
@@ -30,12 +29,13 @@ type FormInput = z.input<typeof formSchema>;
 const DEFAULTS: FormInput = {
   name: "",
   description: "",
-  price: 0,
-  currency: "usd",
-  interval: "month",
-  intervalCount: 1,
+  price: BILLING_DEFAULTS.plan.price,
+  currency: BILLING_DEFAULTS.plan.currency,
+  interval: BILLING_DEFAULTS.plan.interval,
+  intervalCount: BILLING_DEFAULTS.plan.intervalCount,
   features: "",
-  isActive: true,
+  isActive: BILLING_DEFAULTS.plan.isActive,
+  credits: BILLING_DEFAULTS.plan.credits,
 };
 
 function toInput(plan: AdminPlan): FormInput {
@@ -48,6 +48,7 @@ function toInput(plan: AdminPlan): FormInput {
     intervalCount: plan.intervalCount,
     features: plan.features.join("\n"),
     isActive: plan.isActive,
+    credits: plan.credits,
   };
 }
 
@@ -128,7 +129,7 @@ export function PlanFormDialog({
           ) : (
             <>
               <SelectField label="Interval" {...register("interval")}>
-                {INTERVALS.map((i) => (
+                {PLAN_INTERVALS.map((i) => (
                   <option key={i} value={i}>
                     {i}
                   </option>
@@ -145,6 +146,15 @@ export function PlanFormDialog({
             </>
           )}
         </div>
+        <TextField
+          label="Credits every period"
+          type="number"
+          min={0}
+          step={1}
+          hint="Credits granted on each paid period (0 for none)"
+          error={errors.credits?.message}
+          {...register("credits", { valueAsNumber: true })}
+        />
         <TextAreaField label="Features" hint="One feature per line" {...register("features")} />
         <CheckboxField label="Active" {...register("isActive")} />
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">

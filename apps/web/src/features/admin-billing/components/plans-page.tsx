@@ -1,4 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  SubscriptionPlan as AdminPlan,
+  SubscriptionPlanCreate as PlanForm,
+} from "@twinline/contracts";
 import { Check, LoaderCircle, Pencil, Plus, Power, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import toast from "react-hot-toast";
@@ -19,7 +23,6 @@ import {
   truncateId,
   updatePlan,
 } from "../api/catalogue";
-import type { AdminPlan, PlanForm } from "../api/schemas";
 import { PlanFormDialog } from "./plan-form-dialog";
 import { TypeToDeleteDialog } from "./type-to-delete-dialog";
 

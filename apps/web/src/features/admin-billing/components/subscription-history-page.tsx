@@ -1,11 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
+import {
+  adminSubscriptionHistoryQuerySchema,
+  SUBSCRIPTION_HISTORY_CSV_COLUMNS,
+  type SUBSCRIPTION_HISTORY_SORT_FIELDS,
+  type SubscriptionHistoryEvent as SubscriptionEvent,
+} from "@twinline/contracts";
 import toast from "react-hot-toast";
 import type { TableColumn } from "@/components/ui/paged-table";
 import { tdClasses } from "@/components/ui/sortable-header";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatMoney } from "@/lib/money";
 import { csvFileName, downloadCsv, toCsv } from "../api/csv";
-import { historyQuerySchema, type SubscriptionEvent } from "../api/schemas";
 import { ADMIN_TRANSACTIONS_PAGE_SIZE, subscriptionHistoryQuery } from "../api/transactions";
 import { FiltersForm, type Option } from "./filters";
 import { hasAdminToken, TransactionsScreen } from "./transactions-screen";
@@ -13,7 +18,7 @@ import { formatDateTime, formatDay, SubscriptionStatusBadge, UserCell } from "./
 
 const FIXED = { limit: ADMIN_TRANSACTIONS_PAGE_SIZE };
 
-const COLUMNS: TableColumn<string>[] = [
+const COLUMNS: TableColumn<(typeof SUBSCRIPTION_HISTORY_SORT_FIELDS)[number]>[] = [
   { label: "Date", sortBy: "timestamp" },
   { label: "User", sortBy: "user" },
   { label: "Plan", sortBy: "planName" },
@@ -41,24 +46,9 @@ const STATUSES: Option[] = [
   { value: "incomplete", label: "Incomplete" },
 ];
 
-const CSV_HEADERS = [
-  "Date",
-  "User Email",
-  "User Name",
-  "Subscription Plan",
-  "Event Type",
-  "Status",
-  "Start Date",
-  "End Date",
-  "Amount",
-  "Currency",
-  "Auto Renew",
-  "Stripe Subscription ID",
-] as const;
-
 export function subscriptionHistoryCsv(rows: SubscriptionEvent[]): string {
   return toCsv(
-    CSV_HEADERS,
+    SUBSCRIPTION_HISTORY_CSV_COLUMNS,
     rows.map((r) => [
       r.timestamp,
       r.userId?.email,
@@ -68,7 +58,7 @@ export function subscriptionHistoryCsv(rows: SubscriptionEvent[]): string {
       r.status,
       r.startDate,
       r.endDate,
-      r.amount === null ? null : r.amount.toFixed(2),
+      r.amount.toFixed(2),
       r.currency?.toUpperCase(),
       r.autoRenew ? "Yes" : "No",
       r.stripeSubscriptionId,
@@ -79,7 +69,9 @@ export function subscriptionHistoryCsv(rows: SubscriptionEvent[]): string {
 /** /admin/subscription-history (admin-side spec, sections 2 and 7). */
 export function AdminSubscriptionHistoryPage() {
   const authorised = hasAdminToken();
-  const { params, update, filter, sort } = useListParams(historyQuerySchema, { fixed: FIXED });
+  const { params, update, filter, sort } = useListParams(adminSubscriptionHistoryQuerySchema, {
+    fixed: FIXED,
+  });
   const query = useQuery(subscriptionHistoryQuery(params, authorised));
   return (
     <TransactionsScreen
@@ -102,8 +94,10 @@ export function AdminSubscriptionHistoryPage() {
           onApply={(f) =>
             filter({
               userId: f.userId || undefined,
-              status: f.status === "all" ? undefined : f.status,
-              eventType: f.eventType === "all" ? undefined : f.eventType,
+              status: adminSubscriptionHistoryQuerySchema.shape.status.catch("all").parse(f.status),
+              eventType: adminSubscriptionHistoryQuerySchema.shape.eventType
+                .catch("all")
+                .parse(f.eventType),
               startDate: f.startDate || undefined,
               endDate: f.endDate || undefined,
             })
@@ -141,9 +135,7 @@ export function AdminSubscriptionHistoryPage() {
           <td className={tdClasses}>
             {formatDay(r.startDate)} – {formatDay(r.endDate)}
           </td>
-          <td className={`${tdClasses} tabular-nums`}>
-            {r.amount === null ? "N/A" : formatMoney(r.amount, r.currency)}
-          </td>
+          <td className={`${tdClasses} tabular-nums`}>{formatMoney(r.amount, r.currency)}</td>
           <td className={tdClasses}>{r.autoRenew ? "Yes" : "No"}</td>
         </tr>
       )}

@@ -1,11 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
+import {
+  type AdminSubscriptionTransaction,
+  adminSubscriptionTransactionsQuerySchema,
+  type SUBSCRIPTION_TRANSACTION_SORT_FIELDS,
+  SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
+} from "@twinline/contracts";
 import toast from "react-hot-toast";
 import type { TableColumn } from "@/components/ui/paged-table";
 import { tdClasses } from "@/components/ui/sortable-header";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatMoney } from "@/lib/money";
 import { csvFileName, downloadCsv, toCsv } from "../api/csv";
-import { type AdminSubscriptionTransaction, transactionsQuerySchema } from "../api/schemas";
 import { ADMIN_TRANSACTIONS_PAGE_SIZE, subscriptionTransactionsQuery } from "../api/transactions";
 import { FiltersForm, TRANSACTION_STATUSES } from "./filters";
 import { hasAdminToken, TransactionsScreen } from "./transactions-screen";
@@ -13,7 +18,7 @@ import { formatDateTime, RevenueCards, TransactionStatusBadge, UserCell } from "
 
 const FIXED = { limit: ADMIN_TRANSACTIONS_PAGE_SIZE };
 
-const COLUMNS: TableColumn<string>[] = [
+const COLUMNS: TableColumn<(typeof SUBSCRIPTION_TRANSACTION_SORT_FIELDS)[number]>[] = [
   { label: "Date", sortBy: "transactionDate" },
   { label: "User", sortBy: "user" },
   { label: "Subscription Plan", sortBy: "planName" },
@@ -22,23 +27,12 @@ const COLUMNS: TableColumn<string>[] = [
   { label: "Transaction ID", sortBy: "stripePaymentId" },
 ];
 
-const CSV_HEADERS = [
-  "Date",
-  "User Email",
-  "User Name",
-  "Subscription Plan",
-  "Amount",
-  "Currency",
-  "Status",
-  "Transaction ID",
-] as const;
-
 const planOf = (r: AdminSubscriptionTransaction) => r.planId?.name ?? r.planName ?? null;
 const idOf = (r: AdminSubscriptionTransaction) => r.stripePaymentId ?? r.invoiceId ?? null;
 
 export function subscriptionTransactionsCsv(rows: AdminSubscriptionTransaction[]): string {
   return toCsv(
-    CSV_HEADERS,
+    SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
     rows.map((r) => [
       r.transactionDate,
       r.userId?.email,
@@ -55,7 +49,7 @@ export function subscriptionTransactionsCsv(rows: AdminSubscriptionTransaction[]
 /** /admin/subscription-transactions (admin-side spec, sections 2 and 7). */
 export function AdminSubscriptionTransactionsPage() {
   const authorised = hasAdminToken();
-  const { params, update, filter, sort } = useListParams(transactionsQuerySchema, {
+  const { params, update, filter, sort } = useListParams(adminSubscriptionTransactionsQuerySchema, {
     fixed: FIXED,
   });
   const query = useQuery(subscriptionTransactionsQuery(params, authorised));
@@ -64,7 +58,7 @@ export function AdminSubscriptionTransactionsPage() {
       authorised={authorised}
       title="Subscription Transactions"
       description="Every subscription payment, newest first."
-      top={<RevenueCards />}
+      top={<RevenueCards kind="subscriptions" />}
       filters={
         <FiltersForm
           values={{
@@ -80,7 +74,9 @@ export function AdminSubscriptionTransactionsPage() {
           onApply={(f) =>
             filter({
               userId: f.userId || undefined,
-              status: f.status === "all" ? undefined : f.status,
+              status: adminSubscriptionTransactionsQuerySchema.shape.status
+                .catch("all")
+                .parse(f.status),
               startDate: f.startDate || undefined,
               endDate: f.endDate || undefined,
             })

@@ -5,7 +5,7 @@ import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { formatMoney } from "@/lib/money";
-import { revenueQuery } from "../api/transactions";
+import { type RevenueKind, revenueQuery } from "../api/transactions";
 
 function capitalise(value: string): string {
   return value ? `${value[0]?.toUpperCase()}${value.slice(1)}` : "Unknown";
@@ -81,8 +81,8 @@ const REVENUE = [
 ] as const;
 
 /** Revenue Analytics: today, yesterday, this month and last month (USD). */
-export function RevenueCards() {
-  const revenue = useQuery(revenueQuery());
+export function RevenueCards({ kind }: { kind: RevenueKind }) {
+  const revenue = useQuery(revenueQuery(kind));
   return (
     <section aria-label="Revenue Analytics" className="space-y-3">
       <h2 className="font-display text-lg font-semibold text-stone-900 dark:text-white">

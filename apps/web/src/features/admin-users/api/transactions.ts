@@ -1,31 +1,12 @@
-import { z } from "zod";
+import {
+  adminUserCreditTransactionsResponseSchema,
+  adminUserSubscriptionTransactionsResponseSchema,
+} from "@twinline/contracts";
 import { api } from "@/lib/api-client";
 import type {
   CreditTransactionRow,
   SubscriptionTransactionRow,
 } from "../hooks/use-user-transactions";
-
-// TEMPORARY: the answers' shapes from the spec, until billing-server's contracts land.
-const creditRow = z.object({
-  _id: z.string(),
-  transactionDate: z.string(),
-  credits: z.number(),
-  amount: z.number(),
-  status: z.string(),
-  stripePaymentId: z.string().nullable().optional(),
-});
-const subscriptionRow = z.object({
-  _id: z.string(),
-  transactionDate: z.string(),
-  planId: z.object({ name: z.string() }).nullable().optional(),
-  planName: z.string().nullable().optional(),
-  amount: z.number(),
-  status: z.string(),
-  stripePaymentId: z.string().nullable().optional(),
-  invoiceId: z.string().nullable().optional(),
-});
-const creditList = z.object({ data: z.array(creditRow) });
-const subscriptionList = z.object({ data: z.array(subscriptionRow) });
 
 export const userTransactionKeys = {
   credits: (userId: string) => ["admin", "users", "detail", userId, "transactions"] as const,
@@ -40,7 +21,7 @@ export async function fetchUserCreditTransactions(
 ): Promise<CreditTransactionRow[]> {
   const body = await api.get(`/api/admin/users/${encodeURIComponent(userId)}/transactions`, {
     signal,
-    schema: creditList,
+    schema: adminUserCreditTransactionsResponseSchema,
   });
   return body.data.map((r) => ({
     _id: r._id,
@@ -59,7 +40,7 @@ export async function fetchUserSubscriptionTransactions(
 ): Promise<SubscriptionTransactionRow[]> {
   const body = await api.get(
     `/api/admin/users/${encodeURIComponent(userId)}/subscription-transactions`,
-    { signal, schema: subscriptionList },
+    { signal, schema: adminUserSubscriptionTransactionsResponseSchema },
   );
   return body.data.map((r) => ({
     _id: r._id,

@@ -1,22 +1,23 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { ApiError, api } from "@/lib/api-client";
 import {
-  activePlansResponseSchema,
-  checkoutSessionStatusSchema,
-  checkoutUrlResponseSchema,
+  BILLING_DEFAULTS,
+  cancelSubscriptionResponseSchema,
+  checkoutResponseSchema,
+  checkoutSessionResponseSchema,
   creditBalanceResponseSchema,
   creditPackagesResponseSchema,
   mySubscriptionResponseSchema,
   planChangeResultSchema,
   type SandboxPayRequest,
   sandboxRedirectResponseSchema,
-  sandboxSessionResponseSchema,
-  transactionHistoryResponseSchema,
-} from "./schemas";
+  subscriptionPlansResponseSchema,
+  userTransactionsResponseSchema,
+} from "@twinline/contracts";
+import { ApiError, api } from "@/lib/api-client";
 
 /** Page sizes: 5 on the credits screen, 10 on the transactions screen (user-side spec, section 9). */
-export const CREDITS_HISTORY_PAGE_SIZE = 5;
-export const TRANSACTIONS_PAGE_SIZE = 10;
+export const CREDITS_HISTORY_PAGE_SIZE = BILLING_DEFAULTS.creditsPageHistoryLimit;
+export const TRANSACTIONS_PAGE_SIZE = BILLING_DEFAULTS.transactionsPageLimit;
 
 export const billingKeys = {
   all: ["billing"] as const,
@@ -61,7 +62,7 @@ export const paymentHistoryQuery = (kind: HistoryKind, page: number, limit: numb
       api.get(kind === "credits" ? "/api/payments/history" : "/api/payments/subscription-history", {
         signal,
         query: { page, limit },
-        schema: transactionHistoryResponseSchema,
+        schema: userTransactionsResponseSchema,
       }),
     placeholderData: keepPreviousData,
   });
@@ -74,12 +75,12 @@ export const activePlansQuery = () =>
       (
         await api.get("/api/subscriptions/active-plans", {
           signal,
-          schema: activePlansResponseSchema,
+          schema: subscriptionPlansResponseSchema,
         })
       ).data,
   });
 
-/** GET /api/subscriptions/my-subscription (null when the user never subscribed). */
+/** GET /api/subscriptions/my-subscription ("inactive" with no plan when there is none). */
 export const mySubscriptionQuery = () =>
   queryOptions({
     queryKey: billingKeys.subscription,
@@ -97,7 +98,7 @@ export async function createPackageCheckout(packageId: string): Promise<string> 
   const body = await api.post(
     "/api/payments/create-checkout-session",
     { packageId },
-    { schema: checkoutUrlResponseSchema },
+    { schema: checkoutResponseSchema },
   );
   return body.url;
 }
@@ -107,7 +108,7 @@ export async function createSubscriptionCheckout(planId: string): Promise<string
   const body = await api.post(
     "/api/subscriptions/create-checkout",
     { planId },
-    { schema: checkoutUrlResponseSchema },
+    { schema: checkoutResponseSchema },
   );
   return body.url;
 }
@@ -119,7 +120,9 @@ export function changePlan(planId: string) {
 
 /** POST /api/subscriptions/cancel: stops renewal at the period end. */
 export function cancelSubscription() {
-  return api.post("/api/subscriptions/cancel");
+  return api.post("/api/subscriptions/cancel", undefined, {
+    schema: cancelSubscriptionResponseSchema,
+  });
 }
 
 /**
@@ -148,15 +151,17 @@ export const redirectTo = {
   },
 };
 
-/** The state of one checkout session (return page). */
-export const checkoutSessionStatusQuery = (sessionId: string) =>
+/** GET /api/payments/checkout-sessions/:id: one checkout and whether it is fulfilled (return page). */
+export const checkoutSessionQuery = (sessionId: string) =>
   queryOptions({
     queryKey: ["billing", "checkout-session", sessionId] as const,
-    queryFn: ({ signal }) =>
-      api.get(`/api/payments/checkout-sessions/${encodeURIComponent(sessionId)}`, {
-        signal,
-        schema: checkoutSessionStatusSchema,
-      }),
+    queryFn: async ({ signal }) =>
+      (
+        await api.get(`/api/payments/checkout-sessions/${encodeURIComponent(sessionId)}`, {
+          signal,
+          schema: checkoutSessionResponseSchema,
+        })
+      ).data,
   });
 
 /** GET /api/payments/sandbox/sessions/:id: what the sandbox checkout sells. */
@@ -167,7 +172,7 @@ export const sandboxSessionQuery = (sessionId: string) =>
       (
         await api.get(`/api/payments/sandbox/sessions/${encodeURIComponent(sessionId)}`, {
           signal,
-          schema: sandboxSessionResponseSchema,
+          schema: checkoutSessionResponseSchema,
         })
       ).data,
   });
@@ -179,7 +184,7 @@ export async function paySandboxSession(sessionId: string, card: SandboxPayReque
     card,
     { schema: sandboxRedirectResponseSchema },
   );
-  return body.url;
+  return body.redirectUrl;
 }
 
 /** POST /api/payments/sandbox/sessions/:id/cancel: the cancel page's address. */
@@ -189,5 +194,5 @@ export async function cancelSandboxSession(sessionId: string) {
     undefined,
     { schema: sandboxRedirectResponseSchema },
   );
-  return body.url;
+  return body.redirectUrl;
 }

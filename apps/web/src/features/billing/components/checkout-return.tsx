@@ -8,26 +8,28 @@ import { useCheckoutFulfilment } from "../hooks/use-checkout-fulfilment";
 
 /**
  * The result of a hosted checkout, shown on /dashboard/credits when the checkout sends the user
- * back with `?checkout=success&session_id=…` or `?checkout=cancel`. Credits land only when the
+ * back with `?checkout=success&session_id=…` or `?checkout=canceled` (plans: `?subscription=…`). Credits land only when the
  * payment is fulfilled (webhook or sandbox), never on this redirect: on success the page asks
  * until the fulfilment is there, then refreshes the balance, subscription and history.
  */
 export function CheckoutReturn() {
   const [params, setParams] = useSearchParams();
-  const outcome = params.get("checkout");
+  // Packages return with ?checkout=…, plans with ?subscription=… (CHECKOUT_RETURN_PATHS).
+  const outcome = params.get("checkout") ?? params.get("subscription");
   const sessionId = params.get("session_id");
   const dismiss = () =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
         next.delete("checkout");
+        next.delete("subscription");
         next.delete("session_id");
         return next;
       },
       { replace: true },
     );
 
-  if (outcome === "cancel") {
+  if (outcome === "canceled" || outcome === "cancel") {
     return (
       <Banner tone="neutral" onDismiss={dismiss} testId="checkout-cancelled">
         <CircleX aria-hidden="true" className="size-5 shrink-0" />

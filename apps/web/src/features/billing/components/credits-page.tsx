@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { BILLING_DEFAULTS, type CreditPackage } from "@twinline/contracts";
 import { Clock, Coins, Crown, LoaderCircle, RotateCw, ShoppingCart } from "lucide-react";
 import { type ReactNode, useEffect, useId, useState } from "react";
 import toast from "react-hot-toast";
@@ -8,7 +9,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
-import { discountedPrice, formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money";
 import { useSettings } from "@/lib/settings";
 import {
   CREDITS_HISTORY_PAGE_SIZE,
@@ -20,7 +21,6 @@ import {
   redirectTo,
 } from "../api/billing";
 import { formatDate } from "../api/format";
-import type { CreditPackage } from "../api/schemas";
 import { CheckoutReturn } from "./checkout-return";
 import { SubscriptionDialog } from "./subscription-dialog";
 import { TransactionsList } from "./transactions-list";
@@ -145,19 +145,18 @@ function SubscriptionSummary({ onManage }: { onManage: () => void }) {
 
 function PackageCard({
   pkg,
-  creditsPerMinute,
   pending,
   disabled,
   onBuy,
 }: {
   pkg: CreditPackage;
-  creditsPerMinute: number;
   pending: boolean;
   disabled: boolean;
   onBuy: () => void;
 }) {
-  const price = discountedPrice(pkg.price, pkg.discount);
-  const minutes = Math.floor(pkg.credits / Math.max(1, creditsPerMinute));
+  const price = pkg.discountedPrice;
+  // The spec's estimate: credits divided by 5 (user-side spec, section 2).
+  const minutes = Math.floor(pkg.credits / BILLING_DEFAULTS.creditsPerMinuteEstimate);
   return (
     <Card className="flex flex-col p-5" data-testid="credit-package">
       <div className="flex items-start justify-between gap-2">
@@ -207,7 +206,6 @@ function PackageCard({
 /** The active credit packages, sorted by credits, each with its Buy button. */
 function Packages() {
   const packages = useQuery(creditPackagesQuery());
-  const { settings } = useSettings();
   const checkout = useMutation({
     mutationFn: createPackageCheckout,
     onSuccess: (url) => redirectTo.go(url),
@@ -253,7 +251,6 @@ function Packages() {
             <PackageCard
               key={pkg._id}
               pkg={pkg}
-              creditsPerMinute={settings.creditsPerMinute}
               pending={checkout.isPending && checkout.variables === pkg._id}
               disabled={checkout.isPending || checkout.isSuccess}
               onBuy={() => checkout.mutate(pkg._id)}

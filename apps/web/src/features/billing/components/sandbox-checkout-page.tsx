@@ -1,5 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import {
+  type CheckoutSessionView as SandboxSession,
+  sandboxPayRequestSchema,
+} from "@twinline/contracts";
 import { CreditCard, FlaskConical, LoaderCircle, Lock } from "lucide-react";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
@@ -16,7 +20,6 @@ import {
   redirectTo,
   sandboxSessionQuery,
 } from "../api/billing";
-import { type SandboxSession, sandboxPayRequestSchema } from "../api/schemas";
 
 type CardInput = z.input<typeof sandboxPayRequestSchema>;
 
@@ -30,7 +33,7 @@ function Summary({ session }: { session: SandboxSession }) {
         {session.mode === "subscription" ? "Subscription" : "Credit package"}
       </p>
       <p className="mt-1 font-display text-lg font-semibold text-stone-900 dark:text-white">
-        {session.productName}
+        {session.itemName}
       </p>
       {session.description ? (
         <p className="text-sm text-stone-600 dark:text-stone-400">{session.description}</p>
@@ -38,6 +41,16 @@ function Summary({ session }: { session: SandboxSession }) {
       {session.credits ? (
         <p className="text-sm text-stone-600 dark:text-stone-400">
           {session.credits.toLocaleString("en-US")} credits
+          {session.mode === "subscription" ? " every period" : ""}
+        </p>
+      ) : null}
+      {session.interval ? (
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          Billed every{" "}
+          {session.intervalCount && session.intervalCount > 1
+            ? `${session.intervalCount} ${session.interval}s`
+            : session.interval}
+          , until canceled
         </p>
       ) : null}
       <p className="mt-3 flex items-baseline justify-between border-t border-stone-200 pt-3 dark:border-white/10">
@@ -64,11 +77,11 @@ function CardForm({ session }: { session: SandboxSession }) {
   });
   const pay = useMutation({
     mutationFn: (card: z.output<typeof sandboxPayRequestSchema>) =>
-      paySandboxSession(session.id, card),
+      paySandboxSession(session.sessionId, card),
     onSuccess: (url) => redirectTo.go(url),
   });
   const cancel = useMutation({
-    mutationFn: () => cancelSandboxSession(session.id),
+    mutationFn: () => cancelSandboxSession(session.sessionId),
     onSuccess: (url) => redirectTo.go(url),
     onError: () => redirectTo.go(session.cancelUrl),
   });
@@ -173,7 +186,9 @@ export function SandboxCheckoutPage({ sessionId }: { sessionId: string }) {
                 <p role="status" className="text-stone-700 dark:text-stone-300">
                   {session.data.status === "complete"
                     ? "This checkout is already paid."
-                    : "This checkout has expired."}
+                    : session.data.status === "canceled"
+                      ? "This checkout was canceled. Nothing was charged."
+                      : "This checkout has expired. Nothing was charged."}
                 </p>
                 <a
                   href={

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { CurrentSubscription, PlanChangeResult, SubscriptionPlan } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { ArrowDown, ArrowUp, Check, CircleCheck, LoaderCircle, RefreshCw } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -19,7 +20,6 @@ import {
   redirectTo,
 } from "../api/billing";
 import { formatDate, intervalLabel, planChangeKind } from "../api/format";
-import type { CurrentSubscription, PlanChangeResult, SubscriptionPlan } from "../api/schemas";
 
 /** Toast titles and messages of user-side spec section 8. */
 export const SUBSCRIPTION_TEXT = {
@@ -29,9 +29,10 @@ export const SUBSCRIPTION_TEXT = {
   cancelFailed: "Failed to cancel subscription",
 } as const;
 
+/** canceled (or set to cancel at period end) shows as Canceling (user-side spec, section 4). */
 function statusLabel(subscription: CurrentSubscription): string {
-  if (subscription.status === "active" && subscription.cancelAtPeriodEnd) return "Canceling";
-  if (subscription.status === "canceled") return "Canceling";
+  if (subscription.status === "canceled" || subscription.cancelAtPeriodEnd) return "Canceling";
+  if (subscription.providerStatus === "past_due") return "Past due";
   return subscription.status === "active" ? "Active" : "Inactive";
 }
 
@@ -153,7 +154,8 @@ function ChangeBanner({
 }
 
 function SuccessPanel({ result }: { result: PlanChangeResult }) {
-  const { proratedAmount, currency } = result.subscription;
+  const { proratedAmount } = result.subscription;
+  const currency = result.subscription.currency ?? "usd";
   return (
     <div
       role="status"
@@ -206,6 +208,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   }, [plans.isError]);
 
   const current = subscription.data ?? null;
+  const currentPrice = current?.price ?? current?.plan?.price ?? 0;
   const isActive = current?.status === "active";
   const currentPlanId = isActive ? (current?.plan?._id ?? null) : null;
   const chosen = plans.data?.find((p) => p._id === selected) ?? null;
@@ -251,7 +254,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   const title = hasSubscription ? "Manage Subscription" : "Subscribe to a Plan";
   const kind =
     isActive && chosen && current?.plan && chosen._id !== currentPlanId
-      ? planChangeKind(current.plan.price, chosen.price)
+      ? planChangeKind(currentPrice, chosen.price)
       : null;
   const busy = confirm.isPending || cancel.isPending;
   const confirmDisabled = !chosen || chosen._id === currentPlanId || busy || result !== null;
@@ -286,7 +289,8 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
               No subscription plans are available right now.
             </p>
           ) : (
-            <div role="group" aria-label="Subscription plans" className="space-y-3">
+            <fieldset className="space-y-3">
+              <legend className="sr-only">Subscription plans</legend>
               {plans.data.map((plan) => (
                 <PlanCard
                   key={plan._id}
@@ -296,7 +300,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
                   onSelect={() => setSelected(plan._id)}
                 />
               ))}
-            </div>
+            </fieldset>
           )}
           {kind && chosen && result === null ? <ChangeBanner kind={kind} plan={chosen} /> : null}
           <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import type { UserTransaction as Transaction } from "@twinline/contracts";
 import { RotateCw } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -10,7 +11,6 @@ import { tdClasses, thClasses } from "@/components/ui/sortable-header";
 import { formatMoney } from "@/lib/money";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
 import { capitalise, formatDate, statusTone } from "../api/format";
-import type { Transaction } from "../api/schemas";
 
 type Kind = HistoryKind;
 
@@ -30,8 +30,8 @@ function cells(kind: Kind, row: Transaction) {
   return kind === "credits"
     ? [
         formatDate(row.transactionDate),
-        row.metadata?.packageName ?? "Credits",
-        (row.credits ?? 0).toLocaleString("en-US"),
+        row.metadata.packageName ?? "Credits",
+        row.credits.toLocaleString("en-US"),
         amount,
         status,
       ]
@@ -40,7 +40,7 @@ function cells(kind: Kind, row: Transaction) {
         row.planName ?? "Subscription",
         amount,
         status,
-        row.metadata?.invoiceNumber ?? "—",
+        row.metadata.invoiceNumber ?? "—",
       ];
 }
 
