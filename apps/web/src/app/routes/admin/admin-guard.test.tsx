@@ -117,10 +117,10 @@ describe("admin guard", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/admin/users"));
   });
 
-  it("shows the 404 screen inside the layout for screens not built yet", async () => {
+  it("shows the 404 screen inside the layout for unknown admin paths", async () => {
     signInAdmin();
     mockAdminApi();
-    renderApp("/admin/subscription-history");
+    renderApp("/admin/no-such-screen");
     const notFound = await screen.findByTestId("not-found");
     expect(
       within(notFound).getByRole("heading", { name: "Oops! Page not found" }),
