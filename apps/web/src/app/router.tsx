@@ -46,7 +46,7 @@ export const appRoutes: RouteObject[] = [
       },
       {
         path: "chat",
-        lazy: () => import("./routes/billing").then((m) => ({ Component: m.ChatRoute })),
+        lazy: () => import("./routes/chat").then((m) => ({ Component: m.ChatRoute })),
       },
       {
         path: "credits",
