@@ -7,6 +7,7 @@ import { applyMigrations } from "./db/migrate.ts";
 import { loggerOptions, REDACT_PATHS, REQUEST_ID_HEADER, requestIdFor } from "./logging.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
+import { billingModule } from "./modules/billing/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
@@ -159,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
   });
+  await app.register(billingModule, { config, connection });
   if (options.register) await app.register(options.register);
 
   webFallback = await registerWebApp(app, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST });

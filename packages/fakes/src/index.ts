@@ -3,3 +3,4 @@
  * tests, the browser tests and the benchmarks alike (DESIGN.md, "Providers"). One of each.
  */
 export * from "./http.ts";
+export * from "./stripe.ts";

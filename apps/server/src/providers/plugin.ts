@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
 import type { LlmProvider } from "./llm/index.ts";
-import type { PaymentsProvider } from "./payments/index.ts";
+import type { PaymentsProvider, SandboxOptions } from "./payments/index.ts";
 import { createProviderResolver, type ProviderDeps, type StoredProviderKeys } from "./resolve.ts";
 import type { TtsProvider } from "./tts/index.ts";
 
@@ -13,6 +13,8 @@ export interface Providers {
   llm(): Promise<LlmProvider>;
   tts(): Promise<TtsProvider>;
   payments(): Promise<PaymentsProvider>;
+  /** Wires the payments sandbox to its state and its event handler (the billing module). */
+  configureSandbox(options: SandboxOptions): void;
   modes(): Promise<ProviderModes>;
 }
 

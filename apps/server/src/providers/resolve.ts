@@ -5,6 +5,7 @@ import {
   createSandboxPayments,
   createStripePayments,
   type PaymentsProvider,
+  type SandboxOptions,
 } from "./payments/index.ts";
 import { createElevenLabsTts, createOfflineTts, type TtsProvider } from "./tts/index.ts";
 
@@ -61,10 +62,16 @@ export const llmFor = (config: Config, apiKey: string | undefined): LlmProvider 
 export const ttsFor = (config: Config, apiKey: string | undefined): TtsProvider =>
   apiKey ? createElevenLabsTts({ apiKey, baseUrl: config.elevenlabs.baseUrl }) : createOfflineTts();
 
-export const paymentsFor = (config: Config, secretKey: string | undefined): PaymentsProvider =>
+export const paymentsFor = (
+  config: Config,
+  secretKey: string | undefined,
+  sandbox?: SandboxOptions,
+): PaymentsProvider =>
   secretKey
     ? createStripePayments({ secretKey, apiBase: config.stripe.apiBase })
-    : createSandboxPayments();
+    : sandbox
+      ? createSandboxPayments(sandbox)
+      : createSandboxPayments();
 
 /** The last value `build` made, again while its key is the same: keys change rarely. */
 function builtOncePerKey<T>(build: (key: string | undefined) => T) {
@@ -86,9 +93,15 @@ function builtOncePerKey<T>(build: (key: string | undefined) => T) {
 export function createProviderResolver(deps: ProviderDeps) {
   const llm = builtOncePerKey((key) => llmFor(deps.config, key));
   const tts = builtOncePerKey((key) => ttsFor(deps.config, key));
-  const payments = builtOncePerKey((key) => paymentsFor(deps.config, key));
+  let sandbox: SandboxOptions | undefined;
+  let payments = builtOncePerKey((key) => paymentsFor(deps.config, key, sandbox));
   return {
     deps,
+    /** The billing module wires the sandbox's state and event delivery at boot. */
+    configureSandbox(options: SandboxOptions) {
+      sandbox = options;
+      payments = builtOncePerKey((key) => paymentsFor(deps.config, key, sandbox));
+    },
     llm: async (): Promise<LlmProvider> => llm((await effectiveKeys(deps)).openai),
     tts: async (): Promise<TtsProvider> => tts((await effectiveKeys(deps)).elevenLabs),
     payments: async (): Promise<PaymentsProvider> =>

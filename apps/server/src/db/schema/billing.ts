@@ -299,3 +299,16 @@ export const processedWebhookEvents = pgTable("processed_webhook_events", {
   type: text("type").notNull(),
   processedAt: timestamp("processed_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The offline sandbox's provider state (docs/decisions/0016): its checkout sessions,
+ * subscriptions and invoices as Stripe-shaped JSON, so the sandbox is re-read exactly as Stripe
+ * is, on every instance.
+ */
+export const sandboxObjects = pgTable("sandbox_objects", {
+  id: text("id").primaryKey(),
+  object: text("object").notNull(),
+  data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

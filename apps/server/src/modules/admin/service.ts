@@ -1,7 +1,12 @@
 import type { AdminUsersQuery, UserGrowth } from "@twinline/contracts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { type AdminUserFigures, toAdminListItem, toAdminUserDetail } from "../users/mapper.ts";
+import {
+  type AdminUserFigures,
+  type SubscriptionView,
+  toAdminListItem,
+  toAdminUserDetail,
+} from "../users/mapper.ts";
 import type { UsersRepository } from "../users/repository.ts";
 
 export const ADMIN_MESSAGES = {
@@ -18,17 +23,22 @@ export interface AdminServiceOptions {
   users: UsersRepository;
   /** A user's figures kept by other modules (today's chat messages); zeros when absent. */
   figuresOf?: (userId: string) => Promise<AdminUserFigures>;
+  /** The subscriptions of a page of users (users/mapper.ts subscriptionsOf). */
+  subscriptionsOf?: (userIds: string[]) => Promise<Map<string, SubscriptionView>>;
 }
 
-export function createAdminService({ users, figuresOf }: AdminServiceOptions) {
+export function createAdminService({ users, figuresOf, subscriptionsOf }: AdminServiceOptions) {
   const detailOf = async (user: UserRow) =>
     toAdminUserDetail(user, figuresOf ? await figuresOf(user.id) : undefined);
   return {
     async listUsers(query: AdminUsersQuery) {
       const { rows, total } = await users.list(query);
+      const subscriptions = subscriptionsOf
+        ? await subscriptionsOf(rows.map((row) => row.id))
+        : new Map<string, SubscriptionView>();
       return {
         success: true as const,
-        data: rows.map(toAdminListItem),
+        data: rows.map((row) => toAdminListItem(row, subscriptions.get(row.id))),
         pagination: {
           total,
           page: query.page,

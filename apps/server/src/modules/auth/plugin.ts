@@ -6,7 +6,9 @@ import { authPlugin } from "../../plugins/auth.ts";
 import { createMailProvider, type MailProvider } from "../../providers/mail/index.ts";
 import { adminRoutes } from "../admin/routes.ts";
 import { type AdminService, createAdminService } from "../admin/service.ts";
+import { totalSpentOf } from "../billing/transactions-repository.ts";
 import { createChatRepository, utcDay } from "../chat/repository.ts";
+import { subscriptionOf, subscriptionsOf } from "../users/mapper.ts";
 import { createUsersRepository, type UsersRepository } from "../users/repository.ts";
 import { createGoogleVerifier, type GoogleTokenVerifier } from "./google.ts";
 import { createResetTokensRepository } from "./repository.ts";
@@ -69,7 +71,10 @@ export const accountsModule = fp<AccountsModuleOptions>(
       users,
       figuresOf: async (userId) => ({
         dailyMessageCount: (await chat.usage(userId, utcDay())).today,
+        totalSpent: await totalSpentOf(db, userId),
+        subscription: await subscriptionOf(db, userId),
       }),
+      subscriptionsOf: (userIds) => subscriptionsOf(db, userIds),
     });
 
     app.decorate("auth", auth);

@@ -7,7 +7,7 @@ import { HttpError } from "../../plugins/errors.ts";
 import type { MailProvider } from "../../providers/mail/index.ts";
 import { applyCreditMovement } from "../credits/ledger.ts";
 import type { SettingsService } from "../settings/service.ts";
-import { toUser } from "../users/mapper.ts";
+import { subscriptionOf, toUser } from "../users/mapper.ts";
 import type { UsersRepository } from "../users/repository.ts";
 import { syncAdminAccount } from "./admin-account.ts";
 import type { GoogleTokenVerifier } from "./google.ts";
@@ -49,7 +49,7 @@ export function createAuthService(options: AuthServiceOptions) {
   const session = async (user: UserRow): Promise<AuthResponse> => ({
     success: true,
     token: await tokens.sign(user),
-    user: toUser(user),
+    user: toUser(user, await subscriptionOf(db, user.id)),
   });
 
   const assertActive = (user: UserRow) => {
@@ -223,13 +223,13 @@ export function createAuthService(options: AuthServiceOptions) {
     },
 
     async me(user: UserRow): Promise<User> {
-      return toUser(user);
+      return toUser(user, await subscriptionOf(db, user.id));
     },
 
     async updateProfile(user: UserRow, name: string): Promise<User> {
       const updated = await users.update(user.id, { name });
       if (!updated) throw new HttpError(404, "User not found");
-      return toUser(updated);
+      return toUser(updated, await subscriptionOf(db, updated.id));
     },
 
     /** PUT /api/users/password and PUT /api/admin/change-password. */

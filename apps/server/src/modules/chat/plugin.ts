@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import type { DatabaseConnection } from "../../db/client.ts";
 import { adminGuarded } from "../admin/routes.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
+import { subscriptionOf } from "../users/mapper.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
 import { createChatRepository } from "./repository.ts";
 import { chatRoutes } from "./routes.ts";
@@ -51,6 +52,7 @@ export const chatModule = fp<ChatModuleOptions>(
       llm: options.llm ?? (() => app.providers.llm()),
       persona,
       log: app.log,
+      subscriptionOf: (userId) => subscriptionOf(options.connection.db, userId),
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
     app.decorate("chat", chat);

@@ -14,7 +14,7 @@ import type { ChatMessageRow, ConversationRow, UserRow } from "../../db/schema/i
 import { HttpError } from "../../plugins/errors.ts";
 import type { StreamChatRequest } from "../../providers/llm/index.ts";
 import type { SettingsService } from "../settings/service.ts";
-import { hasActiveSubscription, subscriptionOf } from "../users/mapper.ts";
+import { hasActiveSubscription, NO_SUBSCRIPTION, type SubscriptionView } from "../users/mapper.ts";
 import {
   buildChatRequest,
   type ChatRequest,
@@ -46,6 +46,8 @@ export interface ChatServiceOptions {
   providerTimeoutMs?: number;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** The user's subscription (users/mapper.ts subscriptionOf); absent: nobody subscribes. */
+  subscriptionOf?: (userId: string) => Promise<SubscriptionView>;
 }
 
 /** The user went away before the reply was done (nothing more reaches them): nginx's 499. */
@@ -129,7 +131,9 @@ export function createChatService(options: ChatServiceOptions) {
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
-  const isSubscriber = (user: UserRow) => hasActiveSubscription(subscriptionOf(user), now());
+  const subscriptionOf = options.subscriptionOf ?? (async () => NO_SUBSCRIPTION);
+  const isSubscriber = async (user: UserRow) =>
+    hasActiveSubscription(await subscriptionOf(user.id), now());
 
   /** The passages for a message; retrieval trouble costs the knowledge, not the reply. */
   const passagesFor = async (message: string): Promise<string[]> => {
@@ -164,7 +168,7 @@ export function createChatService(options: ChatServiceOptions) {
       if (countWords(message) > current.maxWordsPerMessage) {
         throw new HttpError(400, CHAT_MESSAGES.tooManyWords(current.maxWordsPerMessage));
       }
-      const limit = isSubscriber(user) ? null : current.freeMessagesPerDay;
+      const limit = (await isSubscriber(user)) ? null : current.freeMessagesPerDay;
       const day = utcDay(now());
       const outcome = await repository.sendUserMessage({
         userId: user.id,
@@ -286,7 +290,9 @@ export function createChatService(options: ChatServiceOptions) {
         total: counts.total,
         sentToday: counts.today,
         dailyLimit,
-        remaining: isSubscriber(user) ? "unlimited" : Math.max(0, dailyLimit - counts.today),
+        remaining: (await isSubscriber(user))
+          ? "unlimited"
+          : Math.max(0, dailyLimit - counts.today),
       };
     },
 

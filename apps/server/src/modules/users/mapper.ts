@@ -1,10 +1,20 @@
 import type { Admin, AdminUserDetail, AdminUserListItem, User } from "@twinline/contracts";
-import { type AnyColumn, type SQL, sql } from "drizzle-orm";
-import type { UserRow } from "../../db/schema/index.ts";
+import { type AnyColumn, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import {
+  type SubscriptionPlanRow,
+  subscriptionPlans,
+  type UserRow,
+  type UserSubscriptionRow,
+  userSubscriptions,
+} from "../../db/schema/index.ts";
 
 /**
- * A user's subscription as every answer shows it. THE one place billing changes: until the
- * billing issue stores subscriptions, every account is "inactive" with nothing else known.
+ * A user's subscription as every answer shows it. THE one place that reads it: the user's
+ * newest subscription (billing's user_subscriptions), with its plan.
+ * - status "active": in force and renewing (a past-due renewal still counts while Stripe retries);
+ * - "canceled": set to cancel at the period end (the user-side "Canceling"), in force until then;
+ * - "inactive": none, or ended.
  */
 export interface SubscriptionView {
   status: "active" | "canceled" | "inactive";
@@ -18,18 +28,86 @@ export interface SubscriptionView {
   stripeSubscriptionId: string | null;
 }
 
-export function subscriptionOf(_user: UserRow): SubscriptionView {
+export const NO_SUBSCRIPTION: SubscriptionView = {
+  status: "inactive",
+  planId: null,
+  planName: null,
+  plan: null,
+  currentPeriodStart: null,
+  currentPeriodEnd: null,
+  autoRenew: false,
+  cancelAtPeriodEnd: false,
+  stripeSubscriptionId: null,
+};
+
+/** A plan's period in months, as the admin's "monthly / quarterly / yearly" reads it. */
+function durationInMonths(interval: string, count: number): number {
+  if (interval === "year") return 12 * count;
+  if (interval === "month") return count;
+  if (interval === "week") return Math.round(count / 4);
+  return 0;
+}
+
+type SubscriptionWithPlan = {
+  subscription: UserSubscriptionRow;
+  plan: Pick<SubscriptionPlanRow, "name" | "interval" | "intervalCount">;
+};
+
+export function toSubscriptionView(found: SubscriptionWithPlan | undefined): SubscriptionView {
+  if (!found) return NO_SUBSCRIPTION;
+  const { subscription: row, plan } = found;
+  const inForce = row.status === "active" || row.status === "past_due";
   return {
-    status: "inactive",
-    planId: null,
-    planName: null,
-    plan: null,
-    currentPeriodStart: null,
-    currentPeriodEnd: null,
-    autoRenew: false,
-    cancelAtPeriodEnd: false,
-    stripeSubscriptionId: null,
+    status: !inForce ? "inactive" : row.cancelAtPeriodEnd ? "canceled" : "active",
+    planId: row.planId,
+    planName: plan.name,
+    plan: {
+      name: plan.name,
+      price: row.priceMinor / 100,
+      duration: durationInMonths(plan.interval, plan.intervalCount),
+    },
+    currentPeriodStart: row.currentPeriodStart.toISOString(),
+    currentPeriodEnd: row.currentPeriodEnd.toISOString(),
+    autoRenew: inForce && !row.cancelAtPeriodEnd,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    stripeSubscriptionId: row.providerSubscriptionId,
   };
+}
+
+/** The newest subscription of each user (with its plan), by user id. */
+export async function latestSubscriptions(
+  db: Database,
+  userIds: string[],
+): Promise<Map<string, SubscriptionWithPlan>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([userSubscriptions.userId], {
+      subscription: userSubscriptions,
+      plan: {
+        name: subscriptionPlans.name,
+        interval: subscriptionPlans.interval,
+        intervalCount: subscriptionPlans.intervalCount,
+      },
+    })
+    .from(userSubscriptions)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, userSubscriptions.planId))
+    .where(inArray(userSubscriptions.userId, userIds))
+    .orderBy(userSubscriptions.userId, desc(userSubscriptions.createdAt));
+  return new Map(rows.map((row) => [row.subscription.userId, row]));
+}
+
+/** The user's subscription as every answer shows it. */
+export async function subscriptionOf(db: Database, userId: string): Promise<SubscriptionView> {
+  return toSubscriptionView((await latestSubscriptions(db, [userId])).get(userId));
+}
+
+/** subscriptionOf for a page of users, in one query. */
+export async function subscriptionsOf(
+  db: Database,
+  userIds: string[],
+): Promise<Map<string, SubscriptionView>> {
+  const found = await latestSubscriptions(db, userIds);
+  return new Map(userIds.map((id) => [id, toSubscriptionView(found.get(id))]));
 }
 
 /**
@@ -50,18 +128,24 @@ export function hasActiveSubscription(
 
 /**
  * hasActiveSubscription as SQL on a user id, for filters over many users (the chat logs' plan
- * filter). Changes together with subscriptionOf: billing replaces it with an EXISTS over its
- * subscriptions table; until then no account has a subscription.
+ * filter): the user's newest subscription is in force (active or past due) and, when set to
+ * cancel, its period has not ended.
  */
-export function hasActiveSubscriptionSql(_userId: AnyColumn | SQL): SQL<boolean> {
-  return sql<boolean>`false`;
+export function hasActiveSubscriptionSql(userId: AnyColumn | SQL): SQL<boolean> {
+  return sql<boolean>`coalesce((
+    select ${userSubscriptions.status} in ('active', 'past_due')
+      and (not ${userSubscriptions.cancelAtPeriodEnd} or ${userSubscriptions.currentPeriodEnd} > now())
+    from ${userSubscriptions}
+    where ${userSubscriptions.userId} = ${userId}
+    order by ${userSubscriptions.createdAt} desc
+    limit 1
+  ), false)`;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** The user object of the user-side spec (auth answers, GET /api/auth/me, profile). */
-export function toUser(user: UserRow): User {
-  const subscription = subscriptionOf(user);
+export function toUser(user: UserRow, subscription: SubscriptionView = NO_SUBSCRIPTION): User {
   return {
     _id: user.id,
     id: user.id,
@@ -85,8 +169,10 @@ export function toAdmin(user: UserRow): Admin {
   return { _id: user.id, id: user.id, name: user.name, email: user.email, role: "admin" };
 }
 
-export function toAdminListItem(user: UserRow): AdminUserListItem {
-  const subscription = subscriptionOf(user);
+export function toAdminListItem(
+  user: UserRow,
+  subscription: SubscriptionView = NO_SUBSCRIPTION,
+): AdminUserListItem {
   return {
     _id: user.id,
     name: user.name,
@@ -105,13 +191,20 @@ export function toAdminListItem(user: UserRow): AdminUserListItem {
 export interface AdminUserFigures {
   /** Messages answered today (UTC), from the chat's daily counter. */
   dailyMessageCount: number;
+  /** Successful payments (credits and subscriptions), major units. */
+  totalSpent?: number;
+  subscription?: SubscriptionView;
 }
 
 export function toAdminUserDetail(
   user: UserRow,
   figures: AdminUserFigures = { dailyMessageCount: 0 },
 ): AdminUserDetail {
-  const { planId: _planId, planName: _planName, ...subscription } = subscriptionOf(user);
+  const {
+    planId: _planId,
+    planName: _planName,
+    ...subscription
+  } = figures.subscription ?? NO_SUBSCRIPTION;
   return {
     _id: user.id,
     name: user.name,
@@ -122,9 +215,8 @@ export function toAdminUserDetail(
     createdAt: user.createdAt.toISOString(),
     lastLogin: iso(user.lastLogin),
     dailyMessageCount: figures.dailyMessageCount,
-    // Billing adds the total spent.
     credits: user.credits,
-    totalSpent: 0,
+    totalSpent: figures.totalSpent ?? 0,
     googleId: user.googleId,
     subscription,
   };

@@ -1,3 +1,22 @@
-export { createSandboxPayments } from "./sandbox.ts";
-export { createStripeClient, createStripePayments, type StripeOptions } from "./stripe.ts";
-export type { BalanceAmount, PaymentsProvider } from "./types.ts";
+export {
+  CardError,
+  checkCard,
+  createSandboxPayments,
+  periodEnd,
+  prorationDue,
+  SANDBOX_CARD_DECLINED,
+  SANDBOX_CARD_SUCCESS,
+  type SandboxCard,
+  type SandboxOptions,
+  type SandboxPayments,
+  SessionClosedError,
+  sandboxId,
+} from "./sandbox.ts";
+export {
+  createStripeClient,
+  createStripePayments,
+  PRODUCT_KIND_KEY,
+  type StripeOptions,
+  verifyStripeWebhook,
+} from "./stripe.ts";
+export type * from "./types.ts";

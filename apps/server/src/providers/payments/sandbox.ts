@@ -1,11 +1,441 @@
-import type { PaymentsProvider } from "./types.ts";
+import { randomBytes } from "node:crypto";
+import { ProviderUnavailableError } from "../errors.ts";
+import type {
+  CheckoutItem,
+  CheckoutSessionInfo,
+  CreateCheckoutInput,
+  InvoiceInfo,
+  PaymentEvent,
+  PaymentsProvider,
+  ProviderSubscriptionStatus,
+  Recurring,
+  SandboxStore,
+  SubscriptionInfo,
+} from "./types.ts";
 
-/** No Stripe key: the sandbox checkout of this app (the billing issue builds it out). */
-export function createSandboxPayments(): PaymentsProvider {
+/** The sandbox's test cards and messages (docs/decisions/0016). */
+export const SANDBOX_CARD_SUCCESS = "4242424242424242";
+export const SANDBOX_CARD_DECLINED = "4000000000000002";
+
+/** The session was paid, canceled or expired already. */
+export class SessionClosedError extends Error {
+  constructor() {
+    super("This checkout session is no longer open");
+    this.name = "SessionClosedError";
+  }
+}
+
+/** A card the sandbox refuses, with Stripe's words ("Your card was declined."). */
+export class CardError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = "CardError";
+  }
+}
+
+export interface SandboxCard {
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+}
+
+export interface SandboxOptions {
+  store: SandboxStore;
+  /** PUBLIC_URL: the hosted page is {publicUrl}/checkout/sandbox/{sessionId}. */
+  publicUrl: string;
+  /** Where the sandbox's events go: the same handler as Stripe's webhook. */
+  deliver: (event: PaymentEvent) => Promise<void>;
+  now?: () => Date;
+}
+
+/** The sandbox's own operations, beyond the provider interface (its hosted page calls them). */
+export interface SandboxPayments extends PaymentsProvider {
+  readonly mode: "sandbox";
+  /** Charges the card for an open session, then delivers its events. */
+  pay(sessionId: string, card: SandboxCard): Promise<void>;
+  /** The buyer left the page: the session is canceled (Stripe keeps it open; it expires). */
+  cancel(sessionId: string): Promise<void>;
+}
+
+const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export const sandboxId = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString("hex")}`;
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const fromSeconds = (value: unknown) => new Date(Number(value) * 1000);
+
+/** The end of a period of `recurring` that starts at `start` (UTC, month ends clamped). */
+export function periodEnd(start: Date, recurring: Recurring): Date {
+  const end = new Date(start.getTime());
+  const n = recurring.intervalCount;
+  switch (recurring.interval) {
+    case "day":
+      end.setUTCDate(end.getUTCDate() + n);
+      break;
+    case "week":
+      end.setUTCDate(end.getUTCDate() + 7 * n);
+      break;
+    case "month":
+    case "year": {
+      const months = recurring.interval === "month" ? n : 12 * n;
+      const day = end.getUTCDate();
+      end.setUTCDate(1);
+      end.setUTCMonth(end.getUTCMonth() + months);
+      const last = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).getUTCDate();
+      end.setUTCDate(Math.min(day, last));
+      break;
+    }
+  }
+  return end;
+}
+
+/**
+ * Stripe's proration for an immediate price change invoiced at once: the new price for the
+ * unused part of the period less the unused part of the old price; a negative result is a
+ * credit, so nothing is due now.
+ */
+export function prorationDue(input: {
+  oldAmountMinor: number;
+  newAmountMinor: number;
+  periodStart: Date;
+  periodEnd: Date;
+  now: Date;
+}): number {
+  const total = input.periodEnd.getTime() - input.periodStart.getTime();
+  if (total <= 0) return 0;
+  const left = Math.min(Math.max(input.periodEnd.getTime() - input.now.getTime(), 0), total);
+  const fraction = left / total;
+  const due =
+    Math.round(input.newAmountMinor * fraction) - Math.round(input.oldAmountMinor * fraction);
+  return Math.max(0, due);
+}
+
+/** The card form's checks, in Stripe's words. */
+export function checkCard(card: SandboxCard, now: Date): void {
+  const number = card.cardNumber.replace(/[\s-]/g, "");
+  if (!/^\d{13,19}$/.test(number)) {
+    throw new CardError("Your card number is incomplete.", "incomplete_number");
+  }
+  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(card.expiry);
+  const month = Number(expiry?.[1]);
+  if (!expiry || month < 1 || month > 12) {
+    throw new CardError("Your card's expiration date is incomplete.", "incomplete_expiry");
+  }
+  const year = Number(expiry[2]) + (expiry[2]?.length === 2 ? 2000 : 0);
+  if (
+    year < now.getUTCFullYear() ||
+    (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)
+  ) {
+    throw new CardError("Your card has expired.", "expired_card");
+  }
+  if (!/^\d{3,4}$/.test(card.cvc.trim())) {
+    throw new CardError("Your card's security code is incomplete.", "incomplete_cvc");
+  }
+  if (number === SANDBOX_CARD_DECLINED) {
+    throw new CardError("Your card was declined.", "card_declined");
+  }
+  if (number !== SANDBOX_CARD_SUCCESS) {
+    throw new CardError("Your card was declined.", "card_declined");
+  }
+}
+
+type Json = Record<string, unknown>;
+const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+function toSession(data: Json): CheckoutSessionInfo {
   return {
+    id: String(data.id),
+    mode: data.mode === "subscription" ? "subscription" : "payment",
+    status: data.status as CheckoutSessionInfo["status"],
+    paymentStatus: data.payment_status as CheckoutSessionInfo["paymentStatus"],
+    clientReferenceId: str(data.client_reference_id),
+    metadata: (data.metadata as Record<string, string>) ?? {},
+    subscriptionId: str(data.subscription),
+    paymentIntentId: str(data.payment_intent),
+    customerId: str(data.customer),
+    amountTotal: Number(data.amount_total),
+    currency: String(data.currency),
+  };
+}
+
+function toSubscription(data: Json): SubscriptionInfo {
+  return {
+    id: String(data.id),
+    status: data.status as ProviderSubscriptionStatus,
+    customerId: str(data.customer),
+    itemId: str(data.item_id),
+    priceId: str(data.price_id),
+    amountMinor: Number(data.amount),
+    currency: String(data.currency),
+    recurring: {
+      interval: data.interval as Recurring["interval"],
+      intervalCount: Number(data.interval_count),
+    },
+    currentPeriodStart: fromSeconds(data.current_period_start),
+    currentPeriodEnd: fromSeconds(data.current_period_end),
+    cancelAtPeriodEnd: data.cancel_at_period_end === true,
+    canceledAt: data.canceled_at == null ? null : fromSeconds(data.canceled_at),
+    metadata: (data.metadata as Record<string, string>) ?? {},
+    latestInvoiceId: str(data.latest_invoice),
+    created: fromSeconds(data.created),
+  };
+}
+
+function toInvoice(data: Json): InvoiceInfo {
+  return {
+    id: String(data.id),
+    number: str(data.number),
+    status: data.status as InvoiceInfo["status"],
+    subscriptionId: str(data.subscription),
+    amountPaid: Number(data.amount_paid),
+    amountDue: Number(data.amount_due),
+    currency: String(data.currency),
+    billingReason: str(data.billing_reason),
+    paymentId: str(data.payment_intent),
+    periodStart: data.period_start == null ? null : fromSeconds(data.period_start),
+    periodEnd: data.period_end == null ? null : fromSeconds(data.period_end),
+    created: fromSeconds(data.created),
+    attemptCount: Number(data.attempt_count ?? 1),
+  };
+}
+
+/** No Stripe key and no sandbox state wired (scripts): only the key test answers. */
+export function createSandboxPayments(): PaymentsProvider;
+export function createSandboxPayments(options: SandboxOptions): SandboxPayments;
+export function createSandboxPayments(options?: SandboxOptions): PaymentsProvider {
+  const unavailable = async (): Promise<never> => {
+    throw new ProviderUnavailableError("The payments sandbox is not wired to a store");
+  };
+  if (!options) {
+    return {
+      mode: "sandbox",
+      catalogue: null,
+      retrieveBalance: async () => [],
+      createCheckoutSession: unavailable,
+      retrieveCheckoutSession: unavailable,
+      retrieveSubscription: unavailable,
+      retrieveInvoice: unavailable,
+      previewPriceChange: unavailable,
+      changeSubscriptionPrice: unavailable,
+      cancelAtPeriodEnd: unavailable,
+    };
+  }
+  const { store, publicUrl, deliver } = options;
+  const now = options.now ?? (() => new Date());
+
+  const event = (type: string, object: Json): PaymentEvent => ({
+    id: sandboxId("evt"),
+    type,
+    created: seconds(now()),
+    data: { object: object as PaymentEvent["data"]["object"] },
+  });
+
+  const mustGet = async (id: string, object: string): Promise<Json> => {
+    const data = await store.get(id);
+    if (!data || data.object !== object) {
+      throw new ProviderUnavailableError(`No such sandbox ${object}: ${id}`);
+    }
+    return data;
+  };
+
+  let invoiceCounter = 0;
+  const makeInvoice = async (input: {
+    subscription: Json;
+    amountMinor: number;
+    reason: string;
+    periodStart: Date;
+    periodEnd: Date;
+  }): Promise<Json> => {
+    invoiceCounter += 1;
+    const id = sandboxId("in");
+    const invoice: Json = {
+      id,
+      object: "invoice",
+      number: `SBX-${id.slice(-8).toUpperCase()}-${invoiceCounter}`,
+      status: "paid",
+      subscription: input.subscription.id,
+      amount_paid: input.amountMinor,
+      amount_due: input.amountMinor,
+      currency: input.subscription.currency,
+      billing_reason: input.reason,
+      payment_intent: sandboxId("pi"),
+      period_start: seconds(input.periodStart),
+      period_end: seconds(input.periodEnd),
+      created: seconds(now()),
+      attempt_count: 1,
+    };
+    await store.put(id, "invoice", invoice);
+    return invoice;
+  };
+
+  const sandbox: SandboxPayments = {
     mode: "sandbox",
-    async retrieveBalance() {
-      return [];
+    catalogue: null,
+    retrieveBalance: async () => [],
+
+    async createCheckoutSession(input: CreateCheckoutInput) {
+      const sessionId = sandboxId("cs");
+      const expiresAt = new Date(now().getTime() + CHECKOUT_LIFETIME_MS);
+      const fill = (url: string) => url.replaceAll("{CHECKOUT_SESSION_ID}", sessionId);
+      const url = `${publicUrl}/checkout/sandbox/${sessionId}`;
+      await store.put(sessionId, "checkout.session", {
+        id: sessionId,
+        object: "checkout.session",
+        mode: input.mode,
+        status: "open",
+        payment_status: "unpaid",
+        client_reference_id: input.userId,
+        customer: `cus_sandbox_${input.userId.replaceAll("-", "")}`,
+        customer_email: input.email,
+        metadata: input.metadata,
+        subscription: null,
+        payment_intent: null,
+        amount_total: input.item.amountMinor,
+        currency: input.item.currency,
+        item: input.item as unknown as Json,
+        success_url: fill(input.successUrl),
+        cancel_url: fill(input.cancelUrl),
+        url,
+        expires_at: seconds(expiresAt),
+        created: seconds(now()),
+      });
+      return { sessionId, url, expiresAt };
+    },
+
+    async retrieveCheckoutSession(sessionId) {
+      const data = await store.get(sessionId);
+      return data?.object === "checkout.session" ? toSession(data) : null;
+    },
+    async retrieveSubscription(subscriptionId) {
+      const data = await store.get(subscriptionId);
+      return data?.object === "subscription" ? toSubscription(data) : null;
+    },
+    async retrieveInvoice(invoiceId) {
+      const data = await store.get(invoiceId);
+      return data?.object === "invoice" ? toInvoice(data) : null;
+    },
+
+    async pay(sessionId, card) {
+      const session = await mustGet(sessionId, "checkout.session");
+      if (session.status !== "open") throw new SessionClosedError();
+      checkCard(card, now());
+      const item = session.item as unknown as CheckoutItem;
+      const recurring = session.mode === "subscription" ? item.recurring : null;
+      const subscriptionId = recurring ? sandboxId("sub") : null;
+      Object.assign(session, {
+        status: "complete",
+        payment_status: "paid",
+        subscription: subscriptionId,
+        payment_intent: recurring ? null : sandboxId("pi"),
+      });
+      // Compare-and-set: of two payments of one session, one wins; the other is told it closed.
+      if (!(await store.transition(sessionId, "open", session))) throw new SessionClosedError();
+      const events: PaymentEvent[] = [event("checkout.session.completed", session)];
+      if (recurring && subscriptionId) {
+        const start = now();
+        const end = periodEnd(start, recurring);
+        const subscription: Json = {
+          id: subscriptionId,
+          object: "subscription",
+          status: "active",
+          customer: session.customer,
+          item_id: sandboxId("si"),
+          price_id: item.priceId,
+          amount: item.amountMinor,
+          currency: item.currency,
+          interval: recurring.interval,
+          interval_count: recurring.intervalCount,
+          current_period_start: seconds(start),
+          current_period_end: seconds(end),
+          cancel_at_period_end: false,
+          canceled_at: null,
+          metadata: session.metadata,
+          latest_invoice: null,
+          created: seconds(start),
+        };
+        const invoice = await makeInvoice({
+          subscription,
+          amountMinor: item.amountMinor,
+          reason: "subscription_create",
+          periodStart: start,
+          periodEnd: end,
+        });
+        subscription.latest_invoice = invoice.id;
+        await store.put(subscriptionId, "subscription", subscription);
+        events.push(event("customer.subscription.created", subscription));
+        events.push(event("invoice.paid", invoice));
+      }
+      // Stripe's order; the handler copes with any order.
+      for (const each of events) await deliver(each);
+    },
+
+    async cancel(sessionId) {
+      const session = await mustGet(sessionId, "checkout.session");
+      if (session.status !== "open") return;
+      Object.assign(session, { status: "expired" });
+      if (!(await store.transition(sessionId, "open", session))) return;
+      await deliver(event("checkout.session.expired", session));
+    },
+
+    async previewPriceChange(subscriptionId, item) {
+      const subscription = toSubscription(await mustGet(subscriptionId, "subscription"));
+      return {
+        amountDueMinor: prorationDue({
+          oldAmountMinor: subscription.amountMinor,
+          newAmountMinor: item.amountMinor,
+          periodStart: subscription.currentPeriodStart,
+          periodEnd: subscription.currentPeriodEnd,
+          now: now(),
+        }),
+        currency: item.currency,
+      };
+    },
+
+    async changeSubscriptionPrice(subscriptionId, item, metadata) {
+      const data = await mustGet(subscriptionId, "subscription");
+      const before = toSubscription(data);
+      const due = prorationDue({
+        oldAmountMinor: before.amountMinor,
+        newAmountMinor: item.amountMinor,
+        periodStart: before.currentPeriodStart,
+        periodEnd: before.currentPeriodEnd,
+        now: now(),
+      });
+      Object.assign(data, {
+        price_id: item.priceId,
+        amount: item.amountMinor,
+        currency: item.currency,
+        cancel_at_period_end: false,
+        canceled_at: null,
+        metadata: { ...(data.metadata as Json), ...metadata },
+      });
+      let invoice: Json | null = null;
+      if (due > 0) {
+        invoice = await makeInvoice({
+          subscription: data,
+          amountMinor: due,
+          reason: "subscription_update",
+          periodStart: now(),
+          periodEnd: before.currentPeriodEnd,
+        });
+        data.latest_invoice = invoice.id;
+      }
+      await store.put(subscriptionId, "subscription", data);
+      await deliver(event("customer.subscription.updated", data));
+      if (invoice) await deliver(event("invoice.paid", invoice));
+      return toSubscription(data);
+    },
+
+    async cancelAtPeriodEnd(subscriptionId) {
+      const data = await mustGet(subscriptionId, "subscription");
+      Object.assign(data, { cancel_at_period_end: true, canceled_at: seconds(now()) });
+      await store.put(subscriptionId, "subscription", data);
+      await deliver(event("customer.subscription.updated", data));
+      return toSubscription(data);
     },
   };
+  return sandbox;
 }

@@ -1,13 +1,28 @@
 import type Stripe from "stripe";
 import { ProviderError, toProviderError, unreachable } from "../errors.ts";
 import { lazy } from "../lazy.ts";
-import type { PaymentsProvider } from "./types.ts";
+import type {
+  CheckoutItem,
+  CheckoutSessionInfo,
+  InvoiceInfo,
+  PaymentEvent,
+  PaymentsCatalogue,
+  PaymentsProvider,
+  ProviderPrice,
+  ProviderProduct,
+  ProviderSubscriptionStatus,
+  Recurring,
+  SubscriptionInfo,
+} from "./types.ts";
 
 export interface StripeOptions {
   secretKey: string;
   /** STRIPE_API_BASE (tests point the SDK at a local server); unset: api.stripe.com. */
   apiBase?: string | undefined;
 }
+
+/** The metadata key that marks products made by this app (sync-stripe lists them). */
+export const PRODUCT_KIND_KEY = "twinline_kind";
 
 const loadStripe = lazy(async () => (await import("stripe")).default);
 
@@ -19,6 +34,11 @@ async function stripeError(error: unknown): Promise<ProviderError> {
     return new ProviderError("Stripe", error.message, error.statusCode);
   }
   return toProviderError("Stripe", error);
+}
+
+async function isMissing(error: unknown): Promise<boolean> {
+  const StripeSdk = await loadStripe();
+  return error instanceof StripeSdk.errors.StripeError && error.statusCode === 404;
 }
 
 export async function createStripeClient(options: StripeOptions): Promise<Stripe> {
@@ -38,17 +58,298 @@ export async function createStripeClient(options: StripeOptions): Promise<Stripe
   });
 }
 
+/**
+ * Checks a webhook's `Stripe-Signature` on the raw body with the signing secret (the SDK's
+ * constructEvent: HMAC-SHA256, 5 minutes' tolerance). Throws when it does not match.
+ */
+export async function verifyStripeWebhook(
+  rawBody: Buffer,
+  signature: string,
+  secret: string,
+): Promise<PaymentEvent> {
+  const StripeSdk = await loadStripe();
+  const event = StripeSdk.webhooks.constructEvent(rawBody, signature, secret);
+  return event as unknown as PaymentEvent;
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === "string" ? value : value.id;
+
+const date = (seconds: number | null | undefined): Date | null =>
+  seconds == null ? null : new Date(seconds * 1000);
+
+const toProduct = (product: Stripe.Product): ProviderProduct => ({
+  id: product.id,
+  name: product.name,
+  active: product.active,
+  metadata: { ...product.metadata },
+});
+
+const toRecurring = (recurring: Stripe.Price.Recurring | null | undefined): Recurring | null =>
+  recurring
+    ? {
+        interval: recurring.interval as Recurring["interval"],
+        intervalCount: recurring.interval_count,
+      }
+    : null;
+
+const toPrice = (price: Stripe.Price): ProviderPrice => ({
+  id: price.id,
+  productId: idOf(price.product as string | Stripe.Product) ?? "",
+  active: price.active,
+  amountMinor: price.unit_amount ?? 0,
+  currency: price.currency,
+  recurring: toRecurring(price.recurring),
+});
+
+function toSubscription(subscription: Stripe.Subscription): SubscriptionInfo {
+  const item = subscription.items?.data?.[0];
+  const created = new Date(subscription.created * 1000);
+  return {
+    id: subscription.id,
+    status: subscription.status as ProviderSubscriptionStatus,
+    customerId: idOf(subscription.customer as string | Stripe.Customer),
+    itemId: item?.id ?? null,
+    priceId: item?.price?.id ?? null,
+    amountMinor: item?.price?.unit_amount ?? 0,
+    currency: item?.price?.currency ?? subscription.currency,
+    recurring: toRecurring(item?.price?.recurring),
+    // Since API 2025-03-31 the period is the item's.
+    currentPeriodStart: date(item?.current_period_start) ?? created,
+    currentPeriodEnd: date(item?.current_period_end) ?? created,
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    canceledAt: date(subscription.canceled_at),
+    metadata: { ...subscription.metadata },
+    latestInvoiceId: idOf(subscription.latest_invoice as string | Stripe.Invoice | null),
+    created,
+  };
+}
+
+function toInvoice(invoice: Stripe.Invoice): InvoiceInfo {
+  const parent = invoice.parent?.subscription_details?.subscription;
+  const payment = invoice.payments?.data?.[0]?.payment;
+  const line = invoice.lines?.data?.[0];
+  return {
+    id: invoice.id ?? "",
+    number: invoice.number ?? null,
+    status: (invoice.status ?? "draft") as InvoiceInfo["status"],
+    subscriptionId: idOf(parent as string | Stripe.Subscription | null | undefined),
+    amountPaid: invoice.amount_paid,
+    amountDue: invoice.amount_due,
+    currency: invoice.currency,
+    billingReason: invoice.billing_reason ?? null,
+    paymentId:
+      idOf(payment?.payment_intent as string | Stripe.PaymentIntent | undefined) ??
+      idOf(payment?.charge as string | Stripe.Charge | undefined),
+    periodStart: date(line?.period?.start ?? invoice.period_start),
+    periodEnd: date(line?.period?.end ?? invoice.period_end),
+    created: new Date(invoice.created * 1000),
+    attemptCount: invoice.attempt_count ?? 0,
+  };
+}
+
+function toSession(session: Stripe.Checkout.Session): CheckoutSessionInfo {
+  return {
+    id: session.id,
+    mode: session.mode === "subscription" ? "subscription" : "payment",
+    status: (session.status ?? "open") as CheckoutSessionInfo["status"],
+    paymentStatus: session.payment_status as CheckoutSessionInfo["paymentStatus"],
+    clientReferenceId: session.client_reference_id,
+    metadata: { ...(session.metadata ?? {}) },
+    subscriptionId: idOf(session.subscription as string | Stripe.Subscription | null),
+    paymentIntentId: idOf(session.payment_intent as string | Stripe.PaymentIntent | null),
+    customerId: idOf(session.customer as string | Stripe.Customer | null),
+    amountTotal: session.amount_total ?? 0,
+    currency: session.currency ?? "usd",
+  };
+}
+
+/** A line item: the Price when there is one, else inline price data. */
+function lineItem(item: CheckoutItem): Stripe.Checkout.SessionCreateParams.LineItem {
+  if (item.priceId) return { price: item.priceId, quantity: 1 };
+  return {
+    quantity: 1,
+    price_data: {
+      currency: item.currency,
+      unit_amount: item.amountMinor,
+      product_data: {
+        name: item.name,
+        ...(item.description ? { description: item.description } : {}),
+      },
+      ...(item.recurring
+        ? {
+            recurring: {
+              interval: item.recurring.interval,
+              interval_count: item.recurring.intervalCount,
+            },
+          }
+        : {}),
+    },
+  };
+}
+
 export function createStripePayments(options: StripeOptions): PaymentsProvider {
   const stripe = lazy(() => createStripeClient(options));
+  /** Runs a Stripe call, mapping its errors; a 404 (missing object) answers null. */
+  const orNull = async <T>(run: (client: Stripe) => Promise<T>): Promise<T | null> => {
+    try {
+      return await run(await stripe());
+    } catch (error) {
+      if (await isMissing(error)) return null;
+      throw await stripeError(error);
+    }
+  };
+  const call = async <T>(run: (client: Stripe) => Promise<T>): Promise<T> => {
+    try {
+      return await run(await stripe());
+    } catch (error) {
+      throw await stripeError(error);
+    }
+  };
+
+  const catalogue: PaymentsCatalogue = {
+    createProduct: (input) =>
+      call(async (client) =>
+        toProduct(
+          await client.products.create({
+            name: input.name,
+            ...(input.description ? { description: input.description } : {}),
+            metadata: input.metadata,
+          }),
+        ),
+      ),
+    updateProduct: (productId, changes) =>
+      call(async (client) =>
+        toProduct(
+          await client.products.update(productId, {
+            ...(changes.name !== undefined ? { name: changes.name } : {}),
+            // Stripe refuses an empty description: "" clears it.
+            ...(changes.description !== undefined ? { description: changes.description } : {}),
+            ...(changes.active !== undefined ? { active: changes.active } : {}),
+          }),
+        ),
+      ),
+    retrieveProduct: (productId) =>
+      orNull(async (client) => toProduct(await client.products.retrieve(productId))),
+    listProducts: () =>
+      call(async (client) => {
+        const found: ProviderProduct[] = [];
+        for await (const product of client.products.list({ limit: 100 })) {
+          if (product.metadata?.[PRODUCT_KIND_KEY]) found.push(toProduct(product));
+        }
+        return found;
+      }),
+    createPrice: (input) =>
+      call(async (client) =>
+        toPrice(
+          await client.prices.create({
+            product: input.productId,
+            unit_amount: input.amountMinor,
+            currency: input.currency,
+            metadata: input.metadata,
+            ...(input.recurring
+              ? {
+                  recurring: {
+                    interval: input.recurring.interval,
+                    interval_count: input.recurring.intervalCount,
+                  },
+                }
+              : {}),
+          }),
+        ),
+      ),
+    retrievePrice: (priceId) =>
+      orNull(async (client) => toPrice(await client.prices.retrieve(priceId))),
+    deactivatePrice: (priceId) =>
+      call(async (client) => {
+        await client.prices.update(priceId, { active: false });
+      }),
+  };
+
+  const retrieveSubscription = (subscriptionId: string) =>
+    orNull(async (client) => toSubscription(await client.subscriptions.retrieve(subscriptionId)));
+
   return {
     mode: "stripe",
+    catalogue,
     async retrieveBalance() {
-      try {
-        const balance = await (await stripe()).balance.retrieve();
+      return call(async (client) => {
+        const balance = await client.balance.retrieve();
         return balance.available.map(({ amount, currency }) => ({ amount, currency }));
-      } catch (error) {
-        throw await stripeError(error);
-      }
+      });
     },
+
+    createCheckoutSession: (input) =>
+      call(async (client) => {
+        const session = await client.checkout.sessions.create({
+          mode: input.mode,
+          line_items: [lineItem(input.item)],
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+          client_reference_id: input.userId,
+          customer_email: input.email,
+          metadata: input.metadata,
+          ...(input.mode === "subscription"
+            ? { subscription_data: { metadata: input.metadata } }
+            : { payment_intent_data: { metadata: input.metadata } }),
+        });
+        if (!session.url) throw new ProviderError("Stripe", "Stripe answered no checkout URL");
+        return {
+          sessionId: session.id,
+          url: session.url,
+          expiresAt: new Date(session.expires_at * 1000),
+        };
+      }),
+
+    retrieveCheckoutSession: (sessionId) =>
+      orNull(async (client) => toSession(await client.checkout.sessions.retrieve(sessionId))),
+
+    retrieveSubscription,
+
+    retrieveInvoice: (invoiceId) =>
+      orNull(async (client) =>
+        toInvoice(await client.invoices.retrieve(invoiceId, { expand: ["payments"] })),
+      ),
+
+    previewPriceChange: (subscriptionId, item) =>
+      call(async (client) => {
+        const current = await client.subscriptions.retrieve(subscriptionId);
+        const itemId = current.items.data[0]?.id;
+        if (!itemId || !item.priceId) {
+          throw new ProviderError("Stripe", "The subscription or the plan has no Stripe price");
+        }
+        const preview = await client.invoices.createPreview({
+          subscription: subscriptionId,
+          subscription_details: {
+            items: [{ id: itemId, price: item.priceId }],
+            proration_behavior: "always_invoice",
+          },
+        });
+        return { amountDueMinor: preview.amount_due, currency: preview.currency };
+      }),
+
+    changeSubscriptionPrice: (subscriptionId, item, metadata) =>
+      call(async (client) => {
+        const current = await client.subscriptions.retrieve(subscriptionId);
+        const itemId = current.items.data[0]?.id;
+        if (!itemId || !item.priceId) {
+          throw new ProviderError("Stripe", "The subscription or the plan has no Stripe price");
+        }
+        return toSubscription(
+          await client.subscriptions.update(subscriptionId, {
+            items: [{ id: itemId, price: item.priceId }],
+            proration_behavior: "always_invoice",
+            cancel_at_period_end: false,
+            metadata: { ...current.metadata, ...metadata },
+          }),
+        );
+      }),
+
+    cancelAtPeriodEnd: (subscriptionId) =>
+      call(async (client) =>
+        toSubscription(
+          await client.subscriptions.update(subscriptionId, { cancel_at_period_end: true }),
+        ),
+      ),
   };
 }

@@ -4,12 +4,196 @@ export interface BalanceAmount {
   currency: string;
 }
 
+export type Currency = "usd" | "eur" | "gbp" | "inr";
+export type Interval = "day" | "week" | "month" | "year";
+
+export interface Recurring {
+  interval: Interval;
+  intervalCount: number;
+}
+
+/** A product at the provider (a package or a plan); metadata names the local row. */
+export interface ProviderProduct {
+  id: string;
+  name: string;
+  active: boolean;
+  metadata: Record<string, string>;
+}
+
+export interface ProviderPrice {
+  id: string;
+  productId: string;
+  active: boolean;
+  amountMinor: number;
+  currency: string;
+  recurring: Recurring | null;
+}
+
 /**
- * Payments. The billing issue adds checkout, subscriptions and webhooks here; the sandbox is
- * the offline checkout served by this app.
+ * Products and prices at Stripe (admin-side section 4): a price change is a new Price (the old
+ * one is kept for its subscribers); a delete deactivates the Product. The sandbox has none: its
+ * rows stay "Not synced".
+ */
+export interface PaymentsCatalogue {
+  createProduct(input: {
+    name: string;
+    description: string;
+    metadata: Record<string, string>;
+  }): Promise<ProviderProduct>;
+  updateProduct(
+    productId: string,
+    changes: { name?: string; description?: string; active?: boolean },
+  ): Promise<ProviderProduct>;
+  retrieveProduct(productId: string): Promise<ProviderProduct | null>;
+  /** Every product of this app (metadata twinline_kind set), active or not. */
+  listProducts(): Promise<ProviderProduct[]>;
+  createPrice(input: {
+    productId: string;
+    amountMinor: number;
+    currency: Currency;
+    recurring: Recurring | null;
+    metadata: Record<string, string>;
+  }): Promise<ProviderPrice>;
+  retrievePrice(priceId: string): Promise<ProviderPrice | null>;
+  /** Deactivates a price (no new purchases; subscriptions on it go on). */
+  deactivatePrice(priceId: string): Promise<void>;
+}
+
+/** What is sold in a checkout session. */
+export interface CheckoutItem {
+  name: string;
+  description: string;
+  amountMinor: number;
+  currency: Currency;
+  /** The provider's price (Stripe); the sandbox charges amountMinor. */
+  priceId: string | null;
+  recurring: Recurring | null;
+}
+
+export interface CreateCheckoutInput {
+  mode: "payment" | "subscription";
+  userId: string;
+  email: string;
+  item: CheckoutItem;
+  /** With {CHECKOUT_SESSION_ID}, replaced by the provider. */
+  successUrl: string;
+  cancelUrl: string;
+  /** Copied to the session (and, for subscriptions, to the subscription). */
+  metadata: Record<string, string>;
+}
+
+export interface CreatedCheckout {
+  sessionId: string;
+  url: string;
+  expiresAt: Date;
+}
+
+/** A checkout session as the provider has it now (re-read, never taken from the event). */
+export interface CheckoutSessionInfo {
+  id: string;
+  mode: "payment" | "subscription";
+  status: "open" | "complete" | "expired";
+  paymentStatus: "paid" | "unpaid" | "no_payment_required";
+  clientReferenceId: string | null;
+  metadata: Record<string, string>;
+  subscriptionId: string | null;
+  paymentIntentId: string | null;
+  customerId: string | null;
+  amountTotal: number;
+  currency: string;
+}
+
+export type ProviderSubscriptionStatus =
+  | "active"
+  | "canceled"
+  | "past_due"
+  | "unpaid"
+  | "incomplete"
+  | "incomplete_expired"
+  | "trialing"
+  | "paused";
+
+export interface SubscriptionInfo {
+  id: string;
+  status: ProviderSubscriptionStatus;
+  customerId: string | null;
+  /** The subscription's one item (its price in force). */
+  itemId: string | null;
+  priceId: string | null;
+  amountMinor: number;
+  currency: string;
+  recurring: Recurring | null;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: Date | null;
+  metadata: Record<string, string>;
+  latestInvoiceId: string | null;
+  created: Date;
+}
+
+export interface InvoiceInfo {
+  id: string;
+  number: string | null;
+  status: "draft" | "open" | "paid" | "uncollectible" | "void";
+  subscriptionId: string | null;
+  amountPaid: number;
+  amountDue: number;
+  currency: string;
+  /** subscription_create, subscription_cycle, subscription_update, manual... */
+  billingReason: string | null;
+  paymentId: string | null;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  created: Date;
+  attemptCount: number;
+}
+
+/** A webhook event (Stripe's shape; the sandbox builds the same). */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: { id?: string; object?: string } & Record<string, unknown> };
+}
+
+/**
+ * Payments (DESIGN.md, Providers). Stripe on the official SDK when a secret key is set, else
+ * the sandbox: a checkout served by this app whose state is kept in the database
+ * (docs/decisions/0016). Every object is re-read here when an event arrives, so events that come
+ * out of order cannot leave stale state.
  */
 export interface PaymentsProvider {
   readonly mode: "stripe" | "sandbox";
   /** A read that proves the key works (the admin's key test). */
   retrieveBalance(): Promise<BalanceAmount[]>;
+  /** Stripe's products and prices; null in the sandbox. */
+  readonly catalogue: PaymentsCatalogue | null;
+  createCheckoutSession(input: CreateCheckoutInput): Promise<CreatedCheckout>;
+  retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionInfo | null>;
+  retrieveSubscription(subscriptionId: string): Promise<SubscriptionInfo | null>;
+  retrieveInvoice(invoiceId: string): Promise<InvoiceInfo | null>;
+  /**
+   * What changing the subscription to `item` would charge now (Stripe's invoice preview with
+   * proration: the new price for the rest of the period less the unused time of the old).
+   */
+  previewPriceChange(
+    subscriptionId: string,
+    item: CheckoutItem,
+  ): Promise<{ amountDueMinor: number; currency: string }>;
+  /** Changes the price at once, invoicing the proration now. */
+  changeSubscriptionPrice(
+    subscriptionId: string,
+    item: CheckoutItem,
+    metadata: Record<string, string>,
+  ): Promise<SubscriptionInfo>;
+  cancelAtPeriodEnd(subscriptionId: string): Promise<SubscriptionInfo>;
+}
+
+/** The sandbox's state (billing/sandbox-store.ts keeps it in the database). */
+export interface SandboxStore {
+  put(id: string, object: string, data: Record<string, unknown>): Promise<void>;
+  get(id: string): Promise<Record<string, unknown> | null>;
+  /** Replaces the object only while its status is `fromStatus`; false when it was not. */
+  transition(id: string, fromStatus: string, data: Record<string, unknown>): Promise<boolean>;
 }

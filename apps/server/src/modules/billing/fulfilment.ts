@@ -1,0 +1,520 @@
+import { randomUUID } from "node:crypto";
+import type { SubscriptionStatus } from "@twinline/contracts";
+import { eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../../db/client.ts";
+import {
+  type CheckoutSessionRow,
+  checkoutSessions,
+  payments,
+  processedWebhookEvents,
+  subscriptionEvents,
+  subscriptionPlans,
+  type UserSubscriptionRow,
+  userSubscriptions,
+} from "../../db/schema/index.ts";
+import type {
+  CheckoutSessionInfo,
+  Currency,
+  InvoiceInfo,
+  PaymentEvent,
+  PaymentsProvider,
+  ProviderSubscriptionStatus,
+  SubscriptionInfo,
+} from "../../providers/payments/index.ts";
+import { applyCreditMovement } from "../credits/ledger.ts";
+
+/**
+ * Where a test may make fulfilment fail half-way: called inside the transaction after each
+ * step. Throwing rolls the whole event back (nothing is recorded, the event is not marked done).
+ */
+export type FulfilmentProbe = (
+  step: "event-recorded" | "credits-granted" | "payment-recorded",
+) => void | Promise<void>;
+
+export interface FulfilmentOptions {
+  db: Database;
+  payments: () => Promise<PaymentsProvider>;
+  log: FastifyBaseLogger;
+}
+
+export interface HandledEvent {
+  /** The event id was handled before: nothing changed. */
+  duplicate: boolean;
+}
+
+export const CHECKOUT_EVENTS = new Set([
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.async_payment_failed",
+  "checkout.session.expired",
+]);
+export const SUBSCRIPTION_EVENTS = new Set([
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+]);
+export const INVOICE_EVENTS = new Set([
+  "invoice.paid",
+  "invoice.payment_succeeded",
+  "invoice.payment_failed",
+]);
+
+/** Stripe's subscription states in the five of the spec. */
+export function toSubscriptionStatus(status: ProviderSubscriptionStatus): SubscriptionStatus {
+  switch (status) {
+    case "active":
+    case "trialing":
+      return "active";
+    case "past_due":
+      return "past_due";
+    case "unpaid":
+      return "unpaid";
+    case "canceled":
+    case "incomplete_expired":
+      return "canceled";
+    default:
+      return "incomplete";
+  }
+}
+
+const currencyOf = (value: string): Currency =>
+  (["usd", "eur", "gbp", "inr"].includes(value.toLowerCase())
+    ? value.toLowerCase()
+    : "usd") as Currency;
+
+/**
+ * THE fulfilment of payments, for Stripe's webhooks and the sandbox's events alike
+ * (docs/decisions/0017). Each event's object is re-read from the provider (events may come out
+ * of order, or be stale), then everything it causes is written in ONE transaction together with
+ * the event id (processed_webhook_events): credits through applyCreditMovement with source keys
+ * `checkout:<sessionId>` / `invoice:<id>`, the payment row (unique source key), the subscription
+ * mirror (row-locked) and the history events (unique source keys). A replay, a concurrent
+ * delivery, or a second event about the same session changes nothing; a failure half-way
+ * leaves nothing behind and a retry applies it once.
+ */
+export function createFulfilment(options: FulfilmentOptions) {
+  const { db, log } = options;
+  const state: { probe: FulfilmentProbe | null } = { probe: null };
+  const probe = async (step: Parameters<FulfilmentProbe>[0]) => {
+    if (state.probe) await state.probe(step);
+  };
+
+  const planOf = async (tx: Database, planId: string) => {
+    const [plan] = await tx
+      .select()
+      .from(subscriptionPlans)
+      .where(eq(subscriptionPlans.id, planId));
+    return plan;
+  };
+
+  const history = async (
+    tx: Database,
+    row: UserSubscriptionRow,
+    planName: string,
+    eventType: "created" | "updated" | "canceled" | "renewed" | "payment_failed",
+    sourceKey: string,
+    amountMinor = row.priceMinor,
+  ) => {
+    await tx
+      .insert(subscriptionEvents)
+      .values({
+        userId: row.userId,
+        subscriptionId: row.id,
+        planId: row.planId,
+        planName,
+        eventType,
+        status: row.status,
+        startDate: row.currentPeriodStart,
+        endDate: row.currentPeriodEnd,
+        amountMinor,
+        currency: row.currency,
+        autoRenew: !row.cancelAtPeriodEnd && row.status !== "canceled",
+        providerSubscriptionId: row.providerSubscriptionId,
+        sourceKey,
+      })
+      .onConflictDoNothing({ target: subscriptionEvents.sourceKey });
+  };
+
+  /**
+   * The local mirror of a provider subscription, brought to the provider's state (row-locked),
+   * with the history events its changes make. The owner and plan come from the subscription's
+   * metadata (set at checkout and on each plan change), else from `fallback` (the checkout row).
+   */
+  const syncSubscription = async (
+    tx: Database,
+    provider: PaymentsProvider,
+    subscription: SubscriptionInfo | null,
+    fallback?: { userId: string; planId: string | null },
+  ): Promise<UserSubscriptionRow | null> => {
+    if (!subscription) return null;
+    const [existing] = await tx
+      .select()
+      .from(userSubscriptions)
+      .where(eq(userSubscriptions.providerSubscriptionId, subscription.id))
+      .for("update");
+    const userId = existing?.userId ?? subscription.metadata.userId ?? fallback?.userId;
+    const planId = subscription.metadata.planId ?? existing?.planId ?? fallback?.planId;
+    if (!userId || !planId) return null;
+    const plan = await planOf(tx, planId);
+    if (!plan) return null;
+    const values = {
+      userId,
+      planId,
+      provider: provider.mode,
+      providerSubscriptionId: subscription.id,
+      providerCustomerId: subscription.customerId,
+      priceId: subscription.priceId,
+      priceMinor: subscription.amountMinor,
+      currency: currencyOf(subscription.currency),
+      status: toSubscriptionStatus(subscription.status),
+      currentPeriodStart: subscription.currentPeriodStart,
+      currentPeriodEnd: subscription.currentPeriodEnd,
+      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+      canceledAt: subscription.canceledAt,
+    };
+    if (!existing) {
+      const [inserted] = await tx
+        .insert(userSubscriptions)
+        .values({ ...values, createdAt: subscription.created })
+        .onConflictDoNothing({ target: userSubscriptions.providerSubscriptionId })
+        .returning();
+      if (inserted) {
+        await history(tx, inserted, plan.name, "created", `sub:${subscription.id}:created`);
+        if (inserted.cancelAtPeriodEnd) {
+          await history(
+            tx,
+            inserted,
+            plan.name,
+            "canceled",
+            `sub:${subscription.id}:cancel-requested`,
+          );
+        }
+        return inserted;
+      }
+      // Inserted meanwhile by a concurrent event: lock it and carry on as an update.
+      return syncSubscription(tx, provider, subscription, fallback);
+    }
+    const [updated] = await tx
+      .update(userSubscriptions)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(userSubscriptions.id, existing.id))
+      .returning();
+    if (!updated) return existing;
+    if (existing.planId !== updated.planId || existing.priceId !== updated.priceId) {
+      await history(
+        tx,
+        updated,
+        plan.name,
+        "updated",
+        `sub:${subscription.id}:updated:${randomUUID()}`,
+      );
+    }
+    if (!existing.cancelAtPeriodEnd && updated.cancelAtPeriodEnd && updated.status !== "canceled") {
+      await history(
+        tx,
+        updated,
+        plan.name,
+        "canceled",
+        `sub:${subscription.id}:cancel-requested:${updated.currentPeriodEnd.toISOString()}`,
+      );
+    }
+    if (existing.status !== "canceled" && updated.status === "canceled") {
+      await history(tx, updated, plan.name, "canceled", `sub:${subscription.id}:ended`);
+    }
+    return updated;
+  };
+
+  /** A paid invoice of a subscription: the payment, the plan's credits, "renewed" on a cycle. */
+  const recordPaidInvoice = async (
+    tx: Database,
+    invoice: InvoiceInfo,
+    row: UserSubscriptionRow,
+    checkoutSessionId: string | null,
+  ) => {
+    if (invoice.status !== "paid") return;
+    const plan = await planOf(tx, row.planId);
+    const planName = plan?.name ?? "Subscription";
+    // Plan credits come with the first and every renewal payment, not with a proration.
+    const grants = plan && plan.credits > 0 && invoice.billingReason !== "subscription_update";
+    const [inserted] = await tx
+      .insert(payments)
+      .values({
+        kind: "subscription",
+        userId: row.userId,
+        status: "success",
+        amountMinor: invoice.amountPaid,
+        currency: currencyOf(invoice.currency),
+        credits: grants && plan ? plan.credits : 0,
+        planId: row.planId,
+        subscriptionId: row.id,
+        itemName: planName,
+        provider: row.provider,
+        stripePaymentId: invoice.paymentId,
+        invoiceId: invoice.id,
+        invoiceNumber: invoice.number,
+        checkoutSessionId,
+        sourceKey: `invoice:${invoice.id}`,
+        transactionDate: invoice.created,
+        metadata: { billingReason: invoice.billingReason },
+      })
+      .onConflictDoNothing({ target: payments.sourceKey })
+      .returning({ id: payments.id });
+    if (!inserted) return;
+    await probe("payment-recorded");
+    if (grants && plan) {
+      await applyCreditMovement(tx, {
+        userId: row.userId,
+        kind: "subscription_grant",
+        amount: plan.credits,
+        sourceKey: `invoice:${invoice.id}`,
+        metadata: { planId: plan.id, invoiceId: invoice.id },
+      });
+      await probe("credits-granted");
+    }
+    if (invoice.billingReason === "subscription_cycle") {
+      await history(
+        tx,
+        row,
+        planName,
+        "renewed",
+        `invoice:${invoice.id}:renewed`,
+        invoice.amountPaid,
+      );
+    }
+  };
+
+  const recordFailedInvoice = async (
+    tx: Database,
+    invoice: InvoiceInfo,
+    row: UserSubscriptionRow,
+  ) => {
+    const plan = await planOf(tx, row.planId);
+    const planName = plan?.name ?? "Subscription";
+    const attempt = Math.max(invoice.attemptCount, 1);
+    await tx
+      .insert(payments)
+      .values({
+        kind: "subscription",
+        userId: row.userId,
+        status: "failed",
+        amountMinor: invoice.amountDue,
+        currency: currencyOf(invoice.currency),
+        planId: row.planId,
+        subscriptionId: row.id,
+        itemName: planName,
+        provider: row.provider,
+        stripePaymentId: invoice.paymentId,
+        invoiceId: invoice.id,
+        invoiceNumber: invoice.number,
+        sourceKey: `invoice:${invoice.id}:failed:${attempt}`,
+        transactionDate: new Date(),
+        metadata: { billingReason: invoice.billingReason, attempt },
+      })
+      .onConflictDoNothing({ target: payments.sourceKey });
+    await history(
+      tx,
+      row,
+      planName,
+      "payment_failed",
+      `invoice:${invoice.id}:payment_failed:${attempt}`,
+      invoice.amountDue,
+    );
+  };
+
+  /** A checkout session's outcome, once per session (its row locked, `fulfilled_at` set). */
+  const applyCheckout = async (
+    tx: Database,
+    provider: PaymentsProvider,
+    eventType: string,
+    session: CheckoutSessionInfo,
+    subscription: SubscriptionInfo | null,
+    invoice: InvoiceInfo | null,
+  ) => {
+    const [row] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.sessionId, session.id))
+      .for("update");
+    if (!row) {
+      // Ours (its metadata names the user) but not recorded yet: the checkout call that made it
+      // has not committed. Fail, so the provider delivers the event again later.
+      if (session.metadata.userId)
+        throw new Error(`Checkout session ${session.id} not recorded yet`);
+      log.warn({ sessionId: session.id }, "Checkout session unknown to this app: ignored");
+      return;
+    }
+    if (session.status === "expired") {
+      if (!row.fulfilledAt && row.status === "open") {
+        await tx
+          .update(checkoutSessions)
+          .set({ status: eventType === "checkout.session.expired" ? "expired" : "canceled" })
+          .where(eq(checkoutSessions.id, row.id));
+      }
+      return;
+    }
+    const paid =
+      session.paymentStatus === "paid" || session.paymentStatus === "no_payment_required";
+    if (!paid) {
+      if (eventType === "checkout.session.async_payment_failed" && !row.fulfilledAt) {
+        await recordFailedCheckout(tx, row, session);
+      }
+      return;
+    }
+    if (row.fulfilledAt) return;
+    if (row.mode === "payment") {
+      await applyCreditMovement(tx, {
+        userId: row.userId,
+        kind: "purchase",
+        amount: row.credits ?? 0,
+        sourceKey: `checkout:${row.sessionId}`,
+        metadata: { packageId: row.packageId, sessionId: row.sessionId },
+      });
+      await probe("credits-granted");
+      await tx
+        .insert(payments)
+        .values({
+          kind: "credits",
+          userId: row.userId,
+          status: "success",
+          amountMinor: session.amountTotal || row.amountMinor,
+          currency: row.currency,
+          credits: row.credits ?? 0,
+          packageId: row.packageId,
+          itemName: row.itemName,
+          provider: row.provider,
+          stripePaymentId: session.paymentIntentId,
+          checkoutSessionId: row.sessionId,
+          sourceKey: `checkout:${row.sessionId}`,
+        })
+        .onConflictDoUpdate({
+          target: payments.sourceKey,
+          set: { status: "success", stripePaymentId: session.paymentIntentId },
+        });
+      await probe("payment-recorded");
+    } else {
+      const mirrored = await syncSubscription(tx, provider, subscription, {
+        userId: row.userId,
+        planId: row.planId,
+      });
+      if (mirrored && invoice) await recordPaidInvoice(tx, invoice, mirrored, row.sessionId);
+    }
+    await tx
+      .update(checkoutSessions)
+      .set({ status: "complete", paymentStatus: "paid", fulfilledAt: new Date() })
+      .where(eq(checkoutSessions.id, row.id));
+  };
+
+  const recordFailedCheckout = async (
+    tx: Database,
+    row: CheckoutSessionRow,
+    session: CheckoutSessionInfo,
+  ) => {
+    await tx
+      .update(checkoutSessions)
+      .set({ paymentStatus: "failed" })
+      .where(eq(checkoutSessions.id, row.id));
+    if (row.mode !== "payment") return;
+    await tx
+      .insert(payments)
+      .values({
+        kind: "credits",
+        userId: row.userId,
+        status: "failed",
+        amountMinor: row.amountMinor,
+        currency: row.currency,
+        credits: row.credits ?? 0,
+        packageId: row.packageId,
+        itemName: row.itemName,
+        provider: row.provider,
+        stripePaymentId: session.paymentIntentId,
+        checkoutSessionId: row.sessionId,
+        sourceKey: `checkout:${row.sessionId}`,
+      })
+      .onConflictDoNothing({ target: payments.sourceKey });
+  };
+
+  /** Runs `apply` with the event id recorded in the same transaction; a known id: nothing. */
+  const once = async (
+    event: PaymentEvent,
+    apply: (tx: Database) => Promise<void>,
+  ): Promise<HandledEvent> =>
+    db.transaction(async (tx) => {
+      const recorded = await tx
+        .insert(processedWebhookEvents)
+        .values({ eventId: event.id, type: event.type })
+        .onConflictDoNothing({ target: processedWebhookEvents.eventId })
+        .returning({ eventId: processedWebhookEvents.eventId });
+      if (recorded.length === 0) return { duplicate: true };
+      await probe("event-recorded");
+      await apply(tx);
+      return { duplicate: false };
+    });
+
+  const alreadyHandled = async (eventId: string) => {
+    const [row] = await db
+      .select({ eventId: processedWebhookEvents.eventId })
+      .from(processedWebhookEvents)
+      .where(eq(processedWebhookEvents.eventId, eventId));
+    return Boolean(row);
+  };
+
+  return {
+    state,
+
+    /** One event (verified webhook or sandbox): re-read, then applied exactly once. */
+    async handle(event: PaymentEvent, source?: PaymentsProvider): Promise<HandledEvent> {
+      // A cheap check first: a replay does not call the provider again.
+      if (await alreadyHandled(event.id)) return { duplicate: true };
+      const provider = source ?? (await options.payments());
+      const objectId = String(event.data.object.id ?? "");
+      if (CHECKOUT_EVENTS.has(event.type)) {
+        const session = await provider.retrieveCheckoutSession(objectId);
+        if (!session) return once(event, async () => {});
+        const subscription =
+          session.mode === "subscription" && session.subscriptionId
+            ? await provider.retrieveSubscription(session.subscriptionId)
+            : null;
+        const invoice = subscription?.latestInvoiceId
+          ? await provider.retrieveInvoice(subscription.latestInvoiceId)
+          : null;
+        return once(event, (tx) =>
+          applyCheckout(tx, provider, event.type, session, subscription, invoice),
+        );
+      }
+      if (SUBSCRIPTION_EVENTS.has(event.type)) {
+        const subscription = await provider.retrieveSubscription(objectId);
+        return once(event, async (tx) => {
+          await syncSubscription(tx, provider, subscription);
+        });
+      }
+      if (INVOICE_EVENTS.has(event.type)) {
+        const invoice = await provider.retrieveInvoice(objectId);
+        const subscription = invoice?.subscriptionId
+          ? await provider.retrieveSubscription(invoice.subscriptionId)
+          : null;
+        return once(event, async (tx) => {
+          if (!invoice) return;
+          const row = await syncSubscription(tx, provider, subscription);
+          if (!row) return;
+          if (event.type === "invoice.payment_failed") {
+            await recordFailedInvoice(tx, invoice, row);
+          } else {
+            await recordPaidInvoice(tx, invoice, row, null);
+          }
+        });
+      }
+      return once(event, async () => {});
+    },
+
+    /** The mirror of one subscription brought to the provider's state now (plan change, cancel). */
+    async refreshSubscription(
+      subscription: SubscriptionInfo,
+      provider: PaymentsProvider,
+    ): Promise<UserSubscriptionRow | null> {
+      return db.transaction((tx) => syncSubscription(tx, provider, subscription));
+    },
+  };
+}
+
+export type Fulfilment = ReturnType<typeof createFulfilment>;

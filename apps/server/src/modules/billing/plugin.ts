@@ -1,0 +1,118 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { Config } from "../../config.ts";
+import type { DatabaseConnection } from "../../db/client.ts";
+import {
+  createSandboxPayments,
+  type PaymentEvent,
+  type SandboxOptions,
+  type SandboxPayments,
+} from "../../providers/payments/index.ts";
+import { adminBillingRoutes } from "./admin-routes.ts";
+import { createCatalogueRepository } from "./catalogue-repository.ts";
+import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
+import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
+import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
+import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
+import { createSandboxStore } from "./sandbox-store.ts";
+import { createSubscriptionsReader } from "./subscriptions-reader.ts";
+import { createSubscriptionsService, type SubscriptionsService } from "./subscriptions-service.ts";
+import {
+  createTransactionsRepository,
+  type TransactionsRepository,
+} from "./transactions-repository.ts";
+import { userBillingRoutes } from "./user-routes.ts";
+import { webhookRoutes } from "./webhook-routes.ts";
+
+export interface Billing {
+  catalogue: CatalogueService;
+  checkout: CheckoutService;
+  subscriptions: SubscriptionsService;
+  transactions: TransactionsRepository;
+  /** THE fulfilment (webhooks and sandbox); tests set `fulfilment.state.probe` to fail half-way. */
+  fulfilment: Fulfilment;
+  sandbox: SandboxPayments;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Packages, plans, checkout, webhooks, subscriptions, transactions (issue 9). */
+    billing: Billing;
+  }
+}
+
+export interface BillingModuleOptions {
+  config: Config;
+  connection: DatabaseConnection;
+}
+
+/**
+ * Billing (docs/decisions/0016, 0017): the catalogue, checkout (Stripe or the sandbox),
+ * webhooks, subscriptions and transactions. Admin-only routes are in ONE scope guarded by
+ * requireAdmin; the user's routes are behind requireUser; the webhook is open and checked by
+ * its signature. Needs providers and accounts registered before it.
+ */
+export const billingModule = fp<BillingModuleOptions>(
+  async (app: FastifyInstance, options) => {
+    const db = options.connection.db;
+    const payments = () => app.providers.payments();
+    const fulfilment = createFulfilment({ db, payments, log: app.log });
+
+    // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
+    let sandbox: SandboxPayments | undefined;
+    const sandboxOptions: SandboxOptions = {
+      store: createSandboxStore(db),
+      publicUrl: options.config.publicUrl,
+      deliver: async (event: PaymentEvent) => {
+        await fulfilment.handle(event, sandbox);
+      },
+    };
+    sandbox = createSandboxPayments(sandboxOptions);
+    app.providers.configureSandbox(sandboxOptions);
+
+    const catalogue = createCatalogueService({
+      repository: createCatalogueRepository(db),
+      payments,
+    });
+    const reader = createSubscriptionsReader(db);
+    const transactions = createTransactionsRepository(db);
+    const checkout = createCheckoutService({
+      db,
+      catalogue,
+      payments,
+      sandbox,
+      fulfilment,
+      subscriptions: reader,
+      publicUrl: options.config.publicUrl,
+    });
+    const subscriptions = createSubscriptionsService({
+      db,
+      catalogue,
+      payments,
+      sandbox,
+      fulfilment,
+      reader,
+    });
+    app.decorate<Billing>("billing", {
+      catalogue,
+      checkout,
+      subscriptions,
+      transactions,
+      fulfilment,
+      sandbox,
+    });
+
+    await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
+    await app.register(userBillingRoutes, { checkout, subscriptions, reader, transactions });
+    await app.register(webhookRoutes, {
+      fulfilment,
+      webhookSecret: options.config.stripe.webhookSecret,
+    });
+    await app.register(async (guarded) => {
+      guarded.addHook("onRequest", guarded.requireAdmin);
+      await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
+      await guarded.register(adminBillingRoutes, { transactions });
+    });
+  },
+  { name: "billing", dependencies: ["providers", "accounts"] },
+);

@@ -1,0 +1,57 @@
+import { BILLING_MESSAGES, webhookResponseSchema } from "@twinline/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { HttpError } from "../../plugins/errors.ts";
+import { errorResponses } from "../../plugins/openapi.ts";
+import { type PaymentEvent, verifyStripeWebhook } from "../../providers/payments/index.ts";
+import type { Fulfilment } from "./fulfilment.ts";
+
+export const WEBHOOK_PATH = "/api/payments/webhook";
+
+export interface WebhookRoutesOptions {
+  fulfilment: Fulfilment;
+  /** STRIPE_WEBHOOK_SECRET; unset: every delivery is refused (400). */
+  webhookSecret: string | undefined;
+}
+
+/**
+ * POST /api/payments/webhook: Stripe's events. No CSRF (not a browser); the signature on the
+ * RAW body is the check, so this scope parses JSON as a Buffer. 400 on a bad signature; 200 once
+ * applied (or known already); a failure answers 500 and Stripe delivers again.
+ */
+export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, options) => {
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.post(
+    WEBHOOK_PATH,
+    {
+      config: { csrf: false },
+      schema: {
+        tags: ["payments"],
+        summary: "Stripe webhook (Stripe-Signature on the raw body)",
+        response: { 200: webhookResponseSchema, ...errorResponses(400, 500) },
+      },
+    },
+    async (request) => {
+      const secret = options.webhookSecret;
+      if (!secret) throw new HttpError(400, BILLING_MESSAGES.webhookNotConfigured);
+      const signature = request.headers["stripe-signature"];
+      const raw = request.body;
+      if (typeof signature !== "string" || !Buffer.isBuffer(raw)) {
+        throw new HttpError(400, BILLING_MESSAGES.invalidSignature);
+      }
+      let event: PaymentEvent;
+      try {
+        event = await verifyStripeWebhook(raw, signature, secret);
+      } catch {
+        throw new HttpError(400, BILLING_MESSAGES.invalidSignature);
+      }
+      if (typeof event?.id !== "string" || typeof event.type !== "string" || !event.data?.object) {
+        throw new HttpError(400, "Not a Stripe event");
+      }
+      const handled = await options.fulfilment.handle(event);
+      return { received: true as const, ...(handled.duplicate ? { duplicate: true } : {}) };
+    },
+  );
+};
