@@ -219,6 +219,29 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     });
   });
 
+  it("20 payments of one sandbox session at once credit it once", async () => {
+    const pack = await createPackage(t, admin, { name: "Race Pack", credits: 40 });
+    const user = await signUp(t);
+    const { sessionId } = (
+      await call(t, "POST", "/api/payments/create-checkout-session", {
+        token: user.token,
+        body: { packageId: pack._id },
+      })
+    ).json();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call(t, "POST", `/api/payments/sandbox/sessions/${sessionId}/pay`, {
+          token: user.token,
+          body: { cardNumber: SANDBOX_CARDS.success, expiry: "12/40", cvc: "123" },
+        }),
+      ),
+    );
+    // Each click is answered paid (the winner) or closed (409); never a 500.
+    expect(results.every((r) => r.statusCode === 200 || r.statusCode === 409)).toBe(true);
+    expect(results.some((r) => r.statusCode === 200)).toBe(true);
+    expect(await balanceOf(t, user.token)).toBe(140);
+  });
+
   it("refuses a bad card form with the card's own message", async () => {
     const pack = await createPackage(t, admin, { name: "Card Pack" });
     const user = await signUp(t);

@@ -16,6 +16,7 @@ import {
   payments,
   processedWebhookEvents,
   subscriptionEvents,
+  subscriptionPlans,
   userSubscriptions,
 } from "../../db/schema/index.ts";
 
@@ -207,6 +208,37 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
       await call(t, "POST", "/api/credit-packages/sync-stripe", { token: admin })
     ).json();
     expect(again).toMatchObject({ created: 0, updated: 0, deactivated: 0 });
+  });
+
+  it("sync-stripe makes products and recurring prices for plans without them", async () => {
+    const [local] = await db()
+      .insert(subscriptionPlans)
+      .values({ name: "Unsynced Plan", priceMinor: 2500, interval: "year", intervalCount: 1 })
+      .returning();
+    const sync = await call(t, "POST", "/api/subscriptions/sync-stripe", { token: admin });
+    expect(sync.statusCode, sync.body).toBe(200);
+    expect(sync.json()).toMatchObject({ mode: "stripe", message: BILLING_MESSAGES.plansSynced });
+    expect(sync.json().created).toBeGreaterThanOrEqual(1);
+    const plans = (await call(t, "GET", "/api/subscriptions", { token: admin })).json()
+      .data as Json[];
+    const synced = plans.find((p) => p._id === local?.id) as Json;
+    expect(fake.prices.get(String(synced.stripePriceId))).toMatchObject({
+      unit_amount: 2500,
+      recurring: { interval: "year", interval_count: 1 },
+    });
+  });
+
+  it("an asynchronous payment that fails records a failed purchase and grants nothing", async () => {
+    const pack = await createPackage(t, admin, { name: "Async Pack", credits: 15 });
+    const user = await signUp(t);
+    const { sessionId } = await checkoutPackage(user.token, pack._id);
+    const session = fake.sessions.get(sessionId) as Json;
+    session.status = "complete";
+    session.payment_status = "unpaid";
+    await deliver(t, fake.event("checkout.session.async_payment_failed", session));
+    expect(await balanceOf(t, user.token)).toBe(100);
+    const history = (await call(t, "GET", "/api/payments/history", { token: user.token })).json();
+    expect(history.transactions).toMatchObject([{ status: "failed", credits: 15 }]);
   });
 
   it("checkout: a Stripe Checkout URL; credits only on the webhook, exactly once over 100 replays and 20 at once", async () => {
