@@ -168,7 +168,8 @@ describe("/checkout/sandbox/:sessionId", () => {
 });
 
 describe("chat's Subscribe", () => {
-  it("opens the Subscription dialog on the chat screen", async () => {
+  // The chat bundle (markdown) is the heaviest to load on a busy machine.
+  it("opens the Subscription dialog on the chat screen", { timeout: 20_000 }, async () => {
     storeSession();
     mockAuthApi({
       ...me,
