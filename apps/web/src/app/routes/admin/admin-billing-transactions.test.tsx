@@ -12,6 +12,8 @@ import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
 configure({ asyncUtilTimeout: 5000 });
+// The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.
+vi.setConfig({ testTimeout: 20_000 });
 
 let save: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
@@ -262,6 +264,25 @@ describe("/admin/subscription-transactions", () => {
       await screen.findByText("Authentication Error: Please log in again to continue."),
     ).toBeInTheDocument();
     expect(api.callsTo("GET /api/admin/subscription-transactions")).toHaveLength(before);
+  });
+
+  it("toasts Error with the server's text, and clears the list", async () => {
+    signInAdmin();
+    let fail = false;
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/subscription-transactions": () =>
+        fail
+          ? jsonResponse({ success: false, message: "startDate must be a date" }, 400)
+          : jsonResponse(page([payment()])),
+    });
+    renderApp("/admin/subscription-transactions");
+    await screen.findByText("Showing 1 of 1 transactions");
+    fail = true;
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("startDate must be a date")).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
+    expect(await screen.findByText("No subscription transactions found")).toBeInTheDocument();
   });
 
   it("says No subscription transactions found", async () => {

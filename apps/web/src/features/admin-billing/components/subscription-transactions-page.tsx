@@ -9,6 +9,7 @@ import toast from "react-hot-toast";
 import type { TableColumn } from "@/components/ui/paged-table";
 import { tdClasses } from "@/components/ui/sortable-header";
 import { useListParams } from "@/hooks/use-list-params";
+import { ApiError, errorMessage } from "@/lib/api-client";
 import { formatMoney } from "@/lib/money";
 import { csvFileName, downloadCsv, toCsv } from "../api/csv";
 import { ADMIN_TRANSACTIONS_PAGE_SIZE, subscriptionTransactionsQuery } from "../api/transactions";
@@ -43,6 +44,18 @@ export function subscriptionTransactionsCsv(rows: AdminSubscriptionTransaction[]
       r.status,
       idOf(r),
     ]),
+  );
+}
+
+/** "Error" with the server's error text, else "Failed to connect to server" (admin-side 8). */
+function failedToast(error: unknown) {
+  return (
+    <span>
+      <strong className="block">Error</strong>
+      {error instanceof ApiError && error.kind === "http"
+        ? errorMessage(error, "Failed to connect to server")
+        : "Failed to connect to server"}
+    </span>
   );
 }
 
@@ -91,7 +104,7 @@ export function AdminSubscriptionTransactionsPage() {
       page={params.page}
       onPage={(page) => update({ page })}
       emptyMessage="No subscription transactions found"
-      failedMessage="Failed to connect to server"
+      failedMessage={failedToast}
       onExport={(rows) => {
         try {
           downloadCsv.save(

@@ -1,6 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { Download, RotateCw } from "lucide-react";
-import { type ReactNode, useEffect } from "react";
+import { type ReactElement, type ReactNode, useEffect } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -56,7 +56,8 @@ export function TransactionsScreen<Row extends { _id: string }, F extends string
   page: number;
   onPage: (page: number) => void;
   emptyMessage: string;
-  failedMessage: string;
+  /** The failure toast: a fixed text, or one made from the error (the server's text). */
+  failedMessage: string | ((error: unknown) => ReactElement);
   renderRow: (row: Row) => ReactNode;
   onExport: (rows: Row[]) => void;
   authorised: boolean;
@@ -65,10 +66,13 @@ export function TransactionsScreen<Row extends { _id: string }, F extends string
     document.title = `${title} · Twinline Admin`;
   }, [title]);
   useEffect(() => {
-    if (query.isError) toast.error(failedMessage, { id: `${title}-failed` });
-  }, [query.isError, failedMessage, title]);
+    if (!query.isError) return;
+    const message = typeof failedMessage === "string" ? failedMessage : failedMessage(query.error);
+    toast.error(message, { id: `${title}-failed` });
+  }, [query.isError, query.error, failedMessage, title]);
 
-  const rows = query.data?.data ?? [];
+  // A failed load clears the list (admin-side spec, section 8).
+  const rows = query.isError ? [] : (query.data?.data ?? []);
   const pagination = query.data?.pagination;
   usePageRange(pagination, page, onPage);
 

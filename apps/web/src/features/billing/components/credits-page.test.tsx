@@ -17,6 +17,8 @@ import {
 } from "../test/fixtures";
 
 configure({ asyncUtilTimeout: 5000 });
+// The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.
+vi.setConfig({ testTimeout: 20_000 });
 
 let go: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
