@@ -137,7 +137,7 @@ function SubscriptionSummary({ onManage }: { onManage: () => void }) {
         </div>
       )}
       <button type="button" onClick={onManage} className={buttonClasses("secondary", "sm", "mt-4")}>
-        {active ? "Manage Subscription" : "Subscribe Now"}
+        {active || current?.status === "canceled" ? "Manage Subscription" : "Subscribe Now"}
       </button>
     </SummaryCard>
   );

@@ -193,8 +193,8 @@ describe("Subscription dialog", () => {
     ).toBeInTheDocument();
   });
 
-  it("a subscription set to cancel at period end shows Canceling and no Cancel button", async () => {
-    setup({
+  it("a subscription set to cancel at period end shows Canceling and no Cancel button; a plan choice changes it", async () => {
+    const { callsTo } = setup({
       "GET /api/subscriptions/my-subscription": subscriptionAnswer(
         activeSubscription(basic, {
           cancelAtPeriodEnd: true,
@@ -203,7 +203,7 @@ describe("Subscription dialog", () => {
         }),
       ),
     });
-    const dialog = await openDialog("Subscribe Now");
+    const dialog = await openDialog("Manage Subscription");
     const current = await within(dialog).findByTestId("current-subscription");
     expect(
       within(dialog).getByRole("heading", { name: "Manage Subscription" }),
@@ -211,5 +211,10 @@ describe("Subscription dialog", () => {
     expect(current).toHaveTextContent("Canceling");
     expect(current).toHaveTextContent("Will not renew");
     expect(within(dialog).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
+    // Still in force: the same plan may be chosen again (renewal resumes), by a plan change.
+    await userEvent.click(within(dialog).getByRole("button", { name: /Basic/ }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
+    await waitFor(() => expect(callsTo("POST /api/subscriptions/upgrade")).toHaveLength(1));
+    expect(callsTo("POST /api/subscriptions/create-checkout")).toHaveLength(0);
   });
 });

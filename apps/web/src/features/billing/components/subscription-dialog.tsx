@@ -210,7 +210,11 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   const current = subscription.data ?? null;
   const currentPrice = current?.price ?? current?.plan?.price ?? 0;
   const isActive = current?.status === "active";
-  const currentPlanId = isActive ? (current?.plan?._id ?? null) : null;
+  // A subscription set to cancel ("canceled", shown as Canceling) is in force until its end:
+  // choosing a plan changes it directly (the same plan resumes renewal), never a new checkout.
+  const inForce = isActive || current?.status === "canceled";
+  const renewing = isActive && !current?.cancelAtPeriodEnd;
+  const currentPlanId = inForce ? (current?.plan?._id ?? null) : null;
   const chosen = plans.data?.find((p) => p._id === selected) ?? null;
 
   const afterChange = () => {
@@ -220,7 +224,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
 
   const confirm = useMutation({
     mutationFn: async (plan: SubscriptionPlan) => {
-      if (isActive) return { kind: "changed" as const, result: await changePlan(plan._id) };
+      if (inForce) return { kind: "changed" as const, result: await changePlan(plan._id) };
       return { kind: "checkout" as const, url: await createSubscriptionCheckout(plan._id) };
     },
     onSuccess: (answer) => {
@@ -253,12 +257,14 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   const hasSubscription = current !== null && current.status !== "inactive";
   const title = hasSubscription ? "Manage Subscription" : "Subscribe to a Plan";
   const kind =
-    isActive && chosen && current?.plan && chosen._id !== currentPlanId
+    inForce && chosen && current?.plan && chosen._id !== currentPlanId
       ? planChangeKind(currentPrice, chosen.price)
       : null;
   const busy = confirm.isPending || cancel.isPending;
-  const confirmDisabled = !chosen || chosen._id === currentPlanId || busy || result !== null;
-  const showCancel = isActive && !current?.cancelAtPeriodEnd && result === null;
+  // Disabled with no selection or on the current active plan (user-side spec, section 5).
+  const confirmDisabled =
+    !chosen || (renewing && chosen._id === currentPlanId) || busy || result !== null;
+  const showCancel = renewing && result === null;
 
   return (
     <Dialog
@@ -326,7 +332,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
               {confirm.isPending && (
                 <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
               )}
-              {isActive ? "Change Plan" : "Subscribe"}
+              {inForce ? "Change Plan" : "Subscribe"}
             </button>
           </div>
         </div>
