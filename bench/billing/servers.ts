@@ -121,7 +121,7 @@ if (ROWS > 0) {
       100 + (g * 7919) % 10000, 'usd', 10 * (1 + g % 50), 'Pack ' || (g % 20), 'sandbox',
       'pi_seed_' || g, 'seed:' || g,
       now() - ((g * 104729) % (730 * 86400)) * interval '1 second'
-    from generate_series(1, ${ROWS}) g
+    from generate_series(1::bigint, ${ROWS}) g
     join (select id, row_number() over () as n from users where email like 'seed-user-%') u
       on u.n = 1 + g % 1000`),
   );

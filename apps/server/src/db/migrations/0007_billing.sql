@@ -62,6 +62,14 @@ CREATE TABLE "credit_packages" (
 	CONSTRAINT "credit_packages_discount_range" CHECK ("credit_packages"."discount_basis_points" between 0 and 10000)
 );
 --> statement-breakpoint
+CREATE TABLE "payment_counts" (
+	"kind" "payment_kind" NOT NULL,
+	"status" "payment_status" NOT NULL,
+	"slot" smallint NOT NULL,
+	"n" bigint NOT NULL,
+	CONSTRAINT "payment_counts_kind_status_slot_pk" PRIMARY KEY("kind","status","slot")
+);
+--> statement-breakpoint
 CREATE TABLE "payments" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"kind" "payment_kind" NOT NULL,
@@ -192,4 +200,27 @@ CREATE INDEX "subscription_events_user_timestamp_idx" ON "subscription_events" U
 CREATE INDEX "subscription_events_amount_idx" ON "subscription_events" USING btree ("amount_minor","id");--> statement-breakpoint
 CREATE INDEX "user_subscriptions_user_created_idx" ON "user_subscriptions" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "user_subscriptions_status_idx" ON "user_subscriptions" USING btree ("status","current_period_end");--> statement-breakpoint
-CREATE INDEX "user_subscriptions_plan_idx" ON "user_subscriptions" USING btree ("plan_id");
+CREATE INDEX "user_subscriptions_plan_idx" ON "user_subscriptions" USING btree ("plan_id");--> statement-breakpoint
+-- Hand-written (drizzle cannot express triggers): payment_counts follows payments, per statement.
+CREATE FUNCTION "payment_counts_add"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "payment_counts" ("kind", "status", "slot", "n")
+    SELECT "kind", "status", floor(random() * 16)::smallint, count(*) FROM "new_rows" GROUP BY "kind", "status"
+    ON CONFLICT ("kind", "status", "slot") DO UPDATE SET "n" = "payment_counts"."n" + excluded."n";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE FUNCTION "payment_counts_remove"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "payment_counts" ("kind", "status", "slot", "n")
+    SELECT "kind", "status", floor(random() * 16)::smallint, -count(*) FROM "old_rows" GROUP BY "kind", "status"
+    ON CONFLICT ("kind", "status", "slot") DO UPDATE SET "n" = "payment_counts"."n" + excluded."n";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "payments_count_insert" AFTER INSERT ON "payments"
+  REFERENCING NEW TABLE AS "new_rows" FOR EACH STATEMENT EXECUTE FUNCTION "payment_counts_add"();--> statement-breakpoint
+CREATE TRIGGER "payments_count_delete" AFTER DELETE ON "payments"
+  REFERENCING OLD TABLE AS "old_rows" FOR EACH STATEMENT EXECUTE FUNCTION "payment_counts_remove"();--> statement-breakpoint
+CREATE TRIGGER "payments_count_update_old" AFTER UPDATE ON "payments"
+  REFERENCING OLD TABLE AS "old_rows" FOR EACH STATEMENT EXECUTE FUNCTION "payment_counts_remove"();--> statement-breakpoint
+CREATE TRIGGER "payments_count_update_new" AFTER UPDATE ON "payments"
+  REFERENCING NEW TABLE AS "new_rows" FOR EACH STATEMENT EXECUTE FUNCTION "payment_counts_add"();

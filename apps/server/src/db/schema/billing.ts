@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -7,6 +8,8 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
+  smallint,
   text,
   timestamp,
   uuid,
@@ -257,6 +260,23 @@ export const payments = pgTable(
   ],
 );
 export type PaymentRow = typeof payments.$inferSelect;
+
+/**
+ * How many payments there are of each kind and status, kept by statement-level triggers on
+ * `payments` (hand-written at the end of migration 0007_billing.sql: drizzle cannot express
+ * triggers). The admin lists' unfiltered totals read these instead of counting a million rows.
+ * Each change lands on one of 16 slots at random, so concurrent payments rarely wait on one row.
+ */
+export const paymentCounts = pgTable(
+  "payment_counts",
+  {
+    kind: paymentKind("kind").notNull(),
+    status: paymentStatus("status").notNull(),
+    slot: smallint("slot").notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.kind, table.status, table.slot] })],
+);
 
 /**
  * Subscription history (admin-side section 3): one row per event, `source_key` unique so a

@@ -27,6 +27,7 @@ import {
 import type { Database } from "../../db/client.ts";
 import {
   type PaymentRow,
+  paymentCounts,
   payments,
   type SubscriptionEventRow,
   subscriptionEvents,
@@ -168,11 +169,21 @@ export function createTransactionsRepository(db: Database) {
       )
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
-    const [rows, [total]] = await Promise.all([
-      rowsQuery,
-      db.select({ n: count() }).from(payments).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+    // Unfiltered by user or date: the trigger-kept counts, not a count over the whole table.
+    const counted =
+      !query.userId && !query.startDate && !query.endDate
+        ? db
+            .select({ n: sql<number>`coalesce(sum(${paymentCounts.n}), 0)::bigint` })
+            .from(paymentCounts)
+            .where(
+              and(
+                eq(paymentCounts.kind, kind),
+                query.status !== "all" ? eq(paymentCounts.status, query.status) : undefined,
+              ),
+            )
+        : db.select({ n: count() }).from(payments).where(where);
+    const [rows, [total]] = await Promise.all([rowsQuery, counted]);
+    return { rows, total: Number(total?.n ?? 0) };
   };
 
   const historySort = (sortBy: string): SQL | AnyColumn => {
