@@ -46,10 +46,18 @@ export const appRoutes: RouteObject[] = [
       },
       {
         path: "chat",
-        lazy: () => import("@/features/chat").then((m) => ({ Component: m.ChatRoute })),
+        lazy: () => import("./routes/chat").then((m) => ({ Component: m.ChatRoute })),
       },
-      // Call, call history, credits and transactions arrive with their issues; until
-      // then they, like any unknown sub-route, lead to the overview.
+      {
+        path: "credits",
+        lazy: () => import("./routes/billing").then((m) => ({ Component: m.CreditsRoute })),
+      },
+      {
+        path: "transactions",
+        lazy: () => import("./routes/billing").then((m) => ({ Component: m.TransactionsRoute })),
+      },
+      // Call and call history arrive with their issues; until then they, like any unknown
+      // sub-route, lead to the overview.
       { path: "*", element: <Navigate to="/dashboard" replace /> },
     ],
   },
@@ -79,6 +87,10 @@ export const appRoutes: RouteObject[] = [
         lazy: () => import("./routes/site").then((m) => ({ Component: m.AboutRoute })),
       },
     ],
+  },
+  {
+    path: "checkout/sandbox/:sessionId",
+    lazy: () => import("./routes/billing").then((m) => ({ Component: m.SandboxCheckoutRoute })),
   },
   { path: "admin/*", lazy: () => import("./routes/admin") },
   { path: "*", Component: NotFoundRoute },

@@ -1,2 +1,1 @@
 export { ChatPage, type ChatPageProps } from "./components/chat-page";
-export { ChatRoute } from "./components/chat-route";

@@ -108,10 +108,10 @@ describe("admin guard", () => {
     expect(await screen.findByRole("heading", { name: "Users", level: 1 })).toBeInTheDocument();
   });
 
-  it("shows the 404 screen inside the layout for screens not built yet", async () => {
+  it("shows the 404 screen inside the layout for unknown admin paths", async () => {
     signInAdmin();
     mockAdminApi();
-    renderApp("/admin/subscription-history");
+    renderApp("/admin/no-such-screen");
     const notFound = await screen.findByTestId("not-found");
     expect(
       within(notFound).getByRole("heading", { name: "Oops! Page not found" }),

@@ -48,8 +48,11 @@ describe("user details", () => {
     expect(account).toHaveTextContent("120");
     expect(screen.getByTestId("subscription-card")).toHaveTextContent("No Active Subscription");
     expect(screen.getAllByText("No transactions found")).toHaveLength(2);
-    // Nothing is asked of endpoints billing has not built yet.
-    expect(api.calls.some((c) => c.url.pathname.includes("transactions"))).toBe(false);
+    // The transaction lists were asked for; their failure (404 here) stays silent.
+    const paths = api.calls.map((c) => c.url.pathname);
+    expect(paths).toContain("/api/admin/users/u1/transactions");
+    expect(paths).toContain("/api/admin/users/u1/subscription-transactions");
+    expect(screen.queryByRole("alert")).toBeNull();
   });
 
   it("shows an active subscription with its duration and renewal", async () => {
@@ -192,5 +195,70 @@ describe("user details", () => {
     const dialog = await screen.findByRole("alertdialog");
     await user.click(within(dialog).getByRole("button", { name: "Deactivate" }));
     expect(await screen.findByText("Failed to deactivate user")).toBeInTheDocument();
+  });
+
+  it("shows the user's real transactions: three recent of each kind and both tabs", async () => {
+    signInAdmin();
+    const credit = (n: number, status = "success") => ({
+      _id: `c${n}`,
+      transactionDate: `2025-02-0${n}T10:00:00.000Z`,
+      userId: null,
+      credits: n * 100,
+      amount: n * 10,
+      currency: "usd",
+      status,
+      packageId: null,
+      stripePaymentId: `pi_${n}`,
+      metadata: { packageName: `Pack ${n}`, invoiceNumber: null },
+    });
+    const payment = {
+      _id: "s1",
+      transactionDate: "2025-02-02T10:00:00.000Z",
+      userId: null,
+      planId: { _id: "pl1", name: "Gold" },
+      planName: "Gold",
+      amount: 19.99,
+      currency: "usd",
+      status: "failed",
+      stripePaymentId: null,
+      invoiceId: "in_9",
+      credits: 0,
+    };
+    const page = (data: unknown[]) => ({
+      success: true,
+      data,
+      pagination: { total: data.length, page: 1, limit: 100, pages: 1 },
+    });
+    mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
+      "GET /api/admin/users/:id/transactions": () =>
+        jsonResponse(page([credit(1), credit(2, "pending"), credit(3), credit(4)])),
+      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([payment])),
+    });
+    renderApp("/admin/users/u1");
+    const recentCredits = (
+      await screen.findByRole("heading", { name: "Recent Credit Transactions" })
+    ).parentElement?.parentElement as HTMLElement;
+    await waitFor(() => expect(within(recentCredits).getAllByRole("listitem")).toHaveLength(3));
+    expect(within(recentCredits).getByText("400 credits")).toBeInTheDocument();
+    expect(within(recentCredits).queryByText("100 credits")).toBeNull();
+    const recentSubs = screen.getByRole("heading", { name: "Recent Subscription Transactions" })
+      .parentElement?.parentElement as HTMLElement;
+    expect(within(recentSubs).getByText("Gold")).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("tab", { name: "Credit Transactions" }));
+    const table = await screen.findByRole("table", { name: "Credit Transactions" });
+    expect(within(table).getAllByRole("row")).toHaveLength(5);
+    expect(within(table).getByText("pi_4")).toBeInTheDocument();
+    expect(within(table).getByText("Pending")).toBeInTheDocument();
+    await user.type(screen.getByRole("searchbox"), "pending");
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(2));
+
+    await user.click(screen.getByRole("tab", { name: "Subscription Transactions" }));
+    const subs = await screen.findByRole("table", { name: "Subscription Transactions" });
+    expect(within(subs).getByText("in_9")).toBeInTheDocument();
+    expect(within(subs).getByText("$19.99")).toBeInTheDocument();
+    expect(within(subs).getByText("Failed")).toBeInTheDocument();
   });
 });

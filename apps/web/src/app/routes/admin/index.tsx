@@ -10,6 +10,13 @@ import {
   logoutAdmin,
   readAdminData,
 } from "@/features/admin-auth";
+import {
+  AdminCreditPackagesPage,
+  AdminCreditTransactionsPage,
+  AdminPlansPage,
+  AdminSubscriptionHistoryPage,
+  AdminSubscriptionTransactionsPage,
+} from "@/features/admin-billing";
 import { AdminChatLogsPage } from "@/features/admin-chat-logs";
 import { AdminDashboardPage } from "@/features/admin-dashboard";
 import { AdminLayout, AdminNotFound } from "@/features/admin-layout";
@@ -44,6 +51,11 @@ export function AdminRoutes() {
         <Route path="api-keys" element={<AdminApiKeysPage />} />
         <Route path="Settings" element={<AdminSettingsPage />} />
         <Route path="AITraining" element={<AdminAiTrainingPage />} />
+        <Route path="subscriptions" element={<AdminPlansPage />} />
+        <Route path="ManageCredits" element={<AdminCreditPackagesPage />} />
+        <Route path="credit-transactions" element={<AdminCreditTransactionsPage />} />
+        <Route path="subscription-transactions" element={<AdminSubscriptionTransactionsPage />} />
+        <Route path="subscription-history" element={<AdminSubscriptionHistoryPage />} />
         <Route path="*" element={<AdminNotFound />} />
       </Route>
     </Routes>

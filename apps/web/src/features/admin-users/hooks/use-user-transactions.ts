@@ -1,3 +1,10 @@
+import { useQuery } from "@tanstack/react-query";
+import {
+  fetchUserCreditTransactions,
+  fetchUserSubscriptionTransactions,
+  userTransactionKeys,
+} from "../api/transactions";
+
 /** A credit purchase of one user, as the Credit Transactions tab shows it. */
 export interface CreditTransactionRow {
   _id: string;
@@ -23,25 +30,25 @@ export interface TransactionsState<T> {
   isPending: boolean;
 }
 
-const NONE: TransactionsState<never> = { rows: [], isPending: false };
-
 /**
- * The user's credit transactions. Billing (a later issue) fills this from
- * GET /api/admin/users/{userId}/transactions; until that endpoint exists nothing is requested and
- * the tab shows its empty state. Load failures stay silent (admin-side spec, section 8).
+ * The user's credit transactions (GET /api/admin/users/{userId}/transactions). Load failures
+ * stay silent (admin-side spec, section 8): the tab shows its empty state.
  */
-export function useUserCreditTransactions(
-  _userId: string,
-): TransactionsState<CreditTransactionRow> {
-  return NONE;
+export function useUserCreditTransactions(userId: string): TransactionsState<CreditTransactionRow> {
+  const query = useQuery({
+    queryKey: userTransactionKeys.credits(userId),
+    queryFn: ({ signal }) => fetchUserCreditTransactions(userId, signal),
+  });
+  return { rows: query.data ?? [], isPending: query.isPending };
 }
 
-/**
- * The user's subscription transactions; billing fills this from
- * GET /api/admin/users/{userId}/subscription-transactions. Nothing is requested until then.
- */
+/** The user's subscription transactions (GET /api/admin/users/{userId}/subscription-transactions). */
 export function useUserSubscriptionTransactions(
-  _userId: string,
+  userId: string,
 ): TransactionsState<SubscriptionTransactionRow> {
-  return NONE;
+  const query = useQuery({
+    queryKey: userTransactionKeys.subscriptions(userId),
+    queryFn: ({ signal }) => fetchUserSubscriptionTransactions(userId, signal),
+  });
+  return { rows: query.data ?? [], isPending: query.isPending };
 }

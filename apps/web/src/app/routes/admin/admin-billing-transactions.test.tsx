@@ -1,0 +1,373 @@
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type {
+  AdminCreditTransaction,
+  AdminSubscriptionTransaction,
+  SubscriptionHistoryEvent,
+} from "@twinline/contracts";
+import toast from "react-hot-toast";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { downloadCsv } from "@/features/admin-billing/api/csv";
+import { jsonResponse, renderApp } from "@/test/render";
+import { mockAdminApi, signInAdmin } from "./test-api";
+
+configure({ asyncUtilTimeout: 5000 });
+// The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.
+vi.setConfig({ testTimeout: 20_000 });
+
+let save: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  save = vi.spyOn(downloadCsv, "save").mockImplementation(() => {});
+});
+afterEach(() => {
+  toast.remove();
+  vi.restoreAllMocks();
+});
+
+const user1 = { _id: "u1", name: "Test User", email: "user1@example.com", profileImage: null };
+
+function credit(patch: Partial<AdminCreditTransaction> = {}): AdminCreditTransaction {
+  return {
+    _id: "c1",
+    transactionDate: "2025-02-03T10:00:00.000Z",
+    userId: user1,
+    credits: 500,
+    amount: 45,
+    currency: "usd",
+    status: "success",
+    packageId: "p1",
+    stripePaymentId: "pi_123",
+    metadata: { packageName: "Big Pack", invoiceNumber: null },
+    ...patch,
+  };
+}
+function payment(patch: Partial<AdminSubscriptionTransaction> = {}): AdminSubscriptionTransaction {
+  return {
+    _id: "s1",
+    transactionDate: "2025-02-03T10:00:00.000Z",
+    userId: user1,
+    planId: { _id: "pl1", name: "Gold" },
+    planName: "Gold",
+    amount: 19.99,
+    currency: "eur",
+    status: "pending",
+    stripePaymentId: null,
+    invoiceId: "in_1",
+    credits: 0,
+    ...patch,
+  };
+}
+function event(patch: Partial<SubscriptionHistoryEvent> = {}): SubscriptionHistoryEvent {
+  return {
+    _id: "e1",
+    timestamp: "2025-02-03T10:00:00.000Z",
+    userId: user1,
+    planId: { _id: "pl1", name: "Gold" },
+    eventType: "created",
+    status: "active",
+    startDate: "2025-02-03T10:00:00.000Z",
+    endDate: "2025-03-03T10:00:00.000Z",
+    amount: 19.99,
+    currency: "usd",
+    autoRenew: true,
+    stripeSubscriptionId: null,
+    ...patch,
+  };
+}
+const page = (data: unknown[], total = data.length) => ({
+  success: true,
+  data,
+  pagination: { total, page: 1, limit: 10, pages: Math.max(1, Math.ceil(total / 10)) },
+});
+const revenue = {
+  success: true,
+  data: {
+    totalRevenue: { value: 1000 },
+    todayRevenue: { value: 12.5 },
+    yesterdayRevenue: { value: 0 },
+    thisMonthRevenue: { value: 1234.5 },
+    lastMonthRevenue: { value: 99 },
+    totalPaidUsers: { value: 3 },
+  },
+};
+
+describe("/admin/credit-transactions", () => {
+  it("shows the revenue cards, the rows with their badges, and the count", async () => {
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () =>
+        jsonResponse(
+          page([credit(), credit({ _id: "c2", status: "failed", stripePaymentId: null })], 12),
+        ),
+    });
+    renderApp("/admin/credit-transactions");
+    const table = await screen.findByRole("table", { name: "Credit Transactions" });
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
+    expect(screen.getByTestId("showing")).toHaveTextContent("Showing 2 of 12 transactions");
+    const first = within(table).getAllByRole("row")[1] as HTMLElement;
+    expect(first).toHaveTextContent("Big Pack");
+    expect(first).toHaveTextContent("$45.00");
+    expect(first).toHaveTextContent("pi_123");
+    expect(within(table).getByText("Success")).toBeInTheDocument();
+    expect(within(table).getByText("Failed")).toBeInTheDocument();
+    expect(within(table).getAllByText("user1@example.com")).toHaveLength(2);
+    expect(within(table).getByText("N/A")).toBeInTheDocument();
+    const cards = screen.getAllByTestId("revenue-card");
+    expect(cards[0]).toHaveTextContent("Today's Revenue$12.50");
+    expect(cards[2]).toHaveTextContent("This Month's Revenue$1,234.50");
+    expect(api.callsTo("GET /api/admin/revenue")[0]?.url.searchParams.get("kind")).toBe("credits");
+    const query = api.callsTo("GET /api/admin/credit-transactions")[0]?.url.searchParams;
+    expect(query?.get("limit")).toBe("10");
+    expect(query?.get("sortBy")).toBe("transactionDate");
+    expect(query?.get("sortOrder")).toBe("-1");
+    expect(query?.has("status")).toBe(false);
+  });
+
+  it("re-queries at once on a status change, on Search with the text and dates, and on sort", async () => {
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
+    });
+    renderApp("/admin/credit-transactions");
+    await screen.findByRole("table", { name: "Credit Transactions" });
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText("Status"), "failed");
+    await waitFor(() =>
+      expect(
+        api.callsTo("GET /api/admin/credit-transactions").at(-1)?.url.searchParams.get("status"),
+      ).toBe("failed"),
+    );
+    await user.type(screen.getByLabelText("User ID/Email"), "user1@");
+    await user.type(screen.getByLabelText("Start Date"), "2025-02-01");
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    await waitFor(() => {
+      const q = api.callsTo("GET /api/admin/credit-transactions").at(-1)?.url.searchParams;
+      expect(q?.get("userId")).toBe("user1@");
+      expect(q?.get("startDate")).toBe("2025-02-01");
+    });
+    await user.click(screen.getByRole("button", { name: /^Credits/ }));
+    await waitFor(() => {
+      const q = api.callsTo("GET /api/admin/credit-transactions").at(-1)?.url.searchParams;
+      expect(q?.get("sortBy")).toBe("credits");
+      expect(q?.get("sortOrder")).toBe("-1");
+    });
+  });
+
+  it("exports the current page as CSV with the spec's columns, N/A and the date in the name", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () =>
+        jsonResponse(page([credit(), credit({ _id: "c2", stripePaymentId: null, userId: null })])),
+    });
+    renderApp("/admin/credit-transactions");
+    await screen.findByText("Showing 2 of 2 transactions");
+    await userEvent.click(screen.getByRole("button", { name: "Export CSV" }));
+    expect(await screen.findByText("Export Complete")).toBeInTheDocument();
+    const [name, csv] = save.mock.calls[0] as [string, string];
+    expect(name).toMatch(/^credit-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = csv.split("\r\n");
+    expect(lines[0]).toBe(
+      '"Date","User Email","User Name","Package","Credits","Amount","Currency","Status","Transaction ID"',
+    );
+    expect(lines[1]).toBe(
+      '"2025-02-03T10:00:00.000Z","user1@example.com","Test User","Big Pack","500","45.00","USD","success","pi_123"',
+    );
+    expect(lines[2]).toContain('"N/A","N/A","Big Pack"');
+    expect(lines[2]?.endsWith('"N/A"')).toBe(true);
+  });
+
+  it("shows 5 skeleton rows while loading, then the empty text", async () => {
+    signInAdmin();
+    let answer: () => void = () => {};
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () =>
+        new Promise<Response>((resolve) => {
+          answer = () => resolve(jsonResponse(page([])));
+        }),
+    });
+    renderApp("/admin/credit-transactions");
+    expect(await screen.findAllByTestId("skeleton-row")).toHaveLength(5);
+    answer();
+    expect(await screen.findByText("No credit transactions found")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Export CSV" })).toBeDisabled();
+  });
+
+  it("toasts Failed to fetch credit transactions", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () =>
+        jsonResponse({ success: false, message: "x" }, 500),
+    });
+    renderApp("/admin/credit-transactions");
+    expect(await screen.findByText("Failed to fetch credit transactions")).toBeInTheDocument();
+  });
+
+  it("Refresh re-asks and toasts Refreshed", async () => {
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
+    });
+    renderApp("/admin/credit-transactions");
+    await screen.findByText("Showing 1 of 1 transactions");
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("Refreshed")).toBeInTheDocument();
+    expect(api.callsTo("GET /api/admin/credit-transactions")).toHaveLength(2);
+  });
+});
+
+describe("/admin/subscription-transactions", () => {
+  it("shows plan, amount in its currency and the pending badge; exports its CSV", async () => {
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/subscription-transactions": () => jsonResponse(page([payment()])),
+    });
+    renderApp("/admin/subscription-transactions");
+    const table = await screen.findByRole("table", { name: "Subscription Transactions" });
+    expect(await within(table).findByText("Gold")).toBeInTheDocument();
+    expect(within(table).getByText("€19.99")).toBeInTheDocument();
+    expect(within(table).getByText("Pending")).toBeInTheDocument();
+    expect(within(table).getByText("in_1")).toBeInTheDocument();
+    expect(api.callsTo("GET /api/admin/revenue")[0]?.url.searchParams.get("kind")).toBe(
+      "subscriptions",
+    );
+    await userEvent.click(screen.getByRole("button", { name: "Export CSV" }));
+    const [name, csv] = save.mock.calls[0] as [string, string];
+    expect(name).toMatch(/^subscription-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv.split("\r\n")[0]).toBe(
+      '"Date","User Email","User Name","Subscription Plan","Amount","Currency","Status","Transaction ID"',
+    );
+    expect(csv.split("\r\n")[1]).toContain('"Gold","19.99","EUR","pending","in_1"');
+  });
+
+  it("with no admin token says Authentication Error and asks nothing", async () => {
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/subscription-transactions": () => jsonResponse(page([])),
+    });
+    renderApp("/admin/subscription-transactions");
+    await screen.findByRole("table", { name: "Subscription Transactions" });
+    // The token goes (another tab logged out); the screen is opened again.
+    localStorage.removeItem("adminToken");
+    sessionStorage.removeItem("adminToken");
+    const before = api.callsTo("GET /api/admin/subscription-transactions").length;
+    await userEvent.click(screen.getByRole("link", { name: "Subscription History" }));
+    await userEvent.click(screen.getByRole("link", { name: "Subscription Transactions" }));
+    expect(
+      await screen.findByText("Authentication Error: Please log in again to continue."),
+    ).toBeInTheDocument();
+    expect(api.callsTo("GET /api/admin/subscription-transactions")).toHaveLength(before);
+  });
+
+  it("toasts Error with the server's text, and clears the list", async () => {
+    signInAdmin();
+    let fail = false;
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/subscription-transactions": () =>
+        fail
+          ? jsonResponse({ success: false, message: "startDate must be a date" }, 400)
+          : jsonResponse(page([payment()])),
+    });
+    renderApp("/admin/subscription-transactions");
+    await screen.findByText("Showing 1 of 1 transactions");
+    fail = true;
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("startDate must be a date")).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
+    expect(await screen.findByText("No subscription transactions found")).toBeInTheDocument();
+  });
+
+  it("says No subscription transactions found", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/subscription-transactions": () => jsonResponse(page([])),
+    });
+    renderApp("/admin/subscription-transactions");
+    expect(await screen.findByText("No subscription transactions found")).toBeInTheDocument();
+  });
+});
+
+describe("/admin/subscription-history", () => {
+  it("shows the events with status colours, period, auto renew and the filters", async () => {
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/subscription-history": () =>
+        jsonResponse(
+          page([
+            event(),
+            event({ _id: "e2", eventType: "payment_failed", status: "past_due", autoRenew: false }),
+          ]),
+        ),
+    });
+    renderApp("/admin/subscription-history");
+    const table = await screen.findByRole("table", { name: "Subscription History" });
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
+    expect(within(table).getByText("Active")).toBeInTheDocument();
+    expect(within(table).getByText("Past due")).toBeInTheDocument();
+    expect(within(table).getByText("payment failed")).toBeInTheDocument();
+    expect(within(table).getAllByText("Feb 3, 2025 – Mar 3, 2025")).toHaveLength(2);
+    expect(within(table).getByText("Yes")).toBeInTheDocument();
+    expect(within(table).getByText("No")).toBeInTheDocument();
+    expect(screen.queryAllByTestId("revenue-card")).toHaveLength(0);
+    const q = api.callsTo("GET /api/admin/subscription-history")[0]?.url.searchParams;
+    expect(q?.get("sortBy")).toBe("timestamp");
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText("Event Type"), "renewed");
+    await waitFor(() =>
+      expect(
+        api
+          .callsTo("GET /api/admin/subscription-history")
+          .at(-1)
+          ?.url.searchParams.get("eventType"),
+      ).toBe("renewed"),
+    );
+    // The same column flips; a new column starts descending.
+    await user.click(screen.getByRole("button", { name: /^Date/ }));
+    await waitFor(() =>
+      expect(
+        api
+          .callsTo("GET /api/admin/subscription-history")
+          .at(-1)
+          ?.url.searchParams.get("sortOrder"),
+      ).toBe("1"),
+    );
+    await user.click(screen.getByRole("button", { name: /^Amount/ }));
+    await waitFor(() => {
+      const last = api.callsTo("GET /api/admin/subscription-history").at(-1)?.url.searchParams;
+      expect(last?.get("sortBy")).toBe("amount");
+      expect(last?.get("sortOrder")).toBe("-1");
+    });
+    await user.click(screen.getByRole("button", { name: "Export CSV" }));
+    expect(await screen.findByText("Export Successful")).toBeInTheDocument();
+    const [, csv] = save.mock.calls[0] as [string, string];
+    expect(csv.split("\r\n")[0]).toBe(
+      '"Date","User Email","User Name","Subscription Plan","Event Type","Status","Start Date","End Date","Amount","Currency","Auto Renew","Stripe Subscription ID"',
+    );
+    expect(csv.split("\r\n")[1]?.endsWith('"Yes","N/A"')).toBe(true);
+  });
+
+  it("shows the empty text and toasts the failure", async () => {
+    signInAdmin();
+    let fail = false;
+    mockAdminApi({
+      "GET /api/admin/subscription-history": () =>
+        fail ? jsonResponse({ success: false, message: "x" }, 500) : jsonResponse(page([])),
+    });
+    renderApp("/admin/subscription-history");
+    expect(await screen.findByText("No subscription history records found")).toBeInTheDocument();
+    fail = true;
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(
+      await screen.findByText("Failed to fetch subscription history data"),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,114 @@
+import { useQuery } from "@tanstack/react-query";
+import { CalendarDays, TrendingUp } from "lucide-react";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { UserAvatar } from "@/components/ui/user-avatar";
+import { formatMoney } from "@/lib/money";
+import { type RevenueKind, revenueQuery } from "../api/transactions";
+
+function capitalise(value: string): string {
+  return value ? `${value[0]?.toUpperCase()}${value.slice(1)}` : "Unknown";
+}
+
+/** Success green, pending yellow, anything else red; shown capitalised (admin-side spec, 4). */
+export function TransactionStatusBadge({ status }: { status: string }) {
+  const tone = status === "success" ? "green" : status === "pending" ? "yellow" : "red";
+  return <Badge tone={tone}>{capitalise(status)}</Badge>;
+}
+
+const EVENT_TONES: Record<string, BadgeTone> = {
+  active: "green",
+  canceled: "red",
+  past_due: "yellow",
+  unpaid: "brand",
+  incomplete: "grey",
+};
+
+/** Active green, canceled red, past_due yellow, unpaid light red, incomplete grey, others blue. */
+export function SubscriptionStatusBadge({ status }: { status: string }) {
+  return <Badge tone={EVENT_TONES[status] ?? "blue"}>{capitalise(status.replace("_", " "))}</Badge>;
+}
+
+const dateTime = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+const dateOnly = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+});
+
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return "N/A";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? "N/A" : dateTime.format(date);
+}
+
+export function formatDay(value: string | null | undefined): string {
+  if (!value) return "N/A";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? "N/A" : dateOnly.format(date);
+}
+
+/** The user of a row: avatar, name and e-mail. */
+export function UserCell({
+  user,
+}: {
+  user: { name: string; email: string; profileImage: string | null } | null | undefined;
+}) {
+  if (!user) return <span className="text-stone-500 dark:text-stone-400">Deleted user</span>;
+  return (
+    <span className="flex items-center gap-2.5">
+      <UserAvatar name={user.name} email={user.email} image={user.profileImage} />
+      <span className="min-w-0">
+        <span className="block font-medium text-stone-900 dark:text-white">{user.name}</span>
+        <span className="block text-xs text-stone-500 dark:text-stone-400">{user.email}</span>
+      </span>
+    </span>
+  );
+}
+
+const REVENUE = [
+  { key: "todayRevenue", label: "Today's Revenue" },
+  { key: "yesterdayRevenue", label: "Yesterday's Revenue" },
+  { key: "thisMonthRevenue", label: "This Month's Revenue" },
+  { key: "lastMonthRevenue", label: "Last Month's Revenue" },
+] as const;
+
+/** Revenue Analytics: today, yesterday, this month and last month (USD). */
+export function RevenueCards({ kind }: { kind: RevenueKind }) {
+  const revenue = useQuery(revenueQuery(kind));
+  return (
+    <section aria-label="Revenue Analytics" className="space-y-3">
+      <h2 className="font-display text-lg font-semibold text-stone-900 dark:text-white">
+        Revenue Analytics
+      </h2>
+      <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
+        {REVENUE.map(({ key, label }, i) => (
+          <Card key={key} className="p-4" data-testid="revenue-card">
+            <p className="flex items-center gap-2 text-sm text-stone-600 dark:text-stone-400">
+              {i < 2 ? (
+                <TrendingUp aria-hidden="true" className="size-4" />
+              ) : (
+                <CalendarDays aria-hidden="true" className="size-4" />
+              )}
+              {label}
+            </p>
+            {revenue.isPending ? (
+              <Skeleton className="mt-2 h-7 w-24" />
+            ) : (
+              <p className="mt-1 font-display text-2xl font-bold text-stone-900 tabular-nums dark:text-white">
+                {revenue.isError ? "—" : formatMoney(revenue.data[key].value, "usd")}
+              </p>
+            )}
+          </Card>
+        ))}
+      </div>
+    </section>
+  );
+}

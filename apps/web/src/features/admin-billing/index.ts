@@ -1,0 +1,5 @@
+export { AdminCreditPackagesPage } from "./components/credit-packages-page";
+export { AdminCreditTransactionsPage } from "./components/credit-transactions-page";
+export { AdminPlansPage } from "./components/plans-page";
+export { AdminSubscriptionHistoryPage } from "./components/subscription-history-page";
+export { AdminSubscriptionTransactionsPage } from "./components/subscription-transactions-page";

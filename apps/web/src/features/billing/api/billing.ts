@@ -1,0 +1,198 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import {
+  BILLING_DEFAULTS,
+  cancelSubscriptionResponseSchema,
+  checkoutResponseSchema,
+  checkoutSessionResponseSchema,
+  creditBalanceResponseSchema,
+  creditPackagesResponseSchema,
+  mySubscriptionResponseSchema,
+  planChangeResultSchema,
+  type SandboxPayRequest,
+  sandboxRedirectResponseSchema,
+  subscriptionPlansResponseSchema,
+  userTransactionsResponseSchema,
+} from "@twinline/contracts";
+import { ApiError, api } from "@/lib/api-client";
+
+/** Page sizes: 5 on the credits screen, 10 on the transactions screen (user-side spec, section 9). */
+export const CREDITS_HISTORY_PAGE_SIZE = BILLING_DEFAULTS.creditsPageHistoryLimit;
+export const TRANSACTIONS_PAGE_SIZE = BILLING_DEFAULTS.transactionsPageLimit;
+
+export const billingKeys = {
+  all: ["billing"] as const,
+  balance: ["billing", "balance"] as const,
+  packages: ["billing", "packages"] as const,
+  plans: ["billing", "plans"] as const,
+  subscription: ["billing", "subscription"] as const,
+};
+
+/** GET /api/users/credit-balance. */
+export const creditBalanceQuery = () =>
+  queryOptions({
+    queryKey: billingKeys.balance,
+    queryFn: async ({ signal }) =>
+      (await api.get("/api/users/credit-balance", { signal, schema: creditBalanceResponseSchema }))
+        .available,
+  });
+
+/** GET /api/credit-packages: only the active ones, sorted by credits ascending. */
+export const creditPackagesQuery = () =>
+  queryOptions({
+    queryKey: billingKeys.packages,
+    queryFn: async ({ signal }) => {
+      const body = await api.get("/api/credit-packages", {
+        signal,
+        schema: creditPackagesResponseSchema,
+      });
+      return body.packages.filter((p) => p.isActive).sort((a, b) => a.credits - b.credits);
+    },
+  });
+
+export type HistoryKind = "credits" | "subscriptions";
+
+/**
+ * The user's payments, one page: credit purchases (GET /api/payments/history) or subscription
+ * payments (GET /api/payments/subscription-history).
+ */
+export const paymentHistoryQuery = (kind: HistoryKind, page: number, limit: number) =>
+  queryOptions({
+    queryKey: ["billing", "history", kind, page, limit] as const,
+    queryFn: ({ signal }) =>
+      api.get(kind === "credits" ? "/api/payments/history" : "/api/payments/subscription-history", {
+        signal,
+        query: { page, limit },
+        schema: userTransactionsResponseSchema,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /api/subscriptions/active-plans. */
+export const activePlansQuery = () =>
+  queryOptions({
+    queryKey: billingKeys.plans,
+    queryFn: async ({ signal }) =>
+      (
+        await api.get("/api/subscriptions/active-plans", {
+          signal,
+          schema: subscriptionPlansResponseSchema,
+        })
+      ).data,
+  });
+
+/** GET /api/subscriptions/my-subscription ("inactive" with no plan when there is none). */
+export const mySubscriptionQuery = () =>
+  queryOptions({
+    queryKey: billingKeys.subscription,
+    queryFn: async ({ signal }) =>
+      (
+        await api.get("/api/subscriptions/my-subscription", {
+          signal,
+          schema: mySubscriptionResponseSchema,
+        })
+      ).data,
+  });
+
+/** POST /api/payments/create-checkout-session {packageId}: the hosted checkout's address. */
+export async function createPackageCheckout(packageId: string): Promise<string> {
+  const body = await api.post(
+    "/api/payments/create-checkout-session",
+    { packageId },
+    { schema: checkoutResponseSchema },
+  );
+  return body.url;
+}
+
+/** POST /api/subscriptions/create-checkout {planId}: the hosted checkout's address. */
+export async function createSubscriptionCheckout(planId: string): Promise<string> {
+  const body = await api.post(
+    "/api/subscriptions/create-checkout",
+    { planId },
+    { schema: checkoutResponseSchema },
+  );
+  return body.url;
+}
+
+/** POST /api/subscriptions/upgrade {planId}: the plan change result. */
+export function changePlan(planId: string) {
+  return api.post("/api/subscriptions/upgrade", { planId }, { schema: planChangeResultSchema });
+}
+
+/** POST /api/subscriptions/cancel: stops renewal at the period end. */
+export function cancelSubscription() {
+  return api.post("/api/subscriptions/cancel", undefined, {
+    schema: cancelSubscriptionResponseSchema,
+  });
+}
+
+/**
+ * The package checkout's failure message (user-side spec, section 8): 404, 401 and network
+ * failures have their own; otherwise the server's message, else "Failed to initiate checkout".
+ */
+export function checkoutErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.kind === "network")
+      return "Network error. Please check your connection and try again";
+    if (error.status === 404) return "Package not found or endpoint not available";
+    if (error.status === 401) return "Authentication error. Please log in again";
+    if (error.kind === "http") {
+      const body = error.body as { message?: unknown; error?: unknown } | null;
+      const message = typeof body?.message === "string" ? body.message : null;
+      if (message) return message;
+    }
+  }
+  return "Failed to initiate checkout";
+}
+
+/** Leaves the app for the hosted checkout (a seam for tests). */
+export const redirectTo = {
+  go(url: string) {
+    window.location.assign(url);
+  },
+};
+
+/** GET /api/payments/checkout-sessions/:id: one checkout and whether it is fulfilled (return page). */
+export const checkoutSessionQuery = (sessionId: string) =>
+  queryOptions({
+    queryKey: ["billing", "checkout-session", sessionId] as const,
+    queryFn: async ({ signal }) =>
+      (
+        await api.get(`/api/payments/checkout-sessions/${encodeURIComponent(sessionId)}`, {
+          signal,
+          schema: checkoutSessionResponseSchema,
+        })
+      ).data,
+  });
+
+/** GET /api/payments/sandbox/sessions/:id: what the sandbox checkout sells. */
+export const sandboxSessionQuery = (sessionId: string) =>
+  queryOptions({
+    queryKey: ["billing", "sandbox-session", sessionId] as const,
+    queryFn: async ({ signal }) =>
+      (
+        await api.get(`/api/payments/sandbox/sessions/${encodeURIComponent(sessionId)}`, {
+          signal,
+          schema: checkoutSessionResponseSchema,
+        })
+      ).data,
+  });
+
+/** POST /api/payments/sandbox/sessions/:id/pay: the success page's address, or a decline. */
+export async function paySandboxSession(sessionId: string, card: SandboxPayRequest) {
+  const body = await api.post(
+    `/api/payments/sandbox/sessions/${encodeURIComponent(sessionId)}/pay`,
+    card,
+    { schema: sandboxRedirectResponseSchema },
+  );
+  return body.redirectUrl;
+}
+
+/** POST /api/payments/sandbox/sessions/:id/cancel: the cancel page's address. */
+export async function cancelSandboxSession(sessionId: string) {
+  const body = await api.post(
+    `/api/payments/sandbox/sessions/${encodeURIComponent(sessionId)}/cancel`,
+    undefined,
+    { schema: sandboxRedirectResponseSchema },
+  );
+  return body.redirectUrl;
+}

@@ -1,0 +1,33 @@
+const dateFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+});
+
+/** "Jan 5, 2025", or `empty` when there is no valid date. */
+export function formatDate(value: string | null | undefined, empty = "—"): string {
+  if (!value) return empty;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? empty : dateFormat.format(date);
+}
+
+/** "month", "3 months", "year". */
+export function intervalLabel(interval: string, count: number): string {
+  return count === 1 ? interval : `${count} ${interval}s`;
+}
+
+/** Upgrade if the new price is higher, downgrade if lower, otherwise change (user-side spec, 4). */
+export function planChangeKind(currentPrice: number, nextPrice: number) {
+  if (nextPrice > currentPrice) return "upgrade" as const;
+  if (nextPrice < currentPrice) return "downgrade" as const;
+  return "change" as const;
+}
+
+/** Success green, pending yellow, anything else red, shown capitalised. */
+export function statusTone(status: string): "green" | "yellow" | "red" {
+  return status === "success" ? "green" : status === "pending" ? "yellow" : "red";
+}
+
+export function capitalise(value: string): string {
+  return value ? `${value[0]?.toUpperCase()}${value.slice(1)}` : value;
+}

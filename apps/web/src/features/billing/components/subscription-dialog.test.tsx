@@ -1,0 +1,220 @@
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import toast from "react-hot-toast";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { renderApp } from "@/test/render";
+import { redirectTo } from "../api/billing";
+import {
+  activeSubscription,
+  historyAnswer,
+  noSubscription,
+  plan,
+  subscriptionAnswer,
+} from "../test/fixtures";
+
+configure({ asyncUtilTimeout: 5000 });
+// The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.
+vi.setConfig({ testTimeout: 20_000 });
+
+let go: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  go = vi.spyOn(redirectTo, "go").mockImplementation(() => {});
+  storeSession();
+});
+afterEach(() => {
+  toast.remove();
+  vi.restoreAllMocks();
+});
+
+const basic = plan();
+const pro = plan({ _id: "plan-pro", name: "Pro", price: 19.99, features: ["Priority"] });
+const mini = plan({ _id: "plan-mini", name: "Mini", price: 4.99, features: [] });
+
+function setup(routes: Record<string, unknown> = {}) {
+  const api = mockAuthApi({
+    "GET /api/auth/me": { success: true, data: makeUser() },
+    "GET /api/users/credit-balance": { success: true, available: 10 },
+    "GET /api/payments/history": historyAnswer([]),
+    "GET /api/credit-packages": { success: true, data: [], packages: [] },
+    "GET /api/subscriptions/active-plans": { success: true, data: [basic, pro, mini] },
+    "GET /api/subscriptions/my-subscription": subscriptionAnswer(noSubscription),
+    ...(routes as Record<string, object>),
+  });
+  renderApp("/dashboard/credits");
+  return api;
+}
+
+async function openDialog(button: "Subscribe Now" | "Manage Subscription") {
+  await userEvent.click(await screen.findByRole("button", { name: button }));
+  return screen.findByRole("dialog");
+}
+
+describe("Subscription dialog", () => {
+  it("without a subscription: Subscribe to a Plan, confirm needs a plan, then goes to checkout", async () => {
+    const { callsTo } = setup({
+      "POST /api/subscriptions/create-checkout": {
+        success: true,
+        url: "https://checkout.example/sub",
+        sessionId: "cs_s",
+      },
+    });
+    const dialog = await openDialog("Subscribe Now");
+    expect(
+      within(dialog).getByRole("heading", { name: "Subscribe to a Plan" }),
+    ).toBeInTheDocument();
+    const confirm = await within(dialog).findByRole("button", { name: "Subscribe" });
+    expect(confirm).toBeDisabled();
+    expect(within(dialog).queryByTestId("current-subscription")).toBeNull();
+    expect(within(dialog).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
+    await userEvent.click(within(dialog).getByRole("button", { name: /Pro/ }));
+    expect(confirm).toBeEnabled();
+    await userEvent.click(confirm);
+    await waitFor(() => expect(go).toHaveBeenCalledWith("https://checkout.example/sub"));
+    expect(callsTo("POST /api/subscriptions/create-checkout")[0]?.body).toEqual({
+      planId: "plan-pro",
+    });
+  });
+
+  it("shows a loading state, then Failed to load subscription plans with a retry", async () => {
+    let fail: () => void = () => {};
+    setup({
+      "GET /api/subscriptions/active-plans": () =>
+        new Promise<Response>((resolve) => {
+          fail = () => resolve(jsonResponse({ success: false, message: "x" }, 500));
+        }),
+    });
+    const dialog = await openDialog("Subscribe Now");
+    expect(await within(dialog).findByRole("status")).toHaveTextContent(
+      /Loading subscription plans/,
+    );
+    fail();
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent(
+      "Failed to load subscription plans",
+    );
+    expect(within(dialog).getByRole("button", { name: "Try again" })).toBeInTheDocument();
+  });
+
+  it("with no plans, says so", async () => {
+    setup({ "GET /api/subscriptions/active-plans": { success: true, data: [] } });
+    const dialog = await openDialog("Subscribe Now");
+    expect(
+      await within(dialog).findByText("No subscription plans are available right now."),
+    ).toBeInTheDocument();
+  });
+
+  it("active: Manage Subscription with the current block; the current plan cannot be confirmed", async () => {
+    setup({
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
+    });
+    const dialog = await openDialog("Manage Subscription");
+    expect(
+      within(dialog).getByRole("heading", { name: "Manage Subscription" }),
+    ).toBeInTheDocument();
+    const current = await within(dialog).findByTestId("current-subscription");
+    expect(current).toHaveTextContent("Basic");
+    expect(current).toHaveTextContent("Active");
+    expect(current).toHaveTextContent("Mar 1, 2025");
+    expect(current).toHaveTextContent("Renews automatically");
+    const confirm = within(dialog).getByRole("button", { name: "Change Plan" });
+    await userEvent.click(within(dialog).getByRole("button", { name: /Basic/ }));
+    expect(confirm).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole("button", { name: /Pro/ }));
+    expect(within(dialog).getByTestId("change-banner")).toHaveTextContent("Upgrade to Pro");
+    await userEvent.click(within(dialog).getByRole("button", { name: /Mini/ }));
+    expect(within(dialog).getByTestId("change-banner")).toHaveTextContent("Downgrade to Mini");
+    await userEvent.click(within(dialog).getByRole("button", { name: /Basic/ }));
+    expect(within(dialog).queryByTestId("change-banner")).toBeNull();
+  });
+
+  it("changes the plan at once and shows the proration notice; Cancel is then hidden", async () => {
+    const { callsTo } = setup({
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
+      "POST /api/subscriptions/upgrade": {
+        success: true,
+        message: "Subscription plan changed successfully",
+        subscription: {
+          ...activeSubscription(pro),
+          proratedAmount: 5.5,
+          currency: "usd",
+          previousPlan: { _id: basic._id, name: basic.name, price: basic.price },
+          change: "upgrade",
+        },
+      },
+    });
+    const dialog = await openDialog("Manage Subscription");
+    expect(
+      await within(dialog).findByRole("button", { name: "Cancel Subscription" }),
+    ).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole("button", { name: /Pro/ }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
+    const success = await within(dialog).findByTestId("change-success");
+    expect(success).toHaveTextContent("Subscription plan changed successfully");
+    expect(success).toHaveTextContent("A prorated charge of $5.50");
+    expect(callsTo("POST /api/subscriptions/upgrade")[0]?.body).toEqual({ planId: "plan-pro" });
+    expect(within(dialog).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
+    expect(within(dialog).getByRole("button", { name: "Change Plan" })).toBeDisabled();
+  });
+
+  it("toasts Checkout Error / Failed to process subscription change", async () => {
+    setup({
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
+      "POST /api/subscriptions/upgrade": () => jsonResponse({ success: false, message: "x" }, 500),
+    });
+    const dialog = await openDialog("Manage Subscription");
+    await userEvent.click(await within(dialog).findByRole("button", { name: /Pro/ }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
+    expect(await screen.findByText("Checkout Error")).toBeInTheDocument();
+    expect(screen.getByText("Failed to process subscription change")).toBeInTheDocument();
+  });
+
+  it("cancels at period end, or toasts Failed to cancel subscription", async () => {
+    let fail = true;
+    setup({
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
+      "POST /api/subscriptions/cancel": () =>
+        fail
+          ? jsonResponse({ success: false, message: "x" }, 500)
+          : jsonResponse({
+              success: true,
+              message: "Your subscription will be canceled at the end of the current period",
+              subscription: activeSubscription(basic, { cancelAtPeriodEnd: true }),
+            }),
+    });
+    const dialog = await openDialog("Manage Subscription");
+    await userEvent.click(
+      await within(dialog).findByRole("button", { name: "Cancel Subscription" }),
+    );
+    expect(await screen.findByText("Failed to cancel subscription")).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(within(dialog).getByRole("button", { name: "Cancel Subscription" }));
+    expect(
+      await screen.findByText("Your subscription will not renew at the end of the period"),
+    ).toBeInTheDocument();
+  });
+
+  it("a subscription set to cancel at period end shows Canceling and no Cancel button; a plan choice changes it", async () => {
+    const { callsTo } = setup({
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(
+        activeSubscription(basic, {
+          cancelAtPeriodEnd: true,
+          status: "canceled",
+          autoRenew: false,
+        }),
+      ),
+    });
+    const dialog = await openDialog("Manage Subscription");
+    const current = await within(dialog).findByTestId("current-subscription");
+    expect(
+      within(dialog).getByRole("heading", { name: "Manage Subscription" }),
+    ).toBeInTheDocument();
+    expect(current).toHaveTextContent("Canceling");
+    expect(current).toHaveTextContent("Will not renew");
+    expect(within(dialog).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
+    // Still in force: the same plan may be chosen again (renewal resumes), by a plan change.
+    await userEvent.click(within(dialog).getByRole("button", { name: /Basic/ }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
+    await waitFor(() => expect(callsTo("POST /api/subscriptions/upgrade")).toHaveLength(1));
+    expect(callsTo("POST /api/subscriptions/create-checkout")).toHaveLength(0);
+  });
+});

@@ -1,0 +1,342 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { CurrentSubscription, PlanChangeResult, SubscriptionPlan } from "@twinline/contracts";
+import { clsx } from "clsx";
+import { ArrowDown, ArrowUp, Check, CircleCheck, LoaderCircle, RefreshCw } from "lucide-react";
+import { useEffect, useState } from "react";
+import toast from "react-hot-toast";
+import { Badge } from "@/components/ui/badge";
+import { buttonClasses } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { ErrorState, LoadingState } from "@/components/ui/load-states";
+import { useAuth } from "@/lib/auth/auth-provider";
+import { formatMoney } from "@/lib/money";
+import {
+  activePlansQuery,
+  billingKeys,
+  cancelSubscription,
+  changePlan,
+  createSubscriptionCheckout,
+  mySubscriptionQuery,
+  redirectTo,
+} from "../api/billing";
+import { formatDate, intervalLabel, planChangeKind } from "../api/format";
+
+/** Toast titles and messages of user-side spec section 8. */
+export const SUBSCRIPTION_TEXT = {
+  loadPlansFailed: "Failed to load subscription plans",
+  checkoutErrorTitle: "Checkout Error",
+  changeFailed: "Failed to process subscription change",
+  cancelFailed: "Failed to cancel subscription",
+} as const;
+
+/** canceled (or set to cancel at period end) shows as Canceling (user-side spec, section 4). */
+function statusLabel(subscription: CurrentSubscription): string {
+  if (subscription.status === "canceled" || subscription.cancelAtPeriodEnd) return "Canceling";
+  if (subscription.providerStatus === "past_due") return "Past due";
+  return subscription.status === "active" ? "Active" : "Inactive";
+}
+
+function CurrentBlock({ subscription }: { subscription: CurrentSubscription }) {
+  const willRenew = subscription.autoRenew && !subscription.cancelAtPeriodEnd;
+  return (
+    <div
+      data-testid="current-subscription"
+      className="rounded-2xl border border-stone-200 bg-stone-50 p-4 text-sm dark:border-white/10 dark:bg-white/5"
+    >
+      <p className="text-xs font-semibold tracking-wide text-stone-500 uppercase dark:text-stone-400">
+        Current subscription
+      </p>
+      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1.5">
+        <dt className="text-stone-500 dark:text-stone-400">Plan</dt>
+        <dd className="text-right font-medium text-stone-900 dark:text-white">
+          {subscription.plan?.name ?? "—"}
+        </dd>
+        <dt className="text-stone-500 dark:text-stone-400">Status</dt>
+        <dd className="text-right">
+          <Badge tone={subscription.status === "active" && willRenew ? "green" : "yellow"}>
+            {statusLabel(subscription)}
+          </Badge>
+        </dd>
+        <dt className="text-stone-500 dark:text-stone-400">Period ends</dt>
+        <dd className="text-right font-medium text-stone-900 dark:text-white">
+          {formatDate(subscription.endDate)}
+        </dd>
+        <dt className="text-stone-500 dark:text-stone-400">Renewal</dt>
+        <dd className="text-right font-medium text-stone-900 dark:text-white">
+          {willRenew ? "Renews automatically" : "Will not renew"}
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+function PlanCard({
+  plan,
+  selected,
+  current,
+  onSelect,
+}: {
+  plan: SubscriptionPlan;
+  selected: boolean;
+  current: boolean;
+  onSelect: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      aria-pressed={selected}
+      onClick={onSelect}
+      className={clsx(
+        "w-full rounded-2xl border p-4 text-left transition focus-visible:outline-2 focus-visible:outline-brand-500",
+        selected
+          ? "border-brand-500 bg-brand-50 ring-2 ring-brand-500/30 dark:border-brand-400 dark:bg-brand-500/10"
+          : "border-stone-200 hover:border-brand-300 dark:border-white/10 dark:hover:border-brand-400/50",
+      )}
+    >
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-semibold break-words text-stone-900 dark:text-white">{plan.name}</p>
+          {plan.description ? (
+            <p className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">{plan.description}</p>
+          ) : null}
+        </div>
+        <div className="shrink-0 text-right">
+          <p className="font-display text-lg font-bold text-stone-900 dark:text-white">
+            {formatMoney(plan.price, plan.currency)}
+          </p>
+          <p className="text-xs text-stone-500 dark:text-stone-400">
+            per {intervalLabel(plan.interval, plan.intervalCount)}
+          </p>
+        </div>
+      </div>
+      {current && (
+        <p className="mt-2">
+          <Badge tone="brand">Current plan</Badge>
+        </p>
+      )}
+      {plan.features.length > 0 && (
+        <ul className="mt-3 space-y-1 text-sm text-stone-700 dark:text-stone-300">
+          {plan.features.map((feature) => (
+            <li key={feature} className="flex items-start gap-2">
+              <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+              {feature}
+            </li>
+          ))}
+        </ul>
+      )}
+    </button>
+  );
+}
+
+function ChangeBanner({
+  kind,
+  plan,
+}: {
+  kind: "upgrade" | "downgrade" | "change";
+  plan: SubscriptionPlan;
+}) {
+  const text =
+    kind === "upgrade"
+      ? `Upgrade to ${plan.name}: the new plan starts now and you pay the prorated difference.`
+      : kind === "downgrade"
+        ? `Downgrade to ${plan.name}: the new plan starts now and the unused time is credited.`
+        : `Change to ${plan.name}: the new plan starts now.`;
+  const Icon = kind === "upgrade" ? ArrowUp : kind === "downgrade" ? ArrowDown : RefreshCw;
+  return (
+    <p
+      data-testid="change-banner"
+      className="flex items-start gap-2 rounded-xl border border-sky-200 bg-sky-50 px-3.5 py-2.5 text-sm text-sky-800 dark:border-sky-400/30 dark:bg-sky-500/10 dark:text-sky-200"
+    >
+      <Icon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      {text}
+    </p>
+  );
+}
+
+function SuccessPanel({ result }: { result: PlanChangeResult }) {
+  const { proratedAmount } = result.subscription;
+  const currency = result.subscription.currency ?? "usd";
+  return (
+    <div
+      role="status"
+      data-testid="change-success"
+      className="rounded-2xl border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-800 dark:border-emerald-400/30 dark:bg-emerald-500/10 dark:text-emerald-200"
+    >
+      <p className="flex items-center gap-2 font-semibold">
+        <CircleCheck aria-hidden="true" className="size-5" />
+        {result.message}
+      </p>
+      <p className="mt-1.5">
+        {proratedAmount === null
+          ? "No proration applies to this change."
+          : proratedAmount >= 0
+            ? `A prorated charge of ${formatMoney(proratedAmount, currency)} is added to your next invoice.`
+            : `A prorated credit of ${formatMoney(-proratedAmount, currency)} is applied to your next invoice.`}
+      </p>
+    </div>
+  );
+}
+
+export interface SubscriptionDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/**
+ * The Subscription dialog (user-side spec, sections 2 and 4): the plans as cards, the current
+ * subscription, a banner for an upgrade, downgrade or change, and a success panel after a change.
+ * An active subscriber changes plan at once (with proration); anyone else goes to the hosted
+ * checkout. Cancel stops renewal at the period end.
+ */
+export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogProps) {
+  const queryClient = useQueryClient();
+  const { refreshUser } = useAuth();
+  const plans = useQuery({ ...activePlansQuery(), enabled: open });
+  const subscription = useQuery({ ...mySubscriptionQuery(), enabled: open });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [result, setResult] = useState<PlanChangeResult | null>(null);
+
+  useEffect(() => {
+    if (!open) {
+      setSelected(null);
+      setResult(null);
+    }
+  }, [open]);
+
+  useEffect(() => {
+    if (plans.isError) toast.error(SUBSCRIPTION_TEXT.loadPlansFailed, { id: "plans-failed" });
+  }, [plans.isError]);
+
+  const current = subscription.data ?? null;
+  const currentPrice = current?.price ?? current?.plan?.price ?? 0;
+  const isActive = current?.status === "active";
+  // A subscription set to cancel ("canceled", shown as Canceling) is in force until its end:
+  // choosing a plan changes it directly (the same plan resumes renewal), never a new checkout.
+  const inForce = isActive || current?.status === "canceled";
+  const renewing = isActive && !current?.cancelAtPeriodEnd;
+  const currentPlanId = inForce ? (current?.plan?._id ?? null) : null;
+  const chosen = plans.data?.find((p) => p._id === selected) ?? null;
+
+  const afterChange = () => {
+    void queryClient.invalidateQueries({ queryKey: billingKeys.all });
+    void refreshUser({ force: true }).catch(() => {});
+  };
+
+  const confirm = useMutation({
+    mutationFn: async (plan: SubscriptionPlan) => {
+      if (inForce) return { kind: "changed" as const, result: await changePlan(plan._id) };
+      return { kind: "checkout" as const, url: await createSubscriptionCheckout(plan._id) };
+    },
+    onSuccess: (answer) => {
+      if (answer.kind === "checkout") {
+        redirectTo.go(answer.url);
+        return;
+      }
+      setResult(answer.result);
+      afterChange();
+    },
+    onError: () => {
+      toast.error(
+        <span>
+          <strong className="block">{SUBSCRIPTION_TEXT.checkoutErrorTitle}</strong>
+          {SUBSCRIPTION_TEXT.changeFailed}
+        </span>,
+      );
+    },
+  });
+
+  const cancel = useMutation({
+    mutationFn: cancelSubscription,
+    onSuccess: () => {
+      toast.success("Your subscription will not renew at the end of the period");
+      afterChange();
+    },
+    onError: () => toast.error(SUBSCRIPTION_TEXT.cancelFailed),
+  });
+
+  const hasSubscription = current !== null && current.status !== "inactive";
+  const title = hasSubscription ? "Manage Subscription" : "Subscribe to a Plan";
+  const kind =
+    inForce && chosen && current?.plan && chosen._id !== currentPlanId
+      ? planChangeKind(currentPrice, chosen.price)
+      : null;
+  const busy = confirm.isPending || cancel.isPending;
+  // Disabled with no selection or on the current active plan (user-side spec, section 5).
+  const confirmDisabled =
+    !chosen || (renewing && chosen._id === currentPlanId) || busy || result !== null;
+  const showCancel = renewing && result === null;
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description="Subscribers send unlimited messages."
+      className="max-w-xl"
+      testId="subscription-dialog"
+    >
+      {plans.isPending || subscription.isPending ? (
+        <LoadingState label="Loading subscription plans" />
+      ) : plans.isError || subscription.isError ? (
+        <ErrorState
+          layout="compact"
+          message={SUBSCRIPTION_TEXT.loadPlansFailed}
+          onRetry={() => {
+            void plans.refetch();
+            void subscription.refetch();
+          }}
+        />
+      ) : (
+        <div className="space-y-4">
+          {hasSubscription && current ? <CurrentBlock subscription={current} /> : null}
+          {result ? <SuccessPanel result={result} /> : null}
+          {plans.data.length === 0 ? (
+            <p className="py-6 text-center text-sm text-stone-600 dark:text-stone-400">
+              No subscription plans are available right now.
+            </p>
+          ) : (
+            <fieldset className="space-y-3">
+              <legend className="sr-only">Subscription plans</legend>
+              {plans.data.map((plan) => (
+                <PlanCard
+                  key={plan._id}
+                  plan={plan}
+                  selected={plan._id === selected}
+                  current={plan._id === currentPlanId}
+                  onSelect={() => setSelected(plan._id)}
+                />
+              ))}
+            </fieldset>
+          )}
+          {kind && chosen && result === null ? <ChangeBanner kind={kind} plan={chosen} /> : null}
+          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+            {showCancel && (
+              <button
+                type="button"
+                onClick={() => cancel.mutate()}
+                disabled={busy}
+                className={buttonClasses("secondary", "md", "text-red-700 dark:text-red-300")}
+              >
+                {cancel.isPending && (
+                  <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+                )}
+                Cancel Subscription
+              </button>
+            )}
+            <button
+              type="button"
+              disabled={confirmDisabled}
+              onClick={() => chosen && confirm.mutate(chosen)}
+              className={buttonClasses("primary", "md")}
+            >
+              {confirm.isPending && (
+                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              )}
+              {inForce ? "Change Plan" : "Subscribe"}
+            </button>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,206 @@
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import toast from "react-hot-toast";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { renderApp } from "@/test/render";
+import { redirectTo } from "../api/billing";
+import {
+  historyAnswer,
+  noSubscription,
+  plan,
+  session,
+  subscriptionAnswer,
+  transaction,
+} from "../test/fixtures";
+
+configure({ asyncUtilTimeout: 5000 });
+// The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.
+vi.setConfig({ testTimeout: 20_000 });
+
+let go: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  go = vi.spyOn(redirectTo, "go").mockImplementation(() => {});
+});
+afterEach(() => {
+  toast.remove();
+  vi.restoreAllMocks();
+});
+
+const me = { "GET /api/auth/me": { success: true, data: makeUser() } };
+
+describe("/dashboard/transactions", () => {
+  it("shows credit purchases, then subscription payments, 10 per page", async () => {
+    storeSession();
+    const { fetchMock } = mockAuthApi({
+      ...me,
+      "GET /api/payments/history": historyAnswer([transaction()], 1, 10, 25),
+      "GET /api/payments/subscription-history": historyAnswer(
+        [
+          transaction({
+            _id: "s1",
+            kind: "subscription",
+            credits: 0,
+            amount: 19.99,
+            planName: "Pro",
+            status: "pending",
+            metadata: { packageName: null, invoiceNumber: "INV-7" },
+          }),
+        ],
+        1,
+        10,
+      ),
+    });
+    renderApp("/dashboard/transactions");
+    expect(await screen.findByRole("tab", { name: "Credit Purchases" })).toHaveAttribute(
+      "aria-selected",
+      "true",
+    );
+    const credits = await screen.findByTestId("credits-transactions");
+    expect(await within(credits).findByText("Starter")).toBeInTheDocument();
+    expect(within(credits).getByText("Page 1 of 3")).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(([url]) =>
+        String(url).includes("/api/payments/history?page=1&limit=10"),
+      ),
+    ).toBe(true);
+    await userEvent.click(screen.getByRole("tab", { name: "Subscription Payments" }));
+    const subs = await screen.findByTestId("subscriptions-transactions");
+    expect(await within(subs).findByText("Pro")).toBeInTheDocument();
+    expect(within(subs).getByText("INV-7")).toBeInTheDocument();
+    expect(within(subs).getByText("Pending")).toBeInTheDocument();
+    expect(within(subs).getByText("$19.99")).toBeInTheDocument();
+    expect(within(subs).queryByText(/Page 1 of/)).toBeNull();
+  });
+
+  it("shows the empty texts, and each tab's failure with a refresh", async () => {
+    storeSession();
+    let fail = true;
+    mockAuthApi({
+      ...me,
+      "GET /api/payments/history": () =>
+        fail
+          ? jsonResponse({ success: false, message: "x" }, 500)
+          : jsonResponse(historyAnswer([])),
+      "GET /api/payments/subscription-history": () =>
+        jsonResponse({ success: false, message: "x" }, 500),
+    });
+    renderApp("/dashboard/transactions");
+    expect(await screen.findByText("Failed to load credit transactions")).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("No credit purchases yet.")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("tab", { name: "Subscription Payments" }));
+    expect(await screen.findByText("Failed to load subscription transactions")).toBeInTheDocument();
+  });
+});
+
+describe("/checkout/sandbox/:sessionId", () => {
+  const path = "/api/payments/sandbox/sessions/cs_test_1";
+
+  it("shows what is bought and the amount, labelled as the test checkout; the test card pays", async () => {
+    const { callsTo } = mockAuthApi({
+      [`GET ${path}`]: { success: true, data: session() },
+      [`POST ${path}/pay`]: {
+        success: true,
+        redirectUrl: "/dashboard/credits?checkout=success&session_id=cs_test_1",
+        data: session({ status: "complete", paymentStatus: "paid", fulfilled: true }),
+      },
+    });
+    renderApp("/checkout/sandbox/cs_test_1");
+    expect(await screen.findByRole("heading", { name: /Sandbox Checkout/ })).toBeInTheDocument();
+    expect(screen.getByRole("note")).toHaveTextContent("Test checkout (sandbox)");
+    expect(await screen.findByTestId("sandbox-summary")).toHaveTextContent("Starter");
+    expect(screen.getByTestId("sandbox-amount")).toHaveTextContent("$9.00");
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText("Card number"), "4242 4242 4242 4242");
+    await user.type(screen.getByLabelText("Expiry"), "12/34");
+    await user.type(screen.getByLabelText("CVC"), "123");
+    await user.click(screen.getByRole("button", { name: /Pay \$9\.00/ }));
+    await waitFor(() =>
+      expect(go).toHaveBeenCalledWith("/dashboard/credits?checkout=success&session_id=cs_test_1"),
+    );
+    expect(callsTo(`POST ${path}/pay`)[0]?.body).toEqual({
+      cardNumber: "4242424242424242",
+      expiry: "12/34",
+      cvc: "123",
+    });
+  });
+
+  it("shows the decline of the declined test card and stays on the page", async () => {
+    mockAuthApi({
+      [`GET ${path}`]: { success: true, data: session() },
+      [`POST ${path}/pay`]: () =>
+        jsonResponse({ success: false, message: "Your card was declined." }, 402),
+    });
+    renderApp("/checkout/sandbox/cs_test_1");
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText("Card number"), "4000 0000 0000 0002");
+    await user.type(screen.getByLabelText("Expiry"), "12/34");
+    await user.type(screen.getByLabelText("CVC"), "123");
+    await user.click(screen.getByRole("button", { name: /Pay/ }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Your card was declined.");
+    expect(go).not.toHaveBeenCalled();
+  });
+
+  it("Cancel goes back to the cancel page", async () => {
+    mockAuthApi({
+      [`GET ${path}`]: { success: true, data: session() },
+      [`POST ${path}/cancel`]: {
+        success: true,
+        redirectUrl: "/dashboard/credits?checkout=canceled&session_id=cs_test_1",
+        data: session({ status: "canceled" }),
+      },
+    });
+    renderApp("/checkout/sandbox/cs_test_1");
+    await userEvent.click(await screen.findByRole("link", { name: "Cancel and return" }));
+    await waitFor(() =>
+      expect(go).toHaveBeenCalledWith("/dashboard/credits?checkout=canceled&session_id=cs_test_1"),
+    );
+  });
+
+  it("an unknown session shows the server's message; a paid one offers the way back", async () => {
+    mockAuthApi({
+      [`GET ${path}`]: () =>
+        jsonResponse({ success: false, message: "Checkout session not found" }, 404),
+    });
+    renderApp("/checkout/sandbox/cs_test_1");
+    expect(await screen.findByRole("alert")).toHaveTextContent("Checkout session not found");
+  });
+});
+
+describe("chat's Subscribe", () => {
+  it("opens the Subscription dialog on the chat screen", async () => {
+    storeSession();
+    mockAuthApi({
+      ...me,
+      "GET /api/chat/messages": {
+        success: true,
+        data: { messages: [], pagination: { total: 0, page: 1, limit: 20, pages: 1 } },
+      },
+      "GET /api/chat/usage": {
+        success: true,
+        data: { total: 5, sentToday: 5, dailyLimit: 5, remaining: 0 },
+      },
+      "POST /api/chat/message": () =>
+        jsonResponse(
+          {
+            success: false,
+            message: "Daily free message limit reached",
+            error: "Daily free message limit reached",
+            dailyLimit: 5,
+          },
+          403,
+        ),
+      "GET /api/subscriptions/active-plans": { success: true, data: [plan()] },
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(noSubscription),
+    });
+    renderApp("/dashboard/chat");
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole("textbox", { name: /^Message / }), "Hi{Enter}");
+    const buttons = await screen.findAllByRole("button", { name: "Subscribe" });
+    await user.click(buttons[0] as HTMLElement);
+    const dialog = await screen.findByRole("dialog", { name: "Subscribe to a Plan" });
+    expect(await within(dialog).findByRole("button", { name: /Basic/ })).toBeInTheDocument();
+  });
+});

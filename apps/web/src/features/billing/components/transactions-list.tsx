@@ -1,0 +1,143 @@
+import { useQuery } from "@tanstack/react-query";
+import type { UserTransaction as Transaction } from "@twinline/contracts";
+import { RotateCw } from "lucide-react";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { buttonClasses } from "@/components/ui/button";
+import { ErrorState } from "@/components/ui/load-states";
+import { Pager } from "@/components/ui/pager";
+import { Skeleton } from "@/components/ui/skeleton";
+import { tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { formatMoney } from "@/lib/money";
+import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
+import { capitalise, formatDate, statusTone } from "../api/format";
+
+type Kind = HistoryKind;
+
+const COLUMNS: Record<Kind, string[]> = {
+  credits: ["Date", "Package", "Credits", "Amount", "Status"],
+  subscriptions: ["Date", "Plan", "Amount", "Status", "Invoice"],
+};
+
+const EMPTY: Record<Kind, string> = {
+  credits: "No credit purchases yet.",
+  subscriptions: "No subscription payments yet.",
+};
+
+function cells(kind: Kind, row: Transaction) {
+  const status = <Badge tone={statusTone(row.status)}>{capitalise(row.status)}</Badge>;
+  const amount = formatMoney(row.amount, row.currency);
+  return kind === "credits"
+    ? [
+        formatDate(row.transactionDate),
+        row.metadata.packageName ?? "Credits",
+        row.credits.toLocaleString("en-US"),
+        amount,
+        status,
+      ]
+    : [
+        formatDate(row.transactionDate),
+        row.planName ?? "Subscription",
+        amount,
+        status,
+        row.metadata.invoiceNumber ?? "—",
+      ];
+}
+
+/**
+ * One kind of the user's payments, paged on the server, with its own Refresh button:
+ * credit purchases (GET /api/payments/history) or subscription payments
+ * (GET /api/payments/subscription-history).
+ */
+export function TransactionsList({
+  kind,
+  pageSize,
+  errorMessage,
+  title,
+}: {
+  kind: Kind;
+  pageSize: number;
+  errorMessage: string;
+  title: string;
+}) {
+  const [page, setPage] = useState(1);
+  const query = useQuery(paymentHistoryQuery(kind, page, pageSize));
+  const rows = query.data?.transactions ?? [];
+  const pages = query.data?.pagination.pages ?? 1;
+  const columns = COLUMNS[kind];
+
+  return (
+    <div data-testid={`${kind}-transactions`}>
+      <div className="flex items-center justify-between gap-3 border-b border-stone-200 px-4 py-3 dark:border-white/10">
+        <h2 className="font-display text-base font-semibold text-stone-900 dark:text-white">
+          {title}
+        </h2>
+        <button
+          type="button"
+          onClick={() => void query.refetch()}
+          disabled={query.isFetching}
+          className={buttonClasses("secondary", "sm")}
+        >
+          <RotateCw
+            aria-hidden="true"
+            className={query.isFetching ? "size-4 animate-spin" : "size-4"}
+          />
+          Refresh
+        </button>
+      </div>
+      {query.isError && !query.data ? (
+        <ErrorState layout="inline" message={errorMessage} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <div className="overflow-x-auto">
+            <table
+              className="min-w-full divide-y divide-stone-200 dark:divide-white/10"
+              aria-busy={query.isFetching}
+            >
+              <caption className="sr-only">{title}</caption>
+              <thead className="bg-stone-50 dark:bg-white/[0.03]">
+                <tr>
+                  {columns.map((label) => (
+                    <th key={label} scope="col" className={thClasses}>
+                      {label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100 dark:divide-white/5">
+                {query.isPending &&
+                  Array.from({ length: 3 }, (_, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder rows
+                    <tr key={i} data-testid="skeleton-row">
+                      {columns.map((label) => (
+                        <td key={label} className={tdClasses}>
+                          <Skeleton className="h-4 w-16" />
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                {rows.map((row) => (
+                  <tr key={row._id}>
+                    {cells(kind, row).map((cell, i) => (
+                      <td key={columns[i]} className={tdClasses}>
+                        {cell}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {!query.isPending && rows.length === 0 && (
+            <p className="px-4 py-10 text-center text-sm text-stone-600 dark:text-stone-400">
+              {EMPTY[kind]}
+            </p>
+          )}
+          {pages > 1 && (
+            <Pager page={page} pages={pages} onPage={setPage} disabled={query.isFetching} />
+          )}
+        </>
+      )}
+    </div>
+  );
+}

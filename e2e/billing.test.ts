@@ -1,0 +1,250 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser";
+import { type RunningServer, startServer } from "./support/server";
+
+// The money path in Chromium against the built app with no keys: the admin creates a credit
+// package and a plan; a new user buys the package through the offline sandbox checkout (a
+// declined card first), sees the balance and the transaction lists change, subscribes, sends
+// more messages than the free limit, cancels; the admin sees the purchase and its CSV.
+// The tests of this file run in order and share the server.
+
+const ADMIN_EMAIL = "admin@twinline.test";
+const ADMIN_PASSWORD = "admin-pass-123";
+const stamp = `${Date.now()}`;
+const PACKAGE = `E2E Pack ${stamp}`;
+const PLAN = `E2E Plan ${stamp}`;
+const USER_NAME = `Buyer ${stamp}`;
+const USER_EMAIL = `buyer-${stamp}@example.com`;
+
+let server: RunningServer;
+let browser: Browser;
+let admin: Page;
+let fan: Page;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startServer({ env: { ADMIN_EMAIL, ADMIN_PASSWORD } });
+  browser = await launchBrowser();
+  admin = await newPage(1280);
+  fan = await newPage(360);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(width: number): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: 800 },
+    acceptDownloads: true,
+  });
+  contexts.push(context);
+  return context.newPage();
+}
+
+async function signUpUser(page: Page) {
+  const request = page.context().request;
+  const csrf = await request.get(`${server.url}/api/csrf-token`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const signup = await request.post(`${server.url}/api/auth/signup`, {
+    headers: { "csrf-token": csrfToken },
+    data: { name: USER_NAME, email: USER_EMAIL, password: "user-pass-123" },
+  });
+  expect(signup.status(), await signup.text()).toBeLessThan(300);
+  const body = (await signup.json()) as { token: string; user: unknown };
+  await page.goto(`${server.url}/`);
+  await page.evaluate(
+    ({ token, user }) => {
+      localStorage.setItem("userToken", token);
+      localStorage.setItem("userData", JSON.stringify(user));
+    },
+    { token: body.token, user: body.user },
+  );
+}
+
+async function balance(page: Page): Promise<number> {
+  const text = (await page.getByTestId("credit-balance").textContent()) ?? "";
+  return Number(text.replace(/[^\d]/g, ""));
+}
+
+/** Fills the sandbox card form and pays. */
+async function pay(page: Page, card: string) {
+  await page.getByLabel("Card number").fill(card);
+  await page.getByLabel("Expiry").fill("12/40");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: /^Pay / }).click();
+}
+
+const composer = (page: Page) => page.getByRole("textbox", { name: /^Message / });
+
+describe("billing", () => {
+  it("the admin creates a credit package and a subscription plan", async () => {
+    await admin.goto(`${server.url}/admin/ManageCredits`);
+    await admin.waitForURL(/\/admin\/Login$/);
+    await admin.getByLabel("Email").fill(ADMIN_EMAIL);
+    await admin.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
+    await admin.getByRole("button", { name: "Sign In" }).click();
+    await admin.waitForURL(/\/admin\/ManageCredits$/);
+
+    await admin.getByRole("button", { name: "Add Package" }).first().click();
+    const add = admin.getByRole("dialog", { name: "Add Credit Package" });
+    await add.getByLabel("Package name").fill(PACKAGE);
+    await add.getByLabel("Credits").fill("250");
+    await add.getByLabel("Price").fill("20");
+    await add.getByLabel("Discount (%)").fill("10");
+    await add.getByTestId("discount-preview").getByText("$18.00").waitFor();
+    await add.getByRole("button", { name: "Create Package" }).click();
+    await admin.getByText("Credit package created successfully").waitFor();
+    const row = admin.getByTestId("package-row").filter({ hasText: PACKAGE });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("10% off");
+    expect(await row.textContent()).toContain("Not synced");
+
+    await admin.getByRole("link", { name: "Subscription Plans" }).click();
+    await admin.getByRole("button", { name: "Add New Plan" }).click();
+    const form = admin.getByRole("dialog", { name: "Add New Plan" });
+    await form.getByLabel("Plan name").fill(PLAN);
+    await form.getByLabel("Price").fill("9.99");
+    await form.getByLabel("Features").fill("Unlimited messages");
+    await form.getByRole("button", { name: "Create Plan" }).click();
+    await admin.getByText("Subscription plan created successfully").waitFor();
+    await admin.getByTestId("plan-card").filter({ hasText: PLAN }).waitFor();
+  });
+
+  it("a new user buys the package through the sandbox checkout and sees balance and history change", async () => {
+    await signUpUser(fan);
+    await fan.goto(`${server.url}/dashboard/credits`);
+    await fan.getByTestId("credit-balance").waitFor();
+    const before = await balance(fan);
+    await fan.getByText("No credit purchases yet.").waitFor();
+
+    const card = fan.getByTestId("credit-package").filter({ hasText: PACKAGE });
+    expect(await card.textContent()).toContain("≈ 50 minutes");
+    await card.getByRole("button", { name: `Buy ${PACKAGE}` }).click();
+    await fan.waitForURL(/\/checkout\/sandbox\//);
+    await fan.getByText("Test checkout (sandbox)").waitFor();
+    expect(await fan.getByTestId("sandbox-amount").textContent()).toBe("$18.00");
+
+    await pay(fan, "4000 0000 0000 0002");
+    await fan.getByRole("alert").filter({ hasText: "Your card was declined." }).waitFor();
+    expect(fan.url()).toContain("/checkout/sandbox/");
+
+    await pay(fan, "4242 4242 4242 4242");
+    await fan.waitForURL(/\/dashboard\/credits\?checkout=success&session_id=/);
+    await fan.getByTestId("checkout-success").waitFor();
+    expect(await fan.getByTestId("checkout-success").textContent()).toContain("250 credits");
+    await expect.poll(() => balance(fan), { timeout: 15_000 }).toBe(before + 250);
+    await fan.getByTestId("credits-transactions").getByText(PACKAGE).waitFor();
+
+    await fan.goto(`${server.url}/dashboard/transactions`);
+    const credits = fan.getByTestId("credits-transactions");
+    await credits.getByText(PACKAGE).waitFor();
+    expect(await credits.textContent()).toContain("$18.00");
+    await fan.getByRole("tab", { name: "Subscription Payments" }).click();
+    await fan.getByText("No subscription payments yet.").waitFor();
+  });
+
+  it("a cancelled checkout charges nothing", async () => {
+    await fan.goto(`${server.url}/dashboard/credits`);
+    const before = await (async () => {
+      await fan.getByTestId("credit-balance").waitFor();
+      return balance(fan);
+    })();
+    await fan.getByRole("button", { name: `Buy ${PACKAGE}` }).click();
+    await fan.waitForURL(/\/checkout\/sandbox\//);
+    await fan.getByRole("link", { name: "Cancel and return" }).click();
+    await fan.waitForURL(/checkout=canceled/);
+    await fan
+      .getByTestId("checkout-cancelled")
+      .getByText(/Nothing was charged/)
+      .waitFor();
+    expect(await balance(fan)).toBe(before);
+  });
+
+  it("the user subscribes, then sends more messages than the free limit and all are answered", async () => {
+    await fan.goto(`${server.url}/dashboard/credits`);
+    await fan.getByRole("button", { name: "Subscribe Now" }).click();
+    const dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });
+    await dialog.getByRole("button", { name: new RegExp(PLAN) }).click();
+    await dialog.getByRole("button", { name: "Subscribe", exact: true }).click();
+    await fan.waitForURL(/\/checkout\/sandbox\//);
+    await pay(fan, "4242 4242 4242 4242");
+    await fan.waitForURL(/subscription=success/);
+    await fan
+      .getByTestId("checkout-success")
+      .getByText(new RegExp(`subscribed to ${PLAN}`))
+      .waitFor();
+    await fan.getByTestId("subscription-summary").getByText(PLAN).waitFor();
+
+    await fan.goto(`${server.url}/dashboard/transactions?tab=subscriptions`);
+    await fan.getByTestId("subscriptions-transactions").getByText(PLAN).waitFor();
+
+    await fan.goto(`${server.url}/dashboard/chat`);
+    await fan.getByText(/Say hello to/).waitFor();
+    for (let i = 1; i <= 7; i++) {
+      await composer(fan).fill(`Paid message ${i}`);
+      await composer(fan).press("Enter");
+      await fan
+        .getByTestId("user-message")
+        .filter({ hasText: `Paid message ${i}` })
+        .waitFor();
+      // Reply i has come in full (no bubble still streaming).
+      await expect.poll(() => fan.getByTestId("ai-message").count(), { timeout: 30_000 }).toBe(i);
+      const reply = fan.getByTestId("ai-message").nth(i - 1);
+      await expect.poll(() => reply.getAttribute("data-state"), { timeout: 30_000 }).toBeNull();
+      expect(await reply.textContent()).toContain("(Offline mode)");
+    }
+    expect(await fan.getByTestId("ai-message").count()).toBe(7);
+    expect(
+      await fan
+        .getByText(
+          "You've reached your daily message limit. Subscribe to our service for unlimited messaging!",
+        )
+        .count(),
+    ).toBe(0);
+  });
+
+  it("the user cancels; the subscription shows Canceling", async () => {
+    await fan.goto(`${server.url}/dashboard/credits`);
+    await fan.getByRole("button", { name: "Manage Subscription" }).click();
+    const dialog = fan.getByRole("dialog", { name: "Manage Subscription" });
+    await dialog.getByTestId("current-subscription").getByText(PLAN).waitFor();
+    await dialog.getByRole("button", { name: "Cancel Subscription" }).click();
+    await fan.getByText("Your subscription will not renew at the end of the period").waitFor();
+    await dialog.getByTestId("current-subscription").getByText("Canceling").waitFor();
+    expect(await dialog.getByRole("button", { name: "Cancel Subscription" }).count()).toBe(0);
+  });
+
+  it("the admin sees the purchase in Credit Transactions and in its CSV", async () => {
+    await admin.goto(`${server.url}/admin/credit-transactions`);
+    const row = admin.getByRole("row").filter({ hasText: USER_EMAIL });
+    await row.first().waitFor();
+    expect(await row.first().textContent()).toContain(PACKAGE);
+    expect(await row.first().textContent()).toContain("$18.00");
+    const download = admin.waitForEvent("download");
+    await admin.getByRole("button", { name: "Export CSV" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^credit-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const path = await file.path();
+    const { readFile } = await import("node:fs/promises");
+    const csv = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+    const lines = csv.split("\r\n");
+    expect(lines[0]).toBe(
+      '"Date","User Email","User Name","Package","Credits","Amount","Currency","Status","Transaction ID"',
+    );
+    const line = lines.find((l) => l.includes(USER_EMAIL));
+    expect(line).toContain(`"${USER_NAME}","${PACKAGE}","250","18.00","USD","success"`);
+    await admin.getByText("Export Complete").waitFor();
+
+    await admin.goto(`${server.url}/admin/subscription-transactions`);
+    await admin
+      .getByRole("row")
+      .filter({ hasText: USER_EMAIL })
+      .filter({ hasText: PLAN })
+      .first()
+      .waitFor();
+  });
+});
