@@ -51,6 +51,8 @@ async function openCall(url: string) {
       if (message.type === "call_started" || url.includes("/bare-ws")) resolve();
       if (message.type === "audio_complete") onComplete?.();
       if (message.type === "error") reject(new Error(message.message));
+      if (message.type === "call_ended" || message.type === "error")
+        console.error("server said:", String(data));
     });
     socket.once("open", () => {
       if (url.includes("/bare-ws")) resolve();
@@ -67,8 +69,13 @@ async function openCall(url: string) {
       let sentAt = Number.NaN;
       let firstAudioAt = Number.NaN;
       const complete = new Promise<void>((resolve, reject) => {
-        onComplete = resolve;
-        socket.once("close", (code) => reject(new Error(`call closed (${code}) before the reply was complete`)));
+        const onClose = (code: number) =>
+          reject(new Error(`call closed (${code}) before the reply was complete`));
+        socket.once("close", onClose);
+        onComplete = () => {
+          socket.off("close", onClose);
+          resolve();
+        };
       });
       onAudio = () => {
         if (Number.isNaN(firstAudioAt)) firstAudioAt = monotonicNow();
