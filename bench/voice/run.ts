@@ -27,6 +27,8 @@ const RUNS = Number(process.env.BENCH_VOICE_RUNS ?? 100);
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const TURNS = Number(process.env.BENCH_TURNS ?? 3);
 const WARM_UP = 10;
+/** Calls of phase 2 open this far apart, as callers do, for the app and the bare relay alike. */
+const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 10);
 const UTTERANCE = makeWavTone(1);
 
 const percentile = (values: number[], p: number) => {
@@ -158,6 +160,7 @@ try {
     const started = monotonicNow();
     await Promise.all(
       Array.from({ length: CALLS }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * RAMP_MS));
         const call = await openCall(urlOf(i));
         for (let turn = 0; turn < TURNS; turn++) firsts.push(await call.turn());
         call.close();
@@ -168,7 +171,7 @@ try {
   };
   const bareLoad = await runConcurrent(() => wsUrl(bare, "/bare-ws"));
   const appLoad = await runConcurrent((i) => appUrl(users[i + 0]?.token ?? ""));
-  console.log(`\n${CALLS} concurrent calls, ${TURNS} utterances each`);
+  console.log(`\n${CALLS} concurrent calls, ${TURNS} utterances each, opened ${RAMP_MS} ms apart`);
   console.log(
     `bare relay first audio p50 ${ms(percentile(bareLoad.firsts, 50))}, p99 ${ms(percentile(bareLoad.firsts, 99))} (${bareLoad.seconds.toFixed(1)} s)`,
   );
