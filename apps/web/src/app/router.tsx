@@ -48,7 +48,16 @@ export const appRoutes: RouteObject[] = [
         path: "chat",
         lazy: () => import("@/features/chat").then((m) => ({ Component: m.ChatRoute })),
       },
-      // Call, call history, credits and transactions arrive with their issues; until
+      {
+        path: "call",
+        lazy: () => import("@/features/voice-call").then((m) => ({ Component: m.CallRoute })),
+      },
+      {
+        path: "call-history",
+        lazy: () =>
+          import("@/features/call-history").then((m) => ({ Component: m.CallHistoryRoute })),
+      },
+      // Credits and transactions arrive with their issues; until
       // then they, like any unknown sub-route, lead to the overview.
       { path: "*", element: <Navigate to="/dashboard" replace /> },
     ],
