@@ -52,7 +52,9 @@ export function CallOverlay({
   const over = state.status === "ended" || state.status === "error";
   const now = useNow(live);
   const elapsed =
-    state.startedAt === null ? 0 : ((over ? (state.endedAt ?? now) : now) - state.startedAt) / 1000;
+    state.startedAt === null
+      ? 0
+      : Math.max(0, Math.floor(((over ? (state.endedAt ?? now) : now) - state.startedAt) / 1000));
   const left =
     state.creditsRemaining !== null && state.creditsPerMinute
       ? remainingSeconds({
