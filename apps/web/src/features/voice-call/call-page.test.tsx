@@ -248,7 +248,8 @@ describe("call overlay", () => {
       timeout: 4000,
     });
     // The whole seconds the call lasted (a moment in this test).
-    const { duration } = api.callsTo("POST /api/voice-call/end")[0]?.body as { duration: number };
+    const [report] = api.callsTo("POST /api/voice-call/end");
+    const { duration } = report?.body as { duration: number };
     expect(Number.isInteger(duration)).toBe(true);
     expect(duration).toBeLessThan(10);
 
