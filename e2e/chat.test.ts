@@ -1,7 +1,7 @@
+import { startFakeOpenAi } from "@twinline/fakes";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser";
-import { startFakeOpenAi } from "./support/fake-openai";
 import { type RunningServer, startServer } from "./support/server";
 
 // Text chat in Chromium against the built app: the offline responder's reply (no provider key),
@@ -29,10 +29,10 @@ let provider: Awaited<ReturnType<typeof startFakeOpenAi>>;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  provider = await startFakeOpenAi({ reply: PROVIDER_REPLY, gapMs: 150 });
+  provider = await startFakeOpenAi({ validKey: "any", reply: PROVIDER_REPLY, gapMs: 150 });
   // The base URL is set, the key is not: offline until the admin saves a key.
   server = await startServer({
-    env: { ADMIN_EMAIL, ADMIN_PASSWORD, OPENAI_BASE_URL: provider.url },
+    env: { ADMIN_EMAIL, ADMIN_PASSWORD, OPENAI_BASE_URL: provider.baseUrl },
   });
   browser = await launchBrowser();
 });
@@ -44,7 +44,7 @@ afterEach(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await provider?.stop();
+  await provider?.close();
 });
 
 async function newPage(width = 1280): Promise<Page> {

@@ -5,8 +5,8 @@
 // monotonic clock: the provider's write and the client's read here, and inside the server
 // process when the provider's answer reached it and when it wrote the first token event.
 
+import { monotonicNow, startFakeOpenAi } from "@twinline/fakes";
 import { spawnServers } from "../lib/spawn-servers.ts";
-import { monotonicNow, startFakeProvider } from "./fake-provider.ts";
 import type { ServersSetup } from "./servers.ts";
 
 export interface FirstTokenLegs {
@@ -46,10 +46,14 @@ async function firstTokenArrival(url: string, headers: Record<string, string>, b
 }
 
 export async function measureFirstToken(script: string, runs: number) {
-  const provider = await startFakeProvider();
+  // A short reply streamed at once; the provider notes when it wrote the first piece.
+  const provider = await startFakeOpenAi({
+    validKey: "any",
+    reply: ["Hello", " there,", " nice", " to", " meet", " you."],
+  });
   const servers = await spawnServers<ServersSetup>(script, {
     OPENAI_API_KEY: "sk-bench-fake-key-0000000000",
-    OPENAI_BASE_URL: provider.url,
+    OPENAI_BASE_URL: provider.baseUrl,
     BENCH_USERS: "1",
   });
   const legs = { bare: [] as FirstTokenLegs[], app: [] as FirstTokenLegs[] };

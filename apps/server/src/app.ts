@@ -4,13 +4,21 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import { loggerOptions, REDACT_PATHS, REQUEST_ID_HEADER, requestIdFor } from "./logging.ts";
+import {
+  loggedUrl,
+  loggerOptions,
+  REDACT_PATHS,
+  REQUEST_ID_HEADER,
+  requestIdFor,
+} from "./logging.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
+import type { VoiceClock } from "./modules/voice/clock.ts";
+import { voiceModule } from "./modules/voice/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { errorsPlugin } from "./plugins/errors.ts";
 import { openapiPlugin } from "./plugins/openapi.ts";
@@ -53,6 +61,8 @@ export interface BuildAppOptions {
   chatProviderTimeoutMs?: number;
   /** Lower upload limits (tests check the limits without sending 50 or 100 MB). */
   uploadLimits?: UploadLimitOverrides;
+  /** The voice call's metering clock (tests move a manual clock); default the system's. */
+  voiceClock?: VoiceClock;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -108,7 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       request.log.info(
         {
           method: request.method,
-          url: request.url,
+          url: loggedUrl(request.url),
           statusCode: reply.statusCode,
           ms: Math.round(reply.elapsedTime),
         },
@@ -158,6 +168,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
+  });
+  await app.register(voiceModule, {
+    connection,
+    ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });
   if (options.register) await app.register(options.register);
 

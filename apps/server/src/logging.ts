@@ -33,6 +33,11 @@ export const REDACT_PATHS = [
   "*.body",
 ];
 
+/** A URL as logged: a session token in the query (the voice socket's) is never written. */
+export function loggedUrl(url: string): string {
+  return url.replace(/([?&](?:token|csrf)=)[^&#]*/gi, "$1[redacted]");
+}
+
 /** pino options: the configured level; readable colours only for a person at a dev terminal. */
 export function loggerOptions(config: Config): NonNullable<FastifyServerOptions["logger"]> {
   const pretty = process.stdout.isTTY === true && !config.isProduction;

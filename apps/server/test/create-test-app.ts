@@ -45,6 +45,8 @@ export interface TestAppOptions {
   logger?: BuildAppOptions["logger"];
   /** Lower upload limits. */
   uploadLimits?: BuildAppOptions["uploadLimits"];
+  /** The voice call's clock (test/manual-clock.ts). */
+  voiceClock?: BuildAppOptions["voiceClock"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -72,6 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.register ? { register: options.register } : {}),
     authRateLimit: options.authRateLimit ?? { max: 10_000 },
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
+    ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

@@ -1,12 +1,8 @@
 import { type FakeHttpServer, sendJson, startFakeHttpServer } from "@twinline/fakes";
 
+// The fake OpenAI and ElevenLabs servers live in packages/fakes (@twinline/fakes).
+
 export const FAKE_STRIPE_KEY = "sk_test_fake_stripe_key_1234567890";
-export const FAKE_ELEVENLABS_KEY = "el-fake-elevenlabs-key-1234567890";
-export const FAKE_VOICES = [
-  { voice_id: "voice-rachel", name: "Rachel" },
-  { voice_id: "voice-adam", name: "Adam" },
-];
-export const CLONED_VOICE_ID = "voice-cloned-123";
 
 /** A local server speaking Stripe's API: GET /v1/balance with a Bearer key. */
 export function startFakeStripe(validKey = FAKE_STRIPE_KEY): Promise<FakeHttpServer> {
@@ -31,36 +27,5 @@ export function startFakeStripe(validKey = FAKE_STRIPE_KEY): Promise<FakeHttpSer
     sendJson(response, 404, {
       error: { message: "Unrecognized request URL", type: "invalid_request_error" },
     });
-  });
-}
-
-/** A local server speaking ElevenLabs' API: voices list and instant voice clone. */
-export function startFakeElevenLabs(validKey = FAKE_ELEVENLABS_KEY): Promise<FakeHttpServer> {
-  return startFakeHttpServer((request, response) => {
-    if (request.headers["xi-api-key"] !== validKey) {
-      return sendJson(response, 401, {
-        detail: { status: "invalid_api_key", message: "Invalid API key" },
-      });
-    }
-    if (request.method === "GET" && request.path === "/v1/voices") {
-      return sendJson(response, 200, {
-        voices: FAKE_VOICES.map((voice) => ({ ...voice, category: "premade" })),
-      });
-    }
-    if (request.method === "POST" && request.path === "/v1/voices/add") {
-      const type = String(request.headers["content-type"] ?? "");
-      const body = request.body.toString("latin1");
-      if (
-        !type.startsWith("multipart/form-data") ||
-        !/name="files"/.test(body) ||
-        !/name="name"/.test(body)
-      ) {
-        return sendJson(response, 422, {
-          detail: { status: "invalid", message: "files and name are required" },
-        });
-      }
-      return sendJson(response, 200, { voice_id: CLONED_VOICE_ID, requires_verification: false });
-    }
-    sendJson(response, 404, { detail: "Not Found" });
   });
 }

@@ -23,6 +23,11 @@ declare module "fastify" {
     requireUser: AuthHook;
     /** requireUser, then 403 unless the account is an admin. */
     requireAdmin: AuthHook;
+    /**
+     * The active account of a session token, checked as requireUser checks the Bearer header
+     * (the voice socket carries its token in the query); else throws the same 401 HttpError.
+     */
+    authenticateToken(token: string | undefined): Promise<UserRow>;
   }
   interface FastifyRequest {
     /** The signed-in account, loaded fresh for this request; set by requireUser/requireAdmin. */
@@ -53,8 +58,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.decorate("tokens", tokens);
     app.decorateRequest("user", null);
 
-    const authenticate = async (request: FastifyRequest): Promise<UserRow> => {
-      const token = bearerToken(request);
+    const authenticateToken = async (token: string | undefined): Promise<UserRow> => {
       if (!token) throw new HttpError(401, AUTH_ERRORS.missingToken);
       const claims = await tokens.verify(token);
       if (!claims) throw new HttpError(401, AUTH_ERRORS.invalidToken);
@@ -62,6 +66,12 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (!user) throw new HttpError(401, AUTH_ERRORS.invalidToken);
       if (!user.isActive) throw new HttpError(401, AUTH_MESSAGES.accountDeactivated);
       if (user.tokenVersion !== claims.ver) throw new HttpError(401, AUTH_ERRORS.invalidToken);
+      return user;
+    };
+    app.decorate("authenticateToken", authenticateToken);
+
+    const authenticate = async (request: FastifyRequest): Promise<UserRow> => {
+      const user = await authenticateToken(bearerToken(request));
       request.user = user;
       return user;
     };

@@ -5,12 +5,14 @@ import type { Config } from "../config.ts";
 import type { LlmProvider } from "./llm/index.ts";
 import type { PaymentsProvider } from "./payments/index.ts";
 import { createProviderResolver, type ProviderDeps, type StoredProviderKeys } from "./resolve.ts";
+import type { SttProvider } from "./stt/index.ts";
 import type { TtsProvider } from "./tts/index.ts";
 
 /** The app's providers, resolved per call from the stored keys and the environment (resolve.ts). */
 export interface Providers {
   readonly deps: ProviderDeps;
   llm(): Promise<LlmProvider>;
+  stt(): Promise<SttProvider>;
   tts(): Promise<TtsProvider>;
   payments(): Promise<PaymentsProvider>;
   modes(): Promise<ProviderModes>;

@@ -6,6 +6,7 @@ import {
   createStripePayments,
   type PaymentsProvider,
 } from "./payments/index.ts";
+import { createOfflineStt, createOpenAiStt, type SttProvider } from "./stt/index.ts";
 import { createElevenLabsTts, createOfflineTts, type TtsProvider } from "./tts/index.ts";
 
 /** The provider keys the admin saved (decrypted), each absent when not set. */
@@ -58,6 +59,11 @@ export const llmFor = (config: Config, apiKey: string | undefined): LlmProvider 
     ? createOpenAiLlm({ apiKey, baseUrl: config.openai.baseUrl, model: config.openai.model })
     : createOfflineLlm();
 
+export const sttFor = (config: Config, apiKey: string | undefined): SttProvider =>
+  apiKey
+    ? createOpenAiStt({ apiKey, baseUrl: config.openai.baseUrl, model: config.openai.sttModel })
+    : createOfflineStt();
+
 export const ttsFor = (config: Config, apiKey: string | undefined): TtsProvider =>
   apiKey ? createElevenLabsTts({ apiKey, baseUrl: config.elevenlabs.baseUrl }) : createOfflineTts();
 
@@ -80,16 +86,19 @@ function builtOncePerKey<T>(build: (key: string | undefined) => T) {
  * the next call without a restart; each is built once per key, since an SDK client (OpenAI's
  * alone makes dozens of objects) on every chat message is garbage the reply waits on.
  * - llm: OpenAI (or a compatible server at OPENAI_BASE_URL) with a key, else the offline responder;
+ * - stt: OpenAI-compatible transcription (same key and base URL, OPENAI_STT_MODEL), else none;
  * - tts: ElevenLabs (ELEVENLABS_BASE_URL) with a key, else the offline voice;
  * - payments: Stripe (STRIPE_API_BASE) with a secret key, else the sandbox.
  */
 export function createProviderResolver(deps: ProviderDeps) {
   const llm = builtOncePerKey((key) => llmFor(deps.config, key));
+  const stt = builtOncePerKey((key) => sttFor(deps.config, key));
   const tts = builtOncePerKey((key) => ttsFor(deps.config, key));
   const payments = builtOncePerKey((key) => paymentsFor(deps.config, key));
   return {
     deps,
     llm: async (): Promise<LlmProvider> => llm((await effectiveKeys(deps)).openai),
+    stt: async (): Promise<SttProvider> => stt((await effectiveKeys(deps)).openai),
     tts: async (): Promise<TtsProvider> => tts((await effectiveKeys(deps)).elevenLabs),
     payments: async (): Promise<PaymentsProvider> =>
       payments((await effectiveKeys(deps)).stripeSecret),

@@ -1,12 +1,8 @@
+import type { FakeHttpServer } from "@twinline/fakes";
+import { CLONED_VOICE_ID, FAKE_ELEVENLABS_KEY, startFakeElevenLabs } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import type { FakeHttpServer } from "@twinline/fakes";
-import {
-  CLONED_VOICE_ID,
-  FAKE_ELEVENLABS_KEY,
-  startFakeElevenLabs,
-} from "../../../test/fake-providers.ts";
 import { pdfWithText, upload, wavFile } from "../../../test/multipart.ts";
 import { findRelevantPassages } from "./retrieval.ts";
 import { AI_TRAINING_MESSAGES } from "./service.ts";

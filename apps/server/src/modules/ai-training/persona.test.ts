@@ -1,7 +1,7 @@
+import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../../../test/fake-openai.ts";
 import { pdfWithText, upload } from "../../../test/multipart.ts";
 import { onLocalAiTrainingChange } from "./changes.ts";
 import { type CachedPersona, createCachedPersona } from "./persona.ts";

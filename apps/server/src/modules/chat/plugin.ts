@@ -17,6 +17,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Text chat with the persona: sends, history, limits, the admin's chat logs. */
     chat: ChatService;
+    /** The persona's system prompt and knowledge passages (chat and voice call share it). */
+    persona: PersonaSource;
   }
 }
 
@@ -54,6 +56,7 @@ export const chatModule = fp<ChatModuleOptions>(
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
     app.decorate("chat", chat);
+    app.decorate("persona", persona);
     await app.register(chatRoutes, { chat });
     await app.register(adminGuarded(chatLogsRoutes), { chat });
   },

@@ -1,5 +1,5 @@
+import { FAKE_OPENAI_MODELS, type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAKE_OPENAI_MODELS, type FakeOpenAi, startFakeOpenAi } from "../../../test/fake-openai.ts";
 import { loadConfig } from "../../config.ts";
 import { createProviderResolver } from "../resolve.ts";
 import { createOfflineLlm } from "./offline.ts";

@@ -18,7 +18,7 @@ export interface OpenAiLlmOptions {
 const loadOpenAi = lazy(async () => (await import("openai")).default);
 
 /** An OpenAI SDK error in OpenAI's own words. */
-async function openAiError(error: unknown): Promise<ProviderError> {
+export async function openAiError(error: unknown): Promise<ProviderError> {
   const OpenAiSdk = await loadOpenAi();
   if (error instanceof OpenAiSdk.APIConnectionError) return unreachable("OpenAI", error);
   if (error instanceof OpenAiSdk.APIError) {

@@ -9,6 +9,11 @@ export interface ElevenLabsOptions {
   baseUrl?: string | undefined;
 }
 
+/** A premade ElevenLabs voice, used until the admin trains or picks the persona's voice. */
+export const DEFAULT_ELEVENLABS_VOICE_ID = "21m00Tcm4TlvDq8ikWAM";
+/** The lowest-latency model, for a call's sentence-by-sentence speech. */
+export const ELEVENLABS_TTS_MODEL = "eleven_flash_v2_5";
+
 const loadElevenLabs = lazy(() => import("@elevenlabs/elevenlabs-js"));
 
 /** An ElevenLabs SDK error in ElevenLabs' own words. */
@@ -65,6 +70,21 @@ export function createElevenLabsTts(options: ElevenLabsOptions): TtsProvider {
         });
         return created.voiceId;
       } catch (error) {
+        throw await elevenLabsError(error);
+      }
+    },
+    async synthesize({ text, voiceId, signal }) {
+      try {
+        const stream = await (await client()).textToSpeech.stream(
+          voiceId || DEFAULT_ELEVENLABS_VOICE_ID,
+          { text, modelId: ELEVENLABS_TTS_MODEL, outputFormat: "mp3_44100_128" },
+          signal ? { abortSignal: signal } : {},
+        );
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of stream) chunks.push(chunk);
+        return { format: "audio/mpeg", audio: Buffer.concat(chunks) };
+      } catch (error) {
+        if (signal?.aborted) throw error;
         throw await elevenLabsError(error);
       }
     },

@@ -1,4 +1,6 @@
 import { ProviderUnavailableError } from "../errors.ts";
+import { lazy } from "../lazy.ts";
+import { type EspeakThread, startEspeakThread } from "./espeak-thread.ts";
 import type { TtsProvider } from "./types.ts";
 
 export const OFFLINE_VOICE = { voice_id: "offline", name: "Offline voice (built in)" };
@@ -6,7 +8,13 @@ export const OFFLINE_VOICE = { voice_id: "offline", name: "Offline voice (built 
 export const CLONE_NEEDS_ELEVENLABS =
   "Voice cloning needs an ElevenLabs API key: add one under API Configuration first";
 
-/** The built-in voice: no key, no network, and no cloning. */
+// One speech thread per process, started on the first sentence (offline calls only).
+const thread = lazy(async (): Promise<EspeakThread> => startEspeakThread());
+
+/**
+ * The built-in voice: eSpeak NG compiled to WebAssembly (npm `espeak-ng`), real speech as WAV
+ * with no key and no network; no cloning (docs/decisions/0021-voice-call.md).
+ */
 export function createOfflineTts(): TtsProvider {
   return {
     mode: "offline",
@@ -15,6 +23,10 @@ export function createOfflineTts(): TtsProvider {
     },
     async cloneVoice() {
       throw new ProviderUnavailableError(CLONE_NEEDS_ELEVENLABS);
+    },
+    async synthesize({ text, signal }) {
+      const audio = await (await thread()).speak(text, signal);
+      return { format: "audio/wav", audio };
     },
   };
 }

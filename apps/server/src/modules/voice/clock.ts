@@ -1,0 +1,18 @@
+/**
+ * Time as the call's metering sees it. The app uses the system clock; tests pass a manual one
+ * (test/manual-clock.ts) and move it a minute at a time, with no real 60 s waits.
+ */
+export interface VoiceClock {
+  now(): number;
+  /** Runs `run` after `ms`; answers a function that cancels it. */
+  setTimer(run: () => void, ms: number): () => void;
+}
+
+export const systemClock: VoiceClock = {
+  now: () => Date.now(),
+  setTimer(run, ms) {
+    const timer = setTimeout(run, ms);
+    timer.unref?.();
+    return () => clearTimeout(timer);
+  },
+};

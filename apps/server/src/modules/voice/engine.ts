@@ -1,0 +1,107 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Providers } from "../../providers/plugin.ts";
+import type { Transcription } from "../../providers/stt/index.ts";
+import type { SynthesizedAudio } from "../../providers/tts/index.ts";
+import { buildChatRequest, type HistoryMessage, PASSAGE_LIMIT } from "../chat/prompt.ts";
+import type { PersonaSource } from "../chat/service.ts";
+import type { SettingsService } from "../settings/service.ts";
+
+/** Spoken replies are short: a call is a conversation, not an essay. */
+export const VOICE_REPLY_MAX_TOKENS = 300;
+
+/** Added to the admin's system prompt on a call: the reply is heard, not read. */
+export const VOICE_STYLE =
+  "You are talking on a live voice call: answer in a few short spoken sentences, with no lists, " +
+  "markdown, emoji or links.";
+
+/** What the persona says when speech is not transcribed (offline speech to text). */
+export const offlineSpokenReply = (personaName: string) =>
+  `Hi, I'm ${personaName}. I can't hear what you say right now, because speech is not ` +
+  "transcribed in offline mode. Once a speech-to-text key is set, I will answer you properly. " +
+  "Until then, you can write to me in the chat.";
+
+export interface VoiceEngineDeps {
+  providers: Pick<Providers, "stt" | "llm" | "tts" | "modes">;
+  settings: Pick<SettingsService, "get">;
+  persona: PersonaSource;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The persona's voice: speech in (STT), the chat's LLM path (persona name, system prompt,
+ * knowledge passages, history: chat/prompt.ts buildChatRequest), speech out (TTS). Providers
+ * are resolved per use, so a key the admin saves applies to the next utterance.
+ */
+export function createVoiceEngine(deps: VoiceEngineDeps) {
+  const { providers, settings, persona, log } = deps;
+
+  const passagesFor = async (message: string): Promise<string[]> => {
+    try {
+      return await persona.passages(message, PASSAGE_LIMIT);
+    } catch (error) {
+      log.warn({ err: error }, "Knowledge retrieval failed; answering without passages");
+      return [];
+    }
+  };
+
+  return {
+    async personaName(): Promise<string> {
+      return (await settings.get()).aiProfile.name;
+    },
+
+    /** Which STT and TTS run now (the call's first message tells the client). */
+    async modes() {
+      return providers.modes();
+    },
+
+    async transcribe(audio: Buffer, signal: AbortSignal): Promise<Transcription> {
+      return (await providers.stt()).transcribe({ audio, signal });
+    },
+
+    /** The reply's text as the LLM streams it. */
+    async *streamReply(
+      message: string,
+      history: HistoryMessage[],
+      signal: AbortSignal,
+    ): AsyncGenerator<string> {
+      const [current, systemPrompt, passages] = await Promise.all([
+        settings.get(),
+        persona.systemPrompt(),
+        passagesFor(message),
+      ]);
+      const request = buildChatRequest({
+        personaName: current.aiProfile.name,
+        systemPrompt: [systemPrompt.trim(), VOICE_STYLE].filter(Boolean).join("\n\n"),
+        passages,
+        history,
+        message,
+      });
+      const llm = await providers.llm();
+      for await (const piece of llm.streamChat({
+        ...request,
+        signal,
+        maxTokens: VOICE_REPLY_MAX_TOKENS,
+      })) {
+        if (signal.aborted) return;
+        yield piece;
+      }
+    },
+
+    /** The whole reply to one message (POST /api/voice-call/process). */
+    async answer(message: string, signal: AbortSignal): Promise<string> {
+      let text = "";
+      for await (const piece of this.streamReply(message, [], signal)) text += piece;
+      return text.trim();
+    },
+
+    async speak(
+      text: string,
+      voiceId: string | null,
+      signal: AbortSignal,
+    ): Promise<SynthesizedAudio> {
+      return (await providers.tts()).synthesize({ text, voiceId, signal });
+    },
+  };
+}
+
+export type VoiceEngine = ReturnType<typeof createVoiceEngine>;

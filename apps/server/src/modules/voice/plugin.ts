@@ -1,0 +1,77 @@
+import websocket from "@fastify/websocket";
+import { VOICE_MAX_UTTERANCE_BYTES } from "@twinline/contracts";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { DatabaseConnection } from "../../db/client.ts";
+import { systemClock, type VoiceClock } from "./clock.ts";
+import { createVoiceEngine } from "./engine.ts";
+import { createVoiceRepository } from "./repository.ts";
+import { voiceRoutes } from "./routes.ts";
+import { createVoiceService, type VoiceService } from "./service.ts";
+import { voiceSocketRoutes } from "./socket.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Live voice calls: the socket, metering, history. */
+    voice: VoiceService;
+  }
+}
+
+export interface VoiceModuleOptions {
+  connection: DatabaseConnection;
+  /** The metering's clock (tests move a manual one); default the system clock. */
+  clock?: VoiceClock;
+}
+
+/** How often open calls are checked for ones a stopped server left behind. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * The voice call: `/api/voice-call/ws` and the REST routes. Needs settings, providers,
+ * accounts and chat (the persona) registered before it.
+ */
+export const voiceModule = fp<VoiceModuleOptions>(
+  async (app: FastifyInstance, options) => {
+    const clock = options.clock ?? systemClock;
+    const repository = createVoiceRepository(options.connection.db);
+    const engine = createVoiceEngine({
+      providers: app.providers,
+      settings: app.settings,
+      persona: app.persona,
+      log: app.log,
+    });
+    const voice = createVoiceService({
+      repository,
+      engine,
+      settings: app.settings,
+      clock,
+      log: app.log,
+    });
+    app.decorate("voice", voice);
+
+    let stopSweep = () => {};
+    // Before @fastify/websocket's own preClose (which closes every socket with 1001): each live
+    // call hears call_ended and its record is closed while the database is still open.
+    app.addHook("preClose", async () => {
+      stopSweep();
+      await voice.shutdown();
+    });
+
+    await app.register(websocket, { options: { maxPayload: VOICE_MAX_UTTERANCE_BYTES + 1024 } });
+    await app.register(voiceSocketRoutes, { voice });
+    await app.register(voiceRoutes, { voice });
+
+    // Calls a stopped server left open are closed at boot and then every minute.
+    await voice.closeAbandoned();
+    const sweep = () => {
+      stopSweep = clock.setTimer(() => {
+        voice
+          .closeAbandoned()
+          .catch((error: unknown) => app.log.error({ err: error }, "Voice call sweep failed"))
+          .finally(sweep);
+      }, SWEEP_INTERVAL_MS);
+    };
+    sweep();
+  },
+  { name: "voice", dependencies: ["settings", "providers", "accounts", "chat"] },
+);

@@ -1,0 +1,286 @@
+import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { type VoiceCallEndReason, type VoiceCallRow, voiceCalls } from "../../db/schema/index.ts";
+import { applyCreditMovement, InsufficientCreditsError } from "../credits/ledger.ts";
+
+export type { VoiceCallEndReason, VoiceCallRow };
+
+/** The ledger's key of a call's minute (0 is the first): a retry changes nothing. */
+export const minuteSourceKey = (callId: string, minute: number) => `call:${callId}:${minute}`;
+
+export type StartOutcome =
+  | { kind: "started"; call: VoiceCallRow; balance: number; replaced: VoiceCallRow[] }
+  | { kind: "insufficient"; balance: number };
+
+export type ChargeOutcome =
+  | { kind: "charged"; balance: number }
+  /** The call was closed meanwhile (hang-up report, another connection, the sweep). */
+  | { kind: "ended" }
+  | { kind: "insufficient"; balance: number };
+
+/**
+ * The duration recorded when a call closes at `endedAt`: the seconds elapsed, clamped so that
+ * rounded up to minutes they are exactly the minutes charged, ((m-1)·60, m·60]; the end itself
+ * is never later than the end of the last paid minute.
+ */
+const endedAtSql = (endedAt: Date): SQL =>
+  sql`least(${endedAt.toISOString()}::timestamptz, ${voiceCalls.startedAt} + ${voiceCalls.minutesCharged} * interval '60 seconds')`;
+const durationSql = (endedAt: Date): SQL => sql`least(
+    greatest(
+      round(extract(epoch from (${endedAt.toISOString()}::timestamptz - ${voiceCalls.startedAt})))::int,
+      (${voiceCalls.minutesCharged} - 1) * 60 + 1,
+      0
+    ),
+    ${voiceCalls.minutesCharged} * 60
+  )`;
+
+/** PostgreSQL's unique_violation, however the driver wraps it. */
+function isUniqueViolation(error: unknown): boolean {
+  for (
+    let current = error as { code?: string; cause?: unknown } | undefined, depth = 0;
+    current && depth < 4;
+    depth++
+  ) {
+    if (current.code === "23505") return true;
+    current = current.cause as typeof current;
+  }
+  return false;
+}
+
+export function createVoiceRepository(db: Database) {
+  /** Closes the given open calls (a condition on voice_calls); answers the rows it closed. */
+  const close = async (
+    where: SQL | undefined,
+    reason: VoiceCallEndReason,
+    endedAt: Date,
+    reportedDurationSeconds: number | undefined,
+    executor: Database = db,
+  ): Promise<VoiceCallRow[]> =>
+    executor
+      .update(voiceCalls)
+      .set({
+        endedAt: endedAtSql(endedAt),
+        durationSeconds: durationSql(endedAt),
+        endReason: reason,
+        ...(reportedDurationSeconds !== undefined
+          ? { reportedDurationSeconds: Math.round(reportedDurationSeconds) }
+          : {}),
+      })
+      .where(and(isNull(voiceCalls.endedAt), where))
+      .returning();
+
+  /** One attempt of startCall (see there). */
+  const startOnce = async (input: {
+    userId: string;
+    startedAt: Date;
+    creditsPerMinute: number;
+  }): Promise<StartOutcome> => {
+    try {
+      return await db.transaction(async (tx) => {
+        const replaced = await close(
+          eq(voiceCalls.userId, input.userId),
+          "replaced",
+          input.startedAt,
+          undefined,
+          tx,
+        );
+        const [call] = await tx
+          .insert(voiceCalls)
+          .values({
+            userId: input.userId,
+            startedAt: input.startedAt,
+            creditsPerMinute: input.creditsPerMinute,
+            minutesCharged: 1,
+            creditsConsumed: input.creditsPerMinute,
+            durationSeconds: 0,
+          })
+          .returning();
+        if (!call) throw new Error("The call was not inserted");
+        const { balance } = await applyCreditMovement(tx, {
+          userId: input.userId,
+          kind: "call_minute",
+          amount: -input.creditsPerMinute,
+          sourceKey: minuteSourceKey(call.id, 0),
+          metadata: { callId: call.id, minute: 0 },
+        });
+        return { kind: "started" as const, call, balance, replaced };
+      });
+    } catch (error) {
+      if (error instanceof InsufficientCreditsError) {
+        return { kind: "insufficient", balance: error.balance };
+      }
+      throw error;
+    }
+  };
+
+  return {
+    /**
+     * A new call and its first minute, in one transaction: the user's open call, if any, is
+     * closed first (one live call per user; the newer connection wins), then the call is
+     * inserted and its minute 0 charged. Fewer credits than a minute: nothing is written.
+     */
+    async startCall(input: {
+      userId: string;
+      startedAt: Date;
+      creditsPerMinute: number;
+    }): Promise<StartOutcome> {
+      // Two starts of one user at once: the second meets the one-open-call index and tries
+      // again, closing the first as replaced.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await startOnce(input);
+        } catch (error) {
+          if (attempt < 2 && isUniqueViolation(error)) continue;
+          throw error;
+        }
+      }
+    },
+
+    /**
+     * Charges minute `minute` (1 is the second) of an open call: the ledger entry and the call's
+     * counters in one transaction, the call's row locked. A minute already charged changes
+     * nothing; a closed call is not charged.
+     */
+    async chargeMinute(call: VoiceCallRow, minute: number): Promise<ChargeOutcome> {
+      try {
+        return await db.transaction(async (tx) => {
+          const [current] = await tx
+            .select({ endedAt: voiceCalls.endedAt, minutesCharged: voiceCalls.minutesCharged })
+            .from(voiceCalls)
+            .where(eq(voiceCalls.id, call.id))
+            .for("update");
+          if (!current || current.endedAt) return { kind: "ended" as const };
+          const { balance } = await applyCreditMovement(tx, {
+            userId: call.userId,
+            kind: "call_minute",
+            amount: -call.creditsPerMinute,
+            sourceKey: minuteSourceKey(call.id, minute),
+            metadata: { callId: call.id, minute },
+          });
+          if (current.minutesCharged <= minute) {
+            await tx
+              .update(voiceCalls)
+              .set({
+                minutesCharged: minute + 1,
+                creditsConsumed: (minute + 1) * call.creditsPerMinute,
+              })
+              .where(eq(voiceCalls.id, call.id));
+          }
+          return { kind: "charged" as const, balance };
+        });
+      } catch (error) {
+        if (error instanceof InsufficientCreditsError) {
+          return { kind: "insufficient", balance: error.balance };
+        }
+        throw error;
+      }
+    },
+
+    /** Closes one call if it is still open; undefined when it was closed already. */
+    async closeCall(
+      callId: string,
+      reason: VoiceCallEndReason,
+      endedAt: Date,
+      reportedDurationSeconds?: number,
+    ): Promise<VoiceCallRow | undefined> {
+      const [row] = await close(
+        eq(voiceCalls.id, callId),
+        reason,
+        endedAt,
+        reportedDurationSeconds,
+      );
+      return row;
+    },
+
+    /** Closes the user's open call, if any (POST /api/voice-call/end). */
+    async closeOpenCallOf(
+      userId: string,
+      reason: VoiceCallEndReason,
+      endedAt: Date,
+      reportedDurationSeconds?: number,
+    ): Promise<VoiceCallRow | undefined> {
+      const [row] = await close(
+        eq(voiceCalls.userId, userId),
+        reason,
+        endedAt,
+        reportedDurationSeconds,
+      );
+      return row;
+    },
+
+    /** Records the client's reported duration on a call closed before the report came. */
+    async noteReportedDuration(callId: string, seconds: number): Promise<void> {
+      await db
+        .update(voiceCalls)
+        .set({ reportedDurationSeconds: Math.round(seconds) })
+        .where(and(eq(voiceCalls.id, callId), isNull(voiceCalls.reportedDurationSeconds)));
+    },
+
+    async findCall(callId: string): Promise<VoiceCallRow | undefined> {
+      const [row] = await db.select().from(voiceCalls).where(eq(voiceCalls.id, callId));
+      return row;
+    },
+
+    /** The user's most recent call. */
+    async latestCall(userId: string): Promise<VoiceCallRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(voiceCalls)
+        .where(eq(voiceCalls.userId, userId))
+        .orderBy(desc(voiceCalls.startedAt))
+        .limit(1);
+      return row;
+    },
+
+    /** A page of the user's calls, newest first (index voice_calls_user_started_idx). */
+    async history(userId: string, page: { page: number; limit: number }) {
+      const [rows, [total]] = await Promise.all([
+        db
+          .select()
+          .from(voiceCalls)
+          .where(eq(voiceCalls.userId, userId))
+          .orderBy(desc(voiceCalls.startedAt), desc(voiceCalls.id))
+          .limit(page.limit)
+          .offset((page.page - 1) * page.limit),
+        db.select({ total: count() }).from(voiceCalls).where(eq(voiceCalls.userId, userId)),
+      ]);
+      return { rows, total: total?.total ?? 0 };
+    },
+
+    /**
+     * Closes the calls a stopped server left open: an open call whose paid time ended more than
+     * `graceMs` ago has no live socket charging it (a live one charges each minute as it starts).
+     * It ends at the end of its last paid minute. Safe with several instances sharing the
+     * database: a live call is never that late.
+     */
+    async closeAbandoned(now: Date, graceMs: number): Promise<VoiceCallRow[]> {
+      const cutoff = new Date(now.getTime() - graceMs).toISOString();
+      return db
+        .update(voiceCalls)
+        .set({
+          endedAt: sql`${voiceCalls.startedAt} + ${voiceCalls.minutesCharged} * interval '60 seconds'`,
+          durationSeconds: sql`${voiceCalls.minutesCharged} * 60`,
+          endReason: "server",
+        })
+        .where(
+          and(
+            isNull(voiceCalls.endedAt),
+            sql`${voiceCalls.startedAt} + ${voiceCalls.minutesCharged} * interval '60 seconds' < ${cutoff}::timestamptz`,
+          ),
+        )
+        .returning();
+    },
+
+    /** The persona's trained voice (AI training), if any. */
+    async voiceId(): Promise<string | null> {
+      const result = (await db.execute(
+        sql`select voice_id from ai_training limit 1`,
+      )) as unknown as {
+        rows: { voice_id: string | null }[];
+      };
+      return result.rows[0]?.voice_id ?? null;
+    },
+  };
+}
+
+export type VoiceRepository = ReturnType<typeof createVoiceRepository>;

@@ -1,0 +1,126 @@
+import {
+  callHistoryQuerySchema,
+  callHistoryResponseSchema,
+  checkCreditsResponseSchema,
+  endCallRequestSchema,
+  endCallResponseSchema,
+  errorEnvelopeSchema,
+  processTextRequestSchema,
+  processTextResponseSchema,
+  synthesizeRequestSchema,
+} from "@twinline/contracts";
+import type { FastifyReply } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { currentUser } from "../../plugins/auth.ts";
+import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import type { VoiceService } from "./service.ts";
+
+const errors = errorResponses(400, 401, 403);
+const tags = ["voice"];
+const security = bearerSecurity;
+
+/** Aborted when the client goes away before the answer is sent. */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on("close", () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** The voice call's REST routes (user-side spec section 7), behind requireUser. */
+export const voiceRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> = async (
+  app,
+  { voice },
+) => {
+  app.addHook("onRequest", app.requireUser);
+
+  app.get(
+    "/api/voice-call/check-credits",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The user's credits, the rate per minute, and whether a call can start",
+        response: { 200: checkCreditsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await voice.checkCredits(currentUser(request))),
+    }),
+  );
+
+  app.post(
+    "/api/voice-call/process",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The persona's reply to a text, by the call's LLM path",
+        body: processTextRequestSchema,
+        response: { 200: processTextResponseSchema, ...errors, 502: errorEnvelopeSchema },
+      },
+    },
+    async (request, reply) => ({
+      success: true as const,
+      response: await voice.process(request.body.text, clientGone(reply)),
+    }),
+  );
+
+  app.post(
+    "/api/voice-call/synthesize",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A text spoken in the persona's voice: audio bytes (audio/mpeg or audio/wav)",
+        body: synthesizeRequestSchema,
+        response: { ...errors, 502: errorEnvelopeSchema },
+      },
+    },
+    async (request, reply) => {
+      const spoken = await voice.synthesize(request.body.text, clientGone(reply));
+      return reply
+        .header("content-type", spoken.format)
+        .header("cache-control", "no-store")
+        .send(spoken.audio as never);
+    },
+  );
+
+  app.get(
+    "/api/voice-call/history",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The user's calls, newest first",
+        querystring: callHistoryQuerySchema,
+        response: { 200: callHistoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await voice.history(currentUser(request), request.query)),
+    }),
+  );
+
+  app.post(
+    "/api/voice-call/end",
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Closes the user's call with the reported duration (the server's measure is billed); " +
+          "a retry answers the same record",
+        body: endCallRequestSchema,
+        response: { 200: endCallResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      call: await voice.end(currentUser(request), request.body.duration),
+    }),
+  );
+};

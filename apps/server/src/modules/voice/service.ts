@@ -1,0 +1,311 @@
+import {
+  type CheckCreditsResponse,
+  type PublicSettings,
+  VOICE_CLOSE_CODES,
+  VOICE_MESSAGES,
+  type VoiceCallRecord,
+} from "@twinline/contracts";
+import type { FastifyBaseLogger } from "fastify";
+import type { UserRow } from "../../db/schema/index.ts";
+import { HttpError } from "../../plugins/errors.ts";
+import type { SettingsService } from "../settings/service.ts";
+import type { VoiceClock } from "./clock.ts";
+import type { VoiceEngine } from "./engine.ts";
+import { CallMeter } from "./metering.ts";
+import { type CallChannel, CallConversation } from "./pipeline.ts";
+import type { VoiceCallEndReason, VoiceCallRow, VoiceRepository } from "./repository.ts";
+
+/** How late a live call's next minute may be before the sweep takes it for abandoned. */
+export const ABANDONED_GRACE_MS = 30_000;
+
+export function voiceEnabled(settings: PublicSettings): boolean {
+  return settings.enableVoiceConversation && settings.aiProfile.enableVoiceConversation;
+}
+
+export function toCallRecord(row: VoiceCallRow, now: number): VoiceCallRecord {
+  const live = row.endedAt === null;
+  return {
+    _id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    duration: live
+      ? Math.max(0, Math.round((now - row.startedAt.getTime()) / 1000))
+      : row.durationSeconds,
+    startTime: row.startedAt.toISOString(),
+    endTime: row.endedAt ? row.endedAt.toISOString() : null,
+    creditsConsumed: row.creditsConsumed,
+  };
+}
+
+/** How a socket's side of a live call is driven (socket.ts). */
+export interface CallSocket extends CallChannel {
+  close(code: number): void;
+}
+
+export interface EndOptions {
+  /** Sent as call_ended before the socket closes; absent: the socket is already gone. */
+  message?: string;
+  reason?: "credits" | "hangup" | "replaced" | "server" | "closed";
+  /** The row is already closed in the database (elsewhere); do not close it again. */
+  closedInDatabase?: boolean;
+  /** Close code (default 1000). */
+  code?: number;
+  reportedDurationSeconds?: number;
+}
+
+/** One live call on this instance: its record, meter, conversation and socket. */
+export class LiveCall {
+  private ending: Promise<VoiceCallRow | undefined> | undefined;
+  readonly conversation: CallConversation;
+  readonly meter: CallMeter;
+
+  constructor(
+    readonly row: VoiceCallRow,
+    private readonly socket: CallSocket,
+    private readonly deps: {
+      repository: VoiceRepository;
+      engine: VoiceEngine;
+      clock: VoiceClock;
+      log: FastifyBaseLogger;
+      voiceId: string | null;
+      onEnded(call: LiveCall): void;
+    },
+  ) {
+    this.conversation = new CallConversation(deps.engine, socket, deps.voiceId, deps.log);
+    this.meter = new CallMeter(row, {
+      repository: deps.repository,
+      clock: deps.clock,
+      log: deps.log,
+      events: {
+        onWarning: (message, creditsRemaining) =>
+          socket.sendJson({ type: "credit_warning", message, creditsRemaining }),
+        onCreditsOut: () =>
+          void this.end("credits", { message: VOICE_MESSAGES.creditsRunOut, reason: "credits" }),
+        onClosedElsewhere: () =>
+          void this.end("hangup", {
+            message: VOICE_MESSAGES.callEnded,
+            reason: "closed",
+            closedInDatabase: true,
+          }),
+      },
+    });
+  }
+
+  /**
+   * Ends the call, once whatever asks (socket closed, `end`, POST /end, credits, a newer
+   * connection, shutdown): metering and the reply stop, the record is closed, and the socket,
+   * when still open, hears call_ended and closes. Answers the closed row.
+   */
+  end(reason: VoiceCallEndReason, options: EndOptions = {}): Promise<VoiceCallRow | undefined> {
+    this.ending ??= this.finish(reason, options);
+    return this.ending;
+  }
+
+  private async finish(reason: VoiceCallEndReason, options: EndOptions) {
+    const endedAt = new Date(this.deps.clock.now());
+    this.deps.onEnded(this);
+    if (options.message) {
+      this.socket.sendJson({
+        type: "call_ended",
+        message: options.message,
+        ...(options.reason ? { reason: options.reason } : {}),
+      });
+      this.socket.close(options.code ?? VOICE_CLOSE_CODES.normal);
+    }
+    await this.meter.stop();
+    let row: VoiceCallRow | undefined;
+    try {
+      row = options.closedInDatabase
+        ? await this.deps.repository.findCall(this.row.id)
+        : ((await this.deps.repository.closeCall(
+            this.row.id,
+            reason,
+            endedAt,
+            options.reportedDurationSeconds,
+          )) ?? (await this.deps.repository.findCall(this.row.id)));
+    } catch (error) {
+      // Left open: the sweep closes it at the end of its last paid minute.
+      this.deps.log.error({ err: error, callId: this.row.id }, "Could not close a call record");
+    }
+    await this.conversation.close();
+    return row;
+  }
+}
+
+export type OpenOutcome =
+  | { kind: "open"; call: LiveCall }
+  | { kind: "refused"; message: string; code: number };
+
+export interface VoiceServiceOptions {
+  repository: VoiceRepository;
+  engine: VoiceEngine;
+  settings: Pick<SettingsService, "get">;
+  clock: VoiceClock;
+  log: FastifyBaseLogger;
+}
+
+export function createVoiceService(options: VoiceServiceOptions) {
+  const { repository, engine, settings, clock, log } = options;
+  /** This instance's live calls, by user: one per user. */
+  const live = new Map<string, LiveCall>();
+  const now = () => clock.now();
+
+  return {
+    live,
+
+    async checkCredits(user: UserRow): Promise<Omit<CheckCreditsResponse, "success">> {
+      const current = await settings.get();
+      return {
+        credits: user.credits,
+        creditsPerMinute: current.creditsPerMinute,
+        hasCredits: user.credits >= current.creditsPerMinute,
+        voiceEnabled: voiceEnabled(current),
+      };
+    },
+
+    /**
+     * Starts a call for `user` on `socket`: refused when voice is off or the credits do not
+     * pay a minute; else the first minute is charged, an older call of the user is ended
+     * (the newer connection wins), and metering starts.
+     */
+    async open(user: UserRow, socket: CallSocket): Promise<OpenOutcome> {
+      const current = await settings.get();
+      if (!voiceEnabled(current)) {
+        return {
+          kind: "refused",
+          message: VOICE_MESSAGES.voiceDisabled,
+          code: VOICE_CLOSE_CODES.voiceDisabled,
+        };
+      }
+      const rate = current.creditsPerMinute;
+      const insufficient = {
+        kind: "refused" as const,
+        message: VOICE_MESSAGES.insufficientCredits,
+        code: VOICE_CLOSE_CODES.insufficientCredits,
+      };
+      if (user.credits < rate) return insufficient;
+      const [started, voiceId] = await Promise.all([
+        repository.startCall({
+          userId: user.id,
+          startedAt: new Date(now()),
+          creditsPerMinute: rate,
+        }),
+        repository.voiceId(),
+      ]);
+      if (started.kind === "insufficient") return insufficient;
+      const previous = live.get(user.id);
+      if (previous && started.replaced.some((row) => row.id === previous.row.id)) {
+        void previous.end("replaced", {
+          message: VOICE_MESSAGES.replaced,
+          reason: "replaced",
+          closedInDatabase: true,
+        });
+      }
+      const call = new LiveCall(started.call, socket, {
+        repository,
+        engine,
+        clock,
+        log,
+        voiceId,
+        onEnded: (ended) => {
+          if (live.get(user.id) === ended) live.delete(user.id);
+        },
+      });
+      live.set(user.id, call);
+      const { stt, tts } = await engine.modes();
+      socket.sendJson({
+        type: "call_started",
+        callId: started.call.id,
+        creditsPerMinute: rate,
+        creditsRemaining: started.balance,
+        stt,
+        tts,
+      });
+      call.meter.start(started.balance);
+      return { kind: "open", call };
+    },
+
+    /**
+     * POST /api/voice-call/end: closes the user's live call (here, or on another instance
+     * through the database), or answers the call closed already: a retry changes nothing.
+     */
+    async end(user: UserRow, reportedDurationSeconds: number): Promise<VoiceCallRecord | null> {
+      const here = live.get(user.id);
+      if (here) {
+        const row = await here.end("hangup", {
+          message: VOICE_MESSAGES.callEnded,
+          reason: "hangup",
+          reportedDurationSeconds,
+        });
+        if (row) return toCallRecord(row, now());
+      }
+      const closed = await repository.closeOpenCallOf(
+        user.id,
+        "hangup",
+        new Date(now()),
+        reportedDurationSeconds,
+      );
+      if (closed) return toCallRecord(closed, now());
+      const latest = await repository.latestCall(user.id);
+      if (!latest) return null;
+      if (latest.reportedDurationSeconds === null) {
+        await repository.noteReportedDuration(latest.id, reportedDurationSeconds);
+      }
+      return toCallRecord(latest, now());
+    },
+
+    async history(user: UserRow, page: { page: number; limit: number }) {
+      const { rows, total } = await repository.history(user.id, page);
+      return {
+        calls: rows.map((row) => toCallRecord(row, now())),
+        pagination: {
+          total,
+          page: page.page,
+          limit: page.limit,
+          pages: Math.ceil(total / page.limit),
+        },
+      };
+    },
+
+    async process(text: string, signal: AbortSignal): Promise<string> {
+      try {
+        const answer = await engine.answer(text, signal);
+        if (!answer) throw new Error("empty reply");
+        return answer;
+      } catch (error) {
+        log.error({ err: error }, "Voice process failed");
+        throw new HttpError(502, VOICE_MESSAGES.processFailed);
+      }
+    },
+
+    async synthesize(text: string, signal: AbortSignal) {
+      try {
+        return await engine.speak(text, await repository.voiceId(), signal);
+      } catch (error) {
+        log.error({ err: error }, "Voice synthesis failed");
+        throw new HttpError(502, VOICE_MESSAGES.synthesizeFailed);
+      }
+    },
+
+    /** Closes calls a stopped server left open (at boot, then every minute). */
+    async closeAbandoned(): Promise<number> {
+      const closed = await repository.closeAbandoned(new Date(now()), ABANDONED_GRACE_MS);
+      if (closed.length > 0) log.info({ calls: closed.length }, "Closed abandoned voice calls");
+      return closed.length;
+    },
+
+    /** Shutdown: every live call hears call_ended and is closed now. */
+    async shutdown(): Promise<void> {
+      await Promise.all(
+        [...live.values()].map((call) =>
+          call.end("server", {
+            message: VOICE_MESSAGES.serverClosing,
+            reason: "server",
+            code: 1001,
+          }),
+        ),
+      );
+    },
+  };
+}
+
+export type VoiceService = ReturnType<typeof createVoiceService>;

@@ -1,0 +1,135 @@
+import {
+  VOICE_CLOSE_CODES,
+  VOICE_MAX_UTTERANCE_BYTES,
+  VOICE_MESSAGES,
+  VOICE_MIN_UTTERANCE_BYTES,
+  type VoiceServerMessage,
+  voiceClientMessageSchema,
+} from "@twinline/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { WebSocket } from "ws";
+import { z } from "zod";
+import { HttpError } from "../../plugins/errors.ts";
+import type { CallSocket, LiveCall, VoiceService } from "./service.ts";
+
+export const VOICE_SOCKET_PATH = "/api/voice-call/ws";
+
+const querySchema = z.object({
+  token: z.string().max(4096).optional(),
+  /** Accepted as the spec's client sends it; the token in the query is what authenticates. */
+  csrf: z.string().max(4096).optional(),
+});
+
+function channelOf(socket: WebSocket): CallSocket {
+  const open = () => socket.readyState === socket.OPEN;
+  return {
+    sendJson(message: VoiceServerMessage) {
+      if (open()) socket.send(JSON.stringify(message));
+    },
+    sendAudio(audio: Buffer) {
+      if (open()) socket.send(audio, { binary: true });
+    },
+    close(code: number) {
+      if (open()) socket.close(code);
+    },
+  };
+}
+
+type Frame = { data: Buffer; isBinary: boolean };
+
+function toBuffer(data: unknown): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]);
+  return Buffer.from(data as ArrayBuffer);
+}
+
+/**
+ * The live call's socket (docs/decisions/0021-voice-call.md): authenticated by the session token
+ * in the query exactly as requireUser checks a Bearer header (a deactivated account or an ended
+ * token is refused), one live call per user (a newer socket takes over), then binary utterances
+ * in and the reply's JSON messages and audio out.
+ */
+export const voiceSocketRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> = async (
+  app,
+  { voice },
+) => {
+  app.get(
+    VOICE_SOCKET_PATH,
+    {
+      websocket: true,
+      schema: {
+        tags: ["voice"],
+        summary:
+          "The live voice call (WebSocket): binary utterances in; transcription, response, " +
+          "audio_start, binary audio, audio_complete, error, credit_warning, call_ended out",
+        querystring: querySchema,
+      },
+    },
+    (socket, request) => {
+      const channel = channelOf(socket);
+      const early: Frame[] = [];
+      let call: LiveCall | undefined;
+      let socketClosed = false;
+
+      const refuse = (message: string, code: number) => {
+        channel.sendJson({ type: "error", message });
+        channel.close(code);
+      };
+
+      const handle = ({ data, isBinary }: Frame) => {
+        if (!call) return;
+        if (isBinary) {
+          if (data.length <= VOICE_MIN_UTTERANCE_BYTES) return;
+          if (data.length > VOICE_MAX_UTTERANCE_BYTES) {
+            channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
+            return;
+          }
+          call.conversation.utterance(data);
+          return;
+        }
+        let parsed: ReturnType<typeof voiceClientMessageSchema.safeParse>;
+        try {
+          parsed = voiceClientMessageSchema.safeParse(JSON.parse(data.toString("utf8")));
+        } catch {
+          parsed = voiceClientMessageSchema.safeParse(undefined);
+        }
+        if (!parsed.success) return;
+        if (parsed.data.type === "interrupt") call.conversation.interrupt();
+        else void call.end("hangup", { message: VOICE_MESSAGES.callEnded, reason: "hangup" });
+      };
+
+      socket.on("message", (data, isBinary) => {
+        const frame = { data: toBuffer(data), isBinary };
+        if (call) handle(frame);
+        else early.push(frame);
+      });
+      socket.on("close", (code) => {
+        socketClosed = true;
+        // A normal close is the user's hang-up; anything else a dropped connection.
+        void call?.end(code === VOICE_CLOSE_CODES.normal ? "hangup" : "dropped");
+      });
+      socket.on("error", (error) => request.log.warn({ err: error }, "Voice socket error"));
+
+      void (async () => {
+        let user: Awaited<ReturnType<typeof app.authenticateToken>>;
+        try {
+          user = await app.authenticateToken(request.query.token);
+        } catch (error) {
+          const message = error instanceof HttpError ? error.message : VOICE_MESSAGES.unauthorized;
+          return refuse(message, VOICE_CLOSE_CODES.unauthorized);
+        }
+        const outcome = await voice.open(user, channel);
+        if (outcome.kind === "refused") return refuse(outcome.message, outcome.code);
+        call = outcome.call;
+        if (socketClosed) {
+          await call.end("dropped");
+          return;
+        }
+        for (const frame of early.splice(0)) handle(frame);
+      })().catch((error: unknown) => {
+        request.log.error({ err: error }, "Voice call failed to start");
+        refuse(VOICE_MESSAGES.connectionError, 1011);
+      });
+    },
+  );
+};
