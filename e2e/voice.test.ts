@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeHttpServer, sendJson, startFakeHttpServer } from "@twinline/fakes";
+import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser";
@@ -10,7 +10,7 @@ import { speechLikeWav } from "./support/speech-wav";
 
 // A live voice call in Chromium against the built app. The microphone is a WAV file of
 // speech-like syllables (made here, looped by Chromium); speech-to-text and the LLM are a local
-// server speaking the OpenAI API (the app's real SDK code calls it); the persona's voice is the
+// server speaking the OpenAI API (@twinline/fakes; the app's real SDK code calls it); the persona's voice is the
 // offline synthesiser. The page is instrumented to count the audio buffers it plays and how loud
 // they are, so the test "hears" the persona start speaking.
 
@@ -21,58 +21,22 @@ const REPLY = ["Yes, I hear you ", "loud and clear. ", "Thanks for calling me to
 
 let server: RunningServer;
 let browser: Browser;
-let provider: FakeHttpServer;
+let provider: FakeOpenAi;
 let workDir: string;
 const contexts: BrowserContext[] = [];
-
-/** Answers the OpenAI transcription, chat-completions (streamed) and models calls. */
-async function startFakeOpenAi(): Promise<FakeHttpServer> {
-  return startFakeHttpServer(async (request, response) => {
-    if (request.method === "GET" && request.path.endsWith("/models")) {
-      sendJson(response, 200, {
-        object: "list",
-        data: [{ id: "fake-model", object: "model", created: 0, owned_by: "e2e" }],
-      });
-      return;
-    }
-    if (request.method === "POST" && request.path.endsWith("/audio/transcriptions")) {
-      sendJson(response, 200, { text: HEARD });
-      return;
-    }
-    if (request.method === "POST" && request.path.endsWith("/chat/completions")) {
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      const chunk = (delta: object, finish: string | null) =>
-        `data: ${JSON.stringify({
-          id: "chatcmpl-e2e",
-          object: "chat.completion.chunk",
-          created: 0,
-          model: "fake-model",
-          choices: [{ index: 0, delta, finish_reason: finish }],
-        })}\n\n`;
-      for (const piece of REPLY) {
-        response.write(chunk({ content: piece }, null));
-        await new Promise((resolve) => setTimeout(resolve, 40));
-      }
-      response.write(chunk({}, "stop"));
-      response.end("data: [DONE]\n\n");
-      return;
-    }
-    sendJson(response, 404, { error: { message: "not found" } });
-  });
-}
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "twinline-voice-e2e-"));
   const wav = join(workDir, "speech.wav");
   // ~2 s of syllables, then 8 s of quiet before the file loops: one utterance per 10 s.
   await writeFile(wav, speechLikeWav({ syllables: 7, tailSeconds: 8 }));
-  provider = await startFakeOpenAi();
+  provider = await startFakeOpenAi({ transcription: HEARD, reply: REPLY, gapMs: 40 });
   server = await startServer({
     env: {
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
-      OPENAI_API_KEY: "sk-e2e-test",
-      OPENAI_BASE_URL: `${provider.origin}/v1`,
+      OPENAI_API_KEY: FAKE_OPENAI_KEY,
+      OPENAI_BASE_URL: provider.baseUrl,
     },
   });
   browser = await launchBrowser([
