@@ -60,7 +60,7 @@ afterAll(async () => {
 
 /** Counts every audio buffer the page starts playing, and the loudest sample in it. */
 function instrumentPlayback() {
-  const played = { buffers: 0, seconds: 0, peak: 0 };
+  const played = { buffers: 0, seconds: 0, peak: 0, stopped: 0 };
   (window as unknown as { __played: typeof played }).__played = played;
   const start = AudioBufferSourceNode.prototype.start;
   AudioBufferSourceNode.prototype.start = function (this: AudioBufferSourceNode, ...args) {
@@ -75,6 +75,11 @@ function instrumentPlayback() {
     }
     return start.apply(this, args as Parameters<typeof start>);
   } as typeof start;
+  const stop = AudioBufferSourceNode.prototype.stop;
+  AudioBufferSourceNode.prototype.stop = function (this: AudioBufferSourceNode, ...args) {
+    played.stopped += 1;
+    return stop.apply(this, args as Parameters<typeof stop>);
+  } as typeof stop;
 }
 
 async function newPage(width = 390): Promise<Page> {
@@ -118,8 +123,11 @@ async function signUpUser(page: Page, label: string): Promise<string> {
 const played = (page: Page) =>
   page.evaluate(
     () =>
-      (window as unknown as { __played: { buffers: number; seconds: number; peak: number } })
-        .__played,
+      (
+        window as unknown as {
+          __played: { buffers: number; seconds: number; peak: number; stopped: number };
+        }
+      ).__played,
   );
 
 describe("voice call", () => {
@@ -193,6 +201,42 @@ describe("voice call", () => {
     // The provider heard one self-contained recording per utterance.
     const uploads = provider.requests.filter((r) => r.path.endsWith("/audio/transcriptions"));
     expect(uploads.length).toBeGreaterThan(0);
+  });
+
+  it("speaking over the persona stops its voice and cancels the rest of its reply", async () => {
+    // A long reply, streamed slowly: the persona is still talking when the looped microphone
+    // file speaks again (10 s later).
+    const before = { reply: provider.reply, gapMs: provider.gapMs };
+    provider.reply = Array.from(
+      { length: 40 },
+      (_, i) => `This is sentence number ${i + 1} of a very long answer. `,
+    );
+    provider.gapMs = 250;
+    const cutBefore = provider.streamsCutShort;
+    try {
+      const page = await newPage();
+      await signUpUser(page, "interrupter");
+      await page.goto(`${server.url}/dashboard/call`);
+      await page.getByTestId("call-credits").getByText("100 credits").waitFor();
+      await page.getByRole("button", { name: "Start call" }).click();
+      await expect
+        .poll(async () => (await played(page)).buffers, { timeout: 30_000 })
+        .toBeGreaterThan(0);
+      expect((await played(page)).stopped).toBe(0);
+      // The second utterance comes while the persona speaks: its audio stops at once…
+      await expect
+        .poll(async () => (await played(page)).stopped, { timeout: 30_000 })
+        .toBeGreaterThan(0);
+      // …and the server stops the model's stream.
+      await expect
+        .poll(() => provider.streamsCutShort, { timeout: 15_000 })
+        .toBeGreaterThan(cutBefore);
+      await page.getByRole("button", { name: "Hang up" }).click();
+      await expect.poll(() => page.getByTestId("call-status").textContent()).toBe("Call ended");
+    } finally {
+      provider.reply = before.reply;
+      provider.gapMs = before.gapMs;
+    }
   });
 
   it("a new user with fewer credits than a minute costs is told so and cannot start", async () => {
