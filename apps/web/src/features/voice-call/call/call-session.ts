@@ -44,8 +44,10 @@ export interface CallState {
   transcript: { text: string; offline: boolean } | null;
   response: string | null;
   creditsPerMinute: number | null;
-  /** The balance the server last reported (after the first minute at the start). */
+  /** The balance the server last reported (after the first minute at the start)… */
   creditsRemaining: number | null;
+  /** …during this minute of the call (1-based). */
+  creditsMinute: number;
   /** The latest credit_warning text. */
   warning: string | null;
   /** Persona audio frames received and utterances sent (shown nowhere; for tests and debugging). */
@@ -68,6 +70,7 @@ export const INITIAL_CALL_STATE: CallState = {
   response: null,
   creditsPerMinute: null,
   creditsRemaining: null,
+  creditsMinute: 1,
   warning: null,
   audioFrames: 0,
   utterancesSent: 0,
@@ -348,6 +351,7 @@ export class CallSession {
           startedAt: this.now(),
           creditsPerMinute: message.creditsPerMinute,
           creditsRemaining: message.creditsRemaining,
+          creditsMinute: 1,
         });
         return;
       case "transcription":
@@ -374,7 +378,11 @@ export class CallSession {
         }
         return;
       case "credit_warning":
-        this.update({ warning: message.message, creditsRemaining: message.creditsRemaining });
+        this.update({
+          warning: message.message,
+          creditsRemaining: message.creditsRemaining,
+          creditsMinute: this.minuteNow(),
+        });
         this.deps.notifyWarning(message.message);
         return;
       case "call_ended":
@@ -419,6 +427,13 @@ export class CallSession {
     this.player?.stop();
     const socket = this.socket;
     if (socket && socket.readyState === OPEN) socket.send(JSON.stringify({ type: "interrupt" }));
+  }
+
+  /** The minute of the call under way (1-based). */
+  private minuteNow(): number {
+    const started = this.state.startedAt;
+    if (started === null) return 1;
+    return Math.max(1, Math.ceil((this.now() - started) / 60_000));
   }
 
   private updateSpeaker(): void {

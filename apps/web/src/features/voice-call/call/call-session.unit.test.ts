@@ -314,6 +314,14 @@ describe("call session: during the call", () => {
     expect(t.player.play).toHaveBeenCalledTimes(1);
   });
 
+  it("a reply that cannot be played says so", async () => {
+    const t = setup();
+    await activeCall(t);
+    t.playerHandlers().onError();
+    expect(t.deps.notifyError).toHaveBeenCalledWith("Failed to play audio response");
+    expect(t.session.getState().status).toBe("active");
+  });
+
   it("a barge-in with nothing playing sends nothing", async () => {
     const t = setup();
     const socket = await activeCall(t);
@@ -334,9 +342,15 @@ describe("call session: during the call", () => {
   it("a credit warning is shown and updates the balance; an error becomes a toast", async () => {
     const t = setup();
     const socket = await activeCall(t);
+    await vi.advanceTimersByTimeAsync(130_000);
     socket.serverSends({ type: "credit_warning", message: "Low", creditsRemaining: 3 });
     expect(t.deps.notifyWarning).toHaveBeenCalledWith("Low");
-    expect(t.session.getState()).toMatchObject({ warning: "Low", creditsRemaining: 3 });
+    // The balance as of the third minute.
+    expect(t.session.getState()).toMatchObject({
+      warning: "Low",
+      creditsRemaining: 3,
+      creditsMinute: 3,
+    });
     socket.serverSends({ type: "error", message: "Failed to process your message" });
     expect(t.deps.notifyError).toHaveBeenCalledWith("Failed to process your message");
     expect(t.session.getState().status).toBe("active");

@@ -80,25 +80,40 @@ export async function connectWithRetry<S>(
   return last;
 }
 
-/**
- * Seconds the call can still last: the minute under way is paid for (charged as it starts), and
- * each further whole `creditsPerMinute` of the balance buys another minute.
- * `creditsAfterFirstMinute`: the balance the server reported when the call started.
- */
-export function remainingSeconds({
-  elapsedSeconds,
-  creditsAfterFirstMinute,
-  creditsPerMinute,
-}: {
+export interface BalanceAt {
   elapsedSeconds: number;
-  creditsAfterFirstMinute: number;
+  /** The balance the server last reported… */
+  balance: number;
+  /** …while this minute of the call was under way (1: at the start, after its charge). */
+  balanceMinute: number;
   creditsPerMinute: number;
-}): number {
-  if (creditsPerMinute <= 0) return Number.POSITIVE_INFINITY;
-  const minutesStarted = Math.max(1, Math.ceil(elapsedSeconds / 60));
-  const balance = Math.max(0, creditsAfterFirstMinute - (minutesStarted - 1) * creditsPerMinute);
-  const paidUntil = minutesStarted * 60;
-  return Math.max(0, paidUntil - elapsedSeconds) + Math.floor(balance / creditsPerMinute) * 60;
+}
+
+/** Minutes started so far: a minute is charged as it starts. */
+function minutesStarted(elapsedSeconds: number): number {
+  return Math.max(1, Math.ceil(elapsedSeconds / 60));
+}
+
+/** The balance now: the last reported one less the minutes that started since. */
+export function currentBalance({
+  elapsedSeconds,
+  balance,
+  balanceMinute,
+  creditsPerMinute,
+}: BalanceAt): number {
+  const since = Math.max(0, minutesStarted(elapsedSeconds) - balanceMinute);
+  return Math.max(0, balance - since * creditsPerMinute);
+}
+
+/**
+ * Seconds the call can still last: the minute under way is paid for, and each further whole
+ * `creditsPerMinute` of the balance buys another minute.
+ */
+export function remainingSeconds(at: BalanceAt): number {
+  if (at.creditsPerMinute <= 0) return Number.POSITIVE_INFINITY;
+  const paidUntil = minutesStarted(at.elapsedSeconds) * 60;
+  const more = Math.floor(currentBalance(at) / at.creditsPerMinute);
+  return Math.max(0, paidUntil - at.elapsedSeconds) + more * 60;
 }
 
 /** 0:07, 1:05, 1:02:03. */

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import {
   connectWithRetry,
+  currentBalance,
   endReportDelay,
   formatClock,
   remainingSeconds,
@@ -70,19 +71,27 @@ describe("remaining call time", () => {
   it("counts the paid minute under way plus what the balance buys", () => {
     // 45 credits left after the first minute at 5 per minute: 9 more minutes.
     expect(
-      remainingSeconds({ elapsedSeconds: 0, creditsAfterFirstMinute: 45, creditsPerMinute: 5 }),
+      remainingSeconds({ elapsedSeconds: 0, balance: 45, balanceMinute: 1, creditsPerMinute: 5 }),
     ).toBe(600);
     expect(
-      remainingSeconds({ elapsedSeconds: 30, creditsAfterFirstMinute: 45, creditsPerMinute: 5 }),
+      remainingSeconds({ elapsedSeconds: 30, balance: 45, balanceMinute: 1, creditsPerMinute: 5 }),
     ).toBe(570);
     // 61 s: the second minute was charged (40 left = 8 minutes) and runs until 120 s.
     expect(
-      remainingSeconds({ elapsedSeconds: 61, creditsAfterFirstMinute: 45, creditsPerMinute: 5 }),
+      remainingSeconds({ elapsedSeconds: 61, balance: 45, balanceMinute: 1, creditsPerMinute: 5 }),
     ).toBe(59 + 480);
     // A balance that does not buy a whole minute buys nothing more.
     expect(
-      remainingSeconds({ elapsedSeconds: 10, creditsAfterFirstMinute: 4, creditsPerMinute: 5 }),
+      remainingSeconds({ elapsedSeconds: 10, balance: 4, balanceMinute: 1, creditsPerMinute: 5 }),
     ).toBe(50);
+  });
+
+  it("counts from the balance of a later report (credit_warning) and the minutes since", () => {
+    // Told 10 credits left during minute 3; now in minute 4: 5 left, one more minute.
+    const at = { elapsedSeconds: 200, balance: 10, balanceMinute: 3, creditsPerMinute: 5 };
+    expect(currentBalance(at)).toBe(5);
+    expect(remainingSeconds(at)).toBe(40 + 60);
+    expect(currentBalance({ ...at, elapsedSeconds: 150 })).toBe(10);
   });
 
   it("formats a clock", () => {

@@ -3,7 +3,7 @@ import { AlertTriangle, Mic, MicOff, PhoneOff, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import type { CallState } from "../call/call-session";
-import { formatClock, remainingSeconds } from "../call/policies";
+import { currentBalance, formatClock, remainingSeconds } from "../call/policies";
 
 const STATUS_TEXT: Record<CallState["status"], string> = {
   idle: "Connecting…",
@@ -55,14 +55,17 @@ export function CallOverlay({
     state.startedAt === null
       ? 0
       : Math.max(0, Math.floor(((over ? (state.endedAt ?? now) : now) - state.startedAt) / 1000));
-  const left =
+  const balanceAt =
     state.creditsRemaining !== null && state.creditsPerMinute
-      ? remainingSeconds({
+      ? {
           elapsedSeconds: elapsed,
-          creditsAfterFirstMinute: state.creditsRemaining,
+          balance: state.creditsRemaining,
+          balanceMinute: state.creditsMinute,
           creditsPerMinute: state.creditsPerMinute,
-        })
+        }
       : null;
+  const left = balanceAt ? remainingSeconds(balanceAt) : null;
+  const balance = balanceAt ? currentBalance(balanceAt) : null;
 
   const hangUpRef = useRef<HTMLButtonElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -141,7 +144,7 @@ export function CallOverlay({
         </p>
         {left !== null && live && (
           <p className="text-sm text-white/70" data-testid="call-remaining">
-            About {formatClock(left)} left · {state.creditsRemaining} credits
+            About {formatClock(left)} left · {balance} credits
           </p>
         )}
         {state.status === "connecting" && state.notice && (

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Coins, Phone, PhoneOff, RotateCw } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
@@ -54,18 +54,23 @@ export function CallPage({ makeDeps }: CallPageProps) {
     persona.enableVoiceConversation &&
     credits.data?.voiceEnabled !== false;
   const data = credits.data;
-  const canStart = voiceEnabled && data?.hasCredits === true && !call.open;
+  const [starting, setStarting] = useState(false);
+  const canStart = voiceEnabled && data?.hasCredits === true && !call.open && !starting;
 
   const onStart = async () => {
-    const fresh = await credits.refetch();
-    const answer = fresh.data;
-    if (!answer) return;
-    if (!answer.voiceEnabled) return;
-    if (!answer.hasCredits) {
-      toast.error(CALL_TEXT.notEnoughCredits);
-      return;
+    setStarting(true);
+    try {
+      // The balance may have moved since the screen opened.
+      const answer = (await credits.refetch()).data;
+      if (!answer?.voiceEnabled) return;
+      if (!answer.hasCredits) {
+        toast.error(CALL_TEXT.notEnoughCredits);
+        return;
+      }
+      await call.start();
+    } finally {
+      setStarting(false);
     }
-    await call.start();
   };
 
   const onClose = () => {
