@@ -1,6 +1,7 @@
 import { clsx } from "clsx";
 import { AlertTriangle, Mic, MicOff, PhoneOff, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import type { CallState } from "../call/call-session";
 import { currentBalance, formatClock, remainingSeconds } from "../call/policies";
@@ -73,11 +74,16 @@ export function CallOverlay({
     (over ? closeRef : hangUpRef).current?.focus();
   }, [over]);
 
+  // A modal call: the page behind neither scrolls nor takes focus or clicks.
   useEffect(() => {
     const previous = document.body.style.overflow;
     document.body.style.overflow = "hidden";
+    const app = document.getElementById("root");
+    const wasInert = app?.inert ?? false;
+    if (app) app.inert = true;
     return () => {
       document.body.style.overflow = previous;
+      if (app) app.inert = wasInert;
     };
   }, []);
 
@@ -94,7 +100,7 @@ export function CallOverlay({
               : "Listening…"
             : "";
 
-  return (
+  return createPortal(
     <div
       role="dialog"
       aria-modal="true"
@@ -253,6 +259,7 @@ export function CallOverlay({
           </div>
         </div>
       )}
-    </div>
+    </div>,
+    document.body,
   );
 }
