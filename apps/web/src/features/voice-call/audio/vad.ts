@@ -173,8 +173,9 @@ export function rmsLevel(samples: ArrayLike<number>): number {
 }
 
 /**
- * The spec's recording formats in its order of preference; the first the browser's MediaRecorder
- * supports is used, or null when none is (then the browser cannot record).
+ * The spec's recording formats in its order of preference, then MP4 (AAC), the one Safari on an
+ * iPhone records (the server recognises it); the first the browser's MediaRecorder supports is
+ * used, or null when none is (then the browser cannot record).
  */
 export const RECORDING_FORMATS = [
   "audio/mpeg",
@@ -183,6 +184,7 @@ export const RECORDING_FORMATS = [
   "audio/webm",
   "audio/ogg;codecs=opus",
   "audio/ogg",
+  "audio/mp4",
 ] as const;
 
 export function pickRecordingFormat(isTypeSupported: (type: string) => boolean): string | null {

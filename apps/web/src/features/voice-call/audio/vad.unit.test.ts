@@ -147,6 +147,8 @@ describe("pickRecordingFormat", () => {
       "audio/ogg;codecs=opus",
     );
     expect(pickRecordingFormat(() => true)).toBe("audio/mpeg");
+    // Safari on an iPhone records MP4 only.
+    expect(pickRecordingFormat((t) => t === "audio/mp4")).toBe("audio/mp4");
     expect(pickRecordingFormat(() => false)).toBeNull();
   });
 });
