@@ -18,6 +18,8 @@ export async function openMicrophone(
   handlers: MicrophoneHandlers,
   { bargeIn: initialBargeIn }: { bargeIn: boolean },
   vadOptions: Partial<VadOptions> = {},
+  /** The call's context (unlocked in the Start click); without it the microphone makes its own. */
+  shared: AudioContext | null = null,
 ): Promise<MicrophoneLike> {
   if (
     typeof navigator === "undefined" ||
@@ -33,7 +35,7 @@ export async function openMicrophone(
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
   });
-  const context = new AudioContext();
+  const context = shared ?? new AudioContext();
   void context.resume().catch(() => undefined);
   const source = context.createMediaStreamSource(stream);
   const analyser = context.createAnalyser();
@@ -139,7 +141,8 @@ export async function openMicrophone(
       clearInterval(timer);
       for (const track of stream.getTracks()) track.stop();
       source.disconnect();
-      void context.close().catch(() => undefined);
+      analyser.disconnect();
+      if (!shared) void context.close().catch(() => undefined);
     },
   };
 }

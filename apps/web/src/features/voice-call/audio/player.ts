@@ -8,8 +8,12 @@ const QUIET_AFTER_MS = 250;
  * (a sentence), decoded in arrival order and scheduled right after the previous one, so the first
  * sentence plays as soon as it arrives. `stop` silences everything at once (barge-in).
  */
-export function createAudioPlayer(handlers: PlayerHandlers): PlayerLike {
-  const context = new AudioContext();
+export function createAudioPlayer(
+  handlers: PlayerHandlers,
+  /** The call's context (unlocked in the Start click); the player closes it at the end. */
+  shared: AudioContext | null = null,
+): PlayerLike {
+  const context = shared && shared.state !== "closed" ? shared : new AudioContext();
   void context.resume().catch(() => undefined);
   let decoding: Promise<void> = Promise.resolve();
   /** Bumped by stop: frames decoded for an older generation are dropped. */

@@ -12,6 +12,7 @@ import { UserAvatar } from "@/components/ui/user-avatar";
 import { ApiError } from "@/lib/api-client";
 import { useSettings } from "@/lib/settings";
 import { checkCreditsQuery, voiceCallKeys } from "../api/voice-call";
+import { createUnlockedAudioContext } from "../audio/context";
 import type { CallDeps } from "../call/call-session";
 import { useCallSession } from "../hooks/use-call-session";
 import { CALL_TEXT } from "../messages";
@@ -19,7 +20,7 @@ import { CallOverlay } from "./call-overlay";
 
 export interface CallPageProps {
   /** Replaces the browser's devices (tests). */
-  makeDeps?: (csrf: string | null) => CallDeps;
+  makeDeps?: (csrf: string | null, audio: AudioContext | null) => CallDeps;
 }
 
 /**
@@ -58,6 +59,9 @@ export function CallPage({ makeDeps }: CallPageProps) {
   const canStart = voiceEnabled && data?.hasCredits === true && !call.open && !starting;
 
   const onStart = async () => {
+    // First, while the click still counts as a user gesture: audio may only start from one.
+    const audio = createUnlockedAudioContext();
+    let placed = false;
     setStarting(true);
     try {
       // The balance may have moved since the screen opened.
@@ -67,8 +71,10 @@ export function CallPage({ makeDeps }: CallPageProps) {
         toast.error(CALL_TEXT.notEnoughCredits);
         return;
       }
-      await call.start();
+      placed = true;
+      await call.start(audio);
     } finally {
+      if (!placed) void audio?.close().catch(() => undefined);
       setStarting(false);
     }
   };

@@ -14,13 +14,13 @@ import {
 import { CREDIT_WARNING_MS } from "../call/policies";
 
 /** The browser's socket, microphone, speakers and the REST end report. */
-function browserDeps(csrf: string | null): CallDeps {
+function browserDeps(csrf: string | null, audio: AudioContext | null): CallDeps {
   return {
     socketUrl: () => voiceSocketUrl(csrf),
     createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
     supportsWebSocket: () => typeof WebSocket !== "undefined",
-    openMicrophone: (handlers, options) => openMicrophone(handlers, options),
-    createPlayer: (handlers) => createAudioPlayer(handlers),
+    openMicrophone: (handlers, options) => openMicrophone(handlers, options, {}, audio),
+    createPlayer: (handlers) => createAudioPlayer(handlers, audio),
     reportEnd: (duration) => endCall(duration),
     notifyError: (message) => toast.error(message),
     notifyWarning: (message) =>
@@ -35,7 +35,8 @@ export interface UseCallSession {
   state: CallState;
   /** True from Start until the overlay is closed. */
   open: boolean;
-  start: () => Promise<void>;
+  /** `audio`: the context unlocked in the Start click (see audio/context.ts). */
+  start: (audio?: AudioContext | null) => Promise<void>;
   hangUp: () => void;
   toggleMute: () => void;
   setBargeIn: (enabled: boolean) => void;
@@ -48,7 +49,7 @@ export interface UseCallSession {
  * Leaving the screen hangs up.
  */
 export function useCallSession(
-  makeDeps: (csrf: string | null) => CallDeps = browserDeps,
+  makeDeps: (csrf: string | null, audio: AudioContext | null) => CallDeps = browserDeps,
 ): UseCallSession {
   const [session, setSession] = useState<CallSession | null>(null);
   const state = useSyncExternalStore(
@@ -71,12 +72,18 @@ export function useCallSession(
     };
   }, [session]);
 
-  const start = useCallback(async () => {
-    const csrf = await getCsrfToken().catch(() => null);
-    const next = new CallSession(makeDeps(csrf));
-    setSession(next);
-    await next.start();
-  }, [makeDeps]);
+  // The call's audio context, closed with the overlay whatever happened to the call.
+  const audioRef = useRef<AudioContext | null>(null);
+  const start = useCallback(
+    async (audio: AudioContext | null = null) => {
+      audioRef.current = audio;
+      const csrf = await getCsrfToken().catch(() => null);
+      const next = new CallSession(makeDeps(csrf, audio));
+      setSession(next);
+      await next.start();
+    },
+    [makeDeps],
+  );
 
   return {
     state,
@@ -87,6 +94,10 @@ export function useCallSession(
     setBargeIn: useCallback((enabled: boolean) => session?.setBargeIn(enabled), [session]),
     close: useCallback(() => {
       session?.dispose();
+      if (audioRef.current && audioRef.current.state !== "closed") {
+        void audioRef.current.close().catch(() => undefined);
+      }
+      audioRef.current = null;
       setSession(null);
     }, [session]),
   };
