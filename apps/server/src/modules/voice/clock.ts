@@ -4,14 +4,17 @@
  */
 export interface VoiceClock {
   now(): number;
-  /** Runs `run` after `ms`; answers a function that cancels it. */
-  setTimer(run: () => void, ms: number): () => void;
+  /**
+   * Runs `run` after `ms`; answers a function that cancels it. `run` may answer a promise (a
+   * manual clock waits for it before it moves on).
+   */
+  setTimer(run: () => void | Promise<void>, ms: number): () => void;
 }
 
 export const systemClock: VoiceClock = {
   now: () => Date.now(),
   setTimer(run, ms) {
-    const timer = setTimeout(run, ms);
+    const timer = setTimeout(() => void run(), ms);
     timer.unref?.();
     return () => clearTimeout(timer);
   },

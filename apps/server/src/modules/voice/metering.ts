@@ -55,6 +55,7 @@ export class CallMeter {
     this.cancelTimer = this.deps.clock.setTimer(
       () => {
         this.charging = this.charge(minute);
+        return this.charging;
       },
       Math.max(0, due - this.deps.clock.now()),
     );
@@ -84,6 +85,7 @@ export class CallMeter {
       if (!this.stopped) {
         this.cancelTimer = this.deps.clock.setTimer(() => {
           this.charging = this.charge(minute);
+          return this.charging;
         }, 2_000);
       }
     }

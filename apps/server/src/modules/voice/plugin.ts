@@ -65,8 +65,9 @@ export const voiceModule = fp<VoiceModuleOptions>(
     await voice.closeAbandoned();
     const sweep = () => {
       stopSweep = clock.setTimer(() => {
-        voice
+        return voice
           .closeAbandoned()
+          .then(() => {})
           .catch((error: unknown) => app.log.error({ err: error }, "Voice call sweep failed"))
           .finally(sweep);
       }, SWEEP_INTERVAL_MS);

@@ -103,14 +103,8 @@ export class LiveCall {
   private async finish(reason: VoiceCallEndReason, options: EndOptions) {
     const endedAt = new Date(this.deps.clock.now());
     this.deps.onEnded(this);
-    if (options.message) {
-      this.socket.sendJson({
-        type: "call_ended",
-        message: options.message,
-        ...(options.reason ? { reason: options.reason } : {}),
-      });
-      this.socket.close(options.code ?? VOICE_CLOSE_CODES.normal);
-    }
+    // No more of a reply goes out; no more minutes are charged.
+    this.conversation.interrupt();
     await this.meter.stop();
     let row: VoiceCallRow | undefined;
     try {
@@ -125,6 +119,15 @@ export class LiveCall {
     } catch (error) {
       // Left open: the sweep closes it at the end of its last paid minute.
       this.deps.log.error({ err: error, callId: this.row.id }, "Could not close a call record");
+    }
+    // The record is closed before the client hears of it: its history is right at once.
+    if (options.message) {
+      this.socket.sendJson({
+        type: "call_ended",
+        message: options.message,
+        ...(options.reason ? { reason: options.reason } : {}),
+      });
+      this.socket.close(options.code ?? VOICE_CLOSE_CODES.normal);
     }
     await this.conversation.close();
     return row;

@@ -1,0 +1,400 @@
+import type { AddressInfo } from "node:net";
+import { AUTH_MESSAGES, callCost, VOICE_CLOSE_CODES, VOICE_MESSAGES } from "@twinline/contracts";
+import {
+  DEFAULT_FAKE_TRANSCRIPTION,
+  FAKE_ELEVENLABS_KEY,
+  FAKE_OPENAI_KEY,
+  type FakeElevenLabs,
+  type FakeOpenAi,
+  makeWavTone,
+  startFakeElevenLabs,
+  startFakeOpenAi,
+} from "@twinline/fakes";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { call, signUp } from "../../../test/accounts.ts";
+import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import { createManualClock, type ManualClock } from "../../../test/manual-clock.ts";
+import { connectVoice } from "../../../test/voice-client.ts";
+import { creditLedger, users, voiceCalls } from "../../db/schema/index.ts";
+import { applyCreditMovement } from "../credits/ledger.ts";
+
+const REPLY = [
+  "Hello there, it is lovely",
+  " to hear you. I am doing",
+  " great today!",
+  " Talk soon.",
+];
+const UTTERANCE = makeWavTone(1);
+const RATE = 5;
+
+let t: TestApp;
+let origin: string;
+let openai: FakeOpenAi;
+let elevenlabs: FakeElevenLabs;
+let clock: ManualClock;
+
+beforeAll(async () => {
+  [openai, elevenlabs] = await Promise.all([startFakeOpenAi(), startFakeElevenLabs()]);
+  clock = createManualClock();
+  t = await createTestApp({
+    voiceClock: clock,
+    env: {
+      OPENAI_API_KEY: FAKE_OPENAI_KEY,
+      OPENAI_BASE_URL: openai.baseUrl,
+      ELEVENLABS_API_KEY: FAKE_ELEVENLABS_KEY,
+      ELEVENLABS_BASE_URL: elevenlabs.origin,
+    },
+  });
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  // The SDKs load on first use (ElevenLabs' alone takes seconds on a busy machine): load them
+  // here, so the calls below wait for the call, not for an import.
+  await Promise.all([
+    t.app.providers.tts().then((tts) => tts.listVoices()),
+    t.app.providers.llm().then((llm) => llm.listModels()),
+  ]);
+  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([openai?.close(), elevenlabs?.close()]);
+});
+
+beforeEach(() => {
+  openai.reply = [...REPLY];
+  openai.gapMs = 0;
+  openai.hang = false;
+});
+
+/** A new user with exactly `credits` credits. */
+async function userWith(credits: number) {
+  const session = await signUp(t);
+  const db = t.app.database.db;
+  const [row] = await db
+    .select({ credits: users.credits })
+    .from(users)
+    .where(eq(users.id, session.user.id));
+  const current = row?.credits ?? 0;
+  if (current !== credits) {
+    await applyCreditMovement(db, {
+      userId: session.user.id,
+      kind: "admin_adjustment",
+      amount: credits - current,
+      sourceKey: `test:${session.user.id}`,
+    });
+  }
+  return session;
+}
+
+async function balanceOf(userId: string): Promise<number> {
+  const [row] = await t.app.database.db
+    .select({ credits: users.credits })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.credits ?? Number.NaN;
+}
+
+async function callRows(userId: string) {
+  return t.app.database.db.select().from(voiceCalls).where(eq(voiceCalls.userId, userId));
+}
+
+/** The ledger's sum for one call (negative: what it took). */
+async function ledgerSum(callId: string): Promise<number> {
+  const [row] = await t.app.database.db
+    .select({ sum: sql<string>`coalesce(sum(${creditLedger.amount}), 0)` })
+    .from(creditLedger)
+    .where(sql`${creditLedger.sourceKey} like ${`call:${callId}:%`}`);
+  return Number(row?.sum ?? 0);
+}
+
+describe("voice call socket", () => {
+  it("a whole call: utterance, transcription, streamed reply, spoken sentence by sentence, hang-up", async () => {
+    const session = await userWith(100);
+    const client = await connectVoice(origin, session.token);
+    const started = await client.next("call_started");
+    expect(started).toMatchObject({
+      creditsPerMinute: RATE,
+      creditsRemaining: 95,
+      stt: "openai",
+      tts: "elevenlabs",
+    });
+
+    elevenlabs.speech.length = 0;
+    client.socket.send(UTTERANCE);
+    expect(await client.next("transcription")).toEqual({
+      type: "transcription",
+      text: DEFAULT_FAKE_TRANSCRIPTION,
+    });
+    const audioStart = await client.next("audio_start");
+    expect(audioStart.format).toBe("audio/mpeg");
+    const response = await client.next("response");
+    expect(response.text).toBe(REPLY.join(""));
+    const complete = await client.next("audio_complete");
+    expect(complete).toMatchObject({ replyId: audioStart.replyId, segments: 3 });
+    expect(complete.interrupted).toBeUndefined();
+
+    // Each sentence spoken on its own (the requests run in parallel); every frame a whole MP3.
+    expect(elevenlabs.speech.map((entry) => entry.text).sort()).toEqual([
+      "Hello there, it is lovely to hear you.",
+      "I am doing great today!",
+      "Talk soon.",
+    ]);
+    const audio = client.audio();
+    expect(audio).toHaveLength(3);
+    for (const frame of audio) expect(frame.equals(elevenlabs.audio)).toBe(true);
+    // The audio sits between audio_start and audio_complete.
+    const order = client.received.map((entry) =>
+      entry.kind === "json" ? entry.message.type : "audio",
+    );
+    expect(order.indexOf("audio_start")).toBeLessThan(order.indexOf("audio"));
+    expect(order.lastIndexOf("audio")).toBeLessThan(order.indexOf("audio_complete"));
+    // The transcription went through the SDK with the configured model; the LLM got the persona.
+    expect(openai.transcriptionModels.at(-1)).toBe("whisper-1");
+    const chat = openai.requests
+      .filter((request) => request.path === "/v1/chat/completions")
+      .at(-1);
+    const sent = JSON.parse(chat?.body.toString() ?? "{}");
+    expect(sent.messages[0].content).toMatch(/^You are AI Celebrity Assistant\./);
+    expect(sent.messages.at(-1)).toEqual({ role: "user", content: DEFAULT_FAKE_TRANSCRIPTION });
+
+    // A second utterance carries the first exchange as history.
+    client.socket.send(UTTERANCE);
+    await client.next("audio_complete");
+    const second = JSON.parse(
+      openai.requests
+        .filter((request) => request.path === "/v1/chat/completions")
+        .at(-1)
+        ?.body.toString() ?? "{}",
+    );
+    expect(second.messages.slice(1)).toEqual([
+      { role: "user", content: DEFAULT_FAKE_TRANSCRIPTION },
+      { role: "assistant", content: REPLY.join("") },
+      { role: "user", content: DEFAULT_FAKE_TRANSCRIPTION },
+    ]);
+
+    client.sendJson({ type: "end" });
+    expect(await client.next("call_ended")).toMatchObject({ message: VOICE_MESSAGES.callEnded });
+    expect(await client.closed).toBe(1000);
+    const history = await call(t, "GET", "/api/voice-call/history", { token: session.token });
+    expect(history.statusCode).toBe(200);
+    const body = history.json();
+    expect(body.pagination).toEqual({ total: 1, page: 1, limit: 10, pages: 1 });
+    expect(body.calls[0]).toMatchObject({ creditsConsumed: RATE });
+    expect(body.calls[0].endTime).not.toBeNull();
+    expect(await balanceOf(session.user.id)).toBe(95);
+  });
+
+  it("barge-in cancels the rest of the reply on the server", async () => {
+    const session = await userWith(100);
+    openai.reply = [
+      "First sentence is here.",
+      " Second one follows now.",
+      " Third one.",
+      " Fourth one.",
+      " Fifth.",
+    ];
+    openai.gapMs = 400;
+    const client = await connectVoice(origin, session.token);
+    await client.next("call_started");
+    const cutBefore = openai.streamsCutShort;
+    client.socket.send(UTTERANCE);
+    await client.next("audio_start");
+    client.sendJson({ type: "interrupt" });
+    const complete = await client.next("audio_complete");
+    expect(complete.interrupted).toBe(true);
+    const response = await client.next("response");
+    expect(response.interrupted).toBe(true);
+    expect(response.text.length).toBeLessThan(openai.reply.join("").length);
+    // The provider saw its client go: the LLM stream was aborted, not read to the end.
+    for (let i = 0; i < 50 && openai.streamsCutShort === cutBefore; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(openai.streamsCutShort).toBe(cutBefore + 1);
+    const framesAtCut = client.audio().length;
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(client.audio().length).toBe(framesAtCut);
+    client.socket.close(1000);
+    await client.closed;
+  });
+
+  it("credits running out mid-call: a warning before the last minute, then call_ended, the balance exact", async () => {
+    const session = await userWith(17);
+    const client = await connectVoice(origin, session.token);
+    const started = await client.next("call_started");
+    expect(started.creditsRemaining).toBe(12);
+
+    await clock.advance(60_000); // minute 2 starts: 12 - 5 = 7, one more minute affordable
+    const warning = await client.next("credit_warning");
+    expect(warning).toMatchObject({ creditsRemaining: 7 });
+    expect(await balanceOf(session.user.id)).toBe(7);
+
+    await clock.advance(60_000); // minute 3: 7 - 5 = 2
+    expect(await balanceOf(session.user.id)).toBe(2);
+    await clock.advance(60_000); // minute 4 cannot be paid
+    expect(await client.next("call_ended")).toMatchObject({
+      message: VOICE_MESSAGES.creditsRunOut,
+      reason: "credits",
+    });
+    expect(await client.closed).toBe(1000);
+
+    expect(await balanceOf(session.user.id)).toBe(2);
+    const [row] = await callRows(session.user.id);
+    expect(row).toMatchObject({
+      minutesCharged: 3,
+      creditsConsumed: 15,
+      durationSeconds: 180,
+      endReason: "credits",
+    });
+    expect(callCost(row?.durationSeconds ?? 0, RATE)).toBe(15);
+    expect(await ledgerSum(row?.id ?? "")).toBe(-15);
+  });
+
+  it("a dropped socket closes the record once; POST /end retried changes nothing", async () => {
+    const session = await userWith(100);
+    const client = await connectVoice(origin, session.token);
+    await client.next("call_started");
+    await clock.advance(75_000); // into the second minute
+    expect(await balanceOf(session.user.id)).toBe(90);
+    client.socket.terminate();
+    await client.closed;
+
+    let rows = await callRows(session.user.id);
+    for (let i = 0; i < 50 && rows[0]?.endedAt === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rows = await callRows(session.user.id);
+    }
+    const [closed] = rows;
+    expect(closed).toMatchObject({ endReason: "dropped", minutesCharged: 2, creditsConsumed: 10 });
+    expect(closed?.durationSeconds).toBeGreaterThan(60);
+    expect(closed?.durationSeconds).toBeLessThanOrEqual(120);
+    expect(callCost(closed?.durationSeconds ?? 0, RATE)).toBe(-(await ledgerSum(closed?.id ?? "")));
+
+    const first = await call(t, "POST", "/api/voice-call/end", {
+      token: session.token,
+      body: { duration: 76 },
+    });
+    const again = await call(t, "POST", "/api/voice-call/end", {
+      token: session.token,
+      body: { duration: 76 },
+    });
+    expect(first.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect(first.json().call).toMatchObject({
+      _id: closed?.id,
+      creditsConsumed: 10,
+      duration: closed?.durationSeconds,
+    });
+    await clock.advance(120_000); // no meter is left running
+    expect(await balanceOf(session.user.id)).toBe(90);
+    const after = await callRows(session.user.id);
+    expect(after).toHaveLength(1);
+    expect(after[0]?.endedAt?.getTime()).toBe(closed?.endedAt?.getTime());
+  });
+
+  it("POST /end during a live call ends it: the socket hears call_ended; a retry answers the same", async () => {
+    const session = await userWith(100);
+    const client = await connectVoice(origin, session.token);
+    await client.next("call_started");
+    const first = await call(t, "POST", "/api/voice-call/end", {
+      token: session.token,
+      body: { duration: 12 },
+    });
+    expect(first.statusCode).toBe(200);
+    expect(await client.next("call_ended")).toMatchObject({ message: VOICE_MESSAGES.callEnded });
+    expect(await client.closed).toBe(1000);
+    const again = await call(t, "POST", "/api/voice-call/end", {
+      token: session.token,
+      body: { duration: 12 },
+    });
+    expect(again.json()).toEqual(first.json());
+    expect(first.json().call.creditsConsumed).toBe(RATE);
+    expect(await balanceOf(session.user.id)).toBe(95);
+  });
+
+  it("one live call per user: a second socket takes over and the first hears call_ended", async () => {
+    const session = await userWith(100);
+    const first = await connectVoice(origin, session.token);
+    await first.next("call_started");
+    const second = await connectVoice(origin, session.token);
+    await second.next("call_started");
+    expect(await first.next("call_ended")).toMatchObject({ reason: "replaced" });
+    expect(await first.closed).toBe(1000);
+    const rows = await callRows(session.user.id);
+    expect(rows.filter((row) => row.endedAt === null)).toHaveLength(1);
+    second.socket.close(1000);
+    await second.closed;
+  });
+
+  it("refuses a deactivated user, a missing token, low credits and voice turned off", async () => {
+    const deactivated = await userWith(100);
+    await t.app.database.db
+      .update(users)
+      .set({ isActive: false })
+      .where(eq(users.id, deactivated.user.id));
+    const refused = await connectVoice(origin, deactivated.token);
+    expect(await refused.next("error")).toEqual({
+      type: "error",
+      message: AUTH_MESSAGES.accountDeactivated,
+    });
+    expect(await refused.closed).toBe(VOICE_CLOSE_CODES.unauthorized);
+
+    const anonymous = await connectVoice(origin, undefined);
+    await anonymous.next("error");
+    expect(await anonymous.closed).toBe(VOICE_CLOSE_CODES.unauthorized);
+
+    const poor = await userWith(RATE - 1);
+    const low = await connectVoice(origin, poor.token);
+    expect(await low.next("error")).toEqual({
+      type: "error",
+      message: VOICE_MESSAGES.insufficientCredits,
+    });
+    expect(await low.closed).toBe(VOICE_CLOSE_CODES.insufficientCredits);
+    expect(await callRows(poor.user.id)).toHaveLength(0);
+    const credits = await call(t, "GET", "/api/voice-call/check-credits", { token: poor.token });
+    expect(credits.json()).toEqual({
+      success: true,
+      credits: RATE - 1,
+      creditsPerMinute: RATE,
+      hasCredits: false,
+      voiceEnabled: true,
+    });
+
+    const rich = await userWith(100);
+    await t.app.settings.update({ aiProfile: { enableVoiceConversation: false } });
+    try {
+      const off = await connectVoice(origin, rich.token);
+      expect(await off.next("error")).toEqual({
+        type: "error",
+        message: VOICE_MESSAGES.voiceDisabled,
+      });
+      expect(await off.closed).toBe(VOICE_CLOSE_CODES.voiceDisabled);
+    } finally {
+      await t.app.settings.update({ aiProfile: { enableVoiceConversation: true } });
+    }
+    expect(await balanceOf(rich.user.id)).toBe(100);
+  });
+
+  it("REST: process answers with the persona, synthesize answers audio, bad input is 400", async () => {
+    const session = await userWith(100);
+    const processed = await call(t, "POST", "/api/voice-call/process", {
+      token: session.token,
+      body: { text: "How are you?" },
+    });
+    expect(processed.statusCode).toBe(200);
+    expect(processed.json()).toEqual({ success: true, response: REPLY.join("") });
+    const spoken = await call(t, "POST", "/api/voice-call/synthesize", {
+      token: session.token,
+      body: { text: "Hello there." },
+    });
+    expect(spoken.statusCode).toBe(200);
+    expect(spoken.headers["content-type"]).toBe("audio/mpeg");
+    expect(spoken.rawPayload.equals(elevenlabs.audio)).toBe(true);
+    const bad = await call(t, "POST", "/api/voice-call/process", {
+      token: session.token,
+      body: { text: "a\u0000b" },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((await call(t, "GET", "/api/voice-call/history")).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,38 @@
+import type { VoiceClock } from "../src/modules/voice/clock.ts";
+
+interface Timer {
+  at: number;
+  run: () => void | Promise<void>;
+}
+
+/** A clock that moves only when told: the call's minutes pass without real waits. */
+export interface ManualClock extends VoiceClock {
+  /** Moves time forward, running each timer due on the way (in order, awaiting each). */
+  advance(ms: number): Promise<void>;
+}
+
+export function createManualClock(start = Date.now()): ManualClock {
+  let now = start;
+  const timers = new Set<Timer>();
+  return {
+    now: () => now,
+    setTimer(run, ms) {
+      const timer = { at: now + Math.max(0, ms), run };
+      timers.add(timer);
+      return () => timers.delete(timer);
+    },
+    async advance(ms) {
+      const target = now + ms;
+      for (;;) {
+        const due = [...timers]
+          .filter((timer) => timer.at <= target)
+          .sort((a, b) => a.at - b.at)[0];
+        if (!due) break;
+        timers.delete(due);
+        now = Math.max(now, due.at);
+        await due.run();
+      }
+      now = target;
+    },
+  };
+}
