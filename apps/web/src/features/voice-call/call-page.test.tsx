@@ -257,6 +257,27 @@ describe("call overlay", () => {
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
+  it("says plainly when speech is not transcribed (offline STT)", async () => {
+    callApi();
+    const { deps } = renderCall();
+    await userEvent.click(await screen.findByRole("button", { name: "Start call" }));
+    await waitFor(() => expect(deps.sockets).toHaveLength(1));
+    const socket = deps.sockets[0] as (typeof deps.sockets)[number];
+    await act(async () => {
+      socket.open();
+    });
+    await act(async () => {
+      socket.receive({
+        type: "transcription",
+        text: "Speech is not transcribed offline: no speech-to-text key is set",
+        offline: true,
+      });
+    });
+    const transcript = screen.getByTestId("call-transcript");
+    expect(transcript).toHaveAttribute("data-offline", "true");
+    expect(transcript).toHaveTextContent("Speech is not transcribed offline");
+  });
+
   it("shows the server's refusal of the call", async () => {
     callApi();
     const { deps } = renderCall();

@@ -151,6 +151,8 @@ export class CallSession {
   private player: PlayerLike | null = null;
   /** The reply whose audio frames are being received, or null (none, or cut by barge-in). */
   private reply: { id: string; format: string } | null = null;
+  /** The reply whose frames were last handed to the player. */
+  private playedReplyId: string | null = null;
   private personaPlaying = false;
   private userSpeaking = false;
   private lastServerError: string | null = null;
@@ -340,6 +342,7 @@ export class CallSession {
     // Frames of a reply cut by barge-in (still in flight) are dropped.
     if (!this.reply || this.finished) return;
     this.update({ audioFrames: this.state.audioFrames + 1 });
+    this.playedReplyId = this.reply.id;
     this.player?.play(bytes, this.reply.format);
   }
 
@@ -364,11 +367,21 @@ export class CallSession {
         this.update({ response: message.text, thinking: false });
         return;
       case "audio_start":
+        // A new reply supersedes what is still queued of an older one (the server cut it).
+        if (this.playedReplyId !== null && this.playedReplyId !== message.replyId) {
+          this.player?.stop();
+          this.playedReplyId = null;
+        }
         this.reply = { id: message.replyId, format: message.format };
         this.update({ thinking: false });
         return;
       case "audio_complete":
         if (this.reply?.id === message.replyId) this.reply = null;
+        // Cut short on the server (a new utterance): drop what is queued of it.
+        if (message.interrupted && this.playedReplyId === message.replyId) {
+          this.player?.stop();
+          this.playedReplyId = null;
+        }
         return;
       case "error":
         this.lastServerError = message.message;
@@ -424,6 +437,7 @@ export class CallSession {
   private bargeIn(): void {
     if (!this.personaPlaying && !this.reply) return;
     this.reply = null;
+    this.playedReplyId = null;
     this.player?.stop();
     const socket = this.socket;
     if (socket && socket.readyState === OPEN) socket.send(JSON.stringify({ type: "interrupt" }));

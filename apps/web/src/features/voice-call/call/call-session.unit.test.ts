@@ -322,6 +322,23 @@ describe("call session: during the call", () => {
     expect(t.session.getState().status).toBe("active");
   });
 
+  it("drops what is queued of a reply the server cut short, or one a newer reply supersedes", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(1200);
+    socket.serverSends({ type: "audio_complete", replyId: "r1", segments: 1 });
+    expect(t.player.stop).not.toHaveBeenCalled();
+    // The next reply (to a newer utterance) starts: what may still play of r1 is stale…
+    socket.serverSends({ type: "audio_start", replyId: "r2", format: "audio/wav" });
+    expect(t.player.stop).toHaveBeenCalledTimes(1);
+    socket.serverSendsAudio(1500);
+    // …and a reply the server marks interrupted is silenced.
+    socket.serverSends({ type: "audio_complete", replyId: "r2", segments: 1, interrupted: true });
+    expect(t.player.stop).toHaveBeenCalledTimes(2);
+    expect(t.player.play).toHaveBeenCalledTimes(2);
+  });
+
   it("a barge-in with nothing playing sends nothing", async () => {
     const t = setup();
     const socket = await activeCall(t);
