@@ -60,7 +60,7 @@ afterAll(async () => {
 
 /** Counts every audio buffer the page starts playing, and the loudest sample in it. */
 function instrumentPlayback() {
-  const played = { buffers: 0, seconds: 0, peak: 0, stopped: 0 };
+  const played = { buffers: 0, seconds: 0, peak: 0, stopped: 0, interrupts: 0 };
   (window as unknown as { __played: typeof played }).__played = played;
   const start = AudioBufferSourceNode.prototype.start;
   AudioBufferSourceNode.prototype.start = function (this: AudioBufferSourceNode, ...args) {
@@ -75,6 +75,11 @@ function instrumentPlayback() {
     }
     return start.apply(this, args as Parameters<typeof start>);
   } as typeof start;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (this: WebSocket, data) {
+    if (typeof data === "string" && data.includes('"interrupt"')) played.interrupts += 1;
+    return send.call(this, data);
+  } as typeof send;
   const stop = AudioBufferSourceNode.prototype.stop;
   AudioBufferSourceNode.prototype.stop = function (this: AudioBufferSourceNode, ...args) {
     played.stopped += 1;
@@ -125,7 +130,13 @@ const played = (page: Page) =>
     () =>
       (
         window as unknown as {
-          __played: { buffers: number; seconds: number; peak: number; stopped: number };
+          __played: {
+            buffers: number;
+            seconds: number;
+            peak: number;
+            stopped: number;
+            interrupts: number;
+          };
         }
       ).__played,
   );
@@ -227,6 +238,9 @@ describe("voice call", () => {
       await expect
         .poll(async () => (await played(page)).stopped, { timeout: 30_000 })
         .toBeGreaterThan(0);
+      // …because the browser heard the user over the persona and said so (not only because the
+      // server cut the reply when the next utterance arrived)…
+      expect((await played(page)).interrupts).toBeGreaterThan(0);
       // …and the server stops the model's stream.
       await expect
         .poll(() => provider.streamsCutShort, { timeout: 15_000 })
