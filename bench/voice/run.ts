@@ -27,6 +27,8 @@ const RUNS = Number(process.env.BENCH_VOICE_RUNS ?? 100);
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const TURNS = Number(process.env.BENCH_TURNS ?? 3);
 const WARM_UP = 10;
+/** Calls of phase 2 open this far apart, as callers do, for the app and the bare relay alike. */
+const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 10);
 const UTTERANCE = makeWavTone(1);
 
 const percentile = (values: number[], p: number) => {
@@ -51,6 +53,8 @@ async function openCall(url: string) {
       if (message.type === "call_started" || url.includes("/bare-ws")) resolve();
       if (message.type === "audio_complete") onComplete?.();
       if (message.type === "error") reject(new Error(message.message));
+      if (message.type === "call_ended" || message.type === "error")
+        console.error("server said:", String(data));
     });
     socket.once("open", () => {
       if (url.includes("/bare-ws")) resolve();
@@ -67,8 +71,13 @@ async function openCall(url: string) {
       let sentAt = Number.NaN;
       let firstAudioAt = Number.NaN;
       const complete = new Promise<void>((resolve, reject) => {
-        onComplete = resolve;
-        socket.once("close", (code) => reject(new Error(`call closed (${code}) before the reply was complete`)));
+        const onClose = (code: number) =>
+          reject(new Error(`call closed (${code}) before the reply was complete`));
+        socket.once("close", onClose);
+        onComplete = () => {
+          socket.off("close", onClose);
+          resolve();
+        };
       });
       onAudio = () => {
         if (Number.isNaN(firstAudioAt)) firstAudioAt = monotonicNow();
@@ -151,6 +160,7 @@ try {
     const started = monotonicNow();
     await Promise.all(
       Array.from({ length: CALLS }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * RAMP_MS));
         const call = await openCall(urlOf(i));
         for (let turn = 0; turn < TURNS; turn++) firsts.push(await call.turn());
         call.close();
@@ -161,7 +171,7 @@ try {
   };
   const bareLoad = await runConcurrent(() => wsUrl(bare, "/bare-ws"));
   const appLoad = await runConcurrent((i) => appUrl(users[i + 0]?.token ?? ""));
-  console.log(`\n${CALLS} concurrent calls, ${TURNS} utterances each`);
+  console.log(`\n${CALLS} concurrent calls, ${TURNS} utterances each, opened ${RAMP_MS} ms apart`);
   console.log(
     `bare relay first audio p50 ${ms(percentile(bareLoad.firsts, 50))}, p99 ${ms(percentile(bareLoad.firsts, 99))} (${bareLoad.seconds.toFixed(1)} s)`,
   );

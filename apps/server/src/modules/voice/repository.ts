@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { type VoiceCallEndReason, type VoiceCallRow, voiceCalls } from "../../db/schema/index.ts";
 import { applyCreditMovement, InsufficientCreditsError } from "../credits/ledger.ts";
@@ -253,7 +253,12 @@ export function createVoiceRepository(db: Database) {
      * It ends at the end of its last paid minute. Safe with several instances sharing the
      * database: a live call is never that late.
      */
-    async closeAbandoned(now: Date, graceMs: number): Promise<VoiceCallRow[]> {
+    async closeAbandoned(
+      now: Date,
+      graceMs: number,
+      /** The calls live in this process: never abandoned, however late a charge runs. */
+      liveHere: string[] = [],
+    ): Promise<VoiceCallRow[]> {
       const cutoff = new Date(now.getTime() - graceMs).toISOString();
       return db
         .update(voiceCalls)
@@ -265,6 +270,7 @@ export function createVoiceRepository(db: Database) {
         .where(
           and(
             isNull(voiceCalls.endedAt),
+            liveHere.length > 0 ? notInArray(voiceCalls.id, liveHere) : undefined,
             sql`${voiceCalls.startedAt} + ${voiceCalls.minutesCharged} * interval '60 seconds' < ${cutoff}::timestamptz`,
           ),
         )

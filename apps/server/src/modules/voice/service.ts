@@ -291,7 +291,11 @@ export function createVoiceService(options: VoiceServiceOptions) {
 
     /** Closes calls a stopped server left open (at boot, then every minute). */
     async closeAbandoned(): Promise<number> {
-      const closed = await repository.closeAbandoned(new Date(now()), ABANDONED_GRACE_MS);
+      const closed = await repository.closeAbandoned(
+        new Date(now()),
+        ABANDONED_GRACE_MS,
+        [...live.values()].map((call) => call.row.id),
+      );
       if (closed.length > 0) log.info({ calls: closed.length }, "Closed abandoned voice calls");
       return closed.length;
     },
