@@ -56,8 +56,16 @@ export const appRoutes: RouteObject[] = [
         path: "transactions",
         lazy: () => import("./routes/billing").then((m) => ({ Component: m.TransactionsRoute })),
       },
-      // Call and call history arrive with their issues; until then they, like any unknown
-      // sub-route, lead to the overview.
+      {
+        path: "call",
+        lazy: () => import("@/features/voice-call").then((m) => ({ Component: m.CallRoute })),
+      },
+      {
+        path: "call-history",
+        lazy: () =>
+          import("@/features/call-history").then((m) => ({ Component: m.CallHistoryRoute })),
+      },
+      // Any other sub-route leads to the overview.
       { path: "*", element: <Navigate to="/dashboard" replace /> },
     ],
   },

@@ -43,7 +43,7 @@ describe("dashboard shell", () => {
   it("sends unknown and not-yet-built sub-routes to /dashboard", async () => {
     storeSession();
     mockAuthApi(me);
-    for (const path of ["/dashboard/nope", "/dashboard/call"]) {
+    for (const path of ["/dashboard/nope", "/dashboard/nope/deeper"]) {
       const { router, unmount } = renderApp(path);
       await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
       unmount();

@@ -1,0 +1,28 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { type CallHistoryQuery, callHistoryResponseSchema } from "@twinline/contracts";
+import toast from "react-hot-toast";
+import { api } from "@/lib/api-client";
+
+export const CALL_HISTORY_TEXT = {
+  failedFetch: "Failed to fetch call history",
+  failedInline: "Unable to load call history. Please try again later.",
+} as const;
+
+/** GET /api/voice-call/history?page&limit (calls, pagination). */
+export const callHistoryQuery = (params: CallHistoryQuery) =>
+  queryOptions({
+    queryKey: ["voice-call", "history", params.page, params.limit] as const,
+    queryFn: async ({ signal }) => {
+      try {
+        return await api.get("/api/voice-call/history", {
+          signal,
+          query: { page: params.page, limit: params.limit },
+          schema: callHistoryResponseSchema,
+        });
+      } catch (error) {
+        if (!signal.aborted) toast.error(CALL_HISTORY_TEXT.failedFetch, { id: "call-history" });
+        throw error;
+      }
+    },
+    placeholderData: keepPreviousData,
+  });

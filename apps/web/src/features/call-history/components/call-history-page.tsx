@@ -1,0 +1,127 @@
+import { useQuery } from "@tanstack/react-query";
+import {
+  CALL_HISTORY_PAGE_SIZE,
+  callHistoryQuerySchema,
+  type VoiceCallRecord,
+} from "@twinline/contracts";
+import { History, Phone } from "lucide-react";
+import { useEffect } from "react";
+import { Link } from "react-router";
+import { buttonClasses } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ErrorState } from "@/components/ui/load-states";
+import { PageHeader } from "@/components/ui/page-header";
+import { PageNumbers } from "@/components/ui/page-numbers";
+import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
+import { tdClasses } from "@/components/ui/sortable-header";
+import { useListParams } from "@/hooks/use-list-params";
+import { CALL_HISTORY_TEXT, callHistoryQuery } from "../api/call-history";
+
+const COLUMNS: readonly TableColumn<"startTime">[] = [
+  { label: "Date" },
+  { label: "Duration" },
+  { label: "Credits consumed" },
+  { label: "Ended" },
+];
+
+const FIXED = { limit: CALL_HISTORY_PAGE_SIZE };
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+
+/** 45 s, 2 min 05 s, 1 h 02 min. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, "0")} min`;
+  return `${minutes} min ${String(s % 60).padStart(2, "0")} s`;
+}
+
+function CallRow({ call }: { call: VoiceCallRecord }) {
+  return (
+    <tr data-testid="call-row">
+      <td className={tdClasses}>{dateTime.format(new Date(call.startTime))}</td>
+      <td className={tdClasses}>{formatDuration(call.duration)}</td>
+      <td className={tdClasses}>{call.creditsConsumed}</td>
+      <td className={tdClasses}>
+        {call.endTime ? timeOnly.format(new Date(call.endTime)) : "In progress"}
+      </td>
+    </tr>
+  );
+}
+
+/** `/dashboard/call-history`: the user's calls, newest first, 10 per page. */
+export function CallHistoryPage() {
+  const { params, update } = useListParams(callHistoryQuerySchema, { fixed: FIXED });
+  const history = useQuery(callHistoryQuery(params));
+  const goTo = (page: number) => update({ page });
+  const pagination = history.data?.pagination;
+  const { first, last } = usePageRange(pagination, params.page, goTo);
+
+  useEffect(() => {
+    document.title = "Call History · Twinline";
+  }, []);
+
+  const calls = history.data?.calls ?? [];
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Call History" description="Your voice calls, their length and cost." />
+      <Card className="overflow-hidden">
+        {history.isError && !history.data ? (
+          <ErrorState
+            layout="inline"
+            message={CALL_HISTORY_TEXT.failedInline}
+            onRetry={() => void history.refetch()}
+          />
+        ) : !history.isPending && calls.length === 0 ? (
+          <div className="flex flex-col items-center gap-3 px-4 py-14 text-center">
+            <span className="flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-600 dark:bg-brand-500/15 dark:text-brand-300">
+              <History aria-hidden="true" className="size-7" />
+            </span>
+            <p className="font-semibold text-stone-900 dark:text-white">No calls yet</p>
+            <p className="text-sm text-stone-600 dark:text-stone-400">
+              Your voice calls will show up here.
+            </p>
+            <Link to="/dashboard/call" className={buttonClasses("primary", "sm")}>
+              <Phone aria-hidden="true" className="size-4" />
+              Start a call
+            </Link>
+          </div>
+        ) : (
+          <>
+            {history.isError && (
+              <p role="alert" className="px-4 pt-3 text-sm text-red-700 dark:text-red-300">
+                {CALL_HISTORY_TEXT.failedInline}
+              </p>
+            )}
+            <PagedTable
+              caption="Call history"
+              columns={COLUMNS}
+              sortBy="startTime"
+              sortOrder={-1}
+              onSort={() => undefined}
+              pending={history.isPending}
+              fetching={history.isFetching}
+              placeholder={history.isPlaceholderData}
+            >
+              {calls.map((call) => (
+                <CallRow key={call._id} call={call} />
+              ))}
+            </PagedTable>
+            {pagination && pagination.total > 0 && (
+              <PageNumbers
+                page={params.page}
+                pages={pagination.pages}
+                onPage={goTo}
+                disabled={history.isFetching}
+                summary={`Showing ${first} to ${last} of ${pagination.total} calls`}
+              />
+            )}
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,4 @@
+export {
+  CallHistoryPage,
+  CallHistoryPage as CallHistoryRoute,
+} from "./components/call-history-page";

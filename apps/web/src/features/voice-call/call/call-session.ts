@@ -1,0 +1,505 @@
+import {
+  VOICE_CLOSE_CODES,
+  VOICE_MIN_UTTERANCE_BYTES,
+  type VoiceServerMessage,
+  voiceServerMessageSchema,
+} from "@twinline/contracts";
+import { CALL_TEXT } from "../messages";
+import {
+  type AttemptOutcome,
+  CLEANUP_DELAY_MS,
+  CONNECT_TIMEOUT_MS,
+  connectWithRetry,
+  reportWithRetry,
+  type Sleep,
+  sleep,
+} from "./policies";
+
+/**
+ * One live call, outside React: the socket (with its connection attempts), the microphone's
+ * utterances going up, the persona's audio coming down, barge-in, mute, and the end of the call
+ * (status, cleanup, the end report). The screen subscribes to its state; the tests drive it with
+ * a fake socket, microphone and player.
+ */
+
+export type CallStatus = "idle" | "connecting" | "active" | "error" | "ended";
+export type Speaker = "none" | "user" | "persona";
+
+export interface CallState {
+  status: CallStatus;
+  /** The error shown with status "error". */
+  error: string | null;
+  /** The closing message with status "ended" (call_ended's, or "Call ended"). */
+  endedMessage: string | null;
+  /** A note while connecting (a failed attempt being retried). */
+  notice: string | null;
+  /** Date.now() when the call became active, and when it ended. */
+  startedAt: number | null;
+  endedAt: number | null;
+  muted: boolean;
+  bargeIn: boolean;
+  speaker: Speaker;
+  /** An utterance went up and no answer came yet. */
+  thinking: boolean;
+  transcript: { text: string; offline: boolean } | null;
+  response: string | null;
+  creditsPerMinute: number | null;
+  /** The balance the server last reported (after the first minute at the start)… */
+  creditsRemaining: number | null;
+  /** …during this minute of the call (1-based). */
+  creditsMinute: number;
+  /** The latest credit_warning text. */
+  warning: string | null;
+  /** Persona audio frames received and utterances sent (shown nowhere; for tests and debugging). */
+  audioFrames: number;
+  utterancesSent: number;
+}
+
+export const INITIAL_CALL_STATE: CallState = {
+  status: "idle",
+  error: null,
+  endedMessage: null,
+  notice: null,
+  startedAt: null,
+  endedAt: null,
+  muted: false,
+  bargeIn: true,
+  speaker: "none",
+  thinking: false,
+  transcript: null,
+  response: null,
+  creditsPerMinute: null,
+  creditsRemaining: null,
+  creditsMinute: 1,
+  warning: null,
+  audioFrames: 0,
+  utterancesSent: 0,
+};
+
+/** The part of WebSocket the call uses. */
+export interface SocketLike {
+  binaryType: BinaryType;
+  readonly readyState: number;
+  onopen: ((event: Event) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  send(data: string | Blob | ArrayBuffer): void;
+  close(code?: number, reason?: string): void;
+}
+
+export interface MicrophoneHandlers {
+  /** One utterance, as one self-contained audio file. */
+  onUtterance(blob: Blob): void;
+  /** The user started or stopped speaking. */
+  onSpeech(speaking: boolean): void;
+  /** The user spoke over the persona. */
+  onBargeIn(): void;
+}
+
+export interface MicrophoneLike {
+  setMuted(muted: boolean): void;
+  /** While the persona speaks: raise the speech threshold (barge-in on) or pause (off). */
+  setPersonaSpeaking(speaking: boolean): void;
+  setBargeIn(enabled: boolean): void;
+  stop(): void;
+}
+
+/** Thrown by openMicrophone: the browser cannot record at all (no API, no format). */
+export class RecordingUnsupportedError extends Error {}
+
+export interface PlayerHandlers {
+  onPlaying(playing: boolean): void;
+  /** A frame could not be decoded or played. */
+  onError(): void;
+}
+
+export interface PlayerLike {
+  /** Queues one self-contained audio file; plays at once when nothing else is playing. */
+  play(bytes: ArrayBuffer, format: string): void;
+  /** Stops what plays and drops the queue (barge-in, hang-up). */
+  stop(): void;
+  /** Releases the audio output. */
+  close(): void;
+}
+
+export interface CallDeps {
+  socketUrl(): string;
+  createSocket(url: string): SocketLike;
+  supportsWebSocket(): boolean;
+  openMicrophone(
+    handlers: MicrophoneHandlers,
+    options: { bargeIn: boolean },
+  ): Promise<MicrophoneLike>;
+  createPlayer(handlers: PlayerHandlers): PlayerLike;
+  /** POST /api/voice-call/end {duration}. */
+  reportEnd(durationSeconds: number): Promise<unknown>;
+  /** A short error toast, and the credit warning (shown 5 s). */
+  notifyError(message: string): void;
+  notifyWarning(message: string): void;
+  now?: () => number;
+  wait?: Sleep;
+}
+
+const OPEN = 1;
+
+export class CallSession {
+  private state: CallState = INITIAL_CALL_STATE;
+  private readonly listeners = new Set<() => void>();
+  private socket: SocketLike | null = null;
+  private mic: MicrophoneLike | null = null;
+  private player: PlayerLike | null = null;
+  /** The reply whose audio frames are being received, or null (none, or cut by barge-in). */
+  private reply: { id: string; format: string } | null = null;
+  /** The reply whose frames were last handed to the player. */
+  private playedReplyId: string | null = null;
+  private personaPlaying = false;
+  private userSpeaking = false;
+  private lastServerError: string | null = null;
+  private finished = false;
+  private cancelled = false;
+  private readonly now: () => number;
+  private readonly wait: Sleep;
+
+  constructor(private readonly deps: CallDeps) {
+    this.now = deps.now ?? Date.now;
+    this.wait = deps.wait ?? sleep;
+  }
+
+  // ---- state for the screen ----
+
+  getState = (): CallState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private update(patch: Partial<CallState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+
+  // ---- the user's actions ----
+
+  /** Places the call: microphone first (nothing is charged if it fails), then the socket. */
+  async start(): Promise<void> {
+    if (this.state.status !== "idle") return;
+    if (!this.deps.supportsWebSocket()) {
+      this.update({ status: "error", error: CALL_TEXT.noWebSocket });
+      return;
+    }
+    this.update({ status: "connecting" });
+    try {
+      this.mic = await this.deps.openMicrophone(
+        {
+          onUtterance: (blob) => this.sendUtterance(blob),
+          onSpeech: (speaking) => {
+            this.userSpeaking = speaking;
+            this.updateSpeaker();
+          },
+          onBargeIn: () => this.bargeIn(),
+        },
+        { bargeIn: this.state.bargeIn },
+      );
+    } catch (error) {
+      this.fail(
+        error instanceof RecordingUnsupportedError
+          ? CALL_TEXT.noRecording
+          : CALL_TEXT.microphoneDenied,
+      );
+      return;
+    }
+    if (this.cancelled) {
+      this.teardown();
+      return;
+    }
+    if (this.state.muted) this.mic.setMuted(true);
+    this.player = this.deps.createPlayer({
+      onPlaying: (playing) => {
+        this.personaPlaying = playing;
+        this.mic?.setPersonaSpeaking(playing);
+        this.updateSpeaker();
+      },
+      onError: () => this.deps.notifyError(CALL_TEXT.playFailed),
+    });
+
+    const outcome = await connectWithRetry((attempt) => this.openSocket(attempt), {
+      wait: this.wait,
+      cancelled: () => this.cancelled,
+      onRetry: () => this.update({ notice: CALL_TEXT.connectionError }),
+    });
+    if (this.cancelled) {
+      if (outcome.ok) outcome.socket.close(VOICE_CLOSE_CODES.normal, "hangup");
+      this.teardown();
+      return;
+    }
+    if (!outcome.ok) {
+      this.fail(CALL_TEXT.somethingWentWrong);
+      return;
+    }
+    this.attach(outcome.socket);
+  }
+
+  /** Hang up (also while connecting). */
+  hangUp(): void {
+    if (this.finished) return;
+    if (this.state.status === "connecting" && !this.socket) {
+      this.cancelled = true;
+      this.finish("ended", CALL_TEXT.callEnded);
+      return;
+    }
+    const socket = this.socket;
+    if (socket && socket.readyState === OPEN) {
+      socket.send(JSON.stringify({ type: "end" }));
+      socket.close(VOICE_CLOSE_CODES.normal, "hangup");
+    }
+    this.finish("ended", CALL_TEXT.callEnded);
+  }
+
+  toggleMute(): void {
+    const muted = !this.state.muted;
+    this.mic?.setMuted(muted);
+    if (muted) this.userSpeaking = false;
+    this.update({ muted });
+    this.updateSpeaker();
+  }
+
+  setBargeIn(enabled: boolean): void {
+    this.mic?.setBargeIn(enabled);
+    this.update({ bargeIn: enabled });
+  }
+
+  /** The screen went away: end the call as a hang-up would. */
+  dispose(): void {
+    this.hangUp();
+  }
+
+  // ---- socket ----
+
+  private openSocket(_attempt: number): Promise<AttemptOutcome<SocketLike>> {
+    return new Promise((resolve) => {
+      let socket: SocketLike;
+      try {
+        socket = this.deps.createSocket(this.deps.socketUrl());
+      } catch {
+        resolve({ ok: false, reason: "refused" });
+        return;
+      }
+      socket.binaryType = "arraybuffer";
+      let settled = false;
+      const settle = (outcome: AttemptOutcome<SocketLike>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => {
+        socket.onopen = socket.onclose = socket.onerror = socket.onmessage = null;
+        try {
+          socket.close();
+        } catch {
+          // already closing
+        }
+        settle({ ok: false, reason: "timeout" });
+      }, CONNECT_TIMEOUT_MS);
+      socket.onopen = () => settle({ ok: true, socket });
+      socket.onerror = () => undefined;
+      socket.onclose = () => settle({ ok: false, reason: "closed" });
+      // Messages that arrive before the attach (same task) are not lost: attach is synchronous.
+    });
+  }
+
+  private attach(socket: SocketLike): void {
+    this.socket = socket;
+    this.update({ notice: null });
+    socket.onopen = null;
+    socket.onerror = () => undefined; // the close that follows says what happened
+    socket.onmessage = (event) => this.onMessage(event.data);
+    socket.onclose = (event) => this.onClose(event.code);
+  }
+
+  private onMessage(data: unknown): void {
+    if (this.finished) return;
+    if (typeof data === "string") {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(data);
+      } catch {
+        return;
+      }
+      const parsed = voiceServerMessageSchema.safeParse(raw);
+      if (parsed.success) this.handle(parsed.data);
+      return;
+    }
+    if (data instanceof ArrayBuffer) this.onAudio(data);
+    else if (typeof Blob !== "undefined" && data instanceof Blob) {
+      data.arrayBuffer().then((bytes) => this.onAudio(bytes));
+    }
+  }
+
+  private onAudio(bytes: ArrayBuffer): void {
+    // Frames of a reply cut by barge-in (still in flight) are dropped.
+    if (!this.reply || this.finished) return;
+    this.update({ audioFrames: this.state.audioFrames + 1 });
+    this.playedReplyId = this.reply.id;
+    this.player?.play(bytes, this.reply.format);
+  }
+
+  private handle(message: VoiceServerMessage): void {
+    switch (message.type) {
+      case "call_started":
+        this.update({
+          status: "active",
+          startedAt: this.now(),
+          creditsPerMinute: message.creditsPerMinute,
+          creditsRemaining: message.creditsRemaining,
+          creditsMinute: 1,
+        });
+        return;
+      case "transcription":
+        this.update({
+          transcript: { text: message.text, offline: message.offline === true },
+          response: null,
+        });
+        return;
+      case "response":
+        this.update({ response: message.text, thinking: false });
+        return;
+      case "audio_start":
+        // A new reply supersedes what is still queued of an older one (the server cut it).
+        if (this.playedReplyId !== null && this.playedReplyId !== message.replyId) {
+          this.player?.stop();
+          this.playedReplyId = null;
+        }
+        this.reply = { id: message.replyId, format: message.format };
+        this.update({ thinking: false });
+        return;
+      case "audio_complete":
+        if (this.reply?.id === message.replyId) this.reply = null;
+        // Cut short on the server (a new utterance): drop what is queued of it.
+        if (message.interrupted && this.playedReplyId === message.replyId) {
+          this.player?.stop();
+          this.playedReplyId = null;
+        }
+        return;
+      case "error":
+        this.lastServerError = message.message;
+        if (this.state.status === "active") {
+          this.update({ thinking: false });
+          this.deps.notifyError(message.message);
+        }
+        return;
+      case "credit_warning":
+        this.update({
+          warning: message.message,
+          creditsRemaining: message.creditsRemaining,
+          creditsMinute: this.minuteNow(),
+        });
+        this.deps.notifyWarning(message.message);
+        return;
+      case "call_ended":
+        this.finish("ended", message.message);
+        return;
+    }
+  }
+
+  private onClose(code: number): void {
+    if (this.finished) return;
+    if (code === VOICE_CLOSE_CODES.normal) {
+      this.finish("ended", this.lastServerError ?? CALL_TEXT.callEnded);
+    } else if (code === VOICE_CLOSE_CODES.unauthorized) {
+      this.fail(CALL_TEXT.sessionExpired);
+    } else if (code === VOICE_CLOSE_CODES.insufficientCredits) {
+      this.fail(this.lastServerError ?? CALL_TEXT.insufficientCredits);
+    } else if (code === VOICE_CLOSE_CODES.voiceDisabled) {
+      this.fail(this.lastServerError ?? CALL_TEXT.voiceDisabled);
+    } else if (code === 1006) {
+      this.fail(CALL_TEXT.connectionLost);
+    } else {
+      this.fail(this.lastServerError ?? CALL_TEXT.disconnectedUnexpectedly);
+    }
+  }
+
+  // ---- audio ----
+
+  private sendUtterance(blob: Blob): void {
+    const socket = this.socket;
+    if (this.finished || this.state.status !== "active" || !socket || socket.readyState !== OPEN) {
+      return;
+    }
+    // Spec: only recordings larger than 1000 bytes are sent.
+    if (blob.size <= VOICE_MIN_UTTERANCE_BYTES) return;
+    socket.send(blob);
+    this.update({ utterancesSent: this.state.utterancesSent + 1, thinking: true });
+  }
+
+  private bargeIn(): void {
+    if (!this.personaPlaying && !this.reply) return;
+    this.reply = null;
+    this.playedReplyId = null;
+    this.player?.stop();
+    const socket = this.socket;
+    if (socket && socket.readyState === OPEN) socket.send(JSON.stringify({ type: "interrupt" }));
+  }
+
+  /** The minute of the call under way (1-based). */
+  private minuteNow(): number {
+    const started = this.state.startedAt;
+    if (started === null) return 1;
+    return Math.max(1, Math.ceil((this.now() - started) / 60_000));
+  }
+
+  private updateSpeaker(): void {
+    const speaker: Speaker = this.userSpeaking ? "user" : this.personaPlaying ? "persona" : "none";
+    if (speaker !== this.state.speaker) this.update({ speaker });
+  }
+
+  // ---- the end ----
+
+  private fail(message: string): void {
+    this.finish("error", message);
+  }
+
+  private finish(status: "ended" | "error", message: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    const startedAt = this.state.startedAt;
+    const endedAt = this.now();
+    this.update({
+      status,
+      error: status === "error" ? message : null,
+      endedMessage: status === "ended" ? message : null,
+      notice: null,
+      endedAt,
+      speaker: "none",
+      thinking: false,
+    });
+    // Silence at once; the rest is released a moment later.
+    this.mic?.stop();
+    this.player?.stop();
+    const socket = this.socket;
+    if (socket && socket.readyState === OPEN) socket.close(VOICE_CLOSE_CODES.normal, "ended");
+    void this.afterEnd(startedAt === null ? null : endedAt - startedAt);
+  }
+
+  private async afterEnd(durationMs: number | null): Promise<void> {
+    await this.wait(CLEANUP_DELAY_MS);
+    this.teardown();
+    if (durationMs === null) return; // the call never started: nothing to close
+    const duration = Math.max(0, Math.round(durationMs / 1000));
+    const ok = await reportWithRetry(() => this.deps.reportEnd(duration), { wait: this.wait });
+    if (!ok) this.deps.notifyError(CALL_TEXT.endFailed);
+  }
+
+  private teardown(): void {
+    this.mic?.stop();
+    this.mic = null;
+    this.player?.close();
+    this.player = null;
+    if (this.socket) {
+      this.socket.onmessage = this.socket.onclose = this.socket.onerror = null;
+      this.socket = null;
+    }
+  }
+}

@@ -1,0 +1,265 @@
+import { clsx } from "clsx";
+import { AlertTriangle, Mic, MicOff, PhoneOff, X } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import { UserAvatar } from "@/components/ui/user-avatar";
+import type { CallState } from "../call/call-session";
+import { currentBalance, formatClock, remainingSeconds } from "../call/policies";
+
+const STATUS_TEXT: Record<CallState["status"], string> = {
+  idle: "Connecting…",
+  connecting: "Connecting…",
+  active: "Connected",
+  error: "Call failed",
+  ended: "Call ended",
+};
+
+/** Re-renders every second while `running`, returning Date.now(). */
+function useNow(running: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  return now;
+}
+
+export interface CallOverlayProps {
+  state: CallState;
+  personaName: string;
+  personaImage?: string | null;
+  onHangUp: () => void;
+  onToggleMute: () => void;
+  onBargeInChange: (enabled: boolean) => void;
+  onClose: () => void;
+}
+
+/**
+ * The full-screen call: status, live timer, time left, who speaks, what was heard and answered,
+ * mute and hang-up (large, thumb-reachable, clear of the phone's safe areas).
+ */
+export function CallOverlay({
+  state,
+  personaName,
+  personaImage,
+  onHangUp,
+  onToggleMute,
+  onBargeInChange,
+  onClose,
+}: CallOverlayProps) {
+  const live = state.status === "active";
+  const over = state.status === "ended" || state.status === "error";
+  const now = useNow(live);
+  const elapsed =
+    state.startedAt === null
+      ? 0
+      : Math.max(0, Math.floor(((over ? (state.endedAt ?? now) : now) - state.startedAt) / 1000));
+  const balanceAt =
+    state.creditsRemaining !== null && state.creditsPerMinute
+      ? {
+          elapsedSeconds: elapsed,
+          balance: state.creditsRemaining,
+          balanceMinute: state.creditsMinute,
+          creditsPerMinute: state.creditsPerMinute,
+        }
+      : null;
+  const left = balanceAt ? remainingSeconds(balanceAt) : null;
+  const balance = balanceAt ? currentBalance(balanceAt) : null;
+
+  const hangUpRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    (over ? closeRef : hangUpRef).current?.focus();
+  }, [over]);
+
+  // A modal call: the page behind neither scrolls nor takes focus or clicks.
+  useEffect(() => {
+    const previous = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    const app = document.getElementById("root");
+    const wasInert = app?.inert ?? false;
+    if (app) app.inert = true;
+    return () => {
+      document.body.style.overflow = previous;
+      if (app) app.inert = wasInert;
+    };
+  }, []);
+
+  const speakerText =
+    state.speaker === "user"
+      ? "You are speaking"
+      : state.speaker === "persona"
+        ? `${personaName} is speaking`
+        : state.thinking
+          ? `${personaName} is thinking…`
+          : live
+            ? state.muted
+              ? "Microphone muted"
+              : "Listening…"
+            : "";
+
+  return createPortal(
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-label={`Call with ${personaName}`}
+      data-testid="call-overlay"
+      data-status={state.status}
+      className="fixed inset-0 z-50 flex flex-col overflow-y-auto bg-gradient-to-b from-stone-950 via-stone-900 to-brand-900 text-white"
+      style={{
+        paddingTop: "max(1rem, env(safe-area-inset-top))",
+        paddingBottom: "max(1.25rem, env(safe-area-inset-bottom))",
+        paddingLeft: "max(1rem, env(safe-area-inset-left))",
+        paddingRight: "max(1rem, env(safe-area-inset-right))",
+      }}
+    >
+      <header className="flex items-center justify-between gap-3">
+        <p
+          role="status"
+          data-testid="call-status"
+          className={clsx(
+            "rounded-full px-3 py-1 text-sm font-medium",
+            live && "bg-emerald-500/15 text-emerald-300",
+            state.status === "error" && "bg-red-500/15 text-red-300",
+            !live && state.status !== "error" && "bg-white/10 text-white/80",
+          )}
+        >
+          {STATUS_TEXT[state.status]}
+        </p>
+        <p className="font-mono text-lg tabular-nums" data-testid="call-timer">
+          <span className="sr-only">Call time </span>
+          {formatClock(elapsed)}
+        </p>
+      </header>
+
+      <div className="flex flex-1 flex-col items-center justify-center gap-5 py-6 text-center">
+        <div
+          className={clsx(
+            "rounded-full p-1.5 transition",
+            state.speaker === "persona" && "animate-pulse ring-4 ring-brand-400/70",
+            state.speaker === "user" && "ring-4 ring-emerald-400/70",
+          )}
+        >
+          <UserAvatar name={personaName} image={personaImage} size="lg" />
+        </div>
+        <h2 className="font-display text-2xl font-bold">{personaName}</h2>
+        <p aria-live="polite" data-testid="call-speaker" className="min-h-6 text-white/80">
+          {speakerText}
+        </p>
+        {left !== null && live && (
+          <p className="text-sm text-white/70" data-testid="call-remaining">
+            About {formatClock(left)} left · {balance} credits
+          </p>
+        )}
+        {state.status === "connecting" && state.notice && (
+          <p className="text-sm text-amber-300" role="alert">
+            {state.notice}
+          </p>
+        )}
+        {state.warning && live && (
+          <p className="flex items-center gap-2 text-sm text-amber-300">
+            <AlertTriangle aria-hidden="true" className="size-4 shrink-0" />
+            {state.warning}
+          </p>
+        )}
+
+        {(state.transcript || state.response) && (
+          <div className="w-full max-w-lg space-y-3 text-left" aria-live="polite">
+            {state.transcript && (
+              <div
+                data-testid="call-transcript"
+                data-offline={state.transcript.offline || undefined}
+                className="rounded-2xl bg-white/10 px-4 py-3"
+              >
+                <p className="text-xs font-semibold tracking-wide text-white/60 uppercase">You</p>
+                <p className={clsx("mt-1", state.transcript.offline && "text-white/70 italic")}>
+                  {state.transcript.text}
+                </p>
+              </div>
+            )}
+            {state.response && (
+              <div data-testid="call-response" className="rounded-2xl bg-brand-500/20 px-4 py-3">
+                <p className="text-xs font-semibold tracking-wide text-white/60 uppercase">
+                  {personaName}
+                </p>
+                <p className="mt-1">{state.response}</p>
+              </div>
+            )}
+          </div>
+        )}
+
+        {over && (
+          <p
+            role="alert"
+            data-testid="call-end-message"
+            className={clsx(
+              "max-w-sm text-base",
+              state.status === "error" ? "text-red-300" : "text-white/90",
+            )}
+          >
+            {state.status === "error" ? state.error : state.endedMessage}
+          </p>
+        )}
+      </div>
+
+      {over ? (
+        <div className="flex justify-center">
+          <button
+            ref={closeRef}
+            type="button"
+            onClick={onClose}
+            className="inline-flex h-14 min-w-40 items-center justify-center gap-2 rounded-full bg-white px-6 text-base font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+          >
+            <X aria-hidden="true" className="size-5" />
+            Close
+          </button>
+        </div>
+      ) : (
+        <div className="flex flex-col items-center gap-4">
+          <label className="flex items-center gap-2 text-sm text-white/80">
+            <input
+              type="checkbox"
+              checked={state.bargeIn}
+              onChange={(event) => onBargeInChange(event.target.checked)}
+              className="size-4 accent-brand-500"
+            />
+            Interrupt by speaking
+          </label>
+          <div className="flex items-center justify-center gap-8">
+            <button
+              type="button"
+              onClick={onToggleMute}
+              aria-pressed={state.muted}
+              aria-label={state.muted ? "Unmute microphone" : "Mute microphone"}
+              disabled={!live}
+              className={clsx(
+                "flex size-16 items-center justify-center rounded-full transition focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-white disabled:opacity-50",
+                state.muted
+                  ? "bg-white text-stone-900"
+                  : "bg-white/15 text-white hover:bg-white/25",
+              )}
+            >
+              {state.muted ? (
+                <MicOff aria-hidden="true" className="size-7" />
+              ) : (
+                <Mic aria-hidden="true" className="size-7" />
+              )}
+            </button>
+            <button
+              ref={hangUpRef}
+              type="button"
+              onClick={onHangUp}
+              aria-label="Hang up"
+              className="flex size-20 items-center justify-center rounded-full bg-red-600 text-white shadow-lg shadow-red-900/40 transition hover:bg-red-500 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-white"
+            >
+              <PhoneOff aria-hidden="true" className="size-8" />
+            </button>
+          </div>
+        </div>
+      )}
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,1 @@
+export { CallPage, CallPage as CallRoute, type CallPageProps } from "./components/call-page";

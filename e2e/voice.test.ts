@@ -1,0 +1,291 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser";
+import { type RunningServer, startServer } from "./support/server";
+import { speechLikeWav } from "./support/speech-wav";
+
+// A live voice call in Chromium against the built app. The microphone is a WAV file of
+// speech-like syllables (made here, looped by Chromium); speech-to-text and the LLM are a local
+// server speaking the OpenAI API (@twinline/fakes; the app's real SDK code calls it); the persona's voice is the
+// offline synthesiser. The page is instrumented to count the audio buffers it plays and how loud
+// they are, so the test "hears" the persona start speaking.
+
+const ADMIN_EMAIL = "admin@twinline.test";
+const ADMIN_PASSWORD = "admin-pass-123";
+const HEARD = "Hello, can you hear me through the test microphone?";
+const REPLY = ["Yes, I hear you ", "loud and clear. ", "Thanks for calling me today."];
+
+let server: RunningServer;
+let browser: Browser;
+let provider: FakeOpenAi;
+let workDir: string;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "twinline-voice-e2e-"));
+  const wav = join(workDir, "speech.wav");
+  // ~2 s of syllables, then 8 s of quiet before the file loops: one utterance per 10 s.
+  await writeFile(wav, speechLikeWav({ syllables: 7, tailSeconds: 8 }));
+  provider = await startFakeOpenAi({ transcription: HEARD, reply: REPLY, gapMs: 40 });
+  server = await startServer({
+    env: {
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      OPENAI_API_KEY: FAKE_OPENAI_KEY,
+      OPENAI_BASE_URL: provider.baseUrl,
+    },
+  });
+  browser = await launchBrowser([
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    `--use-file-for-fake-audio-capture=${wav}`,
+    "--autoplay-policy=no-user-gesture-required",
+  ]);
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await provider?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+/** Counts every audio buffer the page starts playing, and the loudest sample in it. */
+function instrumentPlayback() {
+  const played = { buffers: 0, seconds: 0, peak: 0, stopped: 0, interrupts: 0 };
+  (window as unknown as { __played: typeof played }).__played = played;
+  const start = AudioBufferSourceNode.prototype.start;
+  AudioBufferSourceNode.prototype.start = function (this: AudioBufferSourceNode, ...args) {
+    const buffer = this.buffer;
+    if (buffer) {
+      played.buffers += 1;
+      played.seconds += buffer.duration;
+      const data = buffer.getChannelData(0);
+      for (let i = 0; i < data.length; i += 16) {
+        played.peak = Math.max(played.peak, Math.abs(data[i] ?? 0));
+      }
+    }
+    return start.apply(this, args as Parameters<typeof start>);
+  } as typeof start;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (this: WebSocket, data) {
+    if (typeof data === "string" && data.includes('"interrupt"')) played.interrupts += 1;
+    return send.call(this, data);
+  } as typeof send;
+  const stop = AudioBufferSourceNode.prototype.stop;
+  AudioBufferSourceNode.prototype.stop = function (this: AudioBufferSourceNode, ...args) {
+    played.stopped += 1;
+    return stop.apply(this, args as Parameters<typeof stop>);
+  } as typeof stop;
+}
+
+async function newPage(width = 390): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: 800 },
+    permissions: ["microphone"],
+  });
+  contexts.push(context);
+  await context.addInitScript(instrumentPlayback);
+  return context.newPage();
+}
+
+async function csrf(page: Page): Promise<string> {
+  const answer = await page.context().request.get(`${server.url}/api/csrf-token`);
+  return ((await answer.json()) as { csrfToken: string }).csrfToken;
+}
+
+async function signUpUser(page: Page, label: string): Promise<string> {
+  const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
+  const signup = await page.context().request.post(`${server.url}/api/auth/signup`, {
+    headers: { "csrf-token": await csrf(page) },
+    data: {
+      name: `Test User ${stamp}`,
+      email: `${label}-${stamp}@example.com`,
+      password: "user-pass-123",
+    },
+  });
+  expect(signup.status(), await signup.text()).toBeLessThan(300);
+  const body = (await signup.json()) as { token: string; user: unknown };
+  await page.goto(`${server.url}/`);
+  await page.evaluate(
+    ({ token, user }) => {
+      localStorage.setItem("userToken", token);
+      localStorage.setItem("userData", JSON.stringify(user));
+    },
+    { token: body.token, user: body.user },
+  );
+  return body.token;
+}
+
+const played = (page: Page) =>
+  page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __played: {
+            buffers: number;
+            seconds: number;
+            peak: number;
+            stopped: number;
+            interrupts: number;
+          };
+        }
+      ).__played,
+  );
+
+describe("voice call", () => {
+  it("places a call, hears the persona answer, hangs up and finds the call in call history", async () => {
+    const page = await newPage();
+    const token = await signUpUser(page, "caller");
+    await page.goto(`${server.url}/dashboard/call`);
+    await page.getByTestId("call-credits").getByText("100 credits").waitFor();
+
+    await page.getByRole("button", { name: "Start call" }).click();
+    const overlay = page.getByRole("dialog", { name: /^Call with / });
+    await overlay.waitFor();
+    await expect
+      .poll(() => page.getByTestId("call-status").textContent(), { timeout: 20_000 })
+      .toBe("Connected");
+    await page
+      .getByTestId("call-remaining")
+      .getByText(/95 credits/)
+      .waitFor();
+
+    // The fake microphone speaks; the utterance goes up, is transcribed and answered.
+    await page.getByTestId("call-transcript").getByText(HEARD).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId("call-response")
+      .getByText(/loud and clear/)
+      .waitFor({ timeout: 30_000 });
+    // The persona's voice plays: buffers started, with sound in them.
+    await expect
+      .poll(async () => (await played(page)).buffers, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    const audio = await played(page);
+    expect(audio.seconds).toBeGreaterThan(0.3);
+    expect(audio.peak).toBeGreaterThan(0.05);
+
+    const mute = page.getByRole("button", { name: "Mute microphone" });
+    await mute.click();
+    expect(
+      await page.getByRole("button", { name: "Unmute microphone" }).getAttribute("aria-pressed"),
+    ).toBe("true");
+
+    const report = page.waitForResponse(
+      (r) => r.url().endsWith("/api/voice-call/end") && r.request().method() === "POST",
+      { timeout: 20_000 },
+    );
+    await page.getByRole("button", { name: "Hang up" }).click();
+    await expect.poll(() => page.getByTestId("call-status").textContent()).toBe("Call ended");
+    expect((await report).ok()).toBe(true);
+    await page.getByRole("button", { name: "Close" }).click();
+    await overlay.waitFor({ state: "detached" });
+    // One started minute at the default 5 credits per minute.
+    await page.getByTestId("call-credits").getByText("95 credits").waitFor();
+
+    await page.goto(`${server.url}/dashboard/call-history`);
+    const rows = page.getByTestId("call-row");
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
+    const cells = await rows.first().locator("td").allTextContents();
+    expect(cells[2]).toBe("5");
+    expect(cells[3]).not.toBe("In progress");
+
+    // The server's record agrees.
+    const history = await page.context().request.get(`${server.url}/api/voice-call/history`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await history.json()) as {
+      calls: { creditsConsumed: number; duration: number; endTime: string | null }[];
+    };
+    expect(body.calls).toHaveLength(1);
+    expect(body.calls[0]?.creditsConsumed).toBe(5);
+    expect(body.calls[0]?.endTime).not.toBeNull();
+    expect(body.calls[0]?.duration).toBeGreaterThan(0);
+    // The provider heard one self-contained recording per utterance.
+    const uploads = provider.requests.filter((r) => r.path.endsWith("/audio/transcriptions"));
+    expect(uploads.length).toBeGreaterThan(0);
+  });
+
+  it("speaking over the persona stops its voice and cancels the rest of its reply", async () => {
+    // A long reply, streamed slowly: the persona is still talking when the looped microphone
+    // file speaks again (10 s later).
+    const before = { reply: provider.reply, gapMs: provider.gapMs };
+    provider.reply = Array.from(
+      { length: 40 },
+      (_, i) => `This is sentence number ${i + 1} of a very long answer. `,
+    );
+    provider.gapMs = 250;
+    const cutBefore = provider.streamsCutShort;
+    try {
+      const page = await newPage();
+      await signUpUser(page, "interrupter");
+      await page.goto(`${server.url}/dashboard/call`);
+      await page.getByTestId("call-credits").getByText("100 credits").waitFor();
+      await page.getByRole("button", { name: "Start call" }).click();
+      await expect
+        .poll(async () => (await played(page)).buffers, { timeout: 30_000 })
+        .toBeGreaterThan(0);
+      expect((await played(page)).stopped).toBe(0);
+      // The second utterance comes while the persona speaks: its audio stops at once…
+      await expect
+        .poll(async () => (await played(page)).stopped, { timeout: 30_000 })
+        .toBeGreaterThan(0);
+      // …because the browser heard the user over the persona and said so (not only because the
+      // server cut the reply when the next utterance arrived)…
+      expect((await played(page)).interrupts).toBeGreaterThan(0);
+      // …and the server stops the model's stream.
+      await expect
+        .poll(() => provider.streamsCutShort, { timeout: 15_000 })
+        .toBeGreaterThan(cutBefore);
+      await page.getByRole("button", { name: "Hang up" }).click();
+      await expect.poll(() => page.getByTestId("call-status").textContent()).toBe("Call ended");
+    } finally {
+      provider.reply = before.reply;
+      provider.gapMs = before.gapMs;
+    }
+  });
+
+  it("a new user with fewer credits than a minute costs is told so and cannot start", async () => {
+    // New accounts get 3 credits from now on (a minute costs 5).
+    const admin = await newPage(1280);
+    const login = await admin.context().request.post(`${server.url}/api/admin/login`, {
+      headers: { "csrf-token": await csrf(admin) },
+      data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
+    expect(login.status(), await login.text()).toBeLessThan(300);
+    const { token: adminToken } = (await login.json()) as { token: string };
+    const current = await admin.context().request.get(`${server.url}/api/admin/settings`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const { providers: _providers, ...settings } = (
+      (await current.json()) as { data: Record<string, unknown> }
+    ).data;
+    const put = await admin.context().request.put(`${server.url}/api/settings`, {
+      headers: { authorization: `Bearer ${adminToken}`, "csrf-token": await csrf(admin) },
+      data: { ...settings, defaultCredits: 3 },
+    });
+    expect(put.status(), await put.text()).toBeLessThan(300);
+
+    const page = await newPage(360);
+    await signUpUser(page, "short");
+    await page.goto(`${server.url}/dashboard/call`);
+    await page.getByText("Not enough credits to start a call").waitFor();
+    await page
+      .getByText("You need at least 5 credits to start a call. You currently have 3 credits.")
+      .waitFor();
+    expect(await page.getByRole("button", { name: "Start call" }).isDisabled()).toBe(true);
+    // Nothing is wider than a 360 px phone.
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBe(0);
+  });
+});
