@@ -4,7 +4,13 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import { loggerOptions, REDACT_PATHS, REQUEST_ID_HEADER, requestIdFor } from "./logging.ts";
+import {
+  LOG_SERIALIZERS,
+  loggerOptions,
+  REDACT_PATHS,
+  REQUEST_ID_HEADER,
+  requestIdFor,
+} from "./logging.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
@@ -63,9 +69,13 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 function resolveLogger(options: BuildAppOptions) {
   if (options.logger === undefined) return loggerOptions(options.config);
-  if (options.logger === true) return { level: options.config.logLevel, redact: REDACT_PATHS };
+  if (options.logger === true) {
+    return { level: options.config.logLevel, redact: REDACT_PATHS, serializers: LOG_SERIALIZERS };
+  }
   // Given logger options (tests capture the log) keep the redaction too.
-  return options.logger === false ? false : { redact: REDACT_PATHS, ...options.logger };
+  return options.logger === false
+    ? false
+    : { redact: REDACT_PATHS, serializers: LOG_SERIALIZERS, ...options.logger };
 }
 
 /** Builds the whole app: database (migrated), plugins, routes, web app. Not yet listening. */

@@ -5,3 +5,4 @@ export * from "./api";
 export * from "./auth";
 export * from "./chat";
 export * from "./settings";
+export * from "./text";

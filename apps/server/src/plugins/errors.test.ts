@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +23,13 @@ const probes: FastifyPluginAsync = async (app) => {
     throw new Error(SECRET_DETAIL);
   });
   typed.get("/api/probe/async-reject", () => Promise.reject(new TypeError(SECRET_DETAIL)));
+  // A value the database refuses (SQLSTATE class 22) and a query that is simply wrong.
+  typed.get("/api/probe/database-refused", async () =>
+    app.database.db.execute(sql`select ${"9999999999999999999999"}::int as n`),
+  );
+  typed.get("/api/probe/database-broken", async () =>
+    app.database.db.execute(sql`select * from no_such_table where x = ${SECRET_DETAIL}`),
+  );
 };
 
 describe("error answers", () => {
@@ -93,6 +101,19 @@ describe("error answers", () => {
       expect(response.body).not.toContain("hunter2");
       expect(response.body).not.toContain("db.ts");
     }
+  });
+
+  it("a value the database refuses is a 400 that quotes nothing; a broken query a bare 500", async () => {
+    const refused = await t.app.inject({ method: "GET", url: "/api/probe/database-refused" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      success: false,
+      message: "The request holds a value that cannot be stored",
+    });
+    const broken = await t.app.inject({ method: "GET", url: "/api/probe/database-broken" });
+    expect(broken.statusCode).toBe(500);
+    expect(broken.body).not.toContain(SECRET_DETAIL);
+    expect(broken.body).not.toContain("no_such_table");
   });
 });
 
