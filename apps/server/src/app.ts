@@ -11,6 +11,7 @@ import {
   REQUEST_ID_HEADER,
   requestIdFor,
 } from "./logging.ts";
+import { adminModule } from "./modules/admin/plugin.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
@@ -22,6 +23,7 @@ import { errorsPlugin } from "./plugins/errors.ts";
 import { openapiPlugin } from "./plugins/openapi.ts";
 import {
   DEFAULT_AUTH_RATE_LIMIT,
+  DEFAULT_LOGIN_ACCOUNT_LIMIT,
   type RateLimitSettings,
   rateLimitPlugin,
 } from "./plugins/rate-limit.ts";
@@ -53,6 +55,8 @@ export interface BuildAppOptions {
   register?: FastifyPluginAsync;
   /** The sign-in family's rate limit (default 10 per minute per IP and route). */
   authRateLimit?: Partial<RateLimitSettings>;
+  /** Failed logins per account before the failing IPs wait (default 5 per 15 minutes). */
+  loginAccountLimit?: Partial<RateLimitSettings>;
   /** Replaces the Google ID token verifier (tests sign their own tokens; no network). */
   googleVerifier?: GoogleTokenVerifier;
   /** How long a chat reply may take before it fails with 502 (default 60 s). */
@@ -146,25 +150,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
-  await app.register(healthRoutes, { connection });
+  await app.register(healthRoutes);
   await app.register(rateLimitPlugin, {
     auth: { ...DEFAULT_AUTH_RATE_LIMIT, ...options.authRateLimit },
+    loginAccount: { ...DEFAULT_LOGIN_ACCOUNT_LIMIT, ...options.loginAccountLimit },
     redisUrl: config.redisUrl,
   });
-  await app.register(settingsModule, { connection, secretsKey: config.secretsKey });
+  await app.register(settingsModule, { secretsKey: config.secretsKey });
   // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
   await app.register(providersPlugin, { config, storedKeys: () => app.providerKeys.read() });
   await app.register(uploadsPlugin, { dataDir: config.dataDir });
   // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
   await app.register(accountsModule, {
     config,
-    connection,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
   await app.register(chatModule, {
-    connection,
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
+  await app.register(adminModule);
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
+import { adminGuarded } from "../plugins/admin-scope.ts";
 import { createAiTrainingRepository } from "./ai-training/repository.ts";
 import { aiTrainingRoutes } from "./ai-training/routes.ts";
 import { createAiTrainingService } from "./ai-training/service.ts";
@@ -21,8 +22,9 @@ export interface OperatorModuleOptions {
 
 /**
  * The operator's configuration: admin settings (masked keys, key tests, images) and the
- * persona's training. Everything here is admin-only: one guarded scope, one onRequest hook
- * (requireAdmin) for every route, present and future: no token 401, a user's token 403.
+ * persona's training. Everything here is admin-only: registered through adminGuarded
+ * (plugins/admin-scope.ts), one onRequest hook (requireAdmin) for every route, present and
+ * future: no token 401, a user's token 403.
  * Needs settings, providers, uploads and accounts (requireAdmin) registered before it.
  */
 export const operatorModule = fp<OperatorModuleOptions>(
@@ -45,21 +47,22 @@ export const operatorModule = fp<OperatorModuleOptions>(
       onFileDeleteFailed,
     });
 
-    await app.register(async (guarded) => {
-      guarded.addHook("onRequest", guarded.requireAdmin);
-      await guarded.register(adminSettingsRoutes, {
-        service: settingsService,
-        ...(limits.imageBytes ? { imageBytes: limits.imageBytes } : {}),
-      });
-      await guarded.register(aiTrainingRoutes, {
-        service: aiTraining,
-        files: app.uploads.privateFiles,
-        ...(limits.knowledgeDocumentBytes
-          ? { knowledgeDocumentBytes: limits.knowledgeDocumentBytes }
-          : {}),
-        ...(limits.voiceSampleBytes ? { voiceSampleBytes: limits.voiceSampleBytes } : {}),
-      });
-    });
+    await app.register(
+      adminGuarded(async (guarded) => {
+        await guarded.register(adminSettingsRoutes, {
+          service: settingsService,
+          ...(limits.imageBytes ? { imageBytes: limits.imageBytes } : {}),
+        });
+        await guarded.register(aiTrainingRoutes, {
+          service: aiTraining,
+          files: app.uploads.privateFiles,
+          ...(limits.knowledgeDocumentBytes
+            ? { knowledgeDocumentBytes: limits.knowledgeDocumentBytes }
+            : {}),
+          ...(limits.voiceSampleBytes ? { voiceSampleBytes: limits.voiceSampleBytes } : {}),
+        });
+      }),
+    );
   },
   { name: "operator", dependencies: ["settings", "providers", "uploads", "accounts"] },
 );

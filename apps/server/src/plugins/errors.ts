@@ -16,6 +16,8 @@ export class HttpError extends Error {
     readonly details?: unknown,
     /** Further top-level fields of the answer (the daily limit's `dailyLimit`). */
     readonly extra?: Record<string, unknown>,
+    /** Headers of the answer (a 429's Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "HttpError";
@@ -148,6 +150,7 @@ export const errorsPlugin = fp<ErrorsPluginOptions>(
       if (known) {
         if (known.status >= 500) request.log.error({ err: error }, "Request failed");
         else request.log.info({ err: error.message, status: known.status }, "Request refused");
+        if (error instanceof HttpError && error.headers) reply.headers(error.headers);
         return reply.code(known.status).send(known.body);
       }
       request.log.error({ err: error }, "Request failed");
