@@ -73,13 +73,11 @@ describe("logout ends the token on the server", () => {
   it("a password change ends the account's open reset links", async () => {
     const { user, token } = await signUp(t);
     const resetToken = "A".repeat(43);
-    await t.app.database.db
-      .insert(passwordResetTokens)
-      .values({
-        userId: user.id,
-        tokenHash: sha256(resetToken),
-        expiresAt: new Date(Date.now() + 3_600_000),
-      });
+    await t.app.database.db.insert(passwordResetTokens).values({
+      userId: user.id,
+      tokenHash: sha256(resetToken),
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
     const changed = await call(t, "PUT", "/api/users/password", {
       token,
       body: { currentPassword: PASSWORD, newPassword: "another long password" },
