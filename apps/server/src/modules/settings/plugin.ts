@@ -60,6 +60,7 @@ export const settingsModule = fp<{ secretsKey: string }>(
     app.decorate<ProviderKeysRepository>("providerKeys", {
       read: () => cachedKeys.cache.get(),
       write: (changes) => keys.write(changes),
+      writeStep: (changes) => keys.writeStep(changes),
     });
     await app.register(settingsRoutes, { settings });
   },
