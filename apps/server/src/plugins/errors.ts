@@ -149,7 +149,8 @@ export const errorsPlugin = fp<ErrorsPluginOptions>(
       const known = toResponse(error);
       if (known) {
         if (known.status >= 500) request.log.error({ err: error }, "Request failed");
-        else request.log.info({ err: error.message, status: known.status }, "Request refused");
+        // The answer's own words: a refused query's message would carry its bound parameters.
+        else request.log.info({ err: known.body.message, status: known.status }, "Request refused");
         if (error instanceof HttpError && error.headers) reply.headers(error.headers);
         return reply.code(known.status).send(known.body);
       }
