@@ -113,6 +113,22 @@ describe("bad input is refused with 400, never a 500", () => {
     expect(messageOf(response)).toMatch(new RegExp(`^${field}: `));
   });
 
+  it("the CSV export answers an error, not a 200 cut short, when its query fails", async () => {
+    const { sql } = await import("drizzle-orm");
+    await t.app.database.db.execute(sql`alter table conversations rename to conversations_away`);
+    try {
+      const response = await call(t, "GET", "/api/admin/chat-logs/export", { token: admin.token });
+      expect(response.statusCode).toBe(500);
+      expect(response.headers["content-type"]).toMatch(/json/);
+      expect(response.json()).toEqual({ success: false, message: "Internal server error" });
+    } finally {
+      await t.app.database.db.execute(sql`alter table conversations_away rename to conversations`);
+    }
+    const ok = await call(t, "GET", "/api/admin/chat-logs/export", { token: admin.token });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers["content-type"]).toMatch(/text\/csv/);
+  });
+
   it("a token whose subject is not a UUID is a 401", async () => {
     const token = await t.app.tokens.sign({ id: "not-a-uuid", role: "user", tokenVersion: 0 });
     const response = await call(t, "GET", "/api/auth/me", { token });

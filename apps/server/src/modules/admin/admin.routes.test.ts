@@ -269,11 +269,12 @@ describe("admin: users list, details, status, metrics", () => {
     expect(messageOf(badAction)).toMatch(/^action: /);
   });
 
-  it("dashboard metrics: user growth by UTC day and month", async () => {
+  it("dashboard metrics: user growth by UTC day and month; the admin is not counted", async () => {
     const response = await call(t, "GET", "/api/admin/dashboard/metrics", { token: admin.token });
     expect(response.statusCode).toBe(200);
     const { data } = response.json();
-    expect(data.totalUsers).toEqual({ value: 6 });
+    expect(data.totalUsers).toEqual({ value: 5 });
+    expect(data.todayUsers).toEqual({ value: 0 });
     for (const key of ["todayUsers", "yesterdayUsers", "thisMonthUsers", "lastMonthUsers"]) {
       expect(data[key].value).toEqual(expect.any(Number));
     }
@@ -286,7 +287,7 @@ describe("admin: users list, details, status, metrics", () => {
       when name = 'Echo 100%' then '2026-02-01T00:00:00Z'::timestamptz
       else '2026-01-31T23:59:59Z'::timestamptz end`);
     expect(await t.app.admin.userGrowth(new Date("2026-03-15T10:00:00Z"))).toEqual({
-      totalUsers: { value: 6 },
+      totalUsers: { value: 5 },
       todayUsers: { value: 1 },
       yesterdayUsers: { value: 1 },
       thisMonthUsers: { value: 3 },

@@ -157,14 +157,15 @@ export function createUsersRepository(db: Database) {
       const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
       const [row] = await db
         .select({
-          total: sql<number>`(select count(*) from ${users})::int`,
+          total: sql<number>`(select count(*) from ${users} where ${users.role} = 'user')::int`,
           today: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(today)}))::int`,
           yesterday: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(yesterday)} and ${users.createdAt} < ${at(today)}))::int`,
           thisMonth: sql<number>`(count(*) filter (where ${users.createdAt} >= ${at(thisMonth)}))::int`,
           lastMonth: sql<number>`(count(*) filter (where ${users.createdAt} < ${at(thisMonth)}))::int`,
         })
         .from(users)
-        .where(sql`${users.createdAt} >= ${at(lastMonth)}`);
+        // Admin accounts are not users: counted nowhere.
+        .where(sql`${users.createdAt} >= ${at(lastMonth)} and ${users.role} = 'user'`);
       return {
         total: Number(row?.total ?? 0),
         today: Number(row?.today ?? 0),
