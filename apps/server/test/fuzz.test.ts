@@ -382,14 +382,6 @@ describe("the fuzz walk: every route, bad input, three callers, never a 5xx", ()
                 return false;
               }
               const status = (response as LightMyRequestResponse).statusCode;
-              console.log(
-                "FUZZ",
-                status,
-                route.method,
-                route.path,
-                caller,
-                (response as LightMyRequestResponse).body.slice(0, 80),
-              );
               if (status >= 500) {
                 failures.push(`${status}: ${label}: ${(response as LightMyRequestResponse).body}`);
                 return false;
