@@ -5,12 +5,14 @@ import type { Config } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import {
+  LOG_SERIALIZERS,
   loggedUrl,
   loggerOptions,
   REDACT_PATHS,
   REQUEST_ID_HEADER,
   requestIdFor,
 } from "./logging.ts";
+import { adminModule } from "./modules/admin/plugin.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
 import { billingModule } from "./modules/billing/plugin.ts";
@@ -26,6 +28,7 @@ import { errorsPlugin } from "./plugins/errors.ts";
 import { openapiPlugin } from "./plugins/openapi.ts";
 import {
   DEFAULT_AUTH_RATE_LIMIT,
+  DEFAULT_LOGIN_ACCOUNT_LIMIT,
   type RateLimitSettings,
   rateLimitPlugin,
 } from "./plugins/rate-limit.ts";
@@ -57,6 +60,8 @@ export interface BuildAppOptions {
   register?: FastifyPluginAsync;
   /** The sign-in family's rate limit (default 10 per minute per IP and route). */
   authRateLimit?: Partial<RateLimitSettings>;
+  /** Failed logins per account before the failing IPs wait (default 5 per 15 minutes). */
+  loginAccountLimit?: Partial<RateLimitSettings>;
   /** Replaces the Google ID token verifier (tests sign their own tokens; no network). */
   googleVerifier?: GoogleTokenVerifier;
   /** How long a chat reply may take before it fails with 502 (default 60 s). */
@@ -75,9 +80,13 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 function resolveLogger(options: BuildAppOptions) {
   if (options.logger === undefined) return loggerOptions(options.config);
-  if (options.logger === true) return { level: options.config.logLevel, redact: REDACT_PATHS };
+  if (options.logger === true) {
+    return { level: options.config.logLevel, redact: REDACT_PATHS, serializers: LOG_SERIALIZERS };
+  }
   // Given logger options (tests capture the log) keep the redaction too.
-  return options.logger === false ? false : { redact: REDACT_PATHS, ...options.logger };
+  return options.logger === false
+    ? false
+    : { redact: REDACT_PATHS, serializers: LOG_SERIALIZERS, ...options.logger };
 }
 
 /** Builds the whole app: database (migrated), plugins, routes, web app. Not yet listening. */
@@ -148,33 +157,32 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
-  await app.register(healthRoutes, { connection });
+  await app.register(healthRoutes);
   await app.register(rateLimitPlugin, {
     auth: { ...DEFAULT_AUTH_RATE_LIMIT, ...options.authRateLimit },
+    loginAccount: { ...DEFAULT_LOGIN_ACCOUNT_LIMIT, ...options.loginAccountLimit },
     redisUrl: config.redisUrl,
   });
-  await app.register(settingsModule, { connection, secretsKey: config.secretsKey });
+  await app.register(settingsModule, { secretsKey: config.secretsKey });
   // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
   await app.register(providersPlugin, { config, storedKeys: () => app.providerKeys.read() });
   await app.register(uploadsPlugin, { dataDir: config.dataDir });
   // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
   await app.register(accountsModule, {
     config,
-    connection,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
   await app.register(chatModule, {
-    connection,
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
-  await app.register(dashboardsModule, { connection });
+  await app.register(adminModule);
+  await app.register(dashboardsModule);
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
   });
-  await app.register(billingModule, { config, connection });
+  await app.register(billingModule, { config });
   await app.register(voiceModule, {
-    connection,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });
   if (options.register) await app.register(options.register);

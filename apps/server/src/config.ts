@@ -40,7 +40,7 @@ export interface Config {
   googleClientId: string | undefined;
   redisUrl: string | undefined;
   logLevel: LogLevel;
-  /** NODE_ENV === "production"; only changes log formatting. */
+  /** NODE_ENV === "production": log formatting, and the outbox logs no mail text (reset links). */
   isProduction: boolean;
 }
 

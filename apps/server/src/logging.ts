@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { FastifyServerOptions } from "fastify";
+import { stdSerializers } from "pino";
 import type { Config } from "./config.ts";
 
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -38,6 +39,59 @@ export function loggedUrl(url: string): string {
   return url.replace(/([?&](?:token|csrf)=)[^&#]*/gi, "$1[redacted]");
 }
 
+type SerializedError = { [key: string]: unknown; type: string; message: string; stack: string };
+type QueryErrorLike = { query?: unknown; params?: unknown; cause?: unknown };
+
+/** The bound parameters of every failed query in an error and its causes, as they print. */
+function boundParameters(error: unknown): { line: string; values: string[] }[] {
+  const found: { line: string; values: string[] }[] = [];
+  let current = error as QueryErrorLike | undefined;
+  for (let depth = 0; current && typeof current === "object" && depth < 8; depth++) {
+    if (typeof current.query === "string" && Array.isArray(current.params)) {
+      found.push({
+        line: `\nparams: ${current.params}`,
+        // Short values (a number, a flag) would wipe unrelated text; they say nothing anyway.
+        values: current.params.map((value) => String(value)).filter((value) => value.length >= 4),
+      });
+    }
+    current = current.cause as QueryErrorLike | undefined;
+  }
+  return found;
+}
+
+function scrub(text: string, parameters: { line: string; values: string[] }[]): string {
+  if (typeof text !== "string") return text;
+  let result = text;
+  for (const { line, values } of parameters) {
+    result = result.replaceAll(line, "");
+    for (const value of values) result = result.replaceAll(value, "[parameter]");
+  }
+  return result;
+}
+
+/**
+ * pino's error serializer, without the bound parameters of a failed query: drizzle writes them
+ * into the message ("params: ..."), and PostgreSQL quotes a refused value in its own (the
+ * password hash was once in a log line). The query text stays, with its $1 placeholders.
+ */
+export function serializeError(error: Error): SerializedError {
+  const serialized = stdSerializers.err(error) as SerializedError;
+  const parameters = boundParameters(error);
+  if (parameters.length === 0 || typeof serialized !== "object" || serialized === null) {
+    return serialized;
+  }
+  const { params: _params, ...rest } = serialized;
+  return {
+    ...rest,
+    type: serialized.type,
+    message: scrub(serialized.message, parameters),
+    stack: scrub(serialized.stack, parameters),
+  };
+}
+
+/** Serializers of every logger the app makes: errors lose their queries' bound parameters. */
+export const LOG_SERIALIZERS = { err: serializeError };
+
 /** pino options: the configured level; readable colours only for a person at a dev terminal. */
 export function loggerOptions(config: Config): NonNullable<FastifyServerOptions["logger"]> {
   const pretty = process.stdout.isTTY === true && !config.isProduction;
@@ -45,6 +99,7 @@ export function loggerOptions(config: Config): NonNullable<FastifyServerOptions[
     level: config.logLevel,
     // Never log credentials, whatever a later route logs.
     redact: REDACT_PATHS,
+    serializers: LOG_SERIALIZERS,
     ...(pretty
       ? {
           transport: {

@@ -59,6 +59,7 @@ describe("the authorization walk", () => {
     userRoutes = all.filter(
       (r) =>
         r.path === "/api/auth/me" ||
+        r.path === "/api/auth/logout" ||
         r.path.startsWith("/api/users/") ||
         r.path.startsWith("/api/chat/"),
     );
@@ -67,6 +68,10 @@ describe("the authorization walk", () => {
 
   // Path parameters get a real user's id, so an admin's call reaches the route's own rules.
   const urlOf = (route: Route) => route.path.replace(/\{[^}]+\}/g, userId);
+  // A logout ends the token it is called with: it gets a session of its own.
+  const isLogout = (route: Route) => route.path.endsWith("/logout");
+  const freshAdminToken = async () =>
+    (await adminSession(t, { email: admin.email, password: admin.password })).token;
 
   it("finds the admin and user routes", () => {
     expect(adminRoutes.length).toBeGreaterThanOrEqual(7);
@@ -85,6 +90,8 @@ describe("the authorization walk", () => {
     }
     expect(userRoutes).toContainEqual({ method: "PUT", path: "/api/users/password" });
     expect(userRoutes).toContainEqual({ method: "POST", path: "/api/chat/message" });
+    expect(userRoutes).toContainEqual({ method: "POST", path: "/api/auth/logout" });
+    expect(adminRoutes).toContainEqual({ method: "POST", path: "/api/admin/logout" });
     expect(adminRoutes).toContainEqual({ method: "GET", path: "/api/admin/chat-logs/export" });
   });
 
@@ -107,7 +114,8 @@ describe("the authorization walk", () => {
       expect(asDeactivated.statusCode, `${label} as a deactivated admin`).toBe(401);
       expect(messageOf(asDeactivated)).toBe(AUTH_MESSAGES.accountDeactivated);
 
-      const asAdmin = await call(t, route.method, url, { token: admin.token, body });
+      const token = isLogout(route) ? await freshAdminToken() : admin.token;
+      const asAdmin = await call(t, route.method, url, { token, body });
       expect([401, 403], `${label} as the admin: ${asAdmin.body}`).not.toContain(
         asAdmin.statusCode,
       );
@@ -128,7 +136,8 @@ describe("the authorization walk", () => {
       expect(deactivated.statusCode, `${label} as a deactivated user`).toBe(401);
       expect(messageOf(deactivated)).toBe(AUTH_MESSAGES.accountDeactivated);
 
-      const asUser = await call(t, route.method, url, { token: userToken, body });
+      const token = isLogout(route) ? (await signUp(t)).token : userToken;
+      const asUser = await call(t, route.method, url, { token, body });
       expect([401, 403], `${label} as the user`).not.toContain(asUser.statusCode);
     }
   });

@@ -37,6 +37,8 @@ export interface TestAppOptions {
   register?: FastifyPluginAsync;
   /** The sign-in rate limit; tests get a high one unless they test the limit itself. */
   authRateLimit?: BuildAppOptions["authRateLimit"];
+  /** Failed logins per account; tests get a high one unless they test the limit itself. */
+  loginAccountLimit?: BuildAppOptions["loginAccountLimit"];
   /** A Google verifier that checks the test's own tokens (test/google.ts). */
   googleVerifier?: BuildAppOptions["googleVerifier"];
   /** How long a chat reply may take (default 60 s). */
@@ -73,6 +75,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     webDistDir: options.webDistDir ?? join(dataDir, "no-web-build"),
     ...(options.register ? { register: options.register } : {}),
     authRateLimit: options.authRateLimit ?? { max: 10_000 },
+    loginAccountLimit: options.loginAccountLimit ?? { max: 10_000 },
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
     ...(options.chatProviderTimeoutMs

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { publicSettingsSchema } from "./settings";
+import { safeText, singleLineText } from "./text";
 
 /**
  * Provider keys as the admin reads them: masked, never whole (DESIGN.md, data rules). Saving a
@@ -27,8 +28,7 @@ export const API_KEY_MESSAGES = {
 } as const;
 
 const optionalKey = (prefix: string, message: string) =>
-  z
-    .string()
+  singleLineText()
     .trim()
     .refine((value) => value === "" || value.startsWith(prefix), { error: message });
 
@@ -38,7 +38,7 @@ export const apiKeysSchema = z.object({
     secret: optionalKey("sk_", API_KEY_MESSAGES.stripeSecretPrefix),
     publishable: optionalKey("pk_", API_KEY_MESSAGES.stripePublishablePrefix),
   }),
-  elevenLabs: z.string().trim(),
+  elevenLabs: singleLineText().trim(),
 });
 export type ApiKeys = z.infer<typeof apiKeysSchema>;
 
@@ -59,8 +59,7 @@ export const adminSettingsSchema = publicSettingsSchema.extend({
 });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 
-const socialUrl = z
-  .string()
+const socialUrl = safeText()
   .trim()
   .refine((value) => value === "" || /^https?:\/\/\S+$/i.test(value), {
     error: "Must be a full URL starting with http:// or https://",
@@ -89,7 +88,7 @@ export const adminSettingsResponseSchema = z.object({
 });
 
 export const testKeyRequestSchema = z.object({
-  apiKey: z.string().trim().min(1, { error: "Enter the key before testing it" }),
+  apiKey: singleLineText().trim().min(1, { error: "Enter the key before testing it" }),
 });
 export const testOpenAiResponseSchema = z.object({
   success: z.literal(true),

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
 import { AUTH_MESSAGES, PASSWORD_RULES, roleSchema } from "./auth";
+import { safeText } from "./text";
 
 export const adminLoginRequestSchema = z.object({
-  email: z
-    .string()
+  email: safeText()
     .trim()
     .toLowerCase()
     .pipe(z.email({ error: "Please enter a valid email address" })),
@@ -50,7 +50,7 @@ export const adminUsersQuerySchema = z.object({
     .int()
     .refine((v) => v === 1 || v === -1, { error: "sortOrder must be 1 or -1" })
     .default(-1),
-  search: z.string().trim().max(200).optional(),
+  search: safeText().trim().max(200).optional(),
   status: z.enum(["all", "active", "inactive"]).default("all"),
 });
 export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 export const knowledgeDocumentSchema = z.object({
   _id: z.string(),
@@ -33,21 +34,20 @@ export type AiTraining = z.infer<typeof aiTrainingSchema>;
 export const SYSTEM_PROMPT_MAX = 20_000;
 
 export const updateSystemPromptRequestSchema = z.object({
-  systemPrompt: z.string().max(SYSTEM_PROMPT_MAX, {
+  systemPrompt: safeText().max(SYSTEM_PROMPT_MAX, {
     error: `System prompt must be at most ${SYSTEM_PROMPT_MAX} characters`,
   }),
 });
 export const updateVoiceIdRequestSchema = z.object({
-  voiceId: z
-    .string()
+  voiceId: safeText()
     .trim()
     .min(1, { error: "Voice ID is required" })
     .max(100)
     .regex(/^[A-Za-z0-9_-]+$/, { error: "Voice ID may hold only letters, digits, - and _" }),
 });
 export const generateVoiceCloneRequestSchema = z.object({
-  name: z.string().trim().min(1, { error: "Voice name is required" }).max(100),
-  description: z.string().trim().max(500).default(""),
+  name: safeText().trim().min(1, { error: "Voice name is required" }).max(100),
+  description: safeText().trim().max(500).default(""),
 });
 
 export const aiTrainingResponseSchema = z.object({

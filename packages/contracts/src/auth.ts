@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 /** Password rules of the spec (user-side sections 5 and 9, admin-side section 5). */
 export const PASSWORD_RULES = {
@@ -26,13 +27,11 @@ export const AUTH_MESSAGES = {
   tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
 } as const;
 
-const email = z
-  .string()
+const email = safeText()
   .trim()
   .toLowerCase()
   .pipe(z.email({ error: "Please enter a valid email address" }));
-const name = z
-  .string()
+const name = safeText()
   .trim()
   .min(1, { error: "Name is required" })
   .max(100, { error: "Name must be at most 100 characters" });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
+import { queryDate, safeText } from "./text";
 
 export const CHAT_MESSAGES = {
   dailyLimitError: "Daily free message limit reached",
@@ -27,7 +28,7 @@ export const chatMessageSchema = z.object({
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 export const sendMessageRequestSchema = z.object({
-  message: z.string().max(20_000, { error: "Message is too long" }),
+  message: safeText().max(20_000, { error: "Message is too long" }),
   conversationId: z.uuid({ error: "Invalid conversation id" }).nullish(),
 });
 export type SendMessageRequest = z.infer<typeof sendMessageRequestSchema>;
@@ -120,10 +121,10 @@ export const chatUsageResponseSchema = z.object({
 export const chatLogsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(10),
-  search: z.string().trim().max(200).optional(),
+  search: safeText().trim().max(200).optional(),
   plan: z.enum(["all", "premium", "standard"]).default("all"),
-  startDate: z.iso.date({ error: "startDate must be a date (yyyy-MM-dd)" }).optional(),
-  endDate: z.iso.date({ error: "endDate must be a date (yyyy-MM-dd)" }).optional(),
+  startDate: queryDate("startDate must be a date (yyyy-MM-dd)").optional(),
+  endDate: queryDate("endDate must be a date (yyyy-MM-dd)").optional(),
   sortBy: z.enum(["startTime", "lastMessageAt", "messageCount", "duration"]).default("startTime"),
   sortOrder: z.coerce
     .number()

@@ -7,5 +7,6 @@ export * from "./billing";
 export * from "./chat";
 export * from "./dashboards";
 export * from "./settings";
+export * from "./text";
 export * from "./voice";
 export * from "./web-routes";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 export const SOCIAL_NETWORKS = [
   "twitter",
@@ -23,15 +24,21 @@ export const SETTINGS_DEFAULTS = {
 
 const count = z.number().int().min(0);
 
+/** The chat limits below 1 would stop every chat (an emptied form field arrives as 0). */
+export const SETTINGS_MESSAGES_MIN = {
+  maxWordsPerMessage: "Max words per message must be at least 1",
+  freeMessagesPerDay: "Free messages per day must be at least 1",
+} as const;
+
 export const aiProfileSchema = z.object({
-  name: z.string(),
-  aiProfileImage: z.string(),
+  name: safeText(),
+  aiProfileImage: safeText(),
   enableVoiceConversation: z.boolean(),
-  promotionalMessage: z.string(),
+  promotionalMessage: safeText(),
 });
 
 export const socialMediaProfilesSchema = z.object(
-  Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, z.string()])) as Record<
+  Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, safeText()])) as Record<
     SocialNetwork,
     z.ZodString
   >,
@@ -41,12 +48,12 @@ export const socialMediaProfilesSchema = z.object(
 export const publicSettingsSchema = z.object({
   defaultCredits: count,
   enableVoiceConversation: z.boolean(),
-  maxWordsPerMessage: count,
-  freeMessagesPerDay: count,
+  maxWordsPerMessage: z.number().int().min(1, { error: SETTINGS_MESSAGES_MIN.maxWordsPerMessage }),
+  freeMessagesPerDay: z.number().int().min(1, { error: SETTINGS_MESSAGES_MIN.freeMessagesPerDay }),
   creditsPerMinute: z.number().int().min(1),
-  lightThemeLogo: z.string(),
-  darkThemeLogo: z.string(),
-  favicon: z.string(),
+  lightThemeLogo: safeText(),
+  darkThemeLogo: safeText(),
+  favicon: safeText(),
   aiProfile: aiProfileSchema,
   socialMediaProfiles: socialMediaProfilesSchema,
 });

@@ -6,5 +6,5 @@ export * from "./audio.ts";
 export * from "./clock.ts";
 export * from "./elevenlabs.ts";
 export * from "./http.ts";
-export * from "./stripe.ts";
 export * from "./openai.ts";
+export * from "./stripe.ts";

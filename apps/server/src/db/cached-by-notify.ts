@@ -37,23 +37,37 @@ export function announceLocalChange(db: Database, channel: string): void {
 }
 
 /**
+ * A write of another cached value to make in the same transaction as a `writeAndNotify` (the
+ * admin's settings and provider keys are saved together: all or nothing).
+ */
+export interface NotifyingStep {
+  /** The channel of what `run` changes. */
+  channel: string;
+  run(tx: Database): Promise<void>;
+}
+
+/**
  * `work` in a transaction that also runs `pg_notify(channel)` (delivered at commit to every
  * session that LISTENs); this process's listeners hear of it afterwards, even if it failed (an
- * unknown outcome must not leave a stale copy).
+ * unknown outcome must not leave a stale copy). `alongside` steps run first, in the same
+ * transaction, and their channels are notified and announced the same way.
  */
 export async function writeAndNotify<T>(
   db: Database,
   channel: string,
   work: (tx: Database) => Promise<T>,
+  alongside: readonly NotifyingStep[] = [],
 ): Promise<T> {
+  const channels = [...new Set([channel, ...alongside.map((step) => step.channel)])];
   try {
     return await db.transaction(async (tx) => {
+      for (const step of alongside) await step.run(tx);
       const result = await work(tx);
-      await tx.execute(sql`select pg_notify(${channel}, '')`);
+      for (const name of channels) await tx.execute(sql`select pg_notify(${name}, '')`);
       return result;
     });
   } finally {
-    announceLocalChange(db, channel);
+    for (const name of channels) announceLocalChange(db, name);
   }
 }
 

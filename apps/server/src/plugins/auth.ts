@@ -2,7 +2,8 @@ import { AUTH_MESSAGES } from "@twinline/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { UserRow } from "../db/schema/index.ts";
-import type { TokenService } from "../modules/auth/tokens.ts";
+import type { EndedTokensRepository } from "../modules/auth/repository.ts";
+import type { TokenClaims, TokenService } from "../modules/auth/tokens.ts";
 import type { UsersRepository } from "../modules/users/repository.ts";
 import { HttpError } from "./errors.ts";
 
@@ -32,6 +33,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The signed-in account, loaded fresh for this request; set by requireUser/requireAdmin. */
     user: UserRow | null;
+    /** The claims of the request's token (its jti and expiry end it at logout); set with `user`. */
+    tokenClaims: TokenClaims | null;
   }
 }
 
@@ -45,34 +48,44 @@ function bearerToken(request: FastifyRequest): string | undefined {
 export interface AuthPluginOptions {
   tokens: TokenService;
   users: UsersRepository;
+  endedTokens: EndedTokensRepository;
 }
 
 /**
- * Bearer-token authentication (docs/decisions/0003-ended-tokens.md). Every request loads its
- * account by primary key, so a deactivation or a password change (which bump token_version)
- * ends the account's earlier tokens at once, on every instance: 401, with the deactivated
- * message when that is the reason.
+ * Bearer-token authentication (docs/decisions/0003-ended-tokens.md), THE one place a request is
+ * authenticated: `requireUser` and `requireAdmin` are the only hooks, every route uses one of
+ * them. Every request loads its account by primary key, so a deactivation or a password change
+ * (which bump token_version) ends the account's earlier tokens at once, on every instance, and
+ * looks its token's jti up among the ended ones (a logout): 401, with the deactivated message
+ * when that is the reason.
  */
 export const authPlugin = fp<AuthPluginOptions>(
-  async (app: FastifyInstance, { tokens, users }) => {
+  async (app: FastifyInstance, { tokens, users, endedTokens }) => {
     app.decorate("tokens", tokens);
     app.decorateRequest("user", null);
+    app.decorateRequest("tokenClaims", null);
 
-    const authenticateToken = async (token: string | undefined): Promise<UserRow> => {
+    const verifyToken = async (token: string | undefined) => {
       if (!token) throw new HttpError(401, AUTH_ERRORS.missingToken);
       const claims = await tokens.verify(token);
       if (!claims) throw new HttpError(401, AUTH_ERRORS.invalidToken);
-      const user = await users.findById(claims.sub);
-      if (!user) throw new HttpError(401, AUTH_ERRORS.invalidToken);
+      const [user, ended] = await Promise.all([
+        users.findById(claims.sub),
+        endedTokens.isEnded(claims.jti),
+      ]);
+      if (!user || ended) throw new HttpError(401, AUTH_ERRORS.invalidToken);
       if (!user.isActive) throw new HttpError(401, AUTH_MESSAGES.accountDeactivated);
       if (user.tokenVersion !== claims.ver) throw new HttpError(401, AUTH_ERRORS.invalidToken);
-      return user;
+      return { user, claims };
     };
+    const authenticateToken = async (token: string | undefined): Promise<UserRow> =>
+      (await verifyToken(token)).user;
     app.decorate("authenticateToken", authenticateToken);
 
     const authenticate = async (request: FastifyRequest): Promise<UserRow> => {
-      const user = await authenticateToken(bearerToken(request));
+      const { user, claims } = await verifyToken(bearerToken(request));
       request.user = user;
+      request.tokenClaims = claims;
       return user;
     };
 
@@ -86,6 +99,12 @@ export const authPlugin = fp<AuthPluginOptions>(
   },
   { name: "auth" },
 );
+
+/** The claims of the token of a route behind requireUser or requireAdmin. */
+export function currentTokenClaims(request: FastifyRequest): TokenClaims {
+  if (!request.tokenClaims) throw new Error("currentTokenClaims() on a route without requireUser");
+  return request.tokenClaims;
+}
 
 /** The signed-in account of a route behind requireUser or requireAdmin. */
 export function currentUser(request: FastifyRequest): UserRow {

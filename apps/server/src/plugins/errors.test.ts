@@ -1,3 +1,5 @@
+import { Writable } from "node:stream";
+import { sql } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,12 +24,31 @@ const probes: FastifyPluginAsync = async (app) => {
     throw new Error(SECRET_DETAIL);
   });
   typed.get("/api/probe/async-reject", () => Promise.reject(new TypeError(SECRET_DETAIL)));
+  // A value the database refuses (SQLSTATE class 22) and a query that is simply wrong.
+  typed.get("/api/probe/database-refused", async () =>
+    app.database.db.execute(sql`select ${"9999999999999999999999"}::int as n`),
+  );
+  typed.get("/api/probe/database-broken", async () =>
+    app.database.db.execute(sql`select * from no_such_table where x = ${"db-secret-param-77"}`),
+  );
 };
 
 describe("error answers", () => {
   let t: TestApp;
+  const logLines: string[] = [];
   beforeAll(async () => {
-    t = await createTestApp({ register: probes });
+    t = await createTestApp({
+      register: probes,
+      logger: {
+        level: "info",
+        stream: new Writable({
+          write(chunk, _encoding, done) {
+            logLines.push(String(chunk));
+            done();
+          },
+        }),
+      },
+    });
   });
   afterAll(() => t?.close());
 
@@ -93,6 +114,24 @@ describe("error answers", () => {
       expect(response.body).not.toContain("hunter2");
       expect(response.body).not.toContain("db.ts");
     }
+  });
+
+  it("a value the database refuses is a 400 that quotes nothing; a broken query a bare 500", async () => {
+    const refused = await t.app.inject({ method: "GET", url: "/api/probe/database-refused" });
+    expect(refused.statusCode).toBe(400);
+    // Neither line carries the bound parameters (the refused value, the secret).
+    const log = logLines.join("");
+    expect(log).toContain("Request refused");
+    expect(log).not.toContain("9999999999999999999999");
+    expect(refused.json()).toEqual({
+      success: false,
+      message: "The request holds a value that cannot be stored",
+    });
+    const broken = await t.app.inject({ method: "GET", url: "/api/probe/database-broken" });
+    expect(broken.statusCode).toBe(500);
+    expect(broken.body).not.toContain("no_such_table");
+    expect(logLines.join("")).toContain("no_such_table");
+    expect(logLines.join("")).not.toContain("db-secret-param-77");
   });
 });
 

@@ -16,6 +16,8 @@ export class HttpError extends Error {
     readonly details?: unknown,
     /** Further top-level fields of the answer (the daily limit's `dailyLimit`). */
     readonly extra?: Record<string, unknown>,
+    /** Headers of the answer (a 429's Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "HttpError";
@@ -62,9 +64,39 @@ const FASTIFY_MESSAGES: Record<string, { status: number; message: string }> = {
     status: 400,
     message: "Request body size did not match Content-Length",
   },
+  // @fastify/multipart: not multipart at all (406 by default), or a broken body.
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    status: 400,
+    message: "Send the file as multipart/form-data",
+  },
+  FST_MP_PREMATURE_CLOSE: { status: 400, message: "The multipart/form-data body is malformed" },
   FST_CSRF_MISSING_SECRET: { status: 403, message: CSRF_ERROR_MESSAGE },
   FST_CSRF_INVALID_TOKEN: { status: 403, message: CSRF_ERROR_MESSAGE },
 };
+
+export const DATABASE_REFUSED_MESSAGE = "The request holds a value that cannot be stored";
+
+/** The SQLSTATE of a database error, or of the one a failed query wraps (drizzle's cause). */
+function sqlState(error: unknown): string | undefined {
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current && typeof current === "object" && depth < 4; depth++) {
+    const { code } = current;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+/**
+ * A database error about a value the request carried (SQLSTATE class 22, "data exception": a
+ * NUL byte, a date out of range, a number too large) is the client's: 400, in words that quote
+ * nothing. The contracts refuse these first; this is the net for a route that slipped.
+ */
+function databaseResponse(error: unknown): { status: number; body: ErrorEnvelope } | undefined {
+  const state = sqlState(error);
+  if (state?.startsWith("22")) return { status: 400, body: envelope(DATABASE_REFUSED_MESSAGE) };
+  return undefined;
+}
 
 function toResponse(error: FastifyError): { status: number; body: ErrorEnvelope } | undefined {
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -88,6 +120,8 @@ function toResponse(error: FastifyError): { status: number; body: ErrorEnvelope 
   }
   const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
   if (known) return { status: known.status, body: envelope(known.message) };
+  const database = databaseResponse(error);
+  if (database) return database;
   // A JSON body the parser rejects arrives as a SyntaxError marked 400.
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return { status: 400, body: envelope("Request body is not valid JSON") };
@@ -115,7 +149,9 @@ export const errorsPlugin = fp<ErrorsPluginOptions>(
       const known = toResponse(error);
       if (known) {
         if (known.status >= 500) request.log.error({ err: error }, "Request failed");
-        else request.log.info({ err: error.message, status: known.status }, "Request refused");
+        // The answer's own words: a refused query's message would carry its bound parameters.
+        else request.log.info({ err: known.body.message, status: known.status }, "Request refused");
+        if (error instanceof HttpError && error.headers) reply.headers(error.headers);
         return reply.code(known.status).send(known.body);
       }
       request.log.error({ err: error }, "Request failed");

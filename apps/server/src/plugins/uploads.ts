@@ -29,7 +29,21 @@ export const UPLOAD_MESSAGES = {
   noFile: "No file was uploaded",
   oneFile: "Upload one file at a time",
   pathInName: "The file name must not contain a path",
+  malformed: "The multipart/form-data body is malformed",
 } as const;
+
+/**
+ * Whether an error met while reading a multipart request is the body's fault: busboy's parse
+ * errors (no or wrong boundary, truncated body, bad part headers) and @fastify/multipart's
+ * client errors. A file-system error (it has a `syscall`) is ours, never the client's.
+ */
+export function isMalformedMultipart(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { syscall, statusCode } = error as { syscall?: unknown; statusCode?: unknown };
+  if (syscall !== undefined) return false;
+  if (typeof statusCode === "number") return statusCode >= 400 && statusCode < 500;
+  return error instanceof Error;
+}
 
 export interface ReceivedFile {
   /** The form field that carried it. */
@@ -66,6 +80,10 @@ export async function receiveOneFile(
   options: ReceiveOptions,
 ): Promise<ReceivedFile> {
   if (!request.isMultipart()) throw new HttpError(400, UPLOAD_MESSAGES.notMultipart);
+  // busboy needs a boundary; without one it throws before the first part.
+  if (!/;\s*boundary=/i.test(String(request.headers["content-type"] ?? ""))) {
+    throw new HttpError(400, UPLOAD_MESSAGES.malformed);
+  }
   let received: ReceivedFile | undefined;
   const fail = async (status: number, message: string, details?: unknown): Promise<never> => {
     if (received) await discard(received);
@@ -111,9 +129,8 @@ export async function receiveOneFile(
   } catch (error) {
     if (error instanceof HttpError) throw error;
     if (isTooLarge(error)) await fail(400, options.tooLargeMessage);
-    const status = (error as { statusCode?: number }).statusCode;
     // Multipart limits (parts, fields) and broken bodies: the client's fault, never a 500.
-    if (status && status >= 400 && status < 500) await fail(400, (error as Error).message);
+    if (isMalformedMultipart(error)) await fail(400, UPLOAD_MESSAGES.malformed);
     if (received) await discard(received);
     throw error;
   }

@@ -1,6 +1,39 @@
+import { MASK_CHAR } from "@twinline/contracts";
+
 export type ProviderName = "OpenAI" | "Stripe" | "ElevenLabs";
 
-/** A provider refused or could not be reached; `message` is the provider's own words. */
+const MAX_MESSAGE_LENGTH = 300;
+
+// What a key looks like in a provider's words: OpenAI and Stripe quote the key they were given,
+// partly starred ("sk-abc***0000", "sk_test_********0000"). Prefixed keys, and any long run of
+// key characters (an ElevenLabs key has no prefix).
+const PREFIXED_KEY = /\b(?:sk|pk|rk|whsec)[-_][^\s"'`,;.)]*/g;
+const LONG_TOKEN = /[A-Za-z0-9_*•-]{24,}/g;
+
+/**
+ * A provider's message as it may reach an answer or a log line: every key (even partly starred)
+ * replaced by its prefix and a mask, control characters gone, at most 300 characters.
+ */
+export function safeProviderMessage(message: string): string {
+  const masked = message
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to drop them
+    .replace(/[\u0000-\u001F\u007F-\u009F]+/g, " ")
+    .replace(
+      PREFIXED_KEY,
+      (key) => `${/^[a-z]+[-_](?:(?:live|test)_)?/.exec(key)?.[0] ?? ""}${MASK_CHAR.repeat(8)}`,
+    )
+    .replace(LONG_TOKEN, MASK_CHAR.repeat(8))
+    .trim();
+  return masked.length > MAX_MESSAGE_LENGTH
+    ? `${masked.slice(0, MAX_MESSAGE_LENGTH - 1)}…`
+    : masked || "The provider refused the request";
+}
+
+/**
+ * A provider refused or could not be reached; `message` is the provider's own words, reduced to
+ * a safe message (safeProviderMessage: no key, not even part of one) as it is made, so that no
+ * answer and no log line can carry more.
+ */
 export class ProviderError extends Error {
   constructor(
     readonly provider: ProviderName,
@@ -8,7 +41,7 @@ export class ProviderError extends Error {
     /** The provider's HTTP status, when it answered. */
     readonly status?: number,
   ) {
-    super(message);
+    super(safeProviderMessage(message));
     this.name = "ProviderError";
   }
 }

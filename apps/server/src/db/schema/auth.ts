@@ -16,3 +16,17 @@ export const passwordResetTokens = pgTable(
   },
   (table) => [index("password_reset_tokens_user_idx").on(table.userId)],
 );
+
+/**
+ * Session tokens ended before their expiry by a logout (docs/decisions/0003-ended-tokens.md):
+ * the token's `jti` and its own expiry, after which the row serves nothing and is swept.
+ */
+export const endedTokens = pgTable(
+  "ended_tokens",
+  {
+    jti: uuid("jti").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("ended_tokens_expires_idx").on(table.expiresAt)],
+);

@@ -8,19 +8,21 @@ import {
   adminUserIdParamsSchema,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
+  messageResponseSchema,
   userStatusActionSchema,
   userStatusResponseSchema,
   verifyTokenResponseSchema,
 } from "@twinline/contracts";
-import type { FastifyPluginOptions } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { currentUser } from "../../plugins/auth.ts";
+import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
+import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import type { AuthService } from "../auth/service.ts";
 import { toAdmin } from "../users/mapper.ts";
 import { ADMIN_MESSAGES, type AdminService } from "./service.ts";
 
-export const ADMIN_PREFIX = "/api/admin";
+// Kept here too for code that imports them from the admin module; they live in the plugin.
+export { ADMIN_PREFIX, adminGuarded };
 
 const errors = errorResponses(400, 401, 403, 404, 429);
 const tags = ["admin"];
@@ -33,8 +35,8 @@ export interface AdminRoutesOptions {
 
 /**
  * The admin API. POST /api/admin/login is the only open route; every other one is registered
- * in the guarded scope below, whose one onRequest hook (requireAdmin) covers the whole prefix:
- * no token or an ended one 401, a user's token 403.
+ * through adminGuarded (plugins/admin-scope.ts), whose one onRequest hook (requireAdmin) covers
+ * them all: no token or an ended one 401, a user's token 403.
  */
 export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, options) => {
   const { auth } = options;
@@ -42,7 +44,6 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.post(
     `${ADMIN_PREFIX}/login`,
     {
-      config: { rateLimit: app.authRateLimit },
       schema: {
         tags,
         summary: "Signs an admin in",
@@ -51,27 +52,16 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
       },
     },
     async (request) => {
-      const { user, token } = await auth.adminLogin(request.body);
+      // The login throttle: one per-IP budget with the user login, and failures per account.
+      const { user, token } = await app.loginThrottle.guard(request, request.body.email, () =>
+        auth.adminLogin(request.body),
+      );
       return { success: true as const, token, admin: toAdmin(user) };
     },
   );
 
   await app.register(adminGuarded(guardedAdminRoutes), options);
 };
-
-/**
- * THE admin guard: wraps a plugin of /api/admin routes so that every route it registers is
- * behind requireAdmin (one onRequest hook on its scope). The admin routes of other modules
- * (chat logs...) register through it too.
- */
-export function adminGuarded<T extends FastifyPluginOptions>(
-  routes: FastifyPluginAsyncZod<T>,
-): FastifyPluginAsyncZod<T> {
-  return async (app, options) => {
-    app.addHook("onRequest", app.requireAdmin);
-    await app.register(routes, options);
-  };
-}
 
 const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, options) => {
   const { auth, admin } = options;
@@ -117,8 +107,27 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         response: { 200: adminPasswordChangedResponseSchema, ...errors },
       },
     },
-    async (request) =>
-      auth.changePassword(currentUser(request), request.body, ADMIN_MESSAGES.passwordChanged),
+    async (request) => ({
+      success: true as const,
+      message: ADMIN_MESSAGES.passwordChanged,
+      token: await auth.changePassword(currentUser(request), request.body),
+    }),
+  );
+
+  app.post(
+    `${ADMIN_PREFIX}/logout`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Ends this admin session's token on the server (every instance), until its expiry",
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.logout(currentTokenClaims(request));
+      return { success: true as const, message: ADMIN_MESSAGES.loggedOut };
+    },
   );
 
   app.get(
@@ -132,7 +141,15 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         response: { 200: adminUsersResponseSchema, ...errors },
       },
     },
-    async (request) => admin.listUsers(request.query),
+    async (request) => {
+      const { users, total } = await admin.listUsers(request.query);
+      const { page, limit } = request.query;
+      return {
+        success: true as const,
+        data: users,
+        pagination: { total, page, limit, pages: Math.ceil(total / limit) },
+      };
+    },
   );
 
   app.get(
@@ -164,7 +181,13 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         response: { 200: userStatusResponseSchema, ...errors },
       },
     },
-    async (request) =>
-      admin.setStatus(currentUser(request), request.params.userId, request.body.action),
+    async (request) => {
+      const { action } = request.body;
+      return {
+        success: true as const,
+        message: action === "activate" ? ADMIN_MESSAGES.activated : ADMIN_MESSAGES.deactivated,
+        data: await admin.setStatus(currentUser(request), request.params.userId, action),
+      };
+    },
   );
 };

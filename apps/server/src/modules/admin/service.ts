@@ -15,6 +15,7 @@ export const ADMIN_MESSAGES = {
   activated: "User activated successfully",
   deactivated: "User deactivated successfully",
   passwordChanged: "Password changed successfully",
+  loggedOut: "Logged out",
 } as const;
 
 export type UserStatusAction = "activate" | "deactivate" | "suspend";
@@ -31,21 +32,13 @@ export function createAdminService({ users, figuresOf, subscriptionsOf }: AdminS
   const detailOf = async (user: UserRow) =>
     toAdminUserDetail(user, figuresOf ? await figuresOf(user.id) : undefined);
   return {
+    /** One page of the users (accounts with the user role) and how many match in all. */
     async listUsers(query: AdminUsersQuery) {
       const { rows, total } = await users.list(query);
       const subscriptions = subscriptionsOf
         ? await subscriptionsOf(rows.map((row) => row.id))
         : new Map<string, SubscriptionView>();
-      return {
-        success: true as const,
-        data: rows.map((row) => toAdminListItem(row, subscriptions.get(row.id))),
-        pagination: {
-          total,
-          page: query.page,
-          limit: query.limit,
-          pages: Math.ceil(total / query.limit),
-        },
-      };
+      return { users: rows.map((row) => toAdminListItem(row, subscriptions.get(row.id))), total };
     },
 
     async getUser(userId: string) {
@@ -65,11 +58,7 @@ export function createAdminService({ users, figuresOf, subscriptionsOf }: AdminS
         activate ? { isActive: true } : { isActive: false, bumpTokens: true },
       );
       if (!updated) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
-      return {
-        success: true as const,
-        message: activate ? ADMIN_MESSAGES.activated : ADMIN_MESSAGES.deactivated,
-        data: await detailOf(updated),
-      };
+      return detailOf(updated);
     },
   };
 }

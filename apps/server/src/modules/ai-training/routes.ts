@@ -48,7 +48,7 @@ function parseRange(
   return start > end || start >= size ? "invalid" : { start, end };
 }
 
-/** The persona's training. Every route is behind requireAdmin (the operator module's scope). */
+/** The persona's training. Every route is behind requireAdmin (adminGuarded, ai-training/plugin.ts). */
 export const aiTrainingRoutes: FastifyPluginAsyncZod<AiTrainingRoutesOptions> = async (
   app,
   options,

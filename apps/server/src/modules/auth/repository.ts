@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { passwordResetTokens } from "../../db/schema/index.ts";
+import { endedTokens, passwordResetTokens } from "../../db/schema/index.ts";
 
 export const RESET_TOKEN_LIFETIME_MINUTES = 60;
 
@@ -43,3 +43,30 @@ export function createResetTokensRepository(db: Database) {
 }
 
 export type ResetTokensRepository = ReturnType<typeof createResetTokensRepository>;
+
+/** Session tokens ended by a logout before their expiry (docs/decisions/0003-ended-tokens.md). */
+export function createEndedTokensRepository(db: Database) {
+  return {
+    /**
+     * Ends the token `jti` until `expiresAt` (its own expiry; after it the token is refused
+     * anyway). Sweeps the rows of tokens that have expired since, so the table stays small.
+     */
+    async end(jti: string, expiresAt: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.insert(endedTokens).values({ jti, expiresAt }).onConflictDoNothing();
+        await tx.delete(endedTokens).where(lt(endedTokens.expiresAt, sql`now()`));
+      });
+    },
+
+    /** Whether the token `jti` was ended (one primary-key lookup). */
+    async isEnded(jti: string): Promise<boolean> {
+      const [row] = await db
+        .select({ jti: endedTokens.jti })
+        .from(endedTokens)
+        .where(eq(endedTokens.jti, jti));
+      return row !== undefined;
+    },
+  };
+}
+
+export type EndedTokensRepository = ReturnType<typeof createEndedTokensRepository>;

@@ -1,4 +1,5 @@
 import {
+  AUTH_MESSAGES,
   authConfigResponseSchema,
   authResponseSchema,
   changePasswordRequestSchema,
@@ -15,9 +16,13 @@ import {
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { currentUser } from "../../plugins/auth.ts";
+import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import type { AuthService } from "./service.ts";
+import type { AuthService, Session } from "./service.ts";
+
+export const LOGOUT_MESSAGE = "Logged out";
+
+const answer = (session: Session) => ({ success: true as const, ...session });
 
 const errors = errorResponses(400, 401, 403, 409, 429);
 
@@ -55,13 +60,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 201: authResponseSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await auth.signup(request.body)),
+    async (request, reply) => reply.code(201).send(answer(await auth.signup(request.body))),
   );
 
   app.post(
     "/api/auth/login",
     {
-      config: { rateLimit },
       schema: {
         tags,
         summary: "Signs in with e-mail and password",
@@ -69,7 +73,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: authResponseSchema, ...errors },
       },
     },
-    async (request) => auth.login(request.body),
+    async (request) =>
+      answer(
+        await app.loginThrottle.guard(request, request.body.email, () => auth.login(request.body)),
+      ),
   );
 
   app.post(
@@ -83,7 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: authResponseSchema, ...errors },
       },
     },
-    async (request) => auth.google(request.body.token),
+    async (request) => answer(await auth.google(request.body.token)),
   );
 
   app.post(
@@ -97,7 +104,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: messageResponseSchema, ...errors },
       },
     },
-    async (request) => auth.forgotPassword(request.body.email),
+    async (request) => {
+      await auth.forgotPassword(request.body.email);
+      return { success: true as const, message: AUTH_MESSAGES.forgotPasswordSent };
+    },
   );
 
   app.put(
@@ -112,7 +122,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: authResponseSchema, ...errors },
       },
     },
-    async (request) => auth.resetPassword(request.params.token, request.body.password),
+    async (request) =>
+      answer(await auth.resetPassword(request.params.token, request.body.password)),
   );
 
   app.get(
@@ -159,6 +170,27 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: passwordChangedResponseSchema, ...errors },
       },
     },
-    async (request) => auth.changePassword(currentUser(request), request.body),
+    async (request) => ({
+      success: true as const,
+      message: AUTH_MESSAGES.passwordChanged,
+      token: await auth.changePassword(currentUser(request), request.body),
+    }),
+  );
+
+  app.post(
+    "/api/auth/logout",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "Ends this session's token on the server (every instance), until its expiry",
+        security: bearerSecurity,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.logout(currentTokenClaims(request));
+      return { success: true as const, message: LOGOUT_MESSAGE };
+    },
   );
 };

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { AUTH_MESSAGES, type AuthResponse, type User } from "@twinline/contracts";
+import { AUTH_MESSAGES, type User } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
@@ -12,8 +12,8 @@ import type { UsersRepository } from "../users/repository.ts";
 import { syncAdminAccount } from "./admin-account.ts";
 import type { GoogleTokenVerifier } from "./google.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
-import type { ResetTokensRepository } from "./repository.ts";
-import type { TokenService } from "./tokens.ts";
+import type { EndedTokensRepository, ResetTokensRepository } from "./repository.ts";
+import type { TokenClaims, TokenService } from "./tokens.ts";
 
 export const GOOGLE_MESSAGES = {
   notConfigured: "Google sign-in is not configured on this server",
@@ -31,6 +31,7 @@ export interface AuthServiceOptions {
   db: Database;
   users: UsersRepository;
   resetTokens: ResetTokensRepository;
+  endedTokens: EndedTokensRepository;
   tokens: TokenService;
   mail: MailProvider;
   settings: SettingsService;
@@ -46,8 +47,8 @@ export function createAuthService(options: AuthServiceOptions) {
   // its timing); the app waits for these on close.
   const pendingMail = new Set<Promise<void>>();
 
-  const session = async (user: UserRow): Promise<AuthResponse> => ({
-    success: true,
+  /** A signed-in session: the token and the user (the routes wrap it in the envelope). */
+  const session = async (user: UserRow): Promise<Session> => ({
     token: await tokens.sign(user),
     user: toUser(user, await subscriptionOf(db, user.id)),
   });
@@ -57,7 +58,7 @@ export function createAuthService(options: AuthServiceOptions) {
   };
 
   /** After a successful sign-in of any kind: lastLogin, then the session. */
-  const signedIn = async (user: UserRow): Promise<AuthResponse> => {
+  const signedIn = async (user: UserRow): Promise<Session> => {
     const updated = (await users.recordLogin(user.id)) ?? user;
     return session(updated);
   };
@@ -97,7 +98,7 @@ export function createAuthService(options: AuthServiceOptions) {
   };
 
   /** New password for an account: every earlier token ends. Answers the updated row. */
-  const setPassword = async (user: UserRow, password: string, tx: Database = db) => {
+  const setPassword = async (user: UserRow, password: string, tx?: Database) => {
     const updated = await users.update(
       user.id,
       { passwordHash: await hashPassword(password), bumpTokens: true },
@@ -170,8 +171,8 @@ export function createAuthService(options: AuthServiceOptions) {
       return signedIn(user);
     },
 
-    /** Same answer whether or not the account exists; the link goes out by mail. */
-    async forgotPassword(email: string) {
+    /** Same outcome whether or not the account exists; the link goes out by mail. */
+    async forgotPassword(email: string): Promise<void> {
       const user = await users.findByEmail(email);
       if (user?.isActive) {
         const token = randomBytes(RESET_TOKEN_BYTES).toString("base64url");
@@ -197,7 +198,6 @@ export function createAuthService(options: AuthServiceOptions) {
         pendingMail.add(sending);
         void sending.finally(() => pendingMail.delete(sending));
       }
-      return { success: true as const, message: AUTH_MESSAGES.forgotPasswordSent };
     },
 
     async resetPassword(token: string, password: string) {
@@ -232,19 +232,26 @@ export function createAuthService(options: AuthServiceOptions) {
       return toUser(updated, await subscriptionOf(db, updated.id));
     },
 
-    /** PUT /api/users/password and PUT /api/admin/change-password. */
+    /**
+     * PUT /api/users/password and PUT /api/admin/change-password: answers a fresh token (every
+     * earlier one ends, the one of this session too).
+     */
     async changePassword(
       user: UserRow,
       input: { currentPassword: string; newPassword: string },
-      message: string = AUTH_MESSAGES.passwordChanged,
-    ) {
+    ): Promise<string> {
       if (!user.passwordHash) throw new HttpError(400, AUTH_MESSAGES.googleOnlyAccount);
       // 400, never 401: a 401 makes the web client drop the session.
       if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
         throw new HttpError(400, AUTH_MESSAGES.wrongCurrentPassword);
       }
       const updated = await setPassword(user, input.newPassword);
-      return { success: true as const, message, token: await tokens.sign(updated) };
+      return tokens.sign(updated);
+    },
+
+    /** Ends this one token on the server, on every instance, until its own expiry. */
+    async logout(claims: TokenClaims): Promise<void> {
+      await options.endedTokens.end(claims.jti, new Date(claims.exp * 1000));
     },
 
     /** ADMIN_EMAIL/ADMIN_PASSWORD at boot; see syncAdminAccount. */
@@ -260,6 +267,12 @@ export function createAuthService(options: AuthServiceOptions) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
+
+/** What a sign-in of any kind gives: the token and the user. */
+export interface Session {
+  token: string;
+  user: User;
+}
 
 function escapeHtml(value: string): string {
   return value.replace(

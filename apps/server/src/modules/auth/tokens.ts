@@ -1,15 +1,22 @@
+import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { UserRow } from "../../db/schema/index.ts";
 
-/** How long a session token lasts; a password change or deactivation ends it sooner. */
+/** How long a session token lasts; a logout, password change or deactivation ends it sooner. */
 export const TOKEN_LIFETIME = "7d";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface TokenClaims {
-  /** The user's id. */
+  /** The user's id (a UUID: anything else is not one of our tokens). */
   sub: string;
   role: "user" | "admin";
   /** The user's token_version when the token was issued. */
   ver: number;
+  /** This token's own id: a logout ends it by this (docs/decisions/0003-ended-tokens.md). */
+  jti: string;
+  /** When it expires, in seconds since the epoch (every token carries one). */
+  exp: number;
 }
 
 export interface TokenService {
@@ -25,17 +32,24 @@ export function createTokenService(secret: string): TokenService {
       return new SignJWT({ role: user.role, ver: user.tokenVersion })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setSubject(user.id)
+        .setJti(randomUUID())
         .setIssuedAt()
         .setExpirationTime(TOKEN_LIFETIME)
         .sign(key);
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
-        const { sub, role, ver } = payload;
-        if (typeof sub !== "string" || typeof ver !== "number") return undefined;
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ["HS256"],
+          // A token without an expiry or an id is not one we issue.
+          requiredClaims: ["exp", "jti", "sub"],
+        });
+        const { sub, role, ver, jti, exp } = payload;
+        if (typeof sub !== "string" || !UUID.test(sub)) return undefined;
+        if (typeof jti !== "string" || !UUID.test(jti)) return undefined;
+        if (typeof ver !== "number" || typeof exp !== "number") return undefined;
         if (role !== "user" && role !== "admin") return undefined;
-        return { sub, role, ver };
+        return { sub, role, ver, jti, exp };
       } catch {
         return undefined;
       }

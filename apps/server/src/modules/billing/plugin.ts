@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
-import type { DatabaseConnection } from "../../db/client.ts";
 import {
   createSandboxPayments,
   type PaymentEvent,
@@ -43,7 +42,6 @@ declare module "fastify" {
 
 export interface BillingModuleOptions {
   config: Config;
-  connection: DatabaseConnection;
 }
 
 /**
@@ -54,7 +52,7 @@ export interface BillingModuleOptions {
  */
 export const billingModule = fp<BillingModuleOptions>(
   async (app: FastifyInstance, options) => {
-    const db = options.connection.db;
+    const db = app.database.db;
     const payments = () => app.providers.payments();
     const fulfilment = createFulfilment({ db, payments, log: app.log });
 

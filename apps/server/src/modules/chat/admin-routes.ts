@@ -10,8 +10,8 @@ import {
   messagesPageResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ADMIN_PREFIX } from "../../plugins/admin-scope.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { ADMIN_PREFIX } from "../admin/routes.ts";
 import { csvRow } from "./csv.ts";
 import type { ChatService } from "./service.ts";
 
@@ -51,7 +51,10 @@ export const chatLogsRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = asyn
         response: { 200: chatLogsResponseSchema, ...errors },
       },
     },
-    async (request) => chat.chatLogs(request.query),
+    async (request) => {
+      const { logs, pagination } = await chat.chatLogs(request.query);
+      return { success: true as const, data: logs, pagination };
+    },
   );
 
   app.get(
@@ -66,10 +69,25 @@ export const chatLogsRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = asyn
       },
     },
     async (request, reply) => {
-      const logs = chat.allChatLogs(request.query);
+      // The first batch is read before the answer begins: a query the database refuses is an
+      // ordinary error answer (400 or 500), never a 200 cut short.
+      const batches = chat.allChatLogs(request.query)[Symbol.asyncIterator]();
+      const first = await batches.next();
       async function* lines() {
-        yield csvRow(CHAT_LOGS_CSV_HEADER);
-        for await (const batch of logs) yield batch.map(csvLine).join("");
+        try {
+          yield csvRow(CHAT_LOGS_CSV_HEADER);
+          if (first.done) return;
+          yield first.value.map(csvLine).join("");
+          for (let next = await batches.next(); !next.done; next = await batches.next()) {
+            yield next.value.map(csvLine).join("");
+          }
+        } catch (error) {
+          // The status is sent already; the client sees a cut download, the log says why.
+          request.log.error({ err: error }, "Chat logs CSV export failed while streaming");
+          throw error;
+        } finally {
+          await batches.return?.(undefined);
+        }
       }
       const date = new Date().toISOString().slice(0, 10);
       return reply

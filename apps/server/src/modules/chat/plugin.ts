@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { DatabaseConnection } from "../../db/client.ts";
-import { adminGuarded } from "../admin/routes.ts";
+import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
 import { subscriptionOf } from "../users/mapper.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
@@ -24,7 +23,6 @@ declare module "fastify" {
 }
 
 export interface ChatModuleOptions {
-  connection: DatabaseConnection;
   /**
    * The persona's system prompt and knowledge passages; default: the AI training's, cached in
    * process and dropped by every AI training write (docs/decisions/0012-persona-cache.md).
@@ -44,17 +42,17 @@ export const chatModule = fp<ChatModuleOptions>(
   async (app: FastifyInstance, options) => {
     let persona = options.persona;
     if (!persona) {
-      const cached = await startCachedPersona(options.connection);
+      const cached = await startCachedPersona(app.database);
       app.addHook("onClose", async () => cached.close());
       persona = cached.persona;
     }
     const chat = createChatService({
-      repository: createChatRepository(options.connection.db),
+      repository: createChatRepository(app.database.db),
       settings: app.settings,
       llm: options.llm ?? (() => app.providers.llm()),
       persona,
       log: app.log,
-      subscriptionOf: (userId) => subscriptionOf(options.connection.db, userId),
+      subscriptionOf: (userId) => subscriptionOf(app.database.db, userId),
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
     app.decorate("chat", chat);

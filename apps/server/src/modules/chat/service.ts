@@ -328,8 +328,7 @@ export function createChatService(options: ChatServiceOptions) {
         settings.get(),
       ]);
       return {
-        success: true as const,
-        data: rows.map((row) => toChatLog(row, current.aiProfile.name)),
+        logs: rows.map((row) => toChatLog(row, current.aiProfile.name)),
         pagination: pagination(total, query),
       };
     },

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { DatabaseConnection } from "../../db/client.ts";
 import { adminGuarded } from "../admin/routes.ts";
 import { createDashboardsRepository } from "./repository.ts";
 import { adminDashboardRoutes, userDashboardRoutes } from "./routes.ts";
 import { createDashboardsService } from "./service.ts";
 
 export interface DashboardsModuleOptions {
-  connection: DatabaseConnection;
   /** The clock of the figures' periods (tests fix it). */
   now?: () => Date;
 }
@@ -19,8 +17,9 @@ export interface DashboardsModuleOptions {
 export const dashboardsModule = fp<DashboardsModuleOptions>(
   async (app: FastifyInstance, options) => {
     const dashboards = createDashboardsService({
-      repository: createDashboardsRepository(options.connection.db),
+      repository: createDashboardsRepository(app.database.db),
       chat: app.chat,
+      db: app.database.db,
       ...(options.now ? { now: options.now } : {}),
     });
     await app.register(userDashboardRoutes, { dashboards });

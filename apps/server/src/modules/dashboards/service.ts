@@ -5,6 +5,7 @@ import type {
   UserAnalyticsQuery,
   UserDashboardMetrics,
 } from "@twinline/contracts";
+import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import type { ChatService } from "../chat/service.ts";
 import { subscriptionOf } from "../users/mapper.ts";
@@ -22,6 +23,8 @@ const major = (cents: number) => Math.round(cents) / 100;
 export interface DashboardsServiceOptions {
   repository: DashboardsRepository;
   chat: Pick<ChatService, "usage">;
+  /** Where subscriptionOf reads the user's subscription. */
+  db: Database;
   /** The clock (tests fix it). */
   now?: () => Date;
 }
@@ -45,7 +48,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
         repository.dailyCreditUse(user.id, new Date(`${days[0]}T00:00:00.000Z`)),
         repository.recentPurchases(user.id, RECENT_PURCHASES),
       ]);
-      const subscription = subscriptionOf(user);
+      const subscription = await subscriptionOf(options.db, user.id);
       return {
         user: {
           credits: user.credits,

@@ -1,12 +1,9 @@
 import { healthResponseSchema } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { DatabaseConnection } from "../../db/client.ts";
 import { checkHealth } from "./service.ts";
 
-export const healthRoutes: FastifyPluginAsyncZod<{ connection: DatabaseConnection }> = async (
-  app,
-  { connection },
-) => {
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const connection = app.database;
   app.get(
     "/api/health",
     {

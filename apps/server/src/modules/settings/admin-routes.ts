@@ -31,7 +31,7 @@ export interface AdminSettingsRoutesOptions {
 
 /**
  * The admin's settings: reading them with masked keys, saving, key tests and images. Every
- * route sits behind requireAdmin (registered by the guarded scope of the operator module).
+ * route sits behind requireAdmin (registered through adminGuarded by settings/admin-plugin.ts).
  */
 export const adminSettingsRoutes: FastifyPluginAsyncZod<AdminSettingsRoutesOptions> = async (
   app,

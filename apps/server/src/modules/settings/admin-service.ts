@@ -159,7 +159,6 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
         if (isMaskedSecret(value)) continue;
         changes[name] = value === "" ? null : value;
       }
-      await keys.write(changes);
       const {
         apiKeys: _keys,
         lightThemeLogo: _l,
@@ -169,7 +168,9 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       } = request;
       // Images change only through upload and delete (their files come and go with them).
       const { aiProfileImage: _a, ...aiProfile } = rest.aiProfile;
-      await settings.update({ ...rest, aiProfile });
+      // Settings and keys in one transaction: a failed save changes neither.
+      const alongside = Object.keys(changes).length > 0 ? [keys.writeStep(changes)] : [];
+      await settings.update({ ...rest, aiProfile }, alongside);
       return read();
     },
 
@@ -203,9 +204,14 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       }
       const name = storedNameFor(file.kind);
       await deps.publicFiles.putFile(file.temporaryPath, name);
-      const before = imageOf(await settings.get(), field);
+      let before: string;
       try {
-        await settings.update(patchFor(field, `${PUBLIC_UPLOADS_PREFIX}${name}`));
+        // What the field held is read under the same row lock as the change: of two parallel
+        // uploads, each deletes exactly the file its own change replaced, so none is orphaned.
+        const { before: previous } = await settings.replace(
+          patchFor(field, `${PUBLIC_UPLOADS_PREFIX}${name}`),
+        );
+        before = imageOf(previous, field);
       } catch (error) {
         await deleteQuietly(name);
         throw error;
@@ -216,9 +222,8 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
 
     async removeImage(kind) {
       const field = IMAGE_FIELD_OF_KIND[kind];
-      const before = imageOf(await settings.get(), field);
-      await settings.update(patchFor(field, ""));
-      await deleteQuietly(storedNameOf(before));
+      const { before } = await settings.replace(patchFor(field, ""));
+      await deleteQuietly(storedNameOf(imageOf(before, field)));
       return read();
     },
   };

@@ -1,5 +1,5 @@
 import { inArray, sql } from "drizzle-orm";
-import { writeAndNotify } from "../../db/cached-by-notify.ts";
+import { type NotifyingStep, writeAndNotify } from "../../db/cached-by-notify.ts";
 import type { Database } from "../../db/client.ts";
 import { type ProviderKeyName, providerKeys } from "../../db/schema/index.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
@@ -19,6 +19,8 @@ export interface ProviderKeysRepository {
    * process's listeners (docs/decisions/0013-provider-keys-cache.md).
    */
   write(changes: ProviderKeyChanges): Promise<void>;
+  /** The same write as a step of another transaction (PUT /api/settings: with the settings). */
+  writeStep(changes: ProviderKeyChanges): NotifyingStep;
 }
 
 export function createProviderKeysRepository(
@@ -43,13 +45,22 @@ export function createProviderKeysRepository(
     },
 
     async write(changes) {
-      const entries = Object.entries(changes) as [ProviderKeyName, string | null][];
-      const removed = entries.filter(([, value]) => value === null).map(([name]) => name);
-      const saved = entries.flatMap(([name, value]) =>
-        value === null ? [] : [{ name, sealed: box.seal(value) }],
-      );
-      if (removed.length === 0 && saved.length === 0) return;
-      await writeAndNotify(db, PROVIDER_KEYS_CHANGED_CHANNEL, async (tx) => {
+      if (Object.keys(changes).length === 0) return;
+      const step = writeStep(changes);
+      await writeAndNotify(db, step.channel, step.run);
+    },
+    writeStep,
+  };
+
+  function writeStep(changes: ProviderKeyChanges): NotifyingStep {
+    const entries = Object.entries(changes) as [ProviderKeyName, string | null][];
+    const removed = entries.filter(([, value]) => value === null).map(([name]) => name);
+    const saved = entries.flatMap(([name, value]) =>
+      value === null ? [] : [{ name, sealed: box.seal(value) }],
+    );
+    return {
+      channel: PROVIDER_KEYS_CHANGED_CHANNEL,
+      async run(tx) {
         if (removed.length > 0)
           await tx.delete(providerKeys).where(inArray(providerKeys.name, removed));
         if (saved.length > 0) {
@@ -61,7 +72,7 @@ export function createProviderKeysRepository(
               set: { sealed: sql`excluded.sealed`, updatedAt: sql`now()` },
             });
         }
-      });
-    },
-  };
+      },
+    };
+  }
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { type ChangeWatch, startNotifyCache, watchChanges } from "../../db/cached-by-notify.ts";
-import type { DatabaseConnection } from "../../db/client.ts";
 import { createSecretBox } from "../../lib/secret-box.ts";
 import {
   createProviderKeysRepository,
@@ -29,8 +28,9 @@ declare module "fastify" {
  * PostgreSQL every instance's by a NOTIFY on `settings_changed`
  * (docs/decisions/0002-settings-cache.md, db/cached-by-notify.ts).
  */
-export const settingsModule = fp<{ connection: DatabaseConnection; secretsKey: string }>(
-  async (app: FastifyInstance, { connection, secretsKey }) => {
+export const settingsModule = fp<{ secretsKey: string }>(
+  async (app: FastifyInstance, { secretsKey }) => {
+    const connection = app.database;
     let watch: ChangeWatch | undefined;
     const settings = createSettingsService({
       repository: createSettingsRepository(connection.db),
@@ -60,6 +60,7 @@ export const settingsModule = fp<{ connection: DatabaseConnection; secretsKey: s
     app.decorate<ProviderKeysRepository>("providerKeys", {
       read: () => cachedKeys.cache.get(),
       write: (changes) => keys.write(changes),
+      writeStep: (changes) => keys.writeStep(changes),
     });
     await app.register(settingsRoutes, { settings });
   },

@@ -1,6 +1,6 @@
 import type { PublicSettings } from "@twinline/contracts";
 import { eq, sql } from "drizzle-orm";
-import { writeAndNotify } from "../../db/cached-by-notify.ts";
+import { type NotifyingStep, writeAndNotify } from "../../db/cached-by-notify.ts";
 import type { Database } from "../../db/client.ts";
 import { siteSettings } from "../../db/schema/index.ts";
 
@@ -16,8 +16,12 @@ export interface SettingsRepository {
   /**
    * Replaces the stored document with `change(current)` under a row lock, so two concurrent
    * updates both land, and announces the change to every instance when the transaction commits.
+   * `alongside` (the provider keys) is written in the same transaction: all or nothing.
    */
-  update(change: (current: StoredSettings) => StoredSettings): Promise<StoredSettings>;
+  update(
+    change: (current: StoredSettings) => StoredSettings,
+    alongside?: readonly NotifyingStep[],
+  ): Promise<StoredSettings>;
 }
 
 export function createSettingsRepository(db: Database): SettingsRepository {
@@ -27,22 +31,27 @@ export function createSettingsRepository(db: Database): SettingsRepository {
       return rows[0]?.data;
     },
 
-    async update(change) {
+    async update(change, alongside = []) {
       // NOTIFYs every instance at commit, and this process's listeners once it is over.
-      return writeAndNotify(db, SETTINGS_CHANGED_CHANNEL, async (tx) => {
-        await tx.insert(siteSettings).values({ data: {} }).onConflictDoNothing();
-        const [row] = await tx
-          .select({ data: siteSettings.data })
-          .from(siteSettings)
-          .where(eq(siteSettings.singleton, true))
-          .for("update");
-        const next = change(row?.data ?? {});
-        await tx
-          .update(siteSettings)
-          .set({ data: next, updatedAt: sql`now()` })
-          .where(eq(siteSettings.singleton, true));
-        return next;
-      });
+      return writeAndNotify(
+        db,
+        SETTINGS_CHANGED_CHANNEL,
+        async (tx) => {
+          await tx.insert(siteSettings).values({ data: {} }).onConflictDoNothing();
+          const [row] = await tx
+            .select({ data: siteSettings.data })
+            .from(siteSettings)
+            .where(eq(siteSettings.singleton, true))
+            .for("update");
+          const next = change(row?.data ?? {});
+          await tx
+            .update(siteSettings)
+            .set({ data: next, updatedAt: sql`now()` })
+            .where(eq(siteSettings.singleton, true));
+          return next;
+        },
+        alongside,
+      );
     },
   };
 }

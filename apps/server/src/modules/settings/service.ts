@@ -4,7 +4,7 @@ import {
   type PublicSettingsPatch,
   publicSettingsPatchSchema,
 } from "@twinline/contracts";
-import { createNotifyCache } from "../../db/cached-by-notify.ts";
+import { createNotifyCache, type NotifyingStep } from "../../db/cached-by-notify.ts";
 import { applyPatch, mergeOverDefaults } from "./merge.ts";
 import type { SettingsRepository } from "./repository.ts";
 
@@ -28,8 +28,19 @@ export interface SettingsService {
   /**
    * Saves any subset of the public settings (nested objects merge field by field) and answers
    * the result. Invalid input throws a ZodError (the error handler answers 400 naming the field).
+   * `alongside` writes go in the same transaction (PUT /api/settings saves the keys with it).
    */
-  update(patch: PublicSettingsPatch): Promise<Readonly<PublicSettings>>;
+  update(
+    patch: PublicSettingsPatch,
+    alongside?: readonly NotifyingStep[],
+  ): Promise<Readonly<PublicSettings>>;
+  /**
+   * Like update, under the same row lock, and also answers the settings as they were just
+   * before: the image routes delete the file the change replaced, and no other.
+   */
+  replace(
+    patch: PublicSettingsPatch,
+  ): Promise<{ before: Readonly<PublicSettings>; after: Readonly<PublicSettings> }>;
   /** Forgets the cached copy: another instance changed the settings. */
   invalidate(): void;
 }
@@ -70,19 +81,29 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
   const cache = createNotifyCache(load, cacheIsTrustworthy);
   const snapshot = () => cache.get();
 
+  const replace = async (patch: PublicSettingsPatch, alongside?: readonly NotifyingStep[]) => {
+    const valid = publicSettingsPatchSchema.parse(patch);
+    let previous: PublicSettings | undefined;
+    const stored = await repository.update((current) => {
+      previous = mergeOverDefaults(current).settings;
+      return applyPatch(current, valid);
+    }, alongside);
+    const fresh = toSnapshot(mergeOverDefaults(stored).settings);
+    cache.set(fresh);
+    if (!previous) throw new Error("The settings update did not read the stored settings");
+    return { before: deepFreeze(previous), after: fresh.settings };
+  };
+
   return {
     snapshot,
     cachedSnapshot: () => cache.peek(),
     async get() {
       return (await snapshot()).settings;
     },
-    async update(patch) {
-      const valid = publicSettingsPatchSchema.parse(patch);
-      const stored = await repository.update((current) => applyPatch(current, valid));
-      const fresh = toSnapshot(mergeOverDefaults(stored).settings);
-      cache.set(fresh);
-      return fresh.settings;
+    async update(patch, alongside) {
+      return (await replace(patch, alongside)).after;
     },
+    replace: (patch) => replace(patch),
     invalidate: () => cache.invalidate(),
   };
 }

@@ -1,7 +1,19 @@
 import type { AdminUsersQuery } from "@twinline/contracts";
-import { type AnyColumn, and, asc, count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  ilike,
+  isNull,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { type UserRow, users } from "../../db/schema/index.ts";
+import { passwordResetTokens, type UserRow, users } from "../../db/schema/index.ts";
 
 export type NewUser = typeof users.$inferInsert;
 
@@ -51,22 +63,37 @@ export function createUsersRepository(db: Database) {
       return row;
     },
 
+    /**
+     * Changes an account. A new password also ends every open reset link of the account (a
+     * link mailed before the change must not set another password after it), in the same
+     * transaction.
+     */
     async update(
       id: string,
       changes: Partial<Omit<NewUser, "id" | "createdAt" | "credits">> & { bumpTokens?: boolean },
-      tx: Database = db,
+      tx?: Database,
     ): Promise<UserRow | undefined> {
       const { bumpTokens, ...columns } = changes;
-      const [row] = await tx
-        .update(users)
-        .set({
-          ...columns,
-          ...(bumpTokens ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(users.id, id))
-        .returning();
-      return row;
+      const run = async (on: Database) => {
+        const [row] = await on
+          .update(users)
+          .set({
+            ...columns,
+            ...(bumpTokens ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+            updatedAt: sql`now()`,
+          })
+          .where(eq(users.id, id))
+          .returning();
+        if (row && columns.passwordHash !== undefined) {
+          await on
+            .update(passwordResetTokens)
+            .set({ usedAt: sql`now()` })
+            .where(and(eq(passwordResetTokens.userId, id), isNull(passwordResetTokens.usedAt)));
+        }
+        return row;
+      };
+      if (tx) return run(tx);
+      return columns.passwordHash !== undefined ? db.transaction(run) : run(db);
     },
 
     async recordLogin(id: string): Promise<UserRow | undefined> {
@@ -80,7 +107,8 @@ export function createUsersRepository(db: Database) {
 
     /** One page of the admin list and its total: two indexed queries. */
     async list(query: AdminUsersQuery): Promise<{ rows: UserRow[]; total: number }> {
-      const filters: SQL[] = [];
+      // The admin list is of users: admin accounts are not among them.
+      const filters: SQL[] = [eq(users.role, "user")];
       if (query.status !== "all") filters.push(eq(users.isActive, query.status === "active"));
       if (query.search) {
         const pattern = containsPattern(query.search);

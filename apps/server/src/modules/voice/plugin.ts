@@ -2,7 +2,6 @@ import websocket from "@fastify/websocket";
 import { VOICE_MAX_UTTERANCE_BYTES } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { DatabaseConnection } from "../../db/client.ts";
 import { systemClock, type VoiceClock } from "./clock.ts";
 import { createVoiceEngine } from "./engine.ts";
 import { createVoiceRepository } from "./repository.ts";
@@ -18,7 +17,6 @@ declare module "fastify" {
 }
 
 export interface VoiceModuleOptions {
-  connection: DatabaseConnection;
   /** The metering's clock (tests move a manual one); default the system clock. */
   clock?: VoiceClock;
 }
@@ -33,7 +31,7 @@ const SWEEP_INTERVAL_MS = 60_000;
 export const voiceModule = fp<VoiceModuleOptions>(
   async (app: FastifyInstance, options) => {
     const clock = options.clock ?? systemClock;
-    const repository = createVoiceRepository(options.connection.db);
+    const repository = createVoiceRepository(app.database.db);
     const engine = createVoiceEngine({
       providers: app.providers,
       settings: app.settings,

@@ -78,6 +78,9 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmProvider {
           const piece = chunk.choices[0]?.delta?.content;
           if (piece) yield piece;
         }
+      } catch (error) {
+        // A failure in the middle of the reply: in OpenAI's (safe) words too.
+        throw request.signal?.aborted ? error : await openAiError(error);
       } finally {
         // A consumer that stops early (break, throw) closes the HTTP response too.
         stream.controller.abort();

@@ -24,6 +24,8 @@ export interface MailProviderOptions {
   mailFrom: string | undefined;
   db: Database;
   log: FastifyBaseLogger;
+  /** NODE_ENV=production: the outbox does not log a mail's text (reset links). */
+  isProduction: boolean;
 }
 
 /** SMTP when SMTP_URL is set; otherwise the outbox table plus a log line. */
@@ -34,5 +36,9 @@ export function createMailProvider(options: MailProviderOptions): MailProvider {
       from: options.mailFrom ?? DEFAULT_MAIL_FROM,
     });
   }
-  return createOutboxMailProvider({ db: options.db, log: options.log });
+  return createOutboxMailProvider({
+    db: options.db,
+    log: options.log,
+    logText: !options.isProduction,
+  });
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { User } from "@twinline/contracts";
+import { messageResponseSchema, type User } from "@twinline/contracts";
 import {
   createContext,
   type ReactNode,
@@ -9,9 +9,9 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
-import { onUnauthorized } from "../api-client";
+import { api, onUnauthorized } from "../api-client";
 import { SETTINGS_QUERY_KEY } from "../settings";
-import { STORAGE_KEYS } from "../storage";
+import { getUserToken, STORAGE_KEYS } from "../storage";
 import { type SessionGrant, type SessionStatus, SessionStore } from "./session-store";
 
 const SessionContext = createContext<SessionStore | null>(null);
@@ -85,6 +85,21 @@ export interface AuthState {
   refreshUser: (options?: { force?: boolean }) => Promise<User | null>;
 }
 
+/**
+ * Asks the server to end the token (POST /api/auth/logout, decision 0003), fire and forget: the
+ * local session ends at once whatever the answer. The token is read now, before it is cleared.
+ */
+function endTokenOnServer(): void {
+  const token = getUserToken();
+  if (!token) return;
+  void api
+    .post("/api/auth/logout", undefined, {
+      headers: { Authorization: `Bearer ${token}` },
+      schema: messageResponseSchema,
+    })
+    .catch(() => {});
+}
+
 /** The session: the current user and the calls that change it. */
 export function useAuth(): AuthState {
   const store = useSessionStore();
@@ -93,7 +108,10 @@ export function useAuth(): AuthState {
   const actions = useMemo(
     () => ({
       signIn: (grant: SessionGrant) => store.signIn(grant),
-      logout: () => store.logout(),
+      logout: () => {
+        endTokenOnServer();
+        store.logout();
+      },
       setUser: (user: unknown) => store.setUser(user),
       refreshUser: (options?: { force?: boolean }) => store.refreshUser(options),
     }),

@@ -138,11 +138,19 @@ describe("admin layout", () => {
   it("logs out: admin tokens and session storage cleared, back to /admin/login", async () => {
     signInAdmin();
     sessionStorage.setItem("something", "x");
-    mockAdminApi({ "GET /api/admin/users": () => jsonResponse(usersPage([])) });
+    const api = mockAdminApi({
+      "GET /api/admin/users": () => jsonResponse(usersPage([])),
+      "POST /api/admin/logout": () => jsonResponse({ success: true, message: "Logged out" }),
+    });
     const { router } = renderApp("/admin/users");
     await userEvent.setup().click(await screen.findByRole("button", { name: "Logout" }));
     expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/admin/login");
+    // The server ends the token too, called with the token as it was before it was cleared.
+    await waitFor(() => expect(api.callsTo("POST /api/admin/logout")).toHaveLength(1));
+    expect(api.callsTo("POST /api/admin/logout")[0]?.headers.get("authorization")).toBe(
+      "Bearer admin-token",
+    );
     expect(localStorage.getItem("adminToken")).toBeNull();
     expect(localStorage.getItem("adminData")).toBeNull();
     expect(sessionStorage.length).toBe(0);

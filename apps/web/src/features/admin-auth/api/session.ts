@@ -1,5 +1,12 @@
-import type { Admin } from "@twinline/contracts";
-import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from "@/lib/storage";
+import { type Admin, messageResponseSchema } from "@twinline/contracts";
+import { api } from "@/lib/api-client";
+import {
+  getAdminToken,
+  readStorage,
+  removeStorage,
+  STORAGE_KEYS,
+  writeStorage,
+} from "@/lib/storage";
 
 /**
  * The admin session in the browser (admin-side spec, sections 3 and 6): `adminToken` and
@@ -32,8 +39,20 @@ export function clearAdminSession(): void {
   }
 }
 
-/** Logout: the admin tokens and the whole session storage go (admin-side spec, "Layout"). */
+/**
+ * Logout: the server ends the admin token (POST /api/admin/logout, fire and forget: the token is
+ * read first), then the admin tokens and the whole session storage go (admin-side spec, "Layout").
+ */
 export function logoutAdmin(): void {
+  const token = getAdminToken();
+  if (token) {
+    void api
+      .post("/api/admin/logout", undefined, {
+        headers: { Authorization: `Bearer ${token}` },
+        schema: messageResponseSchema,
+      })
+      .catch(() => {});
+  }
   clearAdminSession();
   try {
     window.sessionStorage.clear();

@@ -145,8 +145,9 @@ export function validateSettings(request: UpdateSettingsRequest): FieldErrors<Se
       ? (`social.${path.slice("socialMediaProfiles.".length)}` as SettingsField)
       : SETTINGS_PATHS[path];
     if (!field || errors[field]) continue;
+    // The contract names the minimum of the chat limits and the credit cost (at least 1).
     errors[field] =
-      issue.code === "too_small" && field !== "creditsPerMinute"
+      issue.code === "too_small" && field === "defaultCredits"
         ? "Must be 0 or more"
         : issue.message;
   }

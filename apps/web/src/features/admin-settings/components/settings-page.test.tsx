@@ -69,7 +69,7 @@ describe("Settings", () => {
     expect(screen.getByTestId("provider-mode-llm")).toHaveTextContent("Offline responder");
   });
 
-  it("saves integers (empty as 0) and social links, says so, and refreshes the public settings", async () => {
+  it("saves integers and social links, says so, and refreshes the public settings", async () => {
     const api = settingsApi({
       "PUT /api/settings": ({ body }) =>
         jsonResponse({
@@ -79,7 +79,9 @@ describe("Settings", () => {
         }),
     });
     const user = await openPage();
-    await user.clear(screen.getByLabelText("Free Messages per Day"));
+    const free = screen.getByLabelText("Free Messages per Day");
+    await user.clear(free);
+    await user.type(free, "3");
     const words = screen.getByLabelText("Max Words per Message");
     await user.clear(words);
     await user.type(words, "250");
@@ -94,7 +96,7 @@ describe("Settings", () => {
     const [put] = api.callsTo("PUT /api/settings");
     expect(put?.headers.get("authorization")).toBe("Bearer admin-token");
     expect(put?.body).toMatchObject({
-      freeMessagesPerDay: 0,
+      freeMessagesPerDay: 3,
       maxWordsPerMessage: 250,
       defaultCredits: 100,
       apiKeys: { openai: MASKED_OPENAI },
@@ -102,6 +104,18 @@ describe("Settings", () => {
       socialMediaProfiles: { instagram: "https://instagram.com/twin", twitter: "" },
     });
     await waitFor(() => expect(api.callsTo("GET /api/settings").length).toBeGreaterThan(1));
+  });
+
+  it("refuses an emptied chat limit (read as 0) naming the field, and sends nothing", async () => {
+    const api = settingsApi();
+    const user = await openPage();
+    await user.clear(screen.getByLabelText("Free Messages per Day"));
+    await user.clear(screen.getByLabelText("Max Words per Message"));
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText("Please fix the validation errors")).toBeInTheDocument();
+    expect(screen.getByText("Free messages per day must be at least 1")).toBeInTheDocument();
+    expect(screen.getByText("Max words per message must be at least 1")).toBeInTheDocument();
+    expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
   });
 
   it("marks a bad link and a credit cost under 1, and sends nothing", async () => {

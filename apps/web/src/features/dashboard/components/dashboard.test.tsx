@@ -52,7 +52,10 @@ describe("dashboard shell", () => {
 
   it("logs out from the sidebar: storage cleared, back to /", async () => {
     storeSession();
-    mockAuthApi(me);
+    const apiMock = mockAuthApi({
+      ...me,
+      "POST /api/auth/logout": { success: true, message: "Logged out" },
+    });
     const { router } = renderApp("/dashboard");
     const nav = (await screen.findAllByRole("navigation", { name: "Dashboard navigation" }))[0];
     if (!nav) throw new Error("no navigation");
@@ -60,6 +63,11 @@ describe("dashboard shell", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(localStorage.getItem("userToken")).toBeNull();
     expect(localStorage.getItem("userData")).toBeNull();
+    // The server ends the token too, sent with the token as it was before it was cleared.
+    await waitFor(() => expect(apiMock.callsTo("POST /api/auth/logout")).toHaveLength(1));
+    expect(apiMock.callsTo("POST /api/auth/logout")[0]?.headers.get("authorization")).toBe(
+      "Bearer user-token",
+    );
   });
 
   it("leaves the dashboard for / when any call answers 401", async () => {

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { totalSpentOf } from "../billing/transactions-repository.ts";
+import { createChatRepository, utcDay } from "../chat/repository.ts";
+import { subscriptionOf, subscriptionsOf } from "../users/mapper.ts";
+import { adminRoutes } from "./routes.ts";
+import { type AdminService, createAdminService } from "./service.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The admin's user management and figures. */
+    admin: AdminService;
+  }
+}
+
+/**
+ * The admin's own API: login, its account, the users. Its routes but the login are registered
+ * through adminGuarded (plugins/admin-scope.ts). Needs the accounts module (app.auth,
+ * app.users, requireAdmin) registered before it.
+ */
+export const adminModule = fp(
+  async (app: FastifyInstance) => {
+    const { db } = app.database;
+    const chat = createChatRepository(db);
+    const admin = createAdminService({
+      users: app.users,
+      figuresOf: async (userId) => ({
+        dailyMessageCount: (await chat.usage(userId, utcDay())).today,
+        totalSpent: await totalSpentOf(db, userId),
+        subscription: await subscriptionOf(db, userId),
+      }),
+      subscriptionsOf: (userIds) => subscriptionsOf(db, userIds),
+    });
+    app.decorate("admin", admin);
+    await app.register(adminRoutes, { auth: app.auth, admin });
+  },
+  { name: "admin", dependencies: ["accounts", "rate-limit"] },
+);

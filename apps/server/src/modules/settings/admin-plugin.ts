@@ -1,0 +1,35 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { Config } from "../../config.ts";
+import { adminGuarded } from "../../plugins/admin-scope.ts";
+import { adminSettingsRoutes } from "./admin-routes.ts";
+import { createAdminSettingsService } from "./admin-service.ts";
+
+export interface AdminSettingsModuleOptions {
+  config: Config;
+  /** A lower image limit (tests). */
+  imageBytes?: number;
+}
+
+/**
+ * The admin's settings (masked keys, key tests, images), every route through adminGuarded.
+ * Needs settings, providers, uploads and accounts (requireAdmin) registered before it.
+ */
+export const adminSettingsModule = fp<AdminSettingsModuleOptions>(
+  async (app: FastifyInstance, options) => {
+    const service = createAdminSettingsService({
+      config: options.config,
+      settings: app.settings,
+      keys: app.providerKeys,
+      providers: app.providers.deps,
+      publicFiles: app.uploads.publicFiles,
+      onFileDeleteFailed: (name, error) =>
+        app.log.warn({ err: error, file: name }, "Could not delete a replaced upload"),
+    });
+    await app.register(adminGuarded(adminSettingsRoutes), {
+      service,
+      ...(options.imageBytes ? { imageBytes: options.imageBytes } : {}),
+    });
+  },
+  { name: "admin-settings", dependencies: ["settings", "providers", "uploads", "accounts"] },
+);
