@@ -1,11 +1,14 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
-import { Toaster } from "react-hot-toast";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { ErrorBoundary } from "@/components/errors/error-boundary";
 import { AuthProvider } from "@/lib/auth/auth-provider";
 import { createQueryClient } from "@/lib/query-client";
 import { ThemeProvider, useTheme } from "@/lib/theme";
 import { SettingsEffects } from "./settings-effects";
+
+// react-hot-toast is fetched after the first paint (decision 0033); toasts raised before it
+// mounts wait in its store and show when it does.
+const Toaster = lazy(() => import("react-hot-toast").then((m) => ({ default: m.Toaster })));
 
 /** Toasts in the current theme; timings are react-hot-toast's defaults (the spec's). */
 function ThemedToaster() {
@@ -39,7 +42,9 @@ export function AppProvider({ children, queryClient }: AppProviderProps) {
           <AuthProvider>
             <SettingsEffects />
             {children}
-            <ThemedToaster />
+            <Suspense fallback={null}>
+              <ThemedToaster />
+            </Suspense>
           </AuthProvider>
         </QueryClientProvider>
       </ThemeProvider>
