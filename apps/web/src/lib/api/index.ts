@@ -26,7 +26,14 @@ export {
   NetworkError,
   TimeoutError,
 } from "./errors";
-export { api, apiRequest, type QueryValue, type RequestOptions } from "./request";
+export {
+  type AnswerSchema,
+  answerReader,
+  api,
+  apiRequest,
+  type QueryValue,
+  type RequestOptions,
+} from "./request";
 export { type BearerKind, onUnauthorized, UNAUTHORIZED_EVENT, usesAdminToken } from "./rules";
 export { createSseParser, type StreamEvent } from "./sse-parser";
 export {
@@ -34,6 +41,7 @@ export {
   type ApiStreamResult,
   apiStream,
   STREAM_IDLE_TIMEOUT_MS,
+  type TypedStreamEvent,
 } from "./stream";
 export { type UploadProgress, type UploadWithProgressOptions, uploadWithProgress } from "./upload";
 export { getApiBaseUrl, mediaUrl } from "./url";

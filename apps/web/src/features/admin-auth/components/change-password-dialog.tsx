@@ -4,7 +4,7 @@ import { LoaderCircle, X } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
-import { ApiError } from "@/lib/api-client";
+import { ApiError, errorMessage } from "@/lib/api-client";
 import { CHANGE_PASSWORD_FAILED, changeAdminPassword } from "../api/admin-auth";
 import { type ChangePasswordValues, changePasswordError } from "../api/password-rules";
 import { PasswordInput } from "./password-input";
@@ -56,7 +56,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
       // The server's reason when it gives one it may show (e.g. a wrong current password).
       const reason =
         error instanceof ApiError && error.kind === "http" && error.status < 500
-          ? error.message
+          ? errorMessage(error, "")
           : null;
       setFailure(
         reason && reason !== CHANGE_PASSWORD_FAILED
