@@ -10,7 +10,7 @@ import {
   type SendMessageResult,
   sendMessageResponseSchema,
 } from "@twinline/contracts";
-import { ApiError, api, apiStream } from "@/lib/api-client";
+import { ApiError, api, apiStream, errorMessage } from "@/lib/api-client";
 import { CHAT_CACHE_MS, CHAT_PAGE_SIZE, CHAT_STALE_MS, CHAT_TEXT } from "../messages";
 
 export interface MessagesPage {
@@ -143,7 +143,7 @@ export function classifySendFailure(error: unknown, fallbackLimit: number): Send
     if (error.status === 502 || error.status >= 500) {
       return { kind: "failed", kept: error.status === 502, toast: CHAT_TEXT.failedAiResponse };
     }
-    return { kind: "failed", kept: false, toast: error.message || CHAT_TEXT.failedAiResponse };
+    return { kind: "failed", kept: false, toast: errorMessage(error, CHAT_TEXT.failedAiResponse) };
   }
   if (error instanceof ApiError && error.kind === "invalid-response") {
     // The server took the message but its answer is off the contract.
