@@ -1,7 +1,7 @@
+import type { FakeHttpServer } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import type { FakeHttpServer } from "@twinline/fakes";
 import {
   CLONED_VOICE_ID,
   FAKE_ELEVENLABS_KEY,

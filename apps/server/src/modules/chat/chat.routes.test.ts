@@ -7,11 +7,11 @@ import {
   messagesPageResponseSchema,
   sendMessageResponseSchema,
 } from "@twinline/contracts";
+import { startFakeHttpServer } from "@twinline/fakes";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, csrfFor, messageOf, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { startFakeHttpServer } from "@twinline/fakes";
 import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../../../test/fake-openai.ts";
 import { chatDailyUsage, chatMessages } from "../../db/schema/index.ts";
 import { createAiTrainingRepository } from "../ai-training/repository.ts";

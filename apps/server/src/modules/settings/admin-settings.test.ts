@@ -4,10 +4,10 @@ import {
   defaultPublicSettings,
   type UpdateSettingsRequest,
 } from "@twinline/contracts";
+import type { FakeHttpServer } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import type { FakeHttpServer } from "@twinline/fakes";
 import {
   FAKE_OPENAI_KEY,
   FAKE_OPENAI_MODELS,
