@@ -13,6 +13,8 @@ export default defineConfig({
     emptyOutDir: true,
     // Hashed names under assets/: the server caches them for a long time.
     assetsDir: "assets",
+    // dist/.vite/manifest.json: what each page loads (bench/web, e2e/landing-weight.test.ts).
+    manifest: true,
   },
   server: {
     port: 5173,

@@ -24,5 +24,4 @@ export const healthResponseSchema = z.object({
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
-/** The header every state-changing request carries. */
-export const CSRF_HEADER = "csrf-token";
+export { CSRF_HEADER } from "./constants";

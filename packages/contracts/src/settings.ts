@@ -1,26 +1,14 @@
 import { z } from "zod";
+import { SOCIAL_NETWORKS, type SocialNetwork } from "./constants";
 import { safeText } from "./text";
 
-export const SOCIAL_NETWORKS = [
-  "twitter",
-  "instagram",
-  "youtube",
-  "facebook",
-  "tiktok",
-  "snapchat",
-  "onlyfans",
-] as const;
-export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
-
-/** The spec's defaults (user-side section 9, admin-side section 9). */
-export const SETTINGS_DEFAULTS = {
-  defaultCredits: 100,
-  enableVoiceConversation: true,
-  maxWordsPerMessage: 500,
-  freeMessagesPerDay: 5,
-  creditsPerMinute: 5,
-  aiProfileName: "AI Celebrity Assistant",
-} as const;
+// The constants live in ./constants (no zod): the landing page reads them without loading zod.
+export {
+  defaultPublicSettings,
+  SETTINGS_DEFAULTS,
+  SOCIAL_NETWORKS,
+  type SocialNetwork,
+} from "./constants";
 
 const count = z.number().int().min(0);
 
@@ -58,32 +46,6 @@ export const publicSettingsSchema = z.object({
   socialMediaProfiles: socialMediaProfilesSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
-
-export const defaultPublicSettings: PublicSettings = {
-  defaultCredits: SETTINGS_DEFAULTS.defaultCredits,
-  enableVoiceConversation: SETTINGS_DEFAULTS.enableVoiceConversation,
-  maxWordsPerMessage: SETTINGS_DEFAULTS.maxWordsPerMessage,
-  freeMessagesPerDay: SETTINGS_DEFAULTS.freeMessagesPerDay,
-  creditsPerMinute: SETTINGS_DEFAULTS.creditsPerMinute,
-  lightThemeLogo: "",
-  darkThemeLogo: "",
-  favicon: "",
-  aiProfile: {
-    name: SETTINGS_DEFAULTS.aiProfileName,
-    aiProfileImage: "",
-    enableVoiceConversation: SETTINGS_DEFAULTS.enableVoiceConversation,
-    promotionalMessage: "",
-  },
-  socialMediaProfiles: {
-    twitter: "",
-    instagram: "",
-    youtube: "",
-    facebook: "",
-    tiktok: "",
-    snapchat: "",
-    onlyfans: "",
-  },
-};
 
 /** A change to the public settings: any subset of the fields, nested objects partly too. */
 export const publicSettingsPatchSchema = publicSettingsSchema

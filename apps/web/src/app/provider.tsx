@@ -1,12 +1,15 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
-import { Toaster } from "react-hot-toast";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { AuthErrorScreen } from "@/components/errors/auth-error-screen";
 import { ErrorBoundary } from "@/components/errors/error-boundary";
 import { AuthProvider, useAuth } from "@/lib/auth/auth-provider";
 import { createQueryClient } from "@/lib/query-client";
 import { ThemeProvider, useTheme } from "@/lib/theme";
 import { SettingsEffects } from "./settings-effects";
+
+// react-hot-toast is fetched after the first paint (decision 0033); toasts raised before it
+// mounts wait in its store and show when it does.
+const Toaster = lazy(() => import("react-hot-toast").then((m) => ({ default: m.Toaster })));
 
 /** Toasts in the current theme; timings are react-hot-toast's defaults (the spec's). */
 function ThemedToaster() {
@@ -46,7 +49,9 @@ export function AppProvider({ children, queryClient }: AppProviderProps) {
           <AuthProvider>
             <SettingsEffects />
             <AuthGate>{children}</AuthGate>
-            <ThemedToaster />
+            <Suspense fallback={null}>
+              <ThemedToaster />
+            </Suspense>
           </AuthProvider>
         </QueryClientProvider>
       </ThemeProvider>

@@ -1,12 +1,16 @@
+import { useCallback, useState } from "react";
 import {
   createBrowserRouter,
   Navigate,
   Outlet,
   type RouteObject,
+  RouterProvider,
   ScrollRestoration,
+  useNavigate,
 } from "react-router";
 import { RouteErrorScreen } from "@/components/errors/route-error-screen";
 import { PageSpinner } from "@/components/ui/spinner";
+import { type AppNavigate, NavigationProvider } from "@/lib/navigation";
 import { LandingRoute } from "./routes/landing";
 import { NotFoundRoute } from "./routes/not-found";
 
@@ -105,11 +109,17 @@ export const appRoutes: RouteObject[] = [
 ];
 
 function RootLayout() {
+  const routerNavigate = useNavigate();
+  // lib/navigation's navigate (landing sections, login modal) is the router's own here.
+  const navigate = useCallback<AppNavigate>(
+    (to, options) => void routerNavigate(to, options),
+    [routerNavigate],
+  );
   return (
-    <>
+    <NavigationProvider value={navigate}>
       <Outlet />
       <ScrollRestoration />
-    </>
+    </NavigationProvider>
   );
 }
 
@@ -128,4 +138,10 @@ export function createRoutes(children: RouteObject[] = appRoutes): RouteObject[]
 
 export function createAppRouter() {
   return createBrowserRouter(createRoutes());
+}
+
+/** The app under the router, at the browser's address (app.tsx loads this module lazily). */
+export function RoutedApp() {
+  const [router] = useState(createAppRouter);
+  return <RouterProvider router={router} />;
 }

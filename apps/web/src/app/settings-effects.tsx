@@ -1,5 +1,4 @@
 import { useEffect } from "react";
-import toast from "react-hot-toast";
 import { mediaUrl } from "@/lib/api-client";
 import { SETTINGS_ERROR_MESSAGE } from "@/lib/constants";
 import { useSettings } from "@/lib/settings";
@@ -39,7 +38,12 @@ export function SettingsEffects() {
   }, [settings.favicon]);
 
   useEffect(() => {
-    if (isError) toast.error(SETTINGS_ERROR_MESSAGE, { id: "settings-error" });
+    if (isError) {
+      // Imported when needed: react-hot-toast is not part of the landing page's first load.
+      void import("react-hot-toast").then(({ toast }) =>
+        toast.error(SETTINGS_ERROR_MESSAGE, { id: "settings-error" }),
+      );
+    }
   }, [isError]);
 
   return null;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { FakeXhr, installFakeXhr } from "@/test/fake-xhr";
 import {
   ApiError,
+  answerReader,
   api,
   apiRequest,
   errorMessage,
@@ -109,6 +110,22 @@ describe("api client: answers checked by their contract schema", () => {
     expect(errorMessage(failure, "Failed to load credit balance")).toBe(
       "The server sent an unexpected answer",
     );
+  });
+
+  it("takes a reader in place of a zod schema: its value, or invalid-response when it reads none", async () => {
+    const reader = answerReader((body) => {
+      const n = (body as { n?: unknown } | undefined)?.n;
+      return typeof n === "number" ? { n, doubled: n * 2 } : null;
+    });
+    fakeFetch(() => json({ n: 21 }));
+    await expect(api.get("/api/anything", { schema: reader })).resolves.toEqual({
+      n: 21,
+      doubled: 42,
+    });
+    fakeFetch(() => json({ n: "21" }));
+    await expect(api.get("/api/anything", { schema: reader })).rejects.toMatchObject({
+      kind: "invalid-response",
+    });
   });
 });
 
@@ -417,6 +434,20 @@ describe("uploadWithProgress", () => {
     expect(xhr?.requestHeaders.get("authorization")).toBe("Bearer admin-jwt");
     expect(apiCalls()[0]?.url).toBe("/api/ai-training/knowledge-documents");
     expect(progress.map((p) => p.percent)).toEqual([50, 100]);
+  });
+
+  it("parses the answer with the call's schema", async () => {
+    installFakeXhr();
+    const schema = z.object({ success: z.literal(true), data: z.object({ _id: z.string() }) });
+    fakeFetch(() => json({ success: true, data: { _id: "d1", extra: 1 } }));
+    await expect(uploadWithProgress("/api/x", form(), { schema })).resolves.toEqual({
+      success: true,
+      data: { _id: "d1" },
+    });
+    fakeFetch(() => json({ success: true, data: {} }));
+    await expect(uploadWithProgress("/api/x", form(), { schema })).rejects.toMatchObject({
+      kind: "invalid-response",
+    });
   });
 
   it("uses the URL rule without the token option", async () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import {
   ApiError,
   apiStream,
@@ -8,6 +9,9 @@ import {
   type StreamEvent,
   TimeoutError,
 } from "./api-client";
+
+/** Every event these tests send, with any data. */
+const ANY_EVENTS = { token: z.unknown(), done: z.unknown(), error: z.unknown() };
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -99,6 +103,7 @@ describe("apiStream", () => {
     const { apiCalls } = fakeFetch(() => sse('event: done\ndata: {"n":1}\n\n'));
     const events: StreamEvent[] = [];
     const result = await apiStream("/api/chat/message", {
+      events: ANY_EVENTS,
       body: { message: "hi" },
       onEvent: (e) => events.push(e),
     });
@@ -115,11 +120,50 @@ describe("apiStream", () => {
     localStorage.clear();
   });
 
+  it("parses each event with its schema, ignores unnamed events and fails on one off its schema", async () => {
+    fakeFetch(() =>
+      sse(
+        'event: token\ndata: {"text":"a"}\n\nevent: ping\ndata: 1\n\nevent: token\ndata: {"text":2}\n\n',
+      ),
+    );
+    const events: StreamEvent[] = [];
+    const error = await apiStream("/api/chat/message", {
+      events: { token: z.object({ text: z.string() }) },
+      onEvent: (e) => events.push(e),
+    }).catch((e: unknown) => e);
+    expect(events).toEqual([{ event: "token", data: { text: "a" } }]);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe("invalid-response");
+  });
+
+  it("parses a plain JSON answer with the call's schema", async () => {
+    fakeFetch(() => json({ success: true, data: { n: 1 }, extra: true }));
+    await expect(
+      apiStream("/api/chat/message", {
+        events: {},
+        schema: z.object({ success: z.literal(true), data: z.object({ n: z.number() }) }),
+        onEvent: () => {},
+      }),
+    ).resolves.toEqual({ streamed: false, body: { success: true, data: { n: 1 } } });
+    fakeFetch(() => json({ success: true }));
+    await expect(
+      apiStream("/api/chat/message", {
+        events: {},
+        schema: z.object({ data: z.object({ n: z.number() }) }),
+        onEvent: () => {},
+      }),
+    ).rejects.toMatchObject({ kind: "invalid-response" });
+  });
+
   it("delivers each event as soon as its piece arrives", async () => {
     const stream = controlledStream();
     fakeFetch(() => stream.response);
     const events: StreamEvent[] = [];
-    const done = apiStream("/api/chat/message", { body: {}, onEvent: (e) => events.push(e) });
+    const done = apiStream("/api/chat/message", {
+      events: ANY_EVENTS,
+      body: {},
+      onEvent: (e) => events.push(e),
+    });
     stream.push('event: token\ndata: {"text":"Hi"}\n\n');
     await vi.waitFor(() => expect(events).toHaveLength(1));
     stream.push('event: token\ndata: {"te');
@@ -138,9 +182,11 @@ describe("apiStream", () => {
       dailyLimit: 5,
     };
     fakeFetch(() => json(refusal, 403));
-    const error = await apiStream("/api/chat/message", { body: {}, onEvent: () => {} }).catch(
-      (e: unknown) => e,
-    );
+    const error = await apiStream("/api/chat/message", {
+      events: ANY_EVENTS,
+      body: {},
+      onEvent: () => {},
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(403);
     expect((error as ApiError).body).toEqual(refusal);
@@ -153,7 +199,11 @@ describe("apiStream", () => {
         : sse('event: done\ndata: {"ok":1}\n\n'),
     );
     const events: StreamEvent[] = [];
-    await apiStream("/api/chat/message", { body: {}, onEvent: (e) => events.push(e) });
+    await apiStream("/api/chat/message", {
+      events: ANY_EVENTS,
+      body: {},
+      onEvent: (e) => events.push(e),
+    });
     expect(apiCalls().map((c) => c.headers.get("csrf-token"))).toEqual(["tok-1", "tok-2"]);
     expect(events).toHaveLength(1);
   });
@@ -161,7 +211,12 @@ describe("apiStream", () => {
   it("clears the stored session on 401", async () => {
     localStorage.setItem("userToken", "old");
     fakeFetch(() => json({ success: false, message: "Unauthorized" }, 401));
-    await expect(apiStream("/api/chat/message", { onEvent: () => {} })).rejects.toMatchObject({
+    await expect(
+      apiStream("/api/chat/message", {
+        events: ANY_EVENTS,
+        onEvent: () => {},
+      }),
+    ).rejects.toMatchObject({
       status: 401,
     });
     expect(localStorage.getItem("userToken")).toBeNull();
@@ -169,7 +224,12 @@ describe("apiStream", () => {
 
   it("resolves to the body when the server answers JSON instead", async () => {
     fakeFetch(() => json({ success: true, data: { response: "Hi" } }));
-    await expect(apiStream("/api/chat/message", { onEvent: () => {} })).resolves.toEqual({
+    await expect(
+      apiStream("/api/chat/message", {
+        events: ANY_EVENTS,
+        onEvent: () => {},
+      }),
+    ).resolves.toEqual({
       streamed: false,
       body: { success: true, data: { response: "Hi" } },
     });
@@ -186,6 +246,7 @@ describe("apiStream", () => {
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     const done = apiStream("/api/chat/message", {
+      events: ANY_EVENTS,
       signal: controller.signal,
       onEvent: (e) => events.push(e),
     });
@@ -200,7 +261,10 @@ describe("apiStream", () => {
   it("gives a NetworkError when the connection breaks mid-stream", async () => {
     const stream = controlledStream();
     fakeFetch(() => stream.response);
-    const done = apiStream("/api/chat/message", { onEvent: () => {} });
+    const done = apiStream("/api/chat/message", {
+      events: ANY_EVENTS,
+      onEvent: () => {},
+    });
     stream.push('event: token\ndata: {"text":"a"}\n\n');
     stream.fail(new TypeError("network"));
     await expect(done).rejects.toBeInstanceOf(NetworkError);
@@ -212,7 +276,11 @@ describe("apiStream", () => {
       call.init.signal?.addEventListener("abort", () => stream.fail(new TypeError("aborted")));
       return stream.response;
     });
-    const done = apiStream("/api/chat/message", { onEvent: () => {}, idleTimeoutMs: 30 });
+    const done = apiStream("/api/chat/message", {
+      events: ANY_EVENTS,
+      onEvent: () => {},
+      idleTimeoutMs: 30,
+    });
     await expect(done).rejects.toBeInstanceOf(TimeoutError);
   });
 });

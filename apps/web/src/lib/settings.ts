@@ -5,7 +5,7 @@ import {
   SOCIAL_NETWORKS,
   type SocialNetwork,
 } from "@twinline/contracts";
-import { api } from "./api-client";
+import { answerReader, api } from "./api-client";
 
 /**
  * Public site settings (GET /api/settings). Used app-wide: persona, logos, favicon, social links,
@@ -50,8 +50,17 @@ export function normalizeSettings(raw: unknown): PublicSettings {
   };
 }
 
+/**
+ * The settings answer's reader: every field is read defensively (a missing one takes its
+ * default). Not the contract's zod schema: this call is on the landing page's first load, which
+ * carries no zod (decision 0033).
+ */
+const publicSettingsAnswer = answerReader((body) =>
+  body && typeof body === "object" ? normalizeSettings(body) : null,
+);
+
 export async function getSettings({ signal }: { signal?: AbortSignal } = {}) {
-  return normalizeSettings(await api.get("/api/settings", { signal, responseType: "json" }));
+  return api.get("/api/settings", { signal, responseType: "json", schema: publicSettingsAnswer });
 }
 
 export const settingsQueryOptions = queryOptions({

@@ -1,5 +1,5 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 
 // jsdom lacks these; the app uses them for the theme and scroll restoration.
@@ -20,6 +20,11 @@ if (!window.matchMedia) {
   });
 }
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+
+// Lazy screens (the login modal, routes) are transformed on their first import: on a loaded
+// two-core machine that can outlast Testing Library's 1 s default wait. Waiting longer changes
+// no assertion, only how long a test waits for what it asserts.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

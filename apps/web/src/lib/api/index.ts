@@ -9,7 +9,10 @@
  * - Bearer token by URL: /admin and /api-keys URLs use adminToken, all others userToken; the
  *   `token` option overrides the URL rule (admin calls on URLs without /admin, decision 0008);
  * - any 401 clears userToken, userData, adminToken and adminData and notifies subscribers;
- * - failures are thrown as ApiError (HTTP), NetworkError or TimeoutError.
+ * - failures are thrown as ApiError (HTTP), NetworkError or TimeoutError;
+ * - every call passes `schema`, the contract schema of its answer: the answer is parsed and typed
+ *   by it, and one off it throws ApiError of kind "invalid-response" (decision 0032);
+ *   `errorMessage(error, fallback)` is the one way to read what to show.
  *
  * Modules: errors (ApiError, NetworkError, TimeoutError), url (base URL), rules (Bearer token,
  * headers, cookies, 401, answer parsing), csrf (token cache, refresh-and-retry), send (one fetch
@@ -26,7 +29,14 @@ export {
   NetworkError,
   TimeoutError,
 } from "./errors";
-export { api, apiRequest, type QueryValue, type RequestOptions } from "./request";
+export {
+  type AnswerSchema,
+  answerReader,
+  api,
+  apiRequest,
+  type QueryValue,
+  type RequestOptions,
+} from "./request";
 export { type BearerKind, onUnauthorized, UNAUTHORIZED_EVENT, usesAdminToken } from "./rules";
 export { createSseParser, type StreamEvent } from "./sse-parser";
 export {
@@ -34,6 +44,7 @@ export {
   type ApiStreamResult,
   apiStream,
   STREAM_IDLE_TIMEOUT_MS,
+  type TypedStreamEvent,
 } from "./stream";
 export { type UploadProgress, type UploadWithProgressOptions, uploadWithProgress } from "./upload";
 export { getApiBaseUrl, mediaUrl } from "./url";

@@ -9,6 +9,29 @@ import { type SendOptions, send } from "./send";
 
 export type QueryValue = string | number | boolean | null | undefined;
 
+/**
+ * What `schema` takes: a contract (zod) schema, or a reader with zod's `safeParse` shape. Readers
+ * (`answerReader`) are only for the answers the landing page reads before zod is loaded
+ * (decision 0033); every other call passes its contract schema.
+ */
+export interface AnswerSchema<T = unknown> {
+  safeParse(
+    value: unknown,
+  ): { success: true; data: T; error?: undefined } | { success: false; error: unknown };
+}
+
+/** A reader for `schema` from a function that returns the value, or null when the answer is not one. */
+export function answerReader<T>(read: (body: unknown) => T | null): AnswerSchema<T> {
+  return {
+    safeParse(value) {
+      const data = read(value);
+      return data === null
+        ? { success: false, error: new Error("The answer is not the one expected") }
+        : { success: true, data };
+    },
+  };
+}
+
 export interface RequestOptions extends SendOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** A JSON-serialisable value, or FormData for uploads (60 s timeout). */
@@ -27,7 +50,7 @@ export interface RequestOptions extends SendOptions {
    * The contract schema of the answer: the answer is parsed with it (and typed by it); an answer
    * that does not match throws ApiError of kind "invalid-response". Every new call passes one.
    */
-  schema?: z.ZodType;
+  schema?: z.ZodType | AnswerSchema;
 }
 
 function withQuery(url: string, query: RequestOptions["query"]): string {
@@ -60,7 +83,7 @@ export function buildInit(url: string, options: RequestOptions, csrf: string | n
 }
 
 /** The answer, parsed with the contract schema when the call names one. */
-function checked(body: unknown, schema: z.ZodType | undefined): unknown {
+export function checked(body: unknown, schema: z.ZodType | AnswerSchema | undefined): unknown {
   if (!schema) return body;
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
@@ -73,7 +96,13 @@ function checked(body: unknown, schema: z.ZodType | undefined): unknown {
 }
 
 /** What a call resolves to: the schema's output when it names one, else T. */
-type Answer<T, O> = O extends { schema: infer S extends z.ZodType } ? z.output<S> : T;
+export type Answer<T, O> = O extends { schema: infer S }
+  ? S extends z.ZodType
+    ? z.output<S>
+    : S extends AnswerSchema<infer R>
+      ? R
+      : T
+  : T;
 
 /**
  * Calls the API and resolves to the parsed answer (checked by `options.schema` when given).

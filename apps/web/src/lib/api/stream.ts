@@ -1,17 +1,37 @@
+import type { z } from "zod";
 import { REQUEST_TIMEOUT_MS } from "../constants";
 import { withCsrfRetry } from "./csrf";
 import { NetworkError, TimeoutError } from "./errors";
-import { buildInit } from "./request";
+import { type AnswerSchema, buildInit, checked } from "./request";
 import { apiFetch, type BearerKind, httpFailure, parseText } from "./rules";
 import { createSseParser, type StreamEvent } from "./sse-parser";
 
-export interface ApiStreamOptions {
+type Schema = z.ZodType | AnswerSchema;
+type Parsed<S> = S extends z.ZodType ? z.output<S> : S extends AnswerSchema<infer R> ? R : unknown;
+
+/** The events a stream's `events` schemas allow, each with its parsed data. */
+export type TypedStreamEvent<E extends Record<string, Schema>> = {
+  [K in keyof E & string]: { event: K; data: Parsed<E[K]> };
+}[keyof E & string];
+
+export interface ApiStreamOptions<
+  E extends Record<string, Schema> = Record<string, Schema>,
+  S extends Schema | undefined = Schema | undefined,
+> {
   method?: "POST" | "PUT" | "PATCH" | "GET";
   /** A JSON-serialisable value. */
   body?: unknown;
   signal?: AbortSignal;
+  /**
+   * The contract schema of each event's data, by event name. Each event is parsed before it
+   * reaches `onEvent`; one off its schema ends the stream with an ApiError of kind
+   * "invalid-response"; events without a schema here are ignored.
+   */
+  events: E;
+  /** The contract schema of a plain JSON answer (a server answering without a stream). */
+  schema?: S;
   /** Called for each event, in order, as it arrives. */
-  onEvent: (event: StreamEvent) => void;
+  onEvent: (event: TypedStreamEvent<E>) => void;
   token?: BearerKind;
   /** Time allowed for the answer to begin (default 15 s). */
   timeoutMs?: number;
@@ -20,7 +40,7 @@ export interface ApiStreamOptions {
 }
 
 /** How a streamed call ended: the stream ran to its end, or the server answered plain JSON. */
-export type ApiStreamResult = { streamed: true } | { streamed: false; body: unknown };
+export type ApiStreamResult<B = unknown> = { streamed: true } | { streamed: false; body: B };
 
 export const STREAM_IDLE_TIMEOUT_MS = 60_000;
 
@@ -33,15 +53,20 @@ export const STREAM_IDLE_TIMEOUT_MS = 60_000;
  * the caller's abort is passed on untouched (and cancels the request, so the server can stop).
  * A server that answers JSON instead of a stream resolves to `{ streamed: false, body }`.
  */
-export async function apiStream(url: string, options: ApiStreamOptions): Promise<ApiStreamResult> {
-  return withCsrfRetry((csrf) => {
+export async function apiStream<
+  E extends Record<string, Schema>,
+  S extends Schema | undefined = undefined,
+>(url: string, options: ApiStreamOptions<E, S>): Promise<ApiStreamResult<Parsed<S>>> {
+  return withCsrfRetry(async (csrf) => {
     const init = buildInit(
       url,
       { method: options.method ?? "POST", body: options.body, token: options.token },
       csrf,
     );
     (init.headers as Headers).set("Accept", "text/event-stream");
-    return sendStream(url, init, options);
+    const outcome = await sendStream(url, init, options as unknown as ApiStreamOptions);
+    if (outcome.streamed) return outcome;
+    return { streamed: false, body: checked(outcome.body, options.schema) as Parsed<S> };
   });
 }
 
@@ -93,7 +118,12 @@ async function sendStream(
 
     const idle = options.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS;
     arm(idle);
-    const parser = createSseParser(options.onEvent);
+    const parser = createSseParser((event: StreamEvent) => {
+      const schema = options.events[event.event];
+      if (!schema) return;
+      const data = checked(event.data, schema);
+      (options.onEvent as (event: StreamEvent) => void)({ event: event.event, data });
+    });
     const decoder = new TextDecoder();
     const reader = response.body.getReader();
     try {
@@ -110,6 +140,10 @@ async function sendStream(
       }
       parser.push(decoder.decode());
       parser.end();
+    } catch (error) {
+      // An event off its contract (or a failing handler): stop the download too.
+      controller.abort();
+      throw error;
     } finally {
       reader.releaseLock();
     }

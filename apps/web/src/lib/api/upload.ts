@@ -1,6 +1,8 @@
+import type { z } from "zod";
 import { UPLOAD_TIMEOUT_MS } from "../constants";
 import { withCsrfRetry } from "./csrf";
 import { NetworkError, TimeoutError } from "./errors";
+import { type Answer, type AnswerSchema, checked } from "./request";
 import { authHeaders, type BearerKind, httpFailure, parseText } from "./rules";
 import { resolveUrl } from "./url";
 
@@ -18,6 +20,8 @@ export interface UploadWithProgressOptions {
   method?: "POST" | "PUT";
   /** Default 60 s (uploads). */
   timeoutMs?: number;
+  /** The contract schema of the answer, as for api.* (an answer off it: "invalid-response"). */
+  schema?: z.ZodType | AnswerSchema;
 }
 
 /**
@@ -26,16 +30,16 @@ export interface UploadWithProgressOptions {
  * timeout, the csrf-token header with one refresh-and-retry, the Bearer token (by URL or
  * `token`), 401 clearing the stored tokens, and ApiError, NetworkError or TimeoutError on failure.
  */
-export async function uploadWithProgress<T = unknown>(
-  url: string,
-  formData: FormData,
-  options: UploadWithProgressOptions = {},
-): Promise<T> {
+export async function uploadWithProgress<
+  T = unknown,
+  O extends UploadWithProgressOptions = UploadWithProgressOptions,
+>(url: string, formData: FormData, options: O = {} as O): Promise<Answer<T, O>> {
   const timeoutMs = options.timeoutMs ?? UPLOAD_TIMEOUT_MS;
-  return (await withCsrfRetry(
+  const body = await withCsrfRetry(
     (csrf) => sendXhr(url, formData, options, csrf, timeoutMs),
     () => options.onProgress?.({ loaded: 0, total: 0, percent: 0 }),
-  )) as T;
+  );
+  return checked(body, options.schema) as Answer<T, O>;
 }
 
 function sendXhr(

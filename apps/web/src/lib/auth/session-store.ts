@@ -1,5 +1,5 @@
 import type { User } from "@twinline/contracts";
-import { ApiError, api } from "../api-client";
+import { ApiError, answerReader, api } from "../api-client";
 import { getUserToken, readStorage, removeStorage, STORAGE_KEYS, writeStorage } from "../storage";
 
 /**
@@ -86,11 +86,15 @@ function writeStoredUser(user: User): void {
   writeStorage(STORAGE_KEYS.userData, JSON.stringify(user));
 }
 
+/**
+ * GET /api/auth/me's reader (the user under `data`, read by normalizeUser). Not the contract's zod
+ * schema: a stored session starts on the landing page's first load, which carries no zod
+ * (decision 0033).
+ */
+const meAnswer = answerReader((body) => normalizeUser((body as { data?: unknown } | null)?.data));
+
 async function fetchMe(): Promise<User> {
-  const answer = await api.get<{ data?: unknown }>(ME_PATH, { responseType: "json" });
-  const user = normalizeUser(answer?.data);
-  if (!user) throw new Error("The server sent an unexpected user");
-  return user;
+  return api.get(ME_PATH, { responseType: "json", schema: meAnswer });
 }
 
 interface SessionStoreOptions {

@@ -4,13 +4,14 @@ import {
   aiTrainingResponseSchema,
   type KnowledgeDocument,
   knowledgeDocumentResponseSchema,
+  messageResponseSchema,
   UPLOAD_LIMITS,
   VOICE_SAMPLE_TYPES,
   type VoiceSample,
   voiceIdResponseSchema,
   voiceSampleResponseSchema,
 } from "@twinline/contracts";
-import { api, type UploadProgress, uploadWithProgress } from "@/lib/api-client";
+import { ApiError, api, type UploadProgress, uploadWithProgress } from "@/lib/api-client";
 
 /**
  * The persona's training calls (admin-side spec, section 7). Every URL here lacks /admin, so each
@@ -37,13 +38,13 @@ export const AI_TRAINING_MESSAGES = {
   audioTooLarge: `File is too large. The maximum size is ${UPLOAD_LIMITS.voiceSampleBytes / 1024 / 1024} MB`,
 } as const;
 
-class UnexpectedAnswerError extends Error {}
-
 export async function fetchAiTraining(signal?: AbortSignal): Promise<AiTraining> {
-  const body = await api.get("/api/ai-training", { signal, token: "admin" });
-  const parsed = aiTrainingResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError(AI_TRAINING_MESSAGES.loadFailed);
-  return parsed.data.data;
+  const answer = await api.get("/api/ai-training", {
+    signal,
+    token: "admin",
+    schema: aiTrainingResponseSchema,
+  });
+  return answer.data;
 }
 
 export const aiTrainingQuery = () =>
@@ -54,12 +55,12 @@ export const aiTrainingQuery = () =>
 
 /** PUT /api/ai-training/system-prompt; resolves to the server's message, if any. */
 export async function saveSystemPrompt(systemPrompt: string): Promise<string | null> {
-  const body = await api.put<{ message?: unknown }>(
+  const answer = await api.put(
     "/api/ai-training/system-prompt",
     { systemPrompt },
-    { token: "admin" },
+    { token: "admin", schema: aiTrainingResponseSchema },
   );
-  return typeof body?.message === "string" && body.message ? body.message : null;
+  return answer.message || null;
 }
 
 interface UploadOptions {
@@ -74,19 +75,18 @@ export async function uploadKnowledgeDocument(
 ): Promise<{ document: KnowledgeDocument; message: string }> {
   const form = new FormData();
   form.append("documents", file);
-  const body = await uploadWithProgress("/api/ai-training/knowledge-documents", form, {
+  const answer = await uploadWithProgress("/api/ai-training/knowledge-documents", form, {
     ...options,
     token: "admin",
+    schema: knowledgeDocumentResponseSchema,
   });
-  const parsed = knowledgeDocumentResponseSchema.safeParse(body);
-  if (!parsed.success)
-    throw new UnexpectedAnswerError(AI_TRAINING_MESSAGES.uploadFailed(file.name));
-  return { document: parsed.data.data, message: parsed.data.message };
+  return { document: answer.data, message: answer.message };
 }
 
 export async function deleteKnowledgeDocument(id: string): Promise<void> {
   await api.delete(`/api/ai-training/knowledge-documents/${encodeURIComponent(id)}`, {
     token: "admin",
+    schema: messageResponseSchema,
   });
 }
 
@@ -97,13 +97,12 @@ export async function uploadVoiceSample(
 ): Promise<{ sample: VoiceSample; message: string }> {
   const form = new FormData();
   form.append("voiceSample", file);
-  const body = await uploadWithProgress("/api/ai-training/voice-sample", form, {
+  const answer = await uploadWithProgress("/api/ai-training/voice-sample", form, {
     ...options,
     token: "admin",
+    schema: voiceSampleResponseSchema,
   });
-  const parsed = voiceSampleResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError(AI_TRAINING_MESSAGES.voiceUploadFailed);
-  return { sample: parsed.data.data, message: parsed.data.message };
+  return { sample: answer.data, message: answer.message };
 }
 
 /** GET /api/ai-training/voice-sample/audio as a blob (the admin token cannot ride on <audio src>). */
@@ -115,7 +114,11 @@ export async function fetchVoiceSampleAudio(signal?: AbortSignal): Promise<Blob>
   });
   // Checked by shape: in tests the Blob may come from another realm than the page's.
   if (!body || typeof body !== "object" || !("size" in body)) {
-    throw new UnexpectedAnswerError("The voice sample could not be loaded");
+    throw new ApiError("The voice sample could not be loaded", {
+      status: 200,
+      body,
+      kind: "invalid-response",
+    });
   }
   return body as Blob;
 }
@@ -124,11 +127,12 @@ export async function fetchVoiceSampleAudio(signal?: AbortSignal): Promise<Blob>
 export async function updateVoiceId(
   voiceId: string,
 ): Promise<{ voiceId: string; message: string | null }> {
-  const body = await api.put("/api/ai-training/voice-id", { voiceId }, { token: "admin" });
-  const parsed = voiceIdResponseSchema.safeParse(body);
-  return parsed.success
-    ? { voiceId: parsed.data.data.voiceId, message: parsed.data.message }
-    : { voiceId, message: null };
+  const answer = await api.put(
+    "/api/ai-training/voice-id",
+    { voiceId },
+    { token: "admin", schema: voiceIdResponseSchema },
+  );
+  return { voiceId: answer.data.voiceId, message: answer.message || null };
 }
 
 /** POST /api/ai-training/generate-voice-clone; resolves to the new voice id. */
@@ -136,10 +140,11 @@ export async function generateVoiceClone(input: {
   name: string;
   description: string;
 }): Promise<{ voiceId: string; message: string }> {
-  const body = await api.post("/api/ai-training/generate-voice-clone", input, { token: "admin" });
-  const parsed = voiceIdResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError(AI_TRAINING_MESSAGES.cloneFailed);
-  return { voiceId: parsed.data.data.voiceId, message: parsed.data.message };
+  const answer = await api.post("/api/ai-training/generate-voice-clone", input, {
+    token: "admin",
+    schema: voiceIdResponseSchema,
+  });
+  return { voiceId: answer.data.voiceId, message: answer.message };
 }
 
 // ---------------------------------------------------------------------------------------------

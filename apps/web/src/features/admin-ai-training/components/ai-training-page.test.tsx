@@ -105,7 +105,11 @@ describe("AI Training", () => {
   it("saves the system prompt with the admin token and shows the tick", async () => {
     const api = trainingApi(training(), {
       "PUT /api/ai-training/system-prompt": () =>
-        jsonResponse({ success: true, message: "System prompt updated" }),
+        jsonResponse({
+          success: true,
+          message: "System prompt updated",
+          data: { ...training(), systemPrompt: "You are Nova, warm and brief." },
+        }),
     });
     const user = await openPage();
     const prompt = screen.getByLabelText("System prompt");

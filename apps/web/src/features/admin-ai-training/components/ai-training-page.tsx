@@ -1,10 +1,12 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   type AiTraining,
   SYSTEM_PROMPT_MAX,
   updateSystemPromptRequestSchema,
 } from "@twinline/contracts";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { useEffect, useId } from "react";
+import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { inputClasses } from "@/components/ui/field";
@@ -57,8 +59,21 @@ export function AdminAiTrainingPage() {
 function SystemPromptSection({ initial }: { initial: string }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [value, setValue] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(updateSystemPromptRequestSchema),
+    defaultValues: { systemPrompt: initial },
+    // An error shows until the next change or the next save.
+    reValidateMode: "onSubmit",
+  });
+  const value = watch("systemPrompt");
+  const error = errors.systemPrompt?.message ?? errors.root?.server?.message ?? null;
   const [saved, showSaved] = useSavedTick();
   const save = useMutation({
     mutationFn: saveSystemPrompt,
@@ -71,21 +86,12 @@ function SystemPromptSection({ initial }: { initial: string }) {
     },
     onError: (failure) => {
       const message = errorMessage(failure, AI_TRAINING_MESSAGES.saveFailed);
-      setError(message);
+      setError("root.server", { message });
       toast.error(message);
     },
   });
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = updateSystemPromptRequestSchema.safeParse({ systemPrompt: value });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? AI_TRAINING_MESSAGES.saveFailed);
-      return;
-    }
-    setError(null);
-    save.mutate(parsed.data.systemPrompt);
-  }
+  const onSubmit = handleSubmit(({ systemPrompt }) => save.mutate(systemPrompt));
 
   const over = value.length > SYSTEM_PROMPT_MAX;
   return (
@@ -100,13 +106,9 @@ function SystemPromptSection({ initial }: { initial: string }) {
         <textarea
           id={id}
           rows={10}
-          value={value}
           aria-invalid={error || over ? true : undefined}
           aria-describedby={`${id}-count${error ? ` ${id}-error` : ""}`}
-          onChange={(event) => {
-            setValue(event.target.value);
-            setError(null);
-          }}
+          {...register("systemPrompt", { onChange: () => clearErrors() })}
           placeholder="You are ... Speak warmly, keep answers short, never ..."
           className={`${inputClasses} h-auto min-h-48 py-2.5 font-mono text-sm leading-relaxed sm:text-sm`}
         />

@@ -1,3 +1,4 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   type AiTraining,
@@ -7,6 +8,7 @@ import {
 } from "@twinline/contracts";
 import { Mic, Pencil, Sparkles, Upload } from "lucide-react";
 import { type FormEvent, useEffect, useId, useState } from "react";
+import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { inputClasses, TextField } from "@/components/ui/field";
@@ -133,8 +135,19 @@ function SamplePlayer({ sample }: { sample: VoiceSample }) {
 export function VoiceIdSection({ voiceId }: { voiceId: string | null }) {
   const setTraining = useSetTraining();
   const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(voiceId ?? "");
-  const [error, setError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(updateVoiceIdRequestSchema),
+    defaultValues: { voiceId: voiceId ?? "" },
+    reValidateMode: "onSubmit",
+  });
+  const error = errors.voiceId?.message ?? errors.root?.server?.message;
   const inputId = useId();
   const save = useMutation({
     mutationFn: updateVoiceId,
@@ -143,19 +156,13 @@ export function VoiceIdSection({ voiceId }: { voiceId: string | null }) {
       toast.success(answer.message || "Voice ID updated successfully");
       setEditing(false);
     },
-    onError: (failure) => setError(errorMessage(failure, AI_TRAINING_MESSAGES.voiceIdFailed)),
+    onError: (failure) =>
+      setError("root.server", {
+        message: errorMessage(failure, AI_TRAINING_MESSAGES.voiceIdFailed),
+      }),
   });
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = updateVoiceIdRequestSchema.safeParse({ voiceId: value });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? AI_TRAINING_MESSAGES.voiceIdFailed);
-      return;
-    }
-    setError(null);
-    save.mutate(parsed.data.voiceId);
-  }
+  const onSubmit = handleSubmit((values) => save.mutate(values.voiceId));
 
   return (
     <Section
@@ -167,15 +174,11 @@ export function VoiceIdSection({ voiceId }: { voiceId: string | null }) {
           <TextField
             label="Voice ID"
             id={inputId}
-            value={value}
             autoFocus
             spellCheck={false}
             autoComplete="off"
-            error={error ?? undefined}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError(null);
-            }}
+            error={error}
+            {...register("voiceId", { onChange: () => clearErrors() })}
             onKeyDown={(event) => {
               if (event.key === "Escape") setEditing(false);
             }}
@@ -213,8 +216,7 @@ export function VoiceIdSection({ voiceId }: { voiceId: string | null }) {
           <button
             type="button"
             onClick={() => {
-              setValue(voiceId ?? "");
-              setError(null);
+              reset({ voiceId: voiceId ?? "" });
               setEditing(true);
             }}
             className={buttonClasses("secondary", "sm")}
@@ -233,9 +235,19 @@ export function VoiceCloneSection({ hasSample }: { hasSample: boolean }) {
   const setTraining = useSetTraining();
   const nameId = useId();
   const descriptionId = useId();
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(generateVoiceCloneRequestSchema),
+    defaultValues: { name: "", description: "" },
+    reValidateMode: "onSubmit",
+  });
+  const error =
+    errors.name?.message ?? errors.description?.message ?? errors.root?.server?.message ?? null;
   const clone = useMutation({
     mutationFn: generateVoiceClone,
     onSuccess: (answer) => {
@@ -248,25 +260,21 @@ export function VoiceCloneSection({ hasSample }: { hasSample: boolean }) {
     },
     onError: (failure) => {
       const message = errorMessage(failure, AI_TRAINING_MESSAGES.cloneFailed);
-      setError(message);
+      setError("root.server", { message });
       toast.error(message);
     },
   });
 
+  const send = handleSubmit((values) => clone.mutate(values));
   function onSubmit(event: FormEvent) {
-    event.preventDefault();
+    // A clone needs a sample: said before the fields are checked.
     if (!hasSample) {
-      setError(AI_TRAINING_MESSAGES.needSample);
+      event.preventDefault();
+      setError("root.server", { message: AI_TRAINING_MESSAGES.needSample });
       toast.error(AI_TRAINING_MESSAGES.needSample);
       return;
     }
-    const parsed = generateVoiceCloneRequestSchema.safeParse({ name, description });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? AI_TRAINING_MESSAGES.cloneFailed);
-      return;
-    }
-    setError(null);
-    clone.mutate(parsed.data);
+    void send(event);
   }
 
   return (
@@ -278,12 +286,8 @@ export function VoiceCloneSection({ hasSample }: { hasSample: boolean }) {
         <TextField
           label="Voice Name"
           id={nameId}
-          value={name}
           maxLength={100}
-          onChange={(event) => {
-            setName(event.target.value);
-            setError(null);
-          }}
+          {...register("name", { onChange: () => clearErrors() })}
         />
         <div>
           <label
@@ -296,8 +300,7 @@ export function VoiceCloneSection({ hasSample }: { hasSample: boolean }) {
             id={descriptionId}
             rows={2}
             maxLength={500}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
+            {...register("description")}
             className={`${inputClasses} h-auto py-2.5`}
           />
         </div>

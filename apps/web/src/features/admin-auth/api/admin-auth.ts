@@ -1,9 +1,10 @@
 import {
   type Admin,
   adminLoginResponseSchema,
+  adminPasswordChangedResponseSchema,
   verifyTokenResponseSchema,
 } from "@twinline/contracts";
-import { ApiError, api, getCsrfToken } from "@/lib/api-client";
+import { ApiError, api, errorMessage, getCsrfToken } from "@/lib/api-client";
 import { storeAdminSession } from "./session";
 
 /** Error texts of the admin login (admin-side spec, section 8), spelled exactly. */
@@ -36,15 +37,14 @@ export async function loginAdmin(credentials: {
   password: string;
 }): Promise<{ token: string; admin: Admin }> {
   if (!(await getCsrfToken())) throw new AdminLoginError(ADMIN_LOGIN_ERRORS.csrfInit);
-  let body: unknown;
   try {
-    body = await api.post("/api/admin/login", credentials);
+    const answer = await api.post("/api/admin/login", credentials, {
+      schema: adminLoginResponseSchema,
+    });
+    return { token: answer.token, admin: answer.admin };
   } catch (error) {
     throw new AdminLoginError(await loginErrorMessage(error));
   }
-  const parsed = adminLoginResponseSchema.safeParse(body);
-  if (!parsed.success) throw new AdminLoginError(ADMIN_LOGIN_ERRORS.generic);
-  return { token: parsed.data.token, admin: parsed.data.admin };
 }
 
 async function loginErrorMessage(error: unknown): Promise<string> {
@@ -57,7 +57,9 @@ async function loginErrorMessage(error: unknown): Promise<string> {
   if (mentionsCsrf(error.message)) return ADMIN_LOGIN_ERRORS.csrfToken;
   // The server's own words for what the admin can act on (wrong credentials, deactivated,
   // rate limited, bad input); anything else gets the spec's generic text.
-  if (error.status >= 400 && error.status < 500 && error.message) return error.message;
+  if (error.status >= 400 && error.status < 500) {
+    return errorMessage(error, ADMIN_LOGIN_ERRORS.generic);
+  }
   return ADMIN_LOGIN_ERRORS.generic;
 }
 
@@ -70,12 +72,16 @@ export type VerifyResult = { valid: true; admin: Admin } | { valid: false };
  */
 export async function verifyAdminToken(signal?: AbortSignal): Promise<VerifyResult> {
   try {
-    const body = await api.get("/api/admin/verify-token", { signal });
-    const parsed = verifyTokenResponseSchema.safeParse(body);
-    if (parsed.success && parsed.data.valid) return { valid: true, admin: parsed.data.admin };
-    return { valid: false };
+    const answer = await api.get("/api/admin/verify-token", {
+      signal,
+      schema: verifyTokenResponseSchema,
+    });
+    return answer.valid ? { valid: true, admin: answer.admin } : { valid: false };
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    if (
+      error instanceof ApiError &&
+      (error.status === 401 || error.status === 403 || error.kind === "invalid-response")
+    ) {
       return { valid: false };
     }
     throw error;
@@ -90,12 +96,9 @@ export async function changeAdminPassword(input: {
   currentPassword: string;
   newPassword: string;
 }): Promise<string> {
-  const body = await api.put<{ message?: unknown; token?: unknown }>(
-    "/api/admin/change-password",
-    input,
-  );
-  if (typeof body?.token === "string" && body.token) storeAdminSession(body.token);
-  return typeof body?.message === "string" && body.message
-    ? body.message
-    : "Password changed successfully";
+  const answer = await api.put("/api/admin/change-password", input, {
+    schema: adminPasswordChangedResponseSchema,
+  });
+  storeAdminSession(answer.token);
+  return answer.message || "Password changed successfully";
 }

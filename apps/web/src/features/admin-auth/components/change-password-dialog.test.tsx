@@ -63,7 +63,11 @@ describe("Change Password dialog", () => {
 
   it("sends currentPassword and newPassword, then closes", async () => {
     const { fetchMock, onOpenChange, user } = setup(() =>
-      jsonResponse({ success: true, message: "Password changed successfully" }),
+      jsonResponse({
+        success: true,
+        message: "Password changed successfully",
+        token: "fresh-admin-token",
+      }),
     );
     await user.type(screen.getByLabelText("Current Password"), "old-pass");
     await user.type(screen.getByLabelText("New Password"), "new-pass");
@@ -77,6 +81,8 @@ describe("Change Password dialog", () => {
       newPassword: "new-pass",
     });
     expect(await screen.findByText("Password changed successfully")).toBeInTheDocument();
+    // The change ends earlier tokens: the fresh one replaces the stored one.
+    expect(localStorage.getItem("adminToken")).toBe("fresh-admin-token");
   });
 
   it("keeps the admin signed in with the fresh token the change answers", async () => {

@@ -1,15 +1,32 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation } from "@tanstack/react-query";
+import { adminChangePasswordRequestSchema } from "@twinline/contracts";
 import { LoaderCircle, X } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
+import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
-import { ApiError } from "@/lib/api-client";
+import { ApiError, errorMessage } from "@/lib/api-client";
 import { CHANGE_PASSWORD_FAILED, changeAdminPassword } from "../api/admin-auth";
 import { type ChangePasswordValues, changePasswordError } from "../api/password-rules";
 import { PasswordInput } from "./password-input";
 
 const EMPTY: ChangePasswordValues = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
+/**
+ * The three fields, held to the spec's rules in the spec's order (one message at a time), then
+ * to the contract's request schema (admin-side spec, section 5).
+ */
+const changePasswordFormSchema = z
+  .object({ currentPassword: z.string(), newPassword: z.string(), confirmPassword: z.string() })
+  .superRefine((values, ctx) => {
+    const rule = changePasswordError(values);
+    if (rule) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: rule });
+  })
+  .transform(({ currentPassword, newPassword }) => ({ currentPassword, newPassword }))
+  .pipe(adminChangePasswordRequestSchema);
 
 const FIELDS: { name: keyof ChangePasswordValues; label: string; autoComplete: string }[] = [
   { name: "currentPassword", label: "Current Password", autoComplete: "current-password" },
@@ -42,10 +59,16 @@ export function ChangePasswordDialog({ open, onOpenChange }: ChangePasswordDialo
 
 function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const id = useId();
-  const [values, setValues] = useState(EMPTY);
-  const [touched, setTouched] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const ruleError = changePasswordError(values);
+  const [touched, setTouched] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { isSubmitted },
+  } = useForm({ resolver: zodResolver(changePasswordFormSchema), defaultValues: EMPTY });
+  // The rule shows as soon as the admin types (or tries to save), one message at a time.
+  const ruleError = changePasswordError(watch());
   const mutation = useMutation({
     mutationFn: changeAdminPassword,
     onSuccess: (message) => {
@@ -56,7 +79,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
       // The server's reason when it gives one it may show (e.g. a wrong current password).
       const reason =
         error instanceof ApiError && error.kind === "http" && error.status < 500
-          ? error.message
+          ? errorMessage(error, "")
           : null;
       setFailure(
         reason && reason !== CHANGE_PASSWORD_FAILED
@@ -66,15 +89,13 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
     },
   });
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setTouched(true);
-    if (ruleError || mutation.isPending) return;
+  const onSubmit = handleSubmit((request) => {
+    if (mutation.isPending) return;
     setFailure(null);
-    mutation.mutate({ currentPassword: values.currentPassword, newPassword: values.newPassword });
-  }
+    mutation.mutate(request);
+  });
 
-  const shownError = touched ? ruleError : null;
+  const shownError = touched || isSubmitted ? ruleError : null;
   return (
     <form onSubmit={onSubmit} noValidate>
       <div className="flex items-start justify-between gap-4">
@@ -104,15 +125,14 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
             </label>
             <PasswordInput
               id={`${id}-${field.name}`}
-              name={field.name}
               autoComplete={field.autoComplete}
-              value={values[field.name]}
               aria-describedby={shownError ? `${id}-error` : undefined}
-              onChange={(event) => {
-                setValues((v) => ({ ...v, [field.name]: event.target.value }));
-                setTouched(true);
-                setFailure(null);
-              }}
+              {...register(field.name, {
+                onChange: () => {
+                  setTouched(true);
+                  setFailure(null);
+                },
+              })}
             />
           </div>
         ))}

@@ -42,8 +42,6 @@ export interface ConversationPage {
   pagination: Pagination;
 }
 
-class UnexpectedAnswerError extends Error {}
-
 export const chatLogsKeys = {
   all: ["admin", "chat-logs"] as const,
   list: (params: ChatLogsParams) => ["admin", "chat-logs", "list", params] as const,
@@ -67,13 +65,12 @@ export async function fetchChatLogs(
   params: ChatLogsParams,
   signal?: AbortSignal,
 ): Promise<ChatLogsPage> {
-  const body = await api.get("/api/admin/chat-logs", {
+  const answer = await api.get("/api/admin/chat-logs", {
     signal,
     query: { page: params.page, limit: CHAT_LOGS_PAGE_SIZE, ...filterQuery(params) },
+    schema: chatLogsResponseSchema,
   });
-  const parsed = chatLogsResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load chat logs");
-  return { logs: parsed.data.data, pagination: parsed.data.pagination };
+  return { logs: answer.data, pagination: answer.pagination };
 }
 
 export const chatLogsQuery = (params: ChatLogsParams) =>
@@ -89,13 +86,12 @@ export async function fetchConversation(
   page: number,
   signal?: AbortSignal,
 ): Promise<ConversationPage> {
-  const body = await api.get(`/api/admin/chat-logs/${encodeURIComponent(id)}/messages`, {
+  const answer = await api.get(`/api/admin/chat-logs/${encodeURIComponent(id)}/messages`, {
     signal,
     query: { page, limit: CONVERSATION_PAGE_SIZE },
+    schema: messagesPageResponseSchema,
   });
-  const parsed = messagesPageResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load messages");
-  return parsed.data.data;
+  return answer.data;
 }
 
 export const conversationQuery = (id: string, page: number) =>

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import type { ChatLog } from "@twinline/contracts";
+import { type ChatLog, chatLogsQuerySchema } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { Download, LoaderCircle } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
@@ -14,16 +14,18 @@ import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { useListParams } from "@/hooks/use-list-params";
 import {
+  CHAT_LOGS_PAGE_SIZE,
   type ChatLogPlan,
   type ChatLogSortField,
+  type ChatLogsParams,
   chatLogsQuery,
   downloadBlob,
   exportChatLogs,
   exportFileName,
   formatDuration,
 } from "../api/chat-logs";
-import { CHAT_LOGS_DEFAULTS, useChatLogsParams } from "../hooks/use-chat-logs-params";
 import { ConversationDialog, formatDateTime } from "./conversation-dialog";
 
 const COLUMNS: TableColumn<ChatLogSortField>[] = [
@@ -39,10 +41,27 @@ const COLUMNS: TableColumn<ChatLogSortField>[] = [
 const inputClasses =
   "h-10 w-full rounded-xl border border-stone-300 bg-white px-3 text-sm text-stone-900 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:[color-scheme:dark]";
 
+/** What the address never carries: the page size. */
+const FIXED = { limit: CHAT_LOGS_PAGE_SIZE };
+
 /** /admin/chat-logs: real conversations, searched, filtered by plan and dates, sorted, paged, exported. */
 export function AdminChatLogsPage() {
   const ids = { search: useId(), plan: useId(), start: useId(), end: useId() };
-  const { params, update, filter, sort, reset } = useChatLogsParams();
+  // Page, filters and sort live in the address, read through the contract's query schema.
+  const list = useListParams(chatLogsQuerySchema, { fixed: FIXED });
+  const { update, filter, sort, reset, defaults } = list;
+  const params = useMemo<ChatLogsParams>(
+    () => ({
+      page: list.params.page,
+      search: list.params.search ?? "",
+      plan: list.params.plan,
+      startDate: list.params.startDate ?? "",
+      endDate: list.params.endDate ?? "",
+      sortBy: list.params.sortBy,
+      sortOrder: list.params.sortOrder === 1 ? 1 : -1,
+    }),
+    [list.params],
+  );
   const logs = useQuery(chatLogsQuery(params));
   const [searchText, setSearchText] = useDebouncedSearch(params.search, (search) =>
     filter({ search }),
@@ -64,8 +83,8 @@ export function AdminChatLogsPage() {
   const { first, last } = usePageRange(pagination, params.page, (page) => update({ page }));
 
   const filtered =
-    params.search !== CHAT_LOGS_DEFAULTS.search ||
-    params.plan !== CHAT_LOGS_DEFAULTS.plan ||
+    params.search !== "" ||
+    params.plan !== defaults.plan ||
     params.startDate !== "" ||
     params.endDate !== "";
 

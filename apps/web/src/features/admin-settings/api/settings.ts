@@ -2,7 +2,6 @@ import { queryOptions } from "@tanstack/react-query";
 import {
   type AdminSettings,
   adminSettingsResponseSchema,
-  adminSettingsSchema,
   SETTINGS_IMAGE_FIELDS,
   type SettingsImageField,
   testElevenLabsResponseSchema,
@@ -10,7 +9,7 @@ import {
   testStripeResponseSchema,
   type UpdateSettingsRequest,
 } from "@twinline/contracts";
-import { ApiError, api } from "@/lib/api-client";
+import { ApiError, api, errorMessage } from "@/lib/api-client";
 
 /**
  * The operator's settings calls (admin-side spec, section 7). Every call on a URL without /admin
@@ -21,15 +20,13 @@ export const adminSettingsKeys = {
   all: ["admin", "settings"] as const,
 };
 
-/** Thrown when an answer does not have the contract's shape. */
-export class UnexpectedAnswerError extends Error {}
-
 /** GET /api/admin/settings: the settings with masked keys and the providers' modes. */
 export async function fetchAdminSettings(signal?: AbortSignal): Promise<AdminSettings> {
-  const body = await api.get("/api/admin/settings", { signal });
-  const parsed = adminSettingsResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load settings");
-  return parsed.data.data;
+  const answer = await api.get("/api/admin/settings", {
+    signal,
+    schema: adminSettingsResponseSchema,
+  });
+  return answer.data;
 }
 
 export const adminSettingsQuery = () =>
@@ -44,15 +41,13 @@ export function toUpdateRequest(settings: AdminSettings): UpdateSettingsRequest 
   return rest;
 }
 
-/** The settings an answer carries, or null when it carries none in the contract's shape. */
-function settingsOf(body: unknown): AdminSettings | null {
-  const parsed = adminSettingsSchema.safeParse((body as { data?: unknown } | undefined)?.data);
-  return parsed.success ? parsed.data : null;
-}
-
-/** PUT /api/settings with the full settings object; resolves to the saved settings, if sent. */
-export async function saveSettings(request: UpdateSettingsRequest): Promise<AdminSettings | null> {
-  return settingsOf(await api.put("/api/settings", request, { token: "admin" }));
+/** PUT /api/settings with the full settings object; resolves to the saved settings. */
+export async function saveSettings(request: UpdateSettingsRequest): Promise<AdminSettings> {
+  const answer = await api.put("/api/settings", request, {
+    token: "admin",
+    schema: adminSettingsResponseSchema,
+  });
+  return answer.data;
 }
 
 export type KeyProvider = "openai" | "stripe" | "elevenlabs";
@@ -73,75 +68,74 @@ export type KeyTestResult =
  * report success gives "API key is invalid: {error}" (admin-side spec, section 8).
  */
 export async function testApiKey(provider: KeyProvider, apiKey: string): Promise<KeyTestResult> {
-  const name = PROVIDER_NAMES[provider];
-  let body: unknown;
+  const url = `/api/settings/test-${provider}`;
+  const body = { apiKey };
   try {
-    body = await api.post(`/api/settings/test-${provider}`, { apiKey }, { token: "admin" });
-  } catch (error) {
-    return { ok: false, message: `${name} API key test failed: ${reasonOf(error)}` };
-  }
-  if (provider === "openai") {
-    const parsed = testOpenAiResponseSchema.safeParse(body);
-    if (parsed.success) {
-      return { ok: true, message: parsed.data.message, models: parsed.data.data.availableModels };
+    if (provider === "openai") {
+      const answer = await api.post(url, body, {
+        token: "admin",
+        schema: testOpenAiResponseSchema,
+      });
+      return { ok: true, message: answer.message, models: answer.data.availableModels };
     }
-  } else if (provider === "elevenlabs") {
-    const parsed = testElevenLabsResponseSchema.safeParse(body);
-    if (parsed.success) {
+    if (provider === "elevenlabs") {
+      const answer = await api.post(url, body, {
+        token: "admin",
+        schema: testElevenLabsResponseSchema,
+      });
       return {
         ok: true,
-        message: parsed.data.message,
-        voices: parsed.data.data.availableVoices.map((v) => ({ id: v.voice_id, name: v.name })),
+        message: answer.message,
+        voices: answer.data.availableVoices.map((v) => ({ id: v.voice_id, name: v.name })),
       };
     }
-  } else {
-    const parsed = testStripeResponseSchema.safeParse(body);
-    if (parsed.success) return { ok: true, message: parsed.data.message };
+    const answer = await api.post(url, body, { token: "admin", schema: testStripeResponseSchema });
+    return { ok: true, message: answer.message };
+  } catch (error) {
+    // A 2xx answer that does not report success is off the contract: "API key is invalid".
+    if (error instanceof ApiError && error.kind === "invalid-response") {
+      return { ok: false, message: `API key is invalid: ${invalidReasonOf(error.body)}` };
+    }
+    const reason = errorMessage(error, UNKNOWN_ERROR);
+    return { ok: false, message: `${PROVIDER_NAMES[provider]} API key test failed: ${reason}` };
   }
-  return { ok: false, message: `API key is invalid: ${invalidReasonOf(body)}` };
 }
 
-function reasonOf(error: unknown): string {
-  if (error instanceof ApiError) {
-    const body = error.body as { message?: unknown; error?: unknown } | undefined;
-    if (typeof body?.message === "string" && body.message) return body.message;
-    if (typeof body?.error === "string" && body.error) return body.error;
-    if (error.kind !== "http") return error.message;
-  }
-  return "Unknown error";
-}
+/** The reason the spec shows when a failure has no message of its own. */
+export const UNKNOWN_ERROR = "Unknown error";
 
 function invalidReasonOf(body: unknown): string {
   const { error, message } = (body ?? {}) as { error?: unknown; message?: unknown };
   if (typeof error === "string" && error) return error;
   if (typeof message === "string" && message) return message;
-  return "Unknown error";
+  return UNKNOWN_ERROR;
 }
 
 /** POST /api/settings/upload with one file under its field; resolves to the new settings. */
 export async function uploadSettingsImage(
   field: SettingsImageField,
   file: File,
-): Promise<AdminSettings | null> {
+): Promise<AdminSettings> {
   const form = new FormData();
   form.append(field, file);
-  return settingsOf(await api.upload("/api/settings/upload", form, { token: "admin" }));
+  const answer = await api.upload("/api/settings/upload", form, {
+    token: "admin",
+    schema: adminSettingsResponseSchema,
+  });
+  return answer.data;
 }
 
 /** DELETE /api/settings/image/{kind}; resolves to the new settings. */
-export async function deleteSettingsImage(
-  field: SettingsImageField,
-): Promise<AdminSettings | null> {
+export async function deleteSettingsImage(field: SettingsImageField): Promise<AdminSettings> {
   const { kind } = SETTINGS_IMAGE_FIELDS[field];
-  return settingsOf(await api.delete(`/api/settings/image/${kind}`, { token: "admin" }));
+  const answer = await api.delete(`/api/settings/image/${kind}`, {
+    token: "admin",
+    schema: adminSettingsResponseSchema,
+  });
+  return answer.data;
 }
 
 /** The image URL a settings object holds for a field. */
 export function imageOf(settings: AdminSettings, field: SettingsImageField): string {
   return field === "aiProfileImage" ? settings.aiProfile.aiProfileImage : settings[field];
-}
-
-/** "The server message, or Unknown error" for an upload failure (admin-side spec, section 8). */
-export function uploadFailureReason(error: unknown): string {
-  return reasonOf(error);
 }

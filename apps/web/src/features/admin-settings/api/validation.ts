@@ -9,6 +9,7 @@ import {
   type UpdateSettingsRequest,
   updateSettingsRequestSchema,
 } from "@twinline/contracts";
+import type { FieldValues, Resolver } from "react-hook-form";
 
 /** Number fields parse as integers; empty (or unreadable) counts as 0 (admin-side spec, section 5). */
 export function parseInteger(value: string): number {
@@ -17,6 +18,31 @@ export function parseInteger(value: string): number {
 }
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+
+/**
+ * A react-hook-form resolver for a form whose fields are strings standing for a request: the
+ * values become the request (`toRequest`), the request is checked with the contract schema
+ * (`validate`, messages per form field, "social.twitter" for nested ones), and the form submits
+ * the request itself.
+ */
+export function contractResolver<V extends FieldValues, R, K extends string>(
+  toRequest: (values: V) => R,
+  validate: (values: V, request: R) => FieldErrors<K>,
+): Resolver<V, unknown, R> {
+  return async (values) => {
+    const request = toRequest(values);
+    const found = Object.entries(validate(values, request)) as [string, string][];
+    if (found.length === 0) return { values: request, errors: {} };
+    const errors: Record<string, unknown> = {};
+    for (const [field, message] of found) {
+      const [head, tail] = field.split(".") as [string, string | undefined];
+      const error = { type: "contract", message };
+      if (tail === undefined) errors[head] = error;
+      else errors[head] = { ...(errors[head] as object | undefined), [tail]: error };
+    }
+    return { values: {}, errors: errors as never };
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // API Configuration

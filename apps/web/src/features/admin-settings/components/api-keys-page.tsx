@@ -1,8 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { type AdminSettings, isMaskedSecret } from "@twinline/contracts";
+import {
+  type AdminSettings,
+  isMaskedSecret,
+  type UpdateSettingsRequest,
+} from "@twinline/contracts";
 import { clsx } from "clsx";
 import { CheckCircle2, FlaskConical, LoaderCircle, XCircle } from "lucide-react";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
+import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
@@ -23,7 +28,7 @@ import {
   type ApiKeysField,
   type ApiKeysFormValues,
   apiKeysToForm,
-  type FieldErrors,
+  contractResolver,
   formToApiKeys,
   parseInteger,
   validateApiKeys,
@@ -75,11 +80,6 @@ export function AdminApiKeysPage() {
 type TestState = { status: "testing" } | ({ status: "done" } & KeyTestResult);
 
 function ApiKeysForm({ settings }: { settings: AdminSettings }) {
-  const [values, setValues] = useState<ApiKeysFormValues>(() =>
-    apiKeysToForm(settings.apiKeys, settings.creditsPerMinute),
-  );
-  const [errors, setErrors] = useState<FieldErrors<ApiKeysField>>({});
-  const [submitted, setSubmitted] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [tests, setTests] = useState<Partial<Record<KeyProvider, TestState>>>({});
   const [saved, showSaved] = useSavedTick();
@@ -87,16 +87,36 @@ function ApiKeysForm({ settings }: { settings: AdminSettings }) {
   const save = useSaveSettings();
   const formId = useId();
   const fieldId = (field: ApiKeysField) => `${formId}-${field}`;
+  // The keys and the call price go into the full PUT /api/settings body, checked with the
+  // contract's key rules; the form submits that body.
+  const [resolver] = useState(() =>
+    contractResolver(
+      (values: ApiKeysFormValues): UpdateSettingsRequest => ({
+        ...toUpdateRequest(latest() ?? settings),
+        apiKeys: formToApiKeys(values),
+        creditsPerMinute: parseInteger(values.creditsPerMinute),
+      }),
+      (values) => validateApiKeys(values),
+    ),
+  );
+  const {
+    register,
+    handleSubmit,
+    reset,
+    watch,
+    formState: { errors },
+  } = useForm<ApiKeysFormValues, unknown, UpdateSettingsRequest>({
+    resolver,
+    defaultValues: apiKeysToForm(settings.apiKeys, settings.creditsPerMinute),
+  });
+  const values = watch();
 
-  function change(field: ApiKeysField, value: string) {
-    const next = { ...values, [field]: value };
-    setValues(next);
+  /** A change clears the last failure, and a key's change its last test. */
+  const change = (field: ApiKeysField) => () => {
     setFailure(null);
-    // After a first submit, messages follow the typing.
-    if (submitted) setErrors(validateApiKeys(next));
     const provider = PROVIDER_OF[field];
     if (provider) setTests((t) => ({ ...t, [provider]: undefined }));
-  }
+  };
 
   async function runTest(provider: KeyProvider, field: ApiKeysField) {
     const apiKey = values[field].trim();
@@ -108,48 +128,33 @@ function ApiKeysForm({ settings }: { settings: AdminSettings }) {
     else toast.error(result.message);
   }
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    const found = validateApiKeys(values);
-    setErrors(found);
-    const firstInvalid = FIELD_ORDER.find((field) => found[field]);
-    if (firstInvalid) {
-      toast.error(API_CONFIG_MESSAGES.invalid);
-      document.getElementById(fieldId(firstInvalid))?.focus();
-      return;
-    }
-    setFailure(null);
-    const base = latest() ?? settings;
-    save.mutate(
-      {
-        ...toUpdateRequest(base),
-        apiKeys: formToApiKeys(values),
-        creditsPerMinute: parseInteger(values.creditsPerMinute),
-      },
-      {
+  const onSubmit = handleSubmit(
+    (body) => {
+      setFailure(null);
+      save.mutate(body, {
         onSuccess: (answer) => {
           toast.success(API_CONFIG_MESSAGES.saved);
           showSaved();
           // The answer carries the keys masked: the form shows them so from now on.
-          if (answer) setValues(apiKeysToForm(answer.apiKeys, answer.creditsPerMinute));
+          reset(apiKeysToForm(answer.apiKeys, answer.creditsPerMinute));
         },
         onError: (error) => {
           toast.error(API_CONFIG_MESSAGES.saveFailed);
           setFailure(errorMessage(error, API_CONFIG_MESSAGES.saveFailed));
         },
-      },
-    );
-  }
+      });
+    },
+    // react-hook-form focuses the first field in error, in the form's order.
+    () => toast.error(API_CONFIG_MESSAGES.invalid),
+  );
 
   const keyProps = (field: ApiKeysField) => ({
     id: fieldId(field),
-    value: values[field],
-    error: errors[field],
-    onChange: (event: { target: { value: string } }) => change(field, event.target.value),
+    error: errors[field]?.message,
     autoComplete: "off",
     spellCheck: false,
     hint: storedHint(values[field]),
+    ...register(field, { onChange: change(field) }),
   });
 
   return (
@@ -209,9 +214,8 @@ function ApiKeysForm({ settings }: { settings: AdminSettings }) {
           min={1}
           step={1}
           id={fieldId("creditsPerMinute")}
-          value={values.creditsPerMinute}
-          error={errors.creditsPerMinute}
-          onChange={(event) => change("creditsPerMinute", event.target.value)}
+          error={errors.creditsPerMinute?.message}
+          {...register("creditsPerMinute", { onChange: change("creditsPerMinute") })}
           hint="Credits a voice call costs per started minute (at least 1)."
           className="sm:max-w-xs"
         />
@@ -224,14 +228,6 @@ function ApiKeysForm({ settings }: { settings: AdminSettings }) {
     </form>
   );
 }
-
-const FIELD_ORDER: ApiKeysField[] = [
-  "openai",
-  "stripeSecret",
-  "stripePublishable",
-  "elevenLabs",
-  "creditsPerMinute",
-];
 
 const PROVIDER_OF: Partial<Record<ApiKeysField, KeyProvider>> = {
   openai: "openai",

@@ -6,13 +6,8 @@ import { ImageOff, LoaderCircle, Trash2, Upload } from "lucide-react";
 import { type ChangeEvent, useId, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
-import { mediaUrl } from "@/lib/api-client";
-import {
-  deleteSettingsImage,
-  imageOf,
-  uploadFailureReason,
-  uploadSettingsImage,
-} from "../api/settings";
+import { errorMessage, mediaUrl } from "@/lib/api-client";
+import { deleteSettingsImage, imageOf, UNKNOWN_ERROR, uploadSettingsImage } from "../api/settings";
 import { imageFileError } from "../api/validation";
 import { useApplySettings } from "../hooks/use-settings";
 
@@ -50,7 +45,7 @@ export function ImageUploadField({
       setFieldError(null);
       toast.success(`${label} uploaded successfully`);
     },
-    onError: (error) => fail(uploadFailureReason(error)),
+    onError: (error) => fail(errorMessage(error, UNKNOWN_ERROR)),
   });
 
   const remove = useMutation({

@@ -1,6 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { type AdminSettings, SOCIAL_NETWORKS, type SocialNetwork } from "@twinline/contracts";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import {
+  type AdminSettings,
+  SOCIAL_NETWORKS,
+  type SocialNetwork,
+  type UpdateSettingsRequest,
+} from "@twinline/contracts";
+import { useEffect, useId, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { FormMessage, inputClasses, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
@@ -10,7 +16,7 @@ import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
 import { adminSettingsQuery, toUpdateRequest } from "../api/settings";
 import {
-  type FieldErrors,
+  contractResolver,
   formToSettings,
   type SettingsField,
   type SettingsFormValues,
@@ -65,52 +71,54 @@ export function AdminSettingsPage() {
 }
 
 function SettingsForm({ settings }: { settings: AdminSettings }) {
-  const [values, setValues] = useState<SettingsFormValues>(() =>
-    settingsToForm(toUpdateRequest(settings)),
-  );
-  const [errors, setErrors] = useState<FieldErrors<SettingsField>>({});
-  const [submitted, setSubmitted] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, showSaved] = useSavedTick();
   const latest = useLatestSettings();
   const save = useSaveSettings();
   const formId = useId();
   const fieldId = (field: SettingsField) => `${formId}-${field.replace(".", "-")}`;
+  // The form's strings become the full PUT /api/settings body (keys and images as stored),
+  // checked with the contract's schema; the form submits that body.
+  const [resolver] = useState(() =>
+    contractResolver(
+      (values: SettingsFormValues) => formToSettings(values, toUpdateRequest(latest() ?? settings)),
+      (_values, request: UpdateSettingsRequest) => validateSettings(request),
+    ),
+  );
+  const {
+    register,
+    control,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = useForm<SettingsFormValues, unknown, UpdateSettingsRequest>({
+    resolver,
+    defaultValues: settingsToForm(toUpdateRequest(settings)),
+  });
 
-  const request = (next: SettingsFormValues) =>
-    formToSettings(next, toUpdateRequest(latest() ?? settings));
+  // Any change clears the last save's failure.
+  useEffect(() => {
+    const subscription = watch(() => setFailure(null));
+    return () => subscription.unsubscribe();
+  }, [watch]);
 
-  function update(patch: Partial<SettingsFormValues>) {
-    const next = { ...values, ...patch };
-    setValues(next);
-    setFailure(null);
-    if (submitted) setErrors(validateSettings(request(next)));
-  }
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    const body = request(values);
-    const found = validateSettings(body);
-    setErrors(found);
-    const firstInvalid = Object.keys(found)[0] as SettingsField | undefined;
-    if (firstInvalid) {
-      toast.error(SETTINGS_MESSAGES.invalid);
-      document.getElementById(fieldId(firstInvalid))?.focus();
-      return;
-    }
-    setFailure(null);
-    save.mutate(body, {
-      onSuccess: () => {
-        toast.success(SETTINGS_MESSAGES.saved);
-        showSaved();
-      },
-      onError: (error) => {
-        toast.error(SETTINGS_MESSAGES.saveFailed);
-        setFailure(errorMessage(error, SETTINGS_MESSAGES.saveFailed));
-      },
-    });
-  }
+  const onSubmit = handleSubmit(
+    (body) => {
+      setFailure(null);
+      save.mutate(body, {
+        onSuccess: () => {
+          toast.success(SETTINGS_MESSAGES.saved);
+          showSaved();
+        },
+        onError: (error) => {
+          toast.error(SETTINGS_MESSAGES.saveFailed);
+          setFailure(errorMessage(error, SETTINGS_MESSAGES.saveFailed));
+        },
+      });
+    },
+    // react-hook-form focuses the first field in error.
+    () => toast.error(SETTINGS_MESSAGES.invalid),
+  );
 
   const numberField = (
     field: Extract<SettingsField, keyof SettingsFormValues>,
@@ -125,10 +133,9 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       inputMode="numeric"
       min={min}
       step={1}
-      value={values[field] as string}
-      error={errors[field]}
+      error={errors[field]?.message}
       hint={hint}
-      onChange={(event) => update({ [field]: event.target.value })}
+      {...register(field)}
     />
   );
 
@@ -165,11 +172,17 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           )}
         </div>
         <div className="mt-4">
-          <Toggle
-            label="Enable Voice Conversation"
-            description="Offer voice calls across the site."
-            checked={values.enableVoiceConversation}
-            onChange={(checked) => update({ enableVoiceConversation: checked })}
+          <Controller
+            control={control}
+            name="enableVoiceConversation"
+            render={({ field }) => (
+              <Toggle
+                label="Enable Voice Conversation"
+                description="Offer voice calls across the site."
+                checked={field.value}
+                onChange={field.onChange}
+              />
+            )}
           />
         </div>
       </Section>
@@ -209,10 +222,9 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           <TextField
             label="AI Name"
             id={fieldId("aiName")}
-            value={values.aiName}
-            error={errors.aiName}
+            error={errors.aiName?.message}
             maxLength={100}
-            onChange={(event) => update({ aiName: event.target.value })}
+            {...register("aiName")}
           />
           <div>
             <label
@@ -224,22 +236,27 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             <textarea
               id={fieldId("promotionalMessage")}
               rows={3}
-              value={values.promotionalMessage}
               aria-invalid={errors.promotionalMessage ? true : undefined}
-              onChange={(event) => update({ promotionalMessage: event.target.value })}
+              {...register("promotionalMessage")}
               className={`${inputClasses} h-auto py-2.5`}
             />
             {errors.promotionalMessage && (
               <p className="mt-1.5 text-sm text-red-600 dark:text-red-400">
-                {errors.promotionalMessage}
+                {errors.promotionalMessage.message}
               </p>
             )}
           </div>
-          <Toggle
-            label="Enable Voice Conversation for the AI"
-            description="Let users call the persona."
-            checked={values.aiEnableVoiceConversation}
-            onChange={(checked) => update({ aiEnableVoiceConversation: checked })}
+          <Controller
+            control={control}
+            name="aiEnableVoiceConversation"
+            render={({ field }) => (
+              <Toggle
+                label="Enable Voice Conversation for the AI"
+                description="Let users call the persona."
+                checked={field.value}
+                onChange={field.onChange}
+              />
+            )}
           />
         </div>
       </Section>
@@ -254,11 +271,8 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
               type="url"
               inputMode="url"
               placeholder={`https://${network === "twitter" ? "x" : network}.com/...`}
-              value={values.social[network]}
-              error={errors[`social.${network}`]}
-              onChange={(event) =>
-                update({ social: { ...values.social, [network]: event.target.value } })
-              }
+              error={errors.social?.[network]?.message}
+              {...register(`social.${network}`)}
             />
           ))}
         </div>

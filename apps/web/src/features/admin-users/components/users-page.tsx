@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import type { AdminUserListItem } from "@twinline/contracts";
+import { type AdminUserListItem, adminUsersQuerySchema } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { Eye, UserCheck, UserX } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -13,10 +13,16 @@ import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { useListParams } from "@/hooks/use-list-params";
 import { formatCount, formatDate, subscriptionStatusLabel } from "../api/format";
-import { adminUsersQuery, type UserSortField } from "../api/users";
+import {
+  adminUsersQuery,
+  type SortOrder,
+  USERS_PAGE_SIZE,
+  type UserSortField,
+  type UsersListParams,
+} from "../api/users";
 import { useUserStatus } from "../hooks/use-user-status";
-import { useUsersParams } from "../hooks/use-users-params";
 import { ConfirmStatusDialog, type StatusTarget } from "./confirm-status-dialog";
 import { AccountStatusBadge } from "./ui";
 import { UserGrowthCards } from "./user-growth-cards";
@@ -38,10 +44,29 @@ function SubscriptionBadge({ status }: { status: AdminUserListItem["subscription
   return <Badge tone={tone}>{label}</Badge>;
 }
 
+/** What the address never carries: the page size and the spec's status=all. */
+const FIXED = { limit: USERS_PAGE_SIZE, status: "all" as const };
+
+/** Text columns start A to Z; dates and numbers start newest or largest first. */
+function firstSortOrder(field: string): SortOrder {
+  return field === "name" || field === "email" ? 1 : -1;
+}
+
 /** /admin/users: the four user-growth cards and the searchable, sortable, paged users table. */
 export function AdminUsersPage() {
   const searchId = useId();
-  const { params, update, sort } = useUsersParams();
+  // Page, sort and search live in the address, read through the contract's query schema.
+  const list = useListParams(adminUsersQuerySchema, { fixed: FIXED, firstSortOrder });
+  const { update, sort } = list;
+  const params = useMemo<UsersListParams>(
+    () => ({
+      page: list.params.page,
+      sortBy: list.params.sortBy,
+      sortOrder: list.params.sortOrder === 1 ? 1 : -1,
+      search: list.params.search ?? "",
+    }),
+    [list.params],
+  );
   const users = useQuery(adminUsersQuery(params));
   // A new search starts again on page 1.
   const [searchText, setSearchText] = useDebouncedSearch(params.search, (search) =>

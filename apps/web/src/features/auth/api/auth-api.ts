@@ -1,5 +1,9 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { AuthResponse } from "@twinline/contracts";
+import {
+  authConfigResponseSchema,
+  authResponseSchema,
+  messageResponseSchema,
+} from "@twinline/contracts";
 import { api } from "@/lib/api-client";
 
 /** The auth calls of the user-side spec (section 7). */
@@ -13,31 +17,27 @@ export interface SignupInput extends LoginInput {
 }
 
 export function login(input: LoginInput) {
-  return api.post<AuthResponse>("/api/auth/login", input, { responseType: "json" });
+  return api.post("/api/auth/login", input, { schema: authResponseSchema });
 }
 
 export function signup(input: SignupInput) {
-  return api.post<AuthResponse>("/api/auth/signup", input, { responseType: "json" });
+  return api.post("/api/auth/signup", input, { schema: authResponseSchema });
 }
 
 /** Signs in with a Google ID token (the credential of the Google button or one-tap). */
 export function googleLogin(token: string) {
-  return api.post<AuthResponse>("/api/auth/google", { token }, { responseType: "json" });
+  return api.post("/api/auth/google", { token }, { schema: authResponseSchema });
 }
 
 export function forgotPassword(email: string) {
-  return api.post<{ success: true; message: string }>(
-    "/api/auth/forgotpassword",
-    { email },
-    { responseType: "json" },
-  );
+  return api.post("/api/auth/forgotpassword", { email }, { schema: messageResponseSchema });
 }
 
 export function resetPassword(token: string, password: string) {
-  return api.put<AuthResponse>(
+  return api.put(
     `/api/auth/resetpassword/${encodeURIComponent(token)}`,
     { password },
-    { responseType: "json" },
+    { schema: authResponseSchema },
   );
 }
 
@@ -51,11 +51,8 @@ export async function getAuthConfig({
 }: {
   signal?: AbortSignal;
 } = {}): Promise<AuthConfig> {
-  const answer = await api.get<Partial<AuthConfig>>("/api/auth/config", {
-    signal,
-    responseType: "json",
-  });
-  const id = answer?.googleClientId;
+  const answer = await api.get("/api/auth/config", { signal, schema: authConfigResponseSchema });
+  const id = answer.googleClientId;
   return { googleClientId: typeof id === "string" && id.trim() ? id.trim() : null };
 }
 

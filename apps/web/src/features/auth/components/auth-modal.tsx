@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { useNavigate } from "react-router";
 import { Dialog } from "@/components/ui/dialog";
+import { useAppNavigate } from "@/lib/navigation";
 import type { AuthMode } from "../messages";
 import { LoginForm, SignupForm } from "./auth-forms";
 import { ForgotPasswordForm } from "./forgot-password-form";
@@ -27,7 +27,8 @@ const TITLES: Record<View, { title: string; description: string }> = {
  */
 export function AuthModal({ open, onOpenChange, initialMode }: AuthModalProps) {
   const [view, setView] = useState<View>(initialMode);
-  const navigate = useNavigate();
+  // The landing page may show before the router is loaded: navigate through the app (lib/navigation).
+  const navigate = useAppNavigate();
   const { title, description } = TITLES[view];
 
   const succeed = () => {

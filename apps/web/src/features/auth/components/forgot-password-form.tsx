@@ -1,5 +1,9 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { forgotPasswordRequestSchema } from "@twinline/contracts";
 import { ArrowLeft, MailCheck, Send } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, TextField } from "@/components/ui/field";
 import { errorMessage } from "@/lib/api-client";
@@ -14,31 +18,31 @@ interface ForgotPasswordFormProps {
   autoFocus?: boolean;
 }
 
-type RequestState = "idle" | "sending" | "sent";
+/** The contract's e-mail, with the spec's own words for an empty field. */
+const forgotFormSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(1, { error: AUTH_TEXT.forgotEmpty })
+    .pipe(forgotPasswordRequestSchema.shape.email),
+});
 
 /** Asks for an e-mail and sends the reset link (POST /api/auth/forgotpassword). */
 export function ForgotPasswordForm({ variant, onBack, autoFocus }: ForgotPasswordFormProps) {
-  const [email, setEmail] = useState("");
-  const [state, setState] = useState<RequestState>("idle");
+  const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [fieldError, setFieldError] = useState<string | undefined>();
   const headingId = useId();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(forgotFormSchema), defaultValues: { email: "" } });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const value = email.trim();
-    if (!value) {
-      setFieldError(AUTH_TEXT.forgotEmpty);
-      return;
-    }
-    setFieldError(undefined);
-    setState("sending");
+  const send = handleSubmit(async ({ email }) => {
     try {
-      await forgotPassword(value);
-      setState("sent");
+      await forgotPassword(email);
+      setSent(true);
     } catch (err) {
-      setState("idle");
       setError(
         errorMessage(
           err,
@@ -46,9 +50,9 @@ export function ForgotPasswordForm({ variant, onBack, autoFocus }: ForgotPasswor
         ),
       );
     }
-  }
+  });
 
-  if (state === "sent") {
+  if (sent) {
     return (
       <section
         aria-labelledby={headingId}
@@ -84,7 +88,15 @@ export function ForgotPasswordForm({ variant, onBack, autoFocus }: ForgotPasswor
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-password-form">
+    <form
+      onSubmit={(event) => {
+        setError(null);
+        void send(event);
+      }}
+      noValidate
+      className="space-y-4"
+      data-testid="forgot-password-form"
+    >
       <p className="text-sm text-stone-600 dark:text-stone-400">
         Enter the e-mail address of your account and we will send you a link to reset your password.
       </p>
@@ -92,22 +104,20 @@ export function ForgotPasswordForm({ variant, onBack, autoFocus }: ForgotPasswor
       <TextField
         label="Email"
         type="email"
-        name="email"
         autoComplete="email"
         inputMode="email"
         autoFocus={autoFocus}
         placeholder="you@example.com"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={fieldError}
+        error={errors.email?.message}
+        {...register("email")}
       />
       <button
         type="submit"
-        disabled={state === "sending"}
+        disabled={isSubmitting}
         className={buttonClasses("primary", "md", "w-full")}
       >
         <Send aria-hidden="true" className="size-4" />
-        {state === "sending" ? "Sending..." : "Send Reset Link"}
+        {isSubmitting ? "Sending..." : "Send Reset Link"}
       </button>
       <button type="button" onClick={onBack} className={buttonClasses("ghost", "sm", "w-full")}>
         <ArrowLeft aria-hidden="true" className="size-4" />

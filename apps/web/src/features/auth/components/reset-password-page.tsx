@@ -1,7 +1,10 @@
-import { PASSWORD_RULES } from "@twinline/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { PASSWORD_RULES, resetPasswordRequestSchema } from "@twinline/contracts";
 import { CircleCheck, House, KeyRound, LayoutDashboard, LinkIcon } from "lucide-react";
-import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
+import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField } from "@/components/ui/field";
 import { errorMessage } from "@/lib/api-client";
@@ -9,6 +12,15 @@ import { useAuth } from "@/lib/auth/auth-provider";
 import { resetPassword } from "../api/auth-api";
 import { AUTH_TEXT, RESET_REDIRECT_MS, RESET_TOKEN_MIN_LENGTH } from "../messages";
 import { AuthShell } from "./auth-shell";
+
+/** The contract's password, a confirmation that must match it (checked once the password passes). */
+const resetFormSchema = resetPasswordRequestSchema
+  .extend({ confirmPassword: z.string() })
+  .refine((values) => values.password === values.confirmPassword, {
+    path: ["confirmPassword"],
+    error: AUTH_TEXT.resetMismatch,
+    when: (payload) => payload.issues.length === 0,
+  });
 
 /** Why a reset token cannot be used before asking the server, or null when it may be. */
 export function resetTokenProblem(token: string | undefined): string | null {
@@ -126,33 +138,30 @@ function ResetForm({
   onInvalid: (reason: string) => void;
 }) {
   const { signIn } = useAuth();
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
   const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const [done, setDone] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(resetFormSchema),
+    defaultValues: { password: "", confirmPassword: "" },
+  });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const next: typeof errors = {};
-    if (password.length < PASSWORD_RULES.resetMin) next.password = AUTH_TEXT.resetTooShort;
-    else if (password !== confirm) next.confirm = AUTH_TEXT.resetMismatch;
-    setErrors(next);
-    if (next.password || next.confirm) return;
-
-    setSubmitting(true);
+  const send = handleSubmit(async ({ password }) => {
     try {
       signIn(await resetPassword(token, password));
+      setDone(true);
       onDone();
     } catch (err) {
-      setSubmitting(false);
       // Only the server's own message decides; the default text mentions "invalid" itself.
       const message = errorMessage(err, "");
       if (message && isInvalidLinkMessage(message)) onInvalid(message);
       else setError(message || AUTH_TEXT.resetFailed);
     }
-  }
+  });
+  const submitting = isSubmitting || done;
 
   return (
     <Shell>
@@ -165,25 +174,29 @@ function ResetForm({
       <p className="mt-2 text-center text-sm text-stone-600 dark:text-stone-400">
         Choose a new password for your account.
       </p>
-      <form onSubmit={submit} noValidate className="mt-6 space-y-4" data-testid="reset-form">
+      <form
+        onSubmit={(event) => {
+          setError(null);
+          void send(event);
+        }}
+        noValidate
+        className="mt-6 space-y-4"
+        data-testid="reset-form"
+      >
         {error ? <FormMessage>{error}</FormMessage> : null}
         <PasswordField
           label="New Password"
-          name="password"
           autoComplete="new-password"
           autoFocus
           hint={`Must be at least ${PASSWORD_RULES.resetMin} characters.`}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={errors.password}
+          error={errors.password?.message}
+          {...register("password")}
         />
         <PasswordField
           label="Confirm Password"
-          name="confirmPassword"
           autoComplete="new-password"
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
-          error={errors.confirm}
+          error={errors.confirmPassword?.message}
+          {...register("confirmPassword")}
         />
         <button
           type="submit"

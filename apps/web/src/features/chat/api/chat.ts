@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import {
   type ChatMessage,
   type ChatUsage,
+  chatDeletedResponseSchema,
   chatStreamEventSchemas,
   chatUsageResponseSchema,
   messagesPageResponseSchema,
@@ -9,7 +10,7 @@ import {
   type SendMessageResult,
   sendMessageResponseSchema,
 } from "@twinline/contracts";
-import { ApiError, api, apiStream } from "@/lib/api-client";
+import { ApiError, api, apiStream, errorMessage } from "@/lib/api-client";
 import { CHAT_CACHE_MS, CHAT_PAGE_SIZE, CHAT_STALE_MS, CHAT_TEXT } from "../messages";
 
 export interface MessagesPage {
@@ -23,18 +24,14 @@ export const chatKeys = {
   usage: ["chat", "usage"] as const,
 };
 
-/** Thrown when an answer does not have the contract's shape. */
-export class UnexpectedAnswerError extends Error {}
-
 /** GET /api/chat/messages: page 1 holds the newest messages, each page oldest to newest. */
 export async function fetchMessagesPage(page: number, signal?: AbortSignal): Promise<MessagesPage> {
-  const body = await api.get("/api/chat/messages", {
+  const answer = await api.get("/api/chat/messages", {
     signal,
     query: { page, limit: CHAT_PAGE_SIZE },
+    schema: messagesPageResponseSchema,
   });
-  const parsed = messagesPageResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load messages");
-  return parsed.data.data;
+  return answer.data;
 }
 
 export const messagesQuery = () =>
@@ -50,10 +47,8 @@ export const messagesQuery = () =>
 
 /** GET /api/chat/usage: messages sent, today's free messages left or "unlimited". */
 export async function fetchUsage(signal?: AbortSignal): Promise<ChatUsage> {
-  const body = await api.get("/api/chat/usage", { signal });
-  const parsed = chatUsageResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load chat data");
-  return parsed.data.data;
+  const answer = await api.get("/api/chat/usage", { signal, schema: chatUsageResponseSchema });
+  return answer.data;
 }
 
 export const usageQuery = () =>
@@ -66,7 +61,7 @@ export const usageQuery = () =>
 
 /** DELETE /api/chat/clear-history. */
 export async function clearHistory(): Promise<void> {
-  await api.delete("/api/chat/clear-history");
+  await api.delete("/api/chat/clear-history", { schema: chatDeletedResponseSchema });
 }
 
 /**
@@ -106,26 +101,19 @@ export async function sendChatMessage({
   const outcome = await apiStream("/api/chat/message", {
     body: conversationId ? { message, conversationId } : { message },
     signal,
-    onEvent: ({ event, data }) => {
-      if (event === "token") {
-        const token = chatStreamEventSchemas.token.safeParse(data);
-        if (token.success) onToken(token.data.text);
-      } else if (event === "done") {
-        const done = chatStreamEventSchemas.done.safeParse(data);
-        if (done.success) got.result = done.data;
-      } else if (event === "error") {
-        const error = chatStreamEventSchemas.error.safeParse(data);
-        got.failure = error.success
-          ? new ChatStreamError(error.data.message, error.data.status)
-          : new ChatStreamError(CHAT_TEXT.failedAiResponse, 502);
+    events: chatStreamEventSchemas,
+    schema: sendMessageResponseSchema,
+    onEvent: (event) => {
+      if (event.event === "token") onToken(event.data.text);
+      else if (event.event === "done") got.result = event.data;
+      else if (event.event === "error") {
+        got.failure = new ChatStreamError(event.data.message, event.data.status);
       }
     },
   });
   if (!outcome.streamed) {
-    const parsed = sendMessageResponseSchema.safeParse(outcome.body);
-    if (!parsed.success) throw new UnexpectedAnswerError(CHAT_TEXT.failedAiResponse);
-    onToken(parsed.data.data.response);
-    return parsed.data.data;
+    onToken(outcome.body.data.response);
+    return outcome.body.data;
   }
   if (got.failure) throw got.failure;
   if (!got.result) throw new ChatStreamError(CHAT_TEXT.failedAiResponse, 502);
@@ -155,9 +143,10 @@ export function classifySendFailure(error: unknown, fallbackLimit: number): Send
     if (error.status === 502 || error.status >= 500) {
       return { kind: "failed", kept: error.status === 502, toast: CHAT_TEXT.failedAiResponse };
     }
-    return { kind: "failed", kept: false, toast: error.message || CHAT_TEXT.failedAiResponse };
+    return { kind: "failed", kept: false, toast: errorMessage(error, CHAT_TEXT.failedAiResponse) };
   }
-  if (error instanceof UnexpectedAnswerError) {
+  if (error instanceof ApiError && error.kind === "invalid-response") {
+    // The server took the message but its answer is off the contract.
     return { kind: "failed", kept: true, toast: CHAT_TEXT.failedAiResponse };
   }
   return { kind: "failed", kept: false, toast: CHAT_TEXT.aiServiceError };

@@ -1,5 +1,5 @@
 import { ArrowRight } from "lucide-react";
-import { Link } from "react-router";
+import { AppLink } from "@/lib/navigation";
 import { useSettings } from "@/lib/settings";
 import { SIGNUP_PATH } from "../content";
 
@@ -27,13 +27,13 @@ export function CtaSection() {
           <p className="relative mx-auto mt-4 max-w-xl text-lg text-white/90">
             Create a free account and your first messages are on the house.
           </p>
-          <Link
+          <AppLink
             to={SIGNUP_PATH}
             className="relative mt-8 inline-flex h-12 items-center justify-center gap-2 rounded-full bg-white px-6 font-semibold text-brand-700 shadow-lg transition hover:bg-brand-50 focus-visible:outline-white"
           >
             Create your free account
             <ArrowRight aria-hidden="true" className="size-5" />
-          </Link>
+          </AppLink>
         </div>
       </div>
     </section>

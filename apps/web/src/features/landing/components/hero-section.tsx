@@ -1,7 +1,7 @@
 import { MessageCircle, Phone, ShieldCheck, Sparkles } from "lucide-react";
-import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { useAuth } from "@/lib/auth/auth-provider";
+import { AppLink } from "@/lib/navigation";
 import { useSettings } from "@/lib/settings";
 import { FALLBACK_PROMOTIONAL_MESSAGE, type OpenAuth } from "../content";
 import { PersonaAvatar } from "./persona-avatar";
@@ -55,14 +55,14 @@ export function HeroSection({ onOpenAuth }: { onOpenAuth: OpenAuth }) {
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row lg:justify-start">
             {isAuthenticated ? (
               <>
-                <Link to="/dashboard/chat" className={buttonClasses("primary", "lg")}>
+                <AppLink to="/dashboard/chat" className={buttonClasses("primary", "lg")}>
                   <MessageCircle aria-hidden="true" className="size-5" />
                   Start Chat
-                </Link>
-                <Link to="/dashboard/call" className={buttonClasses("secondary", "lg")}>
+                </AppLink>
+                <AppLink to="/dashboard/call" className={buttonClasses("secondary", "lg")}>
                   <Phone aria-hidden="true" className="size-5" />
                   Voice Call
-                </Link>
+                </AppLink>
               </>
             ) : (
               <>

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { Logo } from "@/components/ui/logo";
 import { SOCIAL_LABELS, SocialIcon } from "@/components/ui/social-icon";
 import { COPYRIGHT_YEAR, MINIMUM_AGE } from "@/lib/constants";
+import { AppLink } from "@/lib/navigation";
 import { configuredSocialLinks, useSettings } from "@/lib/settings";
 import { AUTH_PATH, FOOTER_LINKS, SIGNUP_PATH } from "../content";
 
@@ -35,9 +35,9 @@ export function LandingFooter() {
       <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
         <div className="grid gap-10 sm:grid-cols-2 lg:grid-cols-[1.5fr_1fr_1fr_1fr]">
           <div>
-            <Link to="/" aria-label="Twinline home" className="inline-block rounded-lg">
+            <AppLink to="/" aria-label="Twinline home" className="inline-block rounded-lg">
               <Logo />
-            </Link>
+            </AppLink>
             <p className="mt-4 max-w-xs text-sm leading-relaxed text-stone-600 dark:text-stone-400">
               Chat and call {name}, the official AI twin, whenever you like.
             </p>
@@ -84,14 +84,14 @@ export function LandingFooter() {
 
           <FooterList title="Connect">
             <li>
-              <Link to={SIGNUP_PATH} className={linkClass}>
+              <AppLink to={SIGNUP_PATH} className={linkClass}>
                 Create an account
-              </Link>
+              </AppLink>
             </li>
             <li>
-              <Link to={AUTH_PATH} className={linkClass}>
+              <AppLink to={AUTH_PATH} className={linkClass}>
                 Log in
-              </Link>
+              </AppLink>
             </li>
             {socials.map(({ network, url }) => (
               <li key={network}>

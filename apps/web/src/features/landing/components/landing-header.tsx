@@ -1,9 +1,9 @@
 import { LayoutDashboard, LogOut } from "lucide-react";
-import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Logo } from "@/components/ui/logo";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { useAuth } from "@/lib/auth/auth-provider";
+import { AppLink } from "@/lib/navigation";
 import type { OpenAuth } from "../content";
 
 /**
@@ -15,17 +15,17 @@ export function LandingHeader({ onOpenAuth }: { onOpenAuth: OpenAuth }) {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-stone-200/70 bg-white/80 backdrop-blur-lg dark:border-white/10 dark:bg-stone-950/75">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-3 sm:px-6">
-        <Link to="/" aria-label="Twinline home" className="-m-1 rounded-lg p-1">
+        <AppLink to="/" aria-label="Twinline home" className="-m-1 rounded-lg p-1">
           <Logo />
-        </Link>
+        </AppLink>
         <nav aria-label="Account" className="flex items-center gap-1 sm:gap-2">
           <ThemeToggle />
           {isAuthenticated ? (
             <>
-              <Link to="/dashboard" className={buttonClasses("primary", "sm", "px-3.5 sm:px-4")}>
+              <AppLink to="/dashboard" className={buttonClasses("primary", "sm", "px-3.5 sm:px-4")}>
                 <LayoutDashboard aria-hidden="true" className="hidden size-4 sm:block" />
                 Dashboard
-              </Link>
+              </AppLink>
               <button
                 type="button"
                 onClick={logout}

@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { ArrowRight, Phone, SendHorizontal } from "lucide-react";
-import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
+import { AppLink } from "@/lib/navigation";
 import { useSettings } from "@/lib/settings";
 import { AUTH_PATH, PREVIEW_MESSAGES } from "../content";
 import { PersonaAvatar } from "./persona-avatar";
@@ -27,10 +27,10 @@ export function PreviewConversation() {
             Quick, warm replies that remember what you said. Ask about their day, share yours, or
             switch to a voice call when typing is not enough.
           </p>
-          <Link to={AUTH_PATH} className={buttonClasses("primary", "lg", "mt-8")}>
+          <AppLink to={AUTH_PATH} className={buttonClasses("primary", "lg", "mt-8")}>
             Try it yourself
             <ArrowRight aria-hidden="true" className="size-5" />
-          </Link>
+          </AppLink>
         </div>
 
         <figure

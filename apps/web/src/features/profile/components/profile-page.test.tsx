@@ -54,7 +54,11 @@ describe("/dashboard/profile", () => {
     storeSession();
     const { callsTo } = mockAuthApi({
       ...me,
-      "PUT /api/users/password": { success: true, message: "Password updated successfully" },
+      "PUT /api/users/password": {
+        success: true,
+        message: "Password updated successfully",
+        token: "fresh-token",
+      },
     });
     renderApp("/dashboard/profile");
     const user = userEvent.setup();

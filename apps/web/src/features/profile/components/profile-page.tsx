@@ -1,8 +1,10 @@
-import { PASSWORD_RULES } from "@twinline/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { changePasswordRequestSchema, updateProfileRequestSchema } from "@twinline/contracts";
 import { Info, KeyRound, Save, UserRound } from "lucide-react";
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { type ReactNode, useEffect, useId } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
+import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
 import { errorMessage } from "@/lib/api-client";
@@ -59,26 +61,31 @@ function Card({
 function ProfileDetails() {
   const user = useCurrentUser();
   const { setUser } = useAuth();
-  const [name, setName] = useState(user.name);
-  const [saving, setSaving] = useState(false);
-  const trimmed = name.trim();
-  const canSave = trimmed.length > 0 && trimmed !== user.name && !saving;
+  const {
+    register,
+    handleSubmit,
+    reset,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(updateProfileRequestSchema),
+    defaultValues: { name: user.name },
+    mode: "onChange",
+  });
+  const trimmed = watch("name").trim();
+  const canSave = trimmed.length > 0 && trimmed !== user.name && !isSubmitting;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!canSave) return;
-    setSaving(true);
+  const submit = handleSubmit(async ({ name }) => {
+    if (name === user.name) return;
     try {
-      const answer = await updateProfile(trimmed);
+      const answer = await updateProfile(name);
       setUser(answer.user);
-      setName(answer.user?.name ?? trimmed);
+      reset({ name: answer.user.name });
       toast.success(PROFILE_TEXT.profileUpdated);
     } catch (error) {
       failureToast(error, PROFILE_TEXT.updateFailed);
-    } finally {
-      setSaving(false);
     }
-  }
+  });
 
   return (
     <Card
@@ -89,12 +96,10 @@ function ProfileDetails() {
       <form onSubmit={submit} noValidate className="space-y-4" data-testid="profile-form">
         <TextField
           label="Name"
-          name="name"
           autoComplete="name"
-          value={name}
           maxLength={100}
-          onChange={(event) => setName(event.target.value)}
-          error={trimmed ? undefined : "Name is required"}
+          error={errors.name?.message}
+          {...register("name")}
         />
         <TextField
           label="Email"
@@ -106,18 +111,26 @@ function ProfileDetails() {
         />
         <button type="submit" disabled={!canSave} className={buttonClasses("primary", "md")}>
           <Save aria-hidden="true" className="size-4" />
-          {saving ? "Saving..." : "Save Changes"}
+          {isSubmitting ? "Saving..." : "Save Changes"}
         </button>
       </form>
     </Card>
   );
 }
 
-interface PasswordValues {
-  currentPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}
+/** The contract's change-password body with the spec's messages, and its confirmation. */
+const passwordFormSchema = changePasswordRequestSchema
+  .extend({
+    newPassword: z
+      .string()
+      .min(1, { error: PROFILE_TEXT.newRequired })
+      .pipe(changePasswordRequestSchema.shape.newPassword),
+    confirmPassword: z.string().min(1, { error: PROFILE_TEXT.confirmRequired }),
+  })
+  .refine((values) => values.newPassword === values.confirmPassword, {
+    path: ["confirmPassword"],
+    error: PROFILE_TEXT.passwordMismatch,
+  });
 
 /** Current, new (8+) and confirmation; Google-linked accounts are pointed to Google. */
 function PasswordChange() {
@@ -127,17 +140,16 @@ function PasswordChange() {
     handleSubmit,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<PasswordValues>({
+  } = useForm({
+    resolver: zodResolver(passwordFormSchema),
     defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
   });
 
   const submit = handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
       const answer = await changePassword(currentPassword, newPassword);
-      // Should the server issue a fresh token with the change, keep the session on it.
-      if (typeof answer.token === "string" && answer.token) {
-        writeStorage(STORAGE_KEYS.userToken, answer.token);
-      }
+      // The change ends earlier tokens: the session goes on with the fresh one.
+      writeStorage(STORAGE_KEYS.userToken, answer.token);
       reset();
       toast.success(answer.message || PROFILE_TEXT.passwordUpdated);
     } catch (error) {
@@ -162,29 +174,19 @@ function PasswordChange() {
           label="Current Password"
           autoComplete="current-password"
           error={errors.currentPassword?.message}
-          {...register("currentPassword", { required: PROFILE_TEXT.currentRequired })}
+          {...register("currentPassword")}
         />
         <PasswordField
           label="New Password"
           autoComplete="new-password"
           error={errors.newPassword?.message}
-          {...register("newPassword", {
-            required: PROFILE_TEXT.newRequired,
-            minLength: {
-              value: PASSWORD_RULES.profileChangeMin,
-              message: PROFILE_TEXT.passwordTooShort,
-            },
-          })}
+          {...register("newPassword")}
         />
         <PasswordField
           label="Confirm New Password"
           autoComplete="new-password"
           error={errors.confirmPassword?.message}
-          {...register("confirmPassword", {
-            required: PROFILE_TEXT.confirmRequired,
-            validate: (value, values) =>
-              value === values.newPassword || PROFILE_TEXT.passwordMismatch,
-          })}
+          {...register("confirmPassword")}
         />
         <button type="submit" disabled={isSubmitting} className={buttonClasses("primary", "md")}>
           <KeyRound aria-hidden="true" className="size-4" />

@@ -1,0 +1,56 @@
+import type { PublicSettings } from "./settings";
+
+/**
+ * Contract constants with no zod in them: the web's landing page imports these (through the
+ * package's barrel, `"sideEffects": false`) without pulling zod into its first load (decision 0033).
+ */
+
+/** The header every state-changing request carries. */
+export const CSRF_HEADER = "csrf-token";
+
+export const SOCIAL_NETWORKS = [
+  "twitter",
+  "instagram",
+  "youtube",
+  "facebook",
+  "tiktok",
+  "snapchat",
+  "onlyfans",
+] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/** The spec's defaults (user-side section 9, admin-side section 9). */
+export const SETTINGS_DEFAULTS = {
+  defaultCredits: 100,
+  enableVoiceConversation: true,
+  maxWordsPerMessage: 500,
+  freeMessagesPerDay: 5,
+  creditsPerMinute: 5,
+  aiProfileName: "AI Celebrity Assistant",
+} as const;
+
+export const defaultPublicSettings: PublicSettings = {
+  defaultCredits: SETTINGS_DEFAULTS.defaultCredits,
+  enableVoiceConversation: SETTINGS_DEFAULTS.enableVoiceConversation,
+  maxWordsPerMessage: SETTINGS_DEFAULTS.maxWordsPerMessage,
+  freeMessagesPerDay: SETTINGS_DEFAULTS.freeMessagesPerDay,
+  creditsPerMinute: SETTINGS_DEFAULTS.creditsPerMinute,
+  lightThemeLogo: "",
+  darkThemeLogo: "",
+  favicon: "",
+  aiProfile: {
+    name: SETTINGS_DEFAULTS.aiProfileName,
+    aiProfileImage: "",
+    enableVoiceConversation: SETTINGS_DEFAULTS.enableVoiceConversation,
+    promotionalMessage: "",
+  },
+  socialMediaProfiles: {
+    twitter: "",
+    instagram: "",
+    youtube: "",
+    facebook: "",
+    tiktok: "",
+    snapchat: "",
+    onlyfans: "",
+  },
+};
