@@ -17,6 +17,7 @@ export const WEB_ROUTE_PATTERNS = [
   "/characters",
   "/premium",
   "/about",
+  "/checkout/sandbox/:sessionId",
   "/dashboard-old",
   "/dashboard",
   "/dashboard/*",

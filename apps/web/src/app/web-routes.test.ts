@@ -1,5 +1,5 @@
 import { isKnownWebPath, WEB_ROUTE_PATTERNS } from "@twinline/contracts";
-import { matchRoutes } from "react-router";
+import { matchRoutes, type RouteObject } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createRoutes } from "./router";
 
@@ -16,6 +16,22 @@ describe("the shared list of web routes", () => {
   it("routes every known path to a screen, not to the 404 catch-all", () => {
     for (const pattern of WEB_ROUTE_PATTERNS) {
       expect(endsOnCatchAll(concrete(pattern)), pattern).toBe(false);
+    }
+  });
+
+  it("lists every path the router draws a screen for, so the server answers it with 200", () => {
+    const paths: string[] = [];
+    const walk = (list: RouteObject[], base: string) => {
+      for (const route of list) {
+        const path = route.path ? `${base}/${route.path}`.replace(/\/+/g, "/") : base;
+        if (route.path && route.path !== "*" && !route.path.endsWith("*")) paths.push(path);
+        if (route.children) walk(route.children, path);
+      }
+    };
+    walk(routes, "");
+    expect(paths).toContain("/checkout/sandbox/:sessionId");
+    for (const path of paths) {
+      expect(isKnownWebPath(concrete(path.replace(/:(\w+)\?$/, ""))), path).toBe(true);
     }
   });
 
