@@ -108,7 +108,7 @@ describe("api client: answers checked by their contract schema", () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).kind).toBe("invalid-response");
     expect(errorMessage(failure, "Failed to load credit balance")).toBe(
-      "The server sent an unexpected answer",
+      "Failed to load credit balance",
     );
   });
 

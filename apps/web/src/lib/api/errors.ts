@@ -56,6 +56,8 @@ export function errorMessage(error: unknown, fallback: string): string {
     // Only a message the server wrote counts; "Request failed with status 500" does not.
     return serverMessageOf(error.body) ?? fallback;
   }
+  // An answer off its contract is the screen's own failure ("Failed to load users").
+  if (error instanceof ApiError && error.kind === "invalid-response") return fallback;
   if (error instanceof ApiError) return error.message || fallback;
   return fallback;
 }

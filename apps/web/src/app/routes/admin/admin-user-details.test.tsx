@@ -167,7 +167,11 @@ describe("user details", () => {
         jsonResponse({ success: true, data: detailUser({ isActive: active }) }),
       "PUT /api/admin/users/:id/status": () => {
         active = false;
-        return jsonResponse({ success: true, data: {}, message: "User deactivated successfully" });
+        return jsonResponse({
+          success: true,
+          data: detailUser({ isActive: false }),
+          message: "User deactivated successfully",
+        });
       },
     });
     renderApp("/admin/users/u1");

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
 import { jsonResponse, renderApp } from "@/test/render";
-import { listUser, mockAdminApi, signInAdmin, usersPage } from "./test-api";
+import { detailUser, listUser, mockAdminApi, signInAdmin, usersPage } from "./test-api";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });
@@ -180,7 +180,11 @@ describe("users screen", () => {
       "GET /api/admin/users": () => jsonResponse(usersPage([listUser({ isActive: active })])),
       "PUT /api/admin/users/:id/status": () => {
         active = false;
-        return jsonResponse({ success: true, data: {}, message: "User deactivated successfully" });
+        return jsonResponse({
+          success: true,
+          data: detailUser({ isActive: false }),
+          message: "User deactivated successfully",
+        });
       },
     });
     renderApp("/admin/users");

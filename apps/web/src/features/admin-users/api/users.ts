@@ -8,7 +8,9 @@ import {
   type Pagination,
   type UserGrowth,
   userGrowthSchema,
+  userStatusResponseSchema,
 } from "@twinline/contracts";
+import { z } from "zod";
 import { api } from "@/lib/api-client";
 
 /** Page size of the users table (admin-side spec, section 9). */
@@ -29,9 +31,6 @@ export interface UsersPage {
   pagination: Pagination;
 }
 
-/** Thrown when an answer does not have the contract's shape. */
-class UnexpectedAnswerError extends Error {}
-
 export const adminUsersKeys = {
   all: ["admin", "users"] as const,
   list: (params: UsersListParams) => ["admin", "users", "list", params] as const,
@@ -45,6 +44,7 @@ export async function fetchAdminUsers(
   signal?: AbortSignal,
 ): Promise<UsersPage> {
   const body = await api.get("/api/admin/users", {
+    schema: adminUsersResponseSchema,
     signal,
     query: {
       page: params.page,
@@ -55,9 +55,7 @@ export async function fetchAdminUsers(
       status: "all",
     },
   });
-  const parsed = adminUsersResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load users");
-  return { users: parsed.data.data, pagination: parsed.data.pagination };
+  return { users: body.data, pagination: body.pagination };
 }
 
 export const adminUsersQuery = (params: UsersListParams) =>
@@ -72,10 +70,11 @@ export async function fetchAdminUser(
   userId: string,
   signal?: AbortSignal,
 ): Promise<AdminUserDetail> {
-  const body = await api.get(`/api/admin/users/${encodeURIComponent(userId)}`, { signal });
-  const parsed = adminUserDetailResponseSchema.safeParse(body);
-  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load user details");
-  return parsed.data.data;
+  const body = await api.get(`/api/admin/users/${encodeURIComponent(userId)}`, {
+    schema: adminUserDetailResponseSchema,
+    signal,
+  });
+  return body.data;
 }
 
 export const adminUserQuery = (userId: string) =>
@@ -86,10 +85,11 @@ export const adminUserQuery = (userId: string) =>
 
 /** GET /api/admin/dashboard/metrics, read for the four user-growth figures. */
 export async function fetchUserGrowth(signal?: AbortSignal): Promise<UserGrowth> {
-  const body = await api.get("/api/admin/dashboard/metrics", { signal });
-  const parsed = userGrowthSchema.safeParse((body as { data?: unknown } | undefined)?.data);
-  if (!parsed.success) throw new UnexpectedAnswerError("Failed to load dashboard metrics");
-  return parsed.data;
+  const body = await api.get("/api/admin/dashboard/metrics", {
+    schema: z.object({ data: userGrowthSchema }),
+    signal,
+  });
+  return body.data;
 }
 
 export const userGrowthQuery = () =>
@@ -102,10 +102,10 @@ export type UserStatusAction = "activate" | "deactivate";
 
 /** PUT /api/admin/users/{id}/status; resolves to the server's message. */
 export async function setUserStatus(userId: string, action: UserStatusAction): Promise<string> {
-  const body = await api.put<{ message?: unknown }>(
+  const body = await api.put(
     `/api/admin/users/${encodeURIComponent(userId)}/status`,
     { action },
+    { schema: userStatusResponseSchema },
   );
-  if (typeof body?.message === "string" && body.message) return body.message;
-  return action === "activate" ? "User activated successfully" : "User deactivated successfully";
+  return body.message;
 }
