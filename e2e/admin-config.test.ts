@@ -91,7 +91,7 @@ async function adminPage(width = 1280): Promise<Page> {
   await page.getByLabel("Email").fill(ADMIN_EMAIL);
   await page.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${app.url}/admin/users`);
+  await page.waitForURL(`${app.url}/admin/dashboard`);
   return page;
 }
 

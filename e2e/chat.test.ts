@@ -211,7 +211,7 @@ describe("text chat", () => {
     await admin.getByLabel("Email").fill(ADMIN_EMAIL);
     await admin.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
     await admin.getByRole("button", { name: "Sign In" }).click();
-    await admin.waitForURL(/\/admin\/users/);
+    await admin.waitForURL(/\/admin\/dashboard/);
     await admin.goto(`${server.url}/admin/api-keys`);
     await admin.getByLabel("OpenAI API Key", { exact: true }).fill("sk-e2e-configured-key");
     await admin.getByRole("button", { name: "Save Configuration" }).click();

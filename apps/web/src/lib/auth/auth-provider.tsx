@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { messageResponseSchema, type User } from "@twinline/contracts";
+import type { User } from "@twinline/contracts";
 import {
   createContext,
   type ReactNode,
@@ -87,7 +87,9 @@ export interface AuthState {
 
 /**
  * Asks the server to end the token (POST /api/auth/logout, decision 0003), fire and forget: the
- * local session ends at once whatever the answer. The token is read now, before it is cleared.
+ * local session ends at once whatever the answer, so no answer is read (and no schema parsed:
+ * this module is on the landing page, which stays free of zod, decision 0033). The token is read
+ * now, before it is cleared.
  */
 function endTokenOnServer(): void {
   const token = getUserToken();
@@ -95,7 +97,6 @@ function endTokenOnServer(): void {
   void api
     .post("/api/auth/logout", undefined, {
       headers: { Authorization: `Bearer ${token}` },
-      schema: messageResponseSchema,
     })
     .catch(() => {});
 }
