@@ -1,6 +1,5 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { lazy, type ReactNode, Suspense, useState } from "react";
-import { AuthErrorScreen } from "@/components/errors/auth-error-screen";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { ErrorBoundary } from "@/components/errors/error-boundary";
 import { AuthProvider, useAuth } from "@/lib/auth/auth-provider";
 import { createQueryClient } from "@/lib/query-client";
@@ -10,6 +9,28 @@ import { SettingsEffects } from "./settings-effects";
 // react-hot-toast is fetched after the first paint (decision 0033); toasts raised before it
 // mounts wait in its store and show when it does.
 const Toaster = lazy(() => import("react-hot-toast").then((m) => ({ default: m.Toaster })));
+
+const INTERACTIONS = ["pointerdown", "keydown", "touchstart", "focusin"] as const;
+
+/**
+ * Whether the toasts should be mounted yet: at once on any page but the landing page; there,
+ * at the visitor's first interaction, since nothing on it raises a toast before one (toasts
+ * raised earlier wait in react-hot-toast's store and show when it mounts).
+ */
+function useToasterWanted(): boolean {
+  const [wanted, setWanted] = useState(() => window.location.pathname !== "/");
+  useEffect(() => {
+    if (wanted) return;
+    const want = () => setWanted(true);
+    for (const type of INTERACTIONS) window.addEventListener(type, want, { once: true });
+    window.addEventListener("popstate", want, { once: true });
+    return () => {
+      for (const type of INTERACTIONS) window.removeEventListener(type, want);
+      window.removeEventListener("popstate", want);
+    };
+  }, [wanted]);
+  return wanted;
+}
 
 /** Toasts in the current theme; timings are react-hot-toast's defaults (the spec's). */
 function ThemedToaster() {
@@ -27,10 +48,29 @@ function ThemedToaster() {
   );
 }
 
+// Shown only when the start-up refresh fails, so it stays out of the landing page's bundle.
+const AuthErrorScreen = lazy(() =>
+  import("@/components/errors/auth-error-screen").then((m) => ({ default: m.AuthErrorScreen })),
+);
+
 /** The authentication error screen when the start-up user refresh failed (not a 401). */
 function AuthGate({ children }: { children: ReactNode }) {
   const { startFailed } = useAuth();
-  return startFailed ? <AuthErrorScreen /> : children;
+  if (!startFailed) return children;
+  return (
+    <Suspense fallback={null}>
+      <AuthErrorScreen />
+    </Suspense>
+  );
+}
+
+function DeferredToaster() {
+  if (!useToasterWanted()) return null;
+  return (
+    <Suspense fallback={null}>
+      <ThemedToaster />
+    </Suspense>
+  );
 }
 
 interface AppProviderProps {
@@ -49,9 +89,7 @@ export function AppProvider({ children, queryClient }: AppProviderProps) {
           <AuthProvider>
             <SettingsEffects />
             <AuthGate>{children}</AuthGate>
-            <Suspense fallback={null}>
-              <ThemedToaster />
-            </Suspense>
+            <DeferredToaster />
           </AuthProvider>
         </QueryClientProvider>
       </ThemeProvider>
