@@ -43,7 +43,7 @@ export function App() {
   }, []);
 
   return (
-    <AppProvider>
+    <AppProvider deferToasts={landing && !Routed}>
       {Routed ? (
         <Routed />
       ) : landing ? (

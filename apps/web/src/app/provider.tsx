@@ -13,22 +13,24 @@ const Toaster = lazy(() => import("react-hot-toast").then((m) => ({ default: m.T
 const INTERACTIONS = ["pointerdown", "keydown", "touchstart", "focusin"] as const;
 
 /**
- * Whether the toasts should be mounted yet: at once on any page but the landing page; there,
- * at the visitor's first interaction, since nothing on it raises a toast before one (toasts
- * raised earlier wait in react-hot-toast's store and show when it mounts).
+ * Whether the toasts should be mounted yet: at once, unless `defer` (the bare landing page, which
+ * raises no toast before an interaction): then at the visitor's first interaction. Toasts raised
+ * earlier wait in react-hot-toast's store and show when it mounts; once mounted it stays.
  */
-function useToasterWanted(): boolean {
-  const [wanted, setWanted] = useState(() => window.location.pathname !== "/");
+function useToasterWanted(defer: boolean): boolean {
+  const [wanted, setWanted] = useState(!defer);
   useEffect(() => {
     if (wanted) return;
     const want = () => setWanted(true);
+    if (!defer) {
+      want();
+      return;
+    }
     for (const type of INTERACTIONS) window.addEventListener(type, want, { once: true });
-    window.addEventListener("popstate", want, { once: true });
     return () => {
       for (const type of INTERACTIONS) window.removeEventListener(type, want);
-      window.removeEventListener("popstate", want);
     };
-  }, [wanted]);
+  }, [defer, wanted]);
   return wanted;
 }
 
@@ -64,8 +66,8 @@ function AuthGate({ children }: { children: ReactNode }) {
   );
 }
 
-function DeferredToaster() {
-  if (!useToasterWanted()) return null;
+function DeferredToaster({ defer }: { defer: boolean }) {
+  if (!useToasterWanted(defer)) return null;
   return (
     <Suspense fallback={null}>
       <ThemedToaster />
@@ -77,10 +79,12 @@ interface AppProviderProps {
   children: ReactNode;
   /** Tests pass their own client. */
   queryClient?: QueryClient;
+  /** The bare landing page: toasts mount at the first interaction (decision 0033). */
+  deferToasts?: boolean;
 }
 
 /** Everything the app needs around the router: error boundary, theme, queries, session, toasts, settings. */
-export function AppProvider({ children, queryClient }: AppProviderProps) {
+export function AppProvider({ children, queryClient, deferToasts = false }: AppProviderProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <ErrorBoundary>
@@ -89,7 +93,7 @@ export function AppProvider({ children, queryClient }: AppProviderProps) {
           <AuthProvider>
             <SettingsEffects />
             <AuthGate>{children}</AuthGate>
-            <DeferredToaster />
+            <DeferredToaster defer={deferToasts} />
           </AuthProvider>
         </QueryClientProvider>
       </ThemeProvider>
