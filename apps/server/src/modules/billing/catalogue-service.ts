@@ -182,6 +182,44 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     return deactivated;
   };
 
+  /**
+   * "Sync with Stripe" for one kind: every live row gets its Product and Price (made or
+   * updated), Products whose row is gone are deactivated; in the sandbox nothing is to sync.
+   */
+  const syncAll = async <Row extends { id: string }>(
+    message: string,
+    kind: "package" | "plan",
+    listLive: () => Promise<Row[]>,
+    syncOne: (
+      catalogue: PaymentsCatalogue,
+      row: Row,
+    ) => Promise<{ created?: boolean; updated?: boolean }>,
+  ): Promise<SyncStripeResult> => {
+    const catalogue = await catalogueNow();
+    if (!catalogue) {
+      return { success: true, message, mode: "sandbox", created: 0, updated: 0, deactivated: 0 };
+    }
+    return providerCall(async () => {
+      let created = 0;
+      let updated = 0;
+      const live = await listLive();
+      for (const row of live) {
+        const result = await syncOne(catalogue, row);
+        if (result.created) created += 1;
+        else if (result.updated) updated += 1;
+      }
+      const deactivated = await deactivateOrphans(catalogue, kind, new Set(live.map((r) => r.id)));
+      return {
+        success: true as const,
+        message,
+        mode: "stripe" as const,
+        created,
+        updated,
+        deactivated,
+      };
+    });
+  };
+
   const plansWithCounts = async (rows: SubscriptionPlanRow[]) => {
     const counts = await repository.subscriberCounts(rows.map((row) => row.id));
     return rows.map((row) => toSubscriptionPlan(row, counts.get(row.id) ?? 0));
@@ -276,40 +314,12 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     },
 
     async syncPackages(): Promise<SyncStripeResult> {
-      const catalogue = await catalogueNow();
-      if (!catalogue) {
-        return {
-          success: true,
-          message: BILLING_MESSAGES.packagesSynced,
-          mode: "sandbox",
-          created: 0,
-          updated: 0,
-          deactivated: 0,
-        };
-      }
-      return providerCall(async () => {
-        let created = 0;
-        let updated = 0;
-        const live = await repository.listPackages(true);
-        for (const row of live) {
-          const result = await syncPackage(catalogue, row);
-          if (result.created) created += 1;
-          else if (result.updated) updated += 1;
-        }
-        const deactivated = await deactivateOrphans(
-          catalogue,
-          "package",
-          new Set(live.map((row) => row.id)),
-        );
-        return {
-          success: true as const,
-          message: BILLING_MESSAGES.packagesSynced,
-          mode: "stripe" as const,
-          created,
-          updated,
-          deactivated,
-        };
-      });
+      return syncAll(
+        BILLING_MESSAGES.packagesSynced,
+        "package",
+        () => repository.listPackages(true),
+        syncPackage,
+      );
     },
 
     /** The package a checkout sells, with a Stripe price made first if it has none. */
@@ -414,40 +424,12 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     },
 
     async syncPlans(): Promise<SyncStripeResult> {
-      const catalogue = await catalogueNow();
-      if (!catalogue) {
-        return {
-          success: true,
-          message: BILLING_MESSAGES.plansSynced,
-          mode: "sandbox",
-          created: 0,
-          updated: 0,
-          deactivated: 0,
-        };
-      }
-      return providerCall(async () => {
-        let created = 0;
-        let updated = 0;
-        const live = await repository.listPlans(false);
-        for (const row of live) {
-          const result = await syncPlan(catalogue, row);
-          if (result.created) created += 1;
-          else if (result.updated) updated += 1;
-        }
-        const deactivated = await deactivateOrphans(
-          catalogue,
-          "plan",
-          new Set(live.map((row) => row.id)),
-        );
-        return {
-          success: true as const,
-          message: BILLING_MESSAGES.plansSynced,
-          mode: "stripe" as const,
-          created,
-          updated,
-          deactivated,
-        };
-      });
+      return syncAll(
+        BILLING_MESSAGES.plansSynced,
+        "plan",
+        () => repository.listPlans(false),
+        syncPlan,
+      );
     },
 
     /** The plan a checkout or a change sells, with a Stripe price made first if it has none. */
