@@ -69,7 +69,8 @@ async function seed(client: pg.Client) {
   };
   await step(
     "cleared",
-    "truncate users, payments, voice_calls, user_subscriptions, subscription_plans cascade",
+    // The rollup has no foreign key to cascade from: it is emptied with the tables it counts.
+    "truncate users, payments, voice_calls, user_subscriptions, subscription_plans, dashboard_days cascade",
   );
   await step(
     `${USERS} users`,
@@ -111,11 +112,11 @@ async function seed(client: pg.Client) {
   await step(
     `${SUBSCRIPTIONS} subscriptions`,
     `insert into user_subscriptions (user_id, plan_id, provider, provider_subscription_id,
-                                     price_minor, currency, status, current_period_start,
-                                     current_period_end, created_at)
+                                     price_minor, currency, status, cancel_at_period_end,
+                                     current_period_start, current_period_end, created_at)
      select b.id, (select id from subscription_plans limit 1), 'sandbox', 'sub_bench_' || g, 999,
             'usd', (case when g % 4 = 0 then 'canceled' else 'active' end)::subscription_status,
-            now() - interval '10 days', now() + (g % 40 - 10) * interval '1 day',
+            g % 3 = 0, now() - interval '10 days', now() + (g % 40 - 10) * interval '1 day',
             now() - random() * interval '300 days'
      from generate_series(1, ${SUBSCRIPTIONS}) g join bench_ids b on b.rn = 1 + ((g * 13) % ${USERS})`,
   );

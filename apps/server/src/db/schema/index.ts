@@ -4,6 +4,7 @@ export * from "./auth.ts";
 export * from "./billing.ts";
 export * from "./chat.ts";
 export * from "./credits.ts";
+export * from "./dashboards.ts";
 export * from "./mail.ts";
 export * from "./settings.ts";
 export * from "./users.ts";

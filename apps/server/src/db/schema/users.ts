@@ -20,6 +20,8 @@ export const userRole = pgEnum("user_role", ["user", "admin"]);
  * `credits` is a cache of the credit ledger's balance, only ever changed by credits/ledger.ts.
  * `token_version` is the `ver` claim every valid token carries: a password change or a
  * deactivation bumps it, and every token issued before stops working at once.
+ * `first_call_at` and `subscribed_until` are kept by triggers (migration 0011) for the figures
+ * read over every user: the admin dashboard's rollup and the chat logs' plan filter.
  */
 export const users = pgTable(
   "users",
@@ -35,6 +37,14 @@ export const users = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     tokenVersion: integer("token_version").notNull().default(0),
     lastLogin: timestamp("last_login", { withTimezone: true }),
+    /** When the user's first voice call started (null: never called). */
+    firstCallAt: timestamp("first_call_at", { withTimezone: true }),
+    /**
+     * Until when the user's current (newest) subscription carries a subscriber's rights:
+     * infinity while it is in force and renews, its period end while it is set to cancel, null
+     * when none is in force. The rule of hasActiveSubscription, as one indexed column.
+     */
+    subscribedUntil: timestamp("subscribed_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -50,6 +60,11 @@ export const users = pgTable(
     index("users_is_active_created_at_idx").on(table.isActive, table.createdAt),
     // The few admins, found without reading every user (the dashboard counts users less admins).
     index("users_admins_idx").on(table.id).where(sql`${table.role} = 'admin'`),
+    // Subscribers whose subscription is set to cancel and still in force (the dashboard's paid
+    // users beside the rollup's renewing ones), found without reading every user.
+    index("users_subscribed_until_idx")
+      .on(table.subscribedUntil)
+      .where(sql`${table.role} = 'user' and ${table.subscribedUntil} is not null`),
     // Case-insensitive substring search (ILIKE '%term%') on name and e-mail: trigram indexes.
     index("users_name_trgm_idx").using("gin", sql`${table.name} gin_trgm_ops`),
     index("users_email_trgm_idx").using("gin", sql`${table.email} gin_trgm_ops`),

@@ -69,7 +69,7 @@ function chatLogFilters(query: Omit<ChatLogsQuery, "page" | "limit">): SQL | und
     if (match) filters.push(match);
   }
   if (query.plan !== "all") {
-    const subscribed = hasActiveSubscriptionSql(users.id);
+    const subscribed = hasActiveSubscriptionSql();
     filters.push(query.plan === "premium" ? subscribed : sql`not (${subscribed})`);
   }
   // Whole UTC days, both ends included.
@@ -94,7 +94,7 @@ export function createChatRepository(db: Database) {
       name: users.name,
       email: users.email,
       profileImage: users.profileImage,
-      subscribed: hasActiveSubscriptionSql(users.id),
+      subscribed: hasActiveSubscriptionSql(),
     },
   };
 

@@ -180,6 +180,7 @@ describe("revenue, paid users and recent purchases", () => {
       const a = await signUp(t4);
       const b = await signUp(t4);
       const c = await signUp(t4);
+      const d = await signUp(t4);
       await seedPayment(t4, a.user.id, "2026-03-15T01:00:00Z", 999); // today
       await seedPayment(t4, a.user.id, "2026-03-14T23:59:59Z", 1000, { credits: 250 }); // yesterday
       await seedPayment(t4, b.user.id, "2026-03-02T00:00:00Z", 2000, { kind: "subscription" });
@@ -200,6 +201,7 @@ describe("revenue, paid users and recent purchases", () => {
         status: "active" | "canceled",
         end: string,
         created: string,
+        cancelAtPeriodEnd = false,
       ) => ({
         userId,
         planId: plan.id,
@@ -210,14 +212,18 @@ describe("revenue, paid users and recent purchases", () => {
         status,
         currentPeriodStart: new Date("2026-03-01T00:00:00Z"),
         currentPeriodEnd: new Date(end),
+        cancelAtPeriodEnd,
         createdAt: new Date(created),
       });
       await t4.app.database.db.insert(userSubscriptions).values([
-        // a: active. b: canceled but paid until April (counts). c: canceled, period over.
+        // a: renews (counts). b: set to cancel, paid until April (counts, as the chat's
+        // unlimited messages do). c: an older active row, the newest one ended (canceled at
+        // Stripe). d: set to cancel, its period over on the 10th.
         subscription(a.user.id, "active", "2026-04-01T00:00:00Z", "2026-03-01T00:00:00Z"),
-        subscription(b.user.id, "canceled", "2026-04-01T00:00:00Z", "2026-03-01T00:00:00Z"),
+        subscription(b.user.id, "active", "2026-04-01T00:00:00Z", "2026-03-01T00:00:00Z", true),
         subscription(c.user.id, "active", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z"),
         subscription(c.user.id, "canceled", "2026-03-10T00:00:00Z", "2026-02-01T00:00:00Z"),
+        subscription(d.user.id, "active", "2026-03-10T00:00:00Z", "2026-02-10T00:00:00Z", true),
       ]);
 
       fixClock();

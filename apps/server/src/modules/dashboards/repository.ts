@@ -4,8 +4,8 @@ import type { Database } from "../../db/client.ts";
 import {
   chatMessages,
   creditLedger,
+  dashboardDays,
   payments,
-  userSubscriptions,
   users,
   voiceCalls,
 } from "../../db/schema/index.ts";
@@ -21,6 +21,8 @@ export const CHAT_SESSION_GAP_SECONDS = 30 * 60;
 export const CHAT_MESSAGE_ALLOWANCE_SECONDS = 30;
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+/** The UTC day of a period bound (bounds are UTC midnights). */
+const day = (date: Date) => sql`${date.toISOString().slice(0, 10)}::date`;
 
 export interface UserActivityRow {
   creditsUsed: number;
@@ -40,15 +42,32 @@ export interface InteractionRow {
   lastInteraction: Date | null;
 }
 
-/** The currency the dashboards' revenue is counted in (docs/decisions/0027). */
-export const REVENUE_CURRENCY = "usd";
+/**
+ * The admin dashboard's figures (docs/decisions/0027): users (not admins) signed up in all and in
+ * each UTC period, successful USD payments in cents likewise, users who have called, and users
+ * whose subscription carries a subscriber's rights now.
+ */
+const ADMIN_FIGURES = [
+  "totalUsers",
+  "todayUsers",
+  "yesterdayUsers",
+  "thisMonthUsers",
+  "lastMonthUsers",
+  "totalRevenueCents",
+  "todayRevenueCents",
+  "yesterdayRevenueCents",
+  "thisMonthRevenueCents",
+  "lastMonthRevenueCents",
+  "callers",
+  "paidUsers",
+] as const;
+export type AdminFigures = Record<(typeof ADMIN_FIGURES)[number], number>;
 
-/** Revenue in cents per period. */
-export interface RevenueCents {
-  today: number;
-  yesterday: number;
-  thisMonth: number;
-  lastMonth: number;
+/** One UTC day of the admin's charts. */
+export interface DailyFigures {
+  signups: number;
+  revenueCents: number;
+  callSeconds: number;
 }
 
 export interface RecentPurchaseRow {
@@ -156,38 +175,6 @@ export function createDashboardsRepository(db: Database) {
       return new Map(rows.map((row) => [row.day, Number(row.credits)]));
     },
 
-    /** Accounts with the user role: in all, and signed up in each period (created_at index). */
-    async userGrowth(periods: UtcPeriods) {
-      const { rows } = await run<Record<string, number>>(sql`
-        select
-          ((select count(*) from ${users}) - (select count(*) from ${users} where ${users.role} = 'admin'))::int as total,
-          (count(*) filter (where ${users.createdAt} >= ${at(periods.today)}))::int as today,
-          (count(*) filter (where ${users.createdAt} >= ${at(periods.yesterday)}
-            and ${users.createdAt} < ${at(periods.today)}))::int as yesterday,
-          (count(*) filter (where ${users.createdAt} >= ${at(periods.thisMonth)}))::int as this_month,
-          (count(*) filter (where ${users.createdAt} < ${at(periods.thisMonth)}))::int as last_month
-        from ${users}
-        where ${users.createdAt} >= ${at(periods.lastMonth)} and ${users.role} = 'user'`);
-      const row = rows[0] ?? {};
-      return {
-        total: Number(row.total ?? 0),
-        today: Number(row.today ?? 0),
-        yesterday: Number(row.yesterday ?? 0),
-        thisMonth: Number(row.this_month ?? 0),
-        lastMonth: Number(row.last_month ?? 0),
-      };
-    },
-
-    /** Sign-ups (users, not admins) per UTC day from `since` on. */
-    async dailySignups(since: Date): Promise<Map<string, number>> {
-      const { rows } = await run<{ day: string; count: number }>(sql`
-        select to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as count
-        from ${users}
-        where ${users.createdAt} >= ${at(since)} and ${users.role} = 'user'
-        group by 1`);
-      return new Map(rows.map((row) => [row.day, Number(row.count)]));
-    },
-
     /** A user's newest successful credit purchases (payments_kind_user_date_idx). */
     async recentPurchases(userId: string, limit: number): Promise<RecentPurchaseRow[]> {
       const rows = await db
@@ -205,90 +192,63 @@ export function createDashboardsRepository(db: Database) {
       return rows;
     },
 
-    /** Successful payments in the revenue currency, in cents, per UTC period. */
-    async revenue(periods: UtcPeriods): Promise<RevenueCents> {
-      // Both kinds named, so payments_kind_status_date_idx serves the date range (two scans).
-      const success = sql`${payments.kind} in ('credits', 'subscription') and ${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}`;
-      const { rows } = await run<Record<string, number>>(sql`
-        select
-          coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.today)}), 0)::float8 as today,
-          coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.yesterday)}
-            and ${payments.transactionDate} < ${at(periods.today)}), 0)::float8 as yesterday,
-          coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${at(periods.thisMonth)}), 0)::float8 as this_month,
-          coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} < ${at(periods.thisMonth)}), 0)::float8 as last_month
-        from ${payments}
-        where ${success} and ${payments.transactionDate} >= ${at(periods.lastMonth)}
-          and ${payments.transactionDate} < ${at(periods.tomorrow)}`);
-      const row = rows[0] ?? {};
-      return {
-        today: Number(row.today ?? 0),
-        yesterday: Number(row.yesterday ?? 0),
-        thisMonth: Number(row.this_month ?? 0),
-        lastMonth: Number(row.last_month ?? 0),
-      };
-    },
-
-    /** Successful payments in the revenue currency since the start, in cents. */
-    async totalRevenue(): Promise<number> {
-      const { rows } = await run<{ total: number }>(sql`
-        select coalesce(sum(${payments.amountMinor}), 0)::float8 as total from ${payments}
-        where ${payments.status} = 'success' and ${payments.currency} = ${REVENUE_CURRENCY}`);
-      return Number(rows[0]?.total ?? 0);
-    },
-
-    /** Revenue in cents per UTC day from `since` on. */
-    async dailyRevenue(since: Date): Promise<Map<string, number>> {
-      const { rows } = await run<{ day: string; cents: number }>(sql`
-        select to_char(${payments.transactionDate} at time zone 'UTC', 'YYYY-MM-DD') as day,
-          sum(${payments.amountMinor})::float8 as cents
-        from ${payments}
-        where ${payments.kind} in ('credits', 'subscription') and ${payments.status} = 'success'
-          and ${payments.currency} = ${REVENUE_CURRENCY} and ${payments.transactionDate} >= ${at(since)}
-        group by 1`);
-      return new Map(rows.map((row) => [row.day, Number(row.cents)]));
-    },
-
     /**
-     * Users (not admins) whose newest subscription carries a subscriber's rights now: active,
-     * or canceled with its paid period not yet over (user_subscriptions_user_created_idx).
+     * The admin dashboard's figures, from the rollup (dashboard_days: a few rows a day) and the
+     * subscribers set to cancel whose paid period is not over (users_subscribed_until_idx).
      */
-    async paidUsers(now: Date): Promise<number> {
-      const { rows } = await run<{ paid: number }>(sql`
-        with latest as (
-          select distinct on (s.user_id) s.user_id, s.status, s.current_period_end
-          from ${userSubscriptions} s
-          order by s.user_id, s.created_at desc
-        ), paid as (
-          select user_id from latest
-          where status = 'active' or (status = 'canceled' and current_period_end > ${at(now)})
-        )
-        select ((select count(*) from paid)
-          - (select count(*) from paid join ${users} u on u.id = paid.user_id and u.role = 'admin'))::int as paid`);
-      return Number(rows[0]?.paid ?? 0);
-    },
-
-    /**
-     * Users (not admins) who have made at least one voice call: the distinct callers (an
-     * index-only pass over voice_calls_user_started_idx), less the few admins who called.
-     */
-    async callers(): Promise<number> {
-      const { rows } = await run<{ callers: number }>(sql`
+    async adminFigures(periods: UtcPeriods, now: Date): Promise<AdminFigures> {
+      const days = (from: Date, to = periods.tomorrow) =>
+        sql`${dashboardDays.day} >= ${day(from)} and ${dashboardDays.day} < ${day(to)}`;
+      const { rows } = await run<Record<keyof AdminFigures, unknown>>(sql`
         select
-          (select count(distinct ${voiceCalls.userId}) from ${voiceCalls})
-          - (select count(*) from ${users} u where u.role = 'admin'
-              and exists (select 1 from ${voiceCalls} v where v.user_id = u.id)) as callers`);
-      return Number(rows[0]?.callers ?? 0);
+          coalesce(sum(${dashboardDays.signups}), 0)::float8 as "totalUsers",
+          coalesce(sum(${dashboardDays.signups}) filter (where ${days(periods.today)}), 0)::float8 as "todayUsers",
+          coalesce(sum(${dashboardDays.signups}) filter (where ${days(periods.yesterday, periods.today)}), 0)::float8 as "yesterdayUsers",
+          coalesce(sum(${dashboardDays.signups}) filter (where ${days(periods.thisMonth)}), 0)::float8 as "thisMonthUsers",
+          coalesce(sum(${dashboardDays.signups}) filter (where ${days(periods.lastMonth, periods.thisMonth)}), 0)::float8 as "lastMonthUsers",
+          coalesce(sum(${dashboardDays.revenueCents}), 0)::float8 as "totalRevenueCents",
+          coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.today)}), 0)::float8 as "todayRevenueCents",
+          coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.yesterday, periods.today)}), 0)::float8 as "yesterdayRevenueCents",
+          coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.thisMonth)}), 0)::float8 as "thisMonthRevenueCents",
+          coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.lastMonth, periods.thisMonth)}), 0)::float8 as "lastMonthRevenueCents",
+          coalesce(sum(${dashboardDays.callers}), 0)::float8 as "callers",
+          (coalesce(sum(${dashboardDays.subscribers}), 0) + (
+            select count(*) from ${users}
+            where ${users.role} = 'user' and ${users.subscribedUntil} > ${at(now)}
+              and ${users.subscribedUntil} < 'infinity'
+          ))::float8 as "paidUsers"
+        from ${dashboardDays}`);
+      const row = rows[0];
+      const figures = {} as AdminFigures;
+      for (const key of ADMIN_FIGURES) figures[key] = Number(row?.[key] ?? 0);
+      return figures;
     },
 
-    /** Call minutes (duration / 60, unrounded) per UTC day of the call's start, from `since`. */
-    async dailyCallMinutes(since: Date): Promise<Map<string, number>> {
-      const { rows } = await run<{ day: string; minutes: number }>(sql`
-        select to_char(${voiceCalls.startedAt} at time zone 'UTC', 'YYYY-MM-DD') as day,
-          (sum(${voiceCalls.durationSeconds}) / 60.0)::float8 as minutes
-        from ${voiceCalls}
-        where ${voiceCalls.startedAt} >= ${at(since)}
-        group by 1`);
-      return new Map(rows.map((row) => [row.day, Math.round(Number(row.minutes) * 10) / 10]));
+    /** Sign-ups, revenue in cents and call seconds per UTC day from `since` on (days with none absent). */
+    async dailySeries(since: Date): Promise<Map<string, DailyFigures>> {
+      const { rows } = await run<{
+        day: string;
+        signups: number;
+        revenue_cents: number;
+        call_seconds: number;
+      }>(sql`
+        select to_char(${dashboardDays.day}, 'YYYY-MM-DD') as day,
+          sum(${dashboardDays.signups})::float8 as signups,
+          sum(${dashboardDays.revenueCents})::float8 as revenue_cents,
+          sum(${dashboardDays.callSeconds})::float8 as call_seconds
+        from ${dashboardDays}
+        where ${dashboardDays.day} >= ${day(since)}
+        group by ${dashboardDays.day}`);
+      return new Map(
+        rows.map((row) => [
+          row.day,
+          {
+            signups: Number(row.signups),
+            revenueCents: Number(row.revenue_cents),
+            callSeconds: Number(row.call_seconds),
+          },
+        ]),
+      );
     },
 
     /** One page of the interactions, sorted and searched, with the totals over every user. */

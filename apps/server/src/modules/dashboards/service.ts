@@ -81,50 +81,41 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
     /** GET /api/admin/dashboard/metrics (admin-side spec, section 3). */
     async adminMetrics(): Promise<AdminDashboardMetrics> {
       const clock = now();
-      const periods = utcPeriods(clock);
-      // Independent aggregates, each on a connection of its own: the answer takes the longest.
-      const [growth, revenue, totalRevenue, paidUsers, callers] = await Promise.all([
-        repository.userGrowth(periods),
-        repository.revenue(periods),
-        repository.totalRevenue(),
-        repository.paidUsers(clock),
-        repository.callers(),
-      ]);
+      const figures = await repository.adminFigures(utcPeriods(clock), clock);
       // Percent of users who have called, one decimal.
       const conversionRate =
-        growth.total > 0 ? Math.round((callers / growth.total) * 1000) / 10 : 0;
+        figures.totalUsers > 0 ? Math.round((figures.callers / figures.totalUsers) * 1000) / 10 : 0;
       const v = (value: number) => ({ value });
       return {
-        totalUsers: v(growth.total),
-        todayUsers: v(growth.today),
-        yesterdayUsers: v(growth.yesterday),
-        thisMonthUsers: v(growth.thisMonth),
-        lastMonthUsers: v(growth.lastMonth),
-        totalRevenue: v(major(totalRevenue)),
-        totalPaidUsers: v(paidUsers),
+        totalUsers: v(figures.totalUsers),
+        todayUsers: v(figures.todayUsers),
+        yesterdayUsers: v(figures.yesterdayUsers),
+        thisMonthUsers: v(figures.thisMonthUsers),
+        lastMonthUsers: v(figures.lastMonthUsers),
+        totalRevenue: v(major(figures.totalRevenueCents)),
+        totalPaidUsers: v(figures.paidUsers),
         conversionRate: v(conversionRate),
-        todayRevenue: v(major(revenue.today)),
-        yesterdayRevenue: v(major(revenue.yesterday)),
-        thisMonthRevenue: v(major(revenue.thisMonth)),
-        lastMonthRevenue: v(major(revenue.lastMonth)),
+        todayRevenue: v(major(figures.todayRevenueCents)),
+        yesterdayRevenue: v(major(figures.yesterdayRevenueCents)),
+        thisMonthRevenue: v(major(figures.thisMonthRevenueCents)),
+        lastMonthRevenue: v(major(figures.lastMonthRevenueCents)),
       };
     },
 
     /** GET /api/admin/dashboard/series: sign-ups, revenue and call minutes per UTC day. */
     async adminSeries(days: number): Promise<{ days: number; points: DashboardSeriesPoint[] }> {
       const dates = lastUtcDays(now(), days);
-      const since = new Date(`${dates[0]}T00:00:00.000Z`);
-      const [signups, minutes, revenue] = await Promise.all([
-        repository.dailySignups(since),
-        repository.dailyCallMinutes(since),
-        repository.dailyRevenue(since),
-      ]);
-      const points = dates.map((date) => ({
-        date,
-        signups: signups.get(date) ?? 0,
-        revenue: major(revenue.get(date) ?? 0),
-        callMinutes: minutes.get(date) ?? 0,
-      }));
+      const series = await repository.dailySeries(new Date(`${dates[0]}T00:00:00.000Z`));
+      const points = dates.map((date) => {
+        const day = series.get(date);
+        return {
+          date,
+          signups: day?.signups ?? 0,
+          revenue: major(day?.revenueCents ?? 0),
+          // Minutes, one decimal.
+          callMinutes: Math.round(((day?.callSeconds ?? 0) / 60) * 10) / 10,
+        };
+      });
       return { days, points };
     },
 

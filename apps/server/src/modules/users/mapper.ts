@@ -1,5 +1,5 @@
 import type { Admin, AdminUserDetail, AdminUserListItem, User } from "@twinline/contracts";
-import { type AnyColumn, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
   type SubscriptionPlanRow,
@@ -7,6 +7,7 @@ import {
   type UserRow,
   type UserSubscriptionRow,
   userSubscriptions,
+  users,
 } from "../../db/schema/index.ts";
 
 /**
@@ -127,19 +128,12 @@ export function hasActiveSubscription(
 }
 
 /**
- * hasActiveSubscription as SQL on a user id, for filters over many users (the chat logs' plan
- * filter): the user's newest subscription is in force (active or past due) and, when set to
- * cancel, its period has not ended.
+ * hasActiveSubscription as SQL, for filters over many users (the chat logs' plan filter): the
+ * user's `subscribed_until`, which a trigger keeps from their newest subscription by the same
+ * rule (migration 0011), is still ahead. Needs `users` in the query.
  */
-export function hasActiveSubscriptionSql(userId: AnyColumn | SQL): SQL<boolean> {
-  return sql<boolean>`coalesce((
-    select ${userSubscriptions.status} in ('active', 'past_due')
-      and (not ${userSubscriptions.cancelAtPeriodEnd} or ${userSubscriptions.currentPeriodEnd} > now())
-    from ${userSubscriptions}
-    where ${userSubscriptions.userId} = ${userId}
-    order by ${userSubscriptions.createdAt} desc
-    limit 1
-  ), false)`;
+export function hasActiveSubscriptionSql(): SQL<boolean> {
+  return sql<boolean>`coalesce(${users.subscribedUntil} > now(), false)`;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);

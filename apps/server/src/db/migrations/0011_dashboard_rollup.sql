@@ -1,0 +1,186 @@
+CREATE TABLE "dashboard_days" (
+	"day" date NOT NULL,
+	"slot" smallint NOT NULL,
+	"signups" bigint DEFAULT 0 NOT NULL,
+	"callers" bigint DEFAULT 0 NOT NULL,
+	"subscribers" bigint DEFAULT 0 NOT NULL,
+	"revenue_cents" bigint DEFAULT 0 NOT NULL,
+	"call_seconds" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "dashboard_days_day_slot_pk" PRIMARY KEY("day","slot")
+);
+--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "first_call_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "subscribed_until" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "users_subscribed_until_idx" ON "users" USING btree ("subscribed_until") WHERE "users"."role" = 'user' and "users"."subscribed_until" is not null;--> statement-breakpoint-- Hand-written (drizzle cannot express triggers): the dashboard's rollup and the two user columns
+-- it counts (docs/decisions/0027). Inserts and deletes are counted per statement (a bulk load is
+-- one pass); updates per row, and only when a counted column changes.
+CREATE FUNCTION "utc_day"("at" timestamptz) RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT ("at" AT TIME ZONE 'UTC')::date
+$$;--> statement-breakpoint
+-- hasActiveSubscription's rule (modules/users/mapper.ts) for one subscription row.
+CREATE FUNCTION "subscribed_until_of"("status" "subscription_status", "cancel_at_period_end" boolean, "period_end" timestamptz)
+RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN "status" IN ('active', 'past_due')
+    THEN CASE WHEN "cancel_at_period_end" THEN "period_end" ELSE 'infinity'::timestamptz END
+  END
+$$;--> statement-breakpoint
+-- The existing rows: each user's first call and current subscription, then the rollup itself.
+UPDATE "users" "u" SET "first_call_at" = "f"."first"
+  FROM (SELECT "user_id", min("started_at") AS "first" FROM "voice_calls" GROUP BY "user_id") "f"
+  WHERE "u"."id" = "f"."user_id";--> statement-breakpoint
+UPDATE "users" "u" SET "subscribed_until" = "c"."until"
+  FROM (
+    SELECT DISTINCT ON ("user_id") "user_id",
+      "subscribed_until_of"("status", "cancel_at_period_end", "current_period_end") AS "until"
+    FROM "user_subscriptions" ORDER BY "user_id", "created_at" DESC
+  ) "c"
+  WHERE "u"."id" = "c"."user_id" AND "c"."until" IS NOT NULL;--> statement-breakpoint
+INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers", "revenue_cents", "call_seconds")
+  SELECT "day", 0, sum("signups"), sum("callers"), sum("subscribers"), sum("revenue_cents"), sum("call_seconds")
+  FROM (
+    SELECT "utc_day"("created_at") AS "day", count(*) AS "signups", count("first_call_at") AS "callers",
+      count(*) FILTER (WHERE "subscribed_until" = 'infinity') AS "subscribers", 0 AS "revenue_cents", 0 AS "call_seconds"
+    FROM "users" WHERE "role" = 'user' GROUP BY 1
+    UNION ALL
+    SELECT "utc_day"("transaction_date"), 0, 0, 0, sum("amount_minor"), 0
+    FROM "payments" WHERE "status" = 'success' AND "currency" = 'usd' GROUP BY 1
+    UNION ALL
+    SELECT "utc_day"("started_at"), 0, 0, 0, 0, sum("duration_seconds") FROM "voice_calls" GROUP BY 1
+  ) "all_days"
+  GROUP BY "day";--> statement-breakpoint
+-- users: sign-ups, callers and renewing subscribers on the sign-up day.
+CREATE FUNCTION "users_rollup"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE "sign" int := TG_ARGV[0]::int;
+BEGIN
+  INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers")
+    SELECT "utc_day"("created_at"), floor(random() * 16)::smallint, "sign" * count(*), "sign" * count("first_call_at"),
+      "sign" * count(*) FILTER (WHERE "subscribed_until" = 'infinity')
+    FROM "changed_rows" WHERE "role" = 'user' GROUP BY 1
+    ON CONFLICT ("day", "slot") DO UPDATE SET "signups" = "dashboard_days"."signups" + excluded."signups",
+      "callers" = "dashboard_days"."callers" + excluded."callers",
+      "subscribers" = "dashboard_days"."subscribers" + excluded."subscribers";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE FUNCTION "users_rollup_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers")
+    SELECT "day", floor(random() * 16)::smallint, sum("signups"), sum("callers"), sum("subscribers")
+    FROM (VALUES
+      (OLD."role" = 'user', "utc_day"(OLD."created_at"), -1, -(OLD."first_call_at" IS NOT NULL)::int,
+        -(coalesce(OLD."subscribed_until" = 'infinity', false))::int),
+      (NEW."role" = 'user', "utc_day"(NEW."created_at"), 1, (NEW."first_call_at" IS NOT NULL)::int,
+        (coalesce(NEW."subscribed_until" = 'infinity', false))::int)
+    ) AS "change"("counted", "day", "signups", "callers", "subscribers")
+    WHERE "counted" GROUP BY "day"
+    HAVING sum("signups") <> 0 OR sum("callers") <> 0 OR sum("subscribers") <> 0
+    ON CONFLICT ("day", "slot") DO UPDATE SET "signups" = "dashboard_days"."signups" + excluded."signups",
+      "callers" = "dashboard_days"."callers" + excluded."callers",
+      "subscribers" = "dashboard_days"."subscribers" + excluded."subscribers";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "users_rollup_insert" AFTER INSERT ON "users"
+  REFERENCING NEW TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "users_rollup"('1');--> statement-breakpoint
+CREATE TRIGGER "users_rollup_delete" AFTER DELETE ON "users"
+  REFERENCING OLD TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "users_rollup"('-1');--> statement-breakpoint
+CREATE TRIGGER "users_rollup_update" AFTER UPDATE OF "role", "created_at", "first_call_at", "subscribed_until" ON "users"
+  FOR EACH ROW WHEN (
+    OLD."role" IS DISTINCT FROM NEW."role" OR OLD."created_at" IS DISTINCT FROM NEW."created_at"
+    OR (OLD."first_call_at" IS NULL) <> (NEW."first_call_at" IS NULL)
+    OR OLD."subscribed_until" IS DISTINCT FROM NEW."subscribed_until"
+  ) EXECUTE FUNCTION "users_rollup_update"();--> statement-breakpoint
+-- payments: successful USD payments on the day of their transaction.
+CREATE FUNCTION "payments_rollup"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE "sign" int := TG_ARGV[0]::int;
+BEGIN
+  INSERT INTO "dashboard_days" ("day", "slot", "revenue_cents")
+    SELECT "utc_day"("transaction_date"), floor(random() * 16)::smallint, "sign" * sum("amount_minor")
+    FROM "changed_rows" WHERE "status" = 'success' AND "currency" = 'usd' GROUP BY 1
+    ON CONFLICT ("day", "slot") DO UPDATE SET "revenue_cents" = "dashboard_days"."revenue_cents" + excluded."revenue_cents";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE FUNCTION "payments_rollup_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "dashboard_days" ("day", "slot", "revenue_cents")
+    SELECT "day", floor(random() * 16)::smallint, sum("cents")
+    FROM (VALUES
+      (OLD."status" = 'success' AND OLD."currency" = 'usd', "utc_day"(OLD."transaction_date"), -OLD."amount_minor"::bigint),
+      (NEW."status" = 'success' AND NEW."currency" = 'usd', "utc_day"(NEW."transaction_date"), NEW."amount_minor"::bigint)
+    ) AS "change"("counted", "day", "cents")
+    WHERE "counted" GROUP BY "day" HAVING sum("cents") <> 0
+    ON CONFLICT ("day", "slot") DO UPDATE SET "revenue_cents" = "dashboard_days"."revenue_cents" + excluded."revenue_cents";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "payments_rollup_insert" AFTER INSERT ON "payments"
+  REFERENCING NEW TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "payments_rollup"('1');--> statement-breakpoint
+CREATE TRIGGER "payments_rollup_delete" AFTER DELETE ON "payments"
+  REFERENCING OLD TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "payments_rollup"('-1');--> statement-breakpoint
+CREATE TRIGGER "payments_rollup_update" AFTER UPDATE OF "status", "currency", "amount_minor", "transaction_date" ON "payments"
+  FOR EACH ROW WHEN (
+    OLD."status" IS DISTINCT FROM NEW."status" OR OLD."currency" IS DISTINCT FROM NEW."currency"
+    OR OLD."amount_minor" IS DISTINCT FROM NEW."amount_minor" OR OLD."transaction_date" IS DISTINCT FROM NEW."transaction_date"
+  ) EXECUTE FUNCTION "payments_rollup_update"();--> statement-breakpoint
+-- voice_calls: durations on the day the call started; a new call marks its user's first call, and
+-- a call deleted or moved makes its user's first call read again.
+CREATE FUNCTION "users_first_call_sync"("user_ids" uuid[]) RETURNS void LANGUAGE sql AS $$
+  UPDATE "users" "u" SET "first_call_at" = (SELECT min("v"."started_at") FROM "voice_calls" "v" WHERE "v"."user_id" = "u"."id")
+  WHERE "u"."id" = ANY("user_ids")
+$$;--> statement-breakpoint
+CREATE FUNCTION "voice_calls_rollup"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE "sign" int := TG_ARGV[0]::int;
+BEGIN
+  INSERT INTO "dashboard_days" ("day", "slot", "call_seconds")
+    SELECT "utc_day"("started_at"), floor(random() * 16)::smallint, "sign" * sum("duration_seconds")
+    FROM "changed_rows" GROUP BY 1 HAVING sum("duration_seconds") <> 0
+    ON CONFLICT ("day", "slot") DO UPDATE SET "call_seconds" = "dashboard_days"."call_seconds" + excluded."call_seconds";
+  IF "sign" > 0 THEN
+    UPDATE "users" "u" SET "first_call_at" = "f"."first"
+      FROM (SELECT "user_id", min("started_at") AS "first" FROM "changed_rows" GROUP BY "user_id") "f"
+      WHERE "u"."id" = "f"."user_id" AND ("u"."first_call_at" IS NULL OR "u"."first_call_at" > "f"."first");
+  ELSE
+    PERFORM "users_first_call_sync"(ARRAY(SELECT DISTINCT "user_id" FROM "changed_rows"));
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE FUNCTION "voice_calls_rollup_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "dashboard_days" ("day", "slot", "call_seconds")
+    SELECT "day", floor(random() * 16)::smallint, sum("seconds")
+    FROM (VALUES ("utc_day"(OLD."started_at"), -OLD."duration_seconds"::bigint),
+                 ("utc_day"(NEW."started_at"), NEW."duration_seconds"::bigint)) AS "change"("day", "seconds")
+    GROUP BY "day" HAVING sum("seconds") <> 0
+    ON CONFLICT ("day", "slot") DO UPDATE SET "call_seconds" = "dashboard_days"."call_seconds" + excluded."call_seconds";
+  IF OLD."started_at" IS DISTINCT FROM NEW."started_at" OR OLD."user_id" IS DISTINCT FROM NEW."user_id" THEN
+    PERFORM "users_first_call_sync"(ARRAY[OLD."user_id", NEW."user_id"]);
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "voice_calls_rollup_insert" AFTER INSERT ON "voice_calls"
+  REFERENCING NEW TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "voice_calls_rollup"('1');--> statement-breakpoint
+CREATE TRIGGER "voice_calls_rollup_delete" AFTER DELETE ON "voice_calls"
+  REFERENCING OLD TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "voice_calls_rollup"('-1');--> statement-breakpoint
+CREATE TRIGGER "voice_calls_rollup_update" AFTER UPDATE OF "user_id", "started_at", "duration_seconds" ON "voice_calls"
+  FOR EACH ROW WHEN (
+    OLD."user_id" IS DISTINCT FROM NEW."user_id" OR OLD."started_at" IS DISTINCT FROM NEW."started_at"
+    OR OLD."duration_seconds" IS DISTINCT FROM NEW."duration_seconds"
+  ) EXECUTE FUNCTION "voice_calls_rollup_update"();--> statement-breakpoint
+-- user_subscriptions: the user's subscribed_until follows their newest subscription.
+CREATE FUNCTION "users_subscription_sync"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE "users" "u" SET "subscribed_until" = "c"."until"
+    FROM (
+      SELECT "ids"."user_id", (
+        SELECT "subscribed_until_of"("s"."status", "s"."cancel_at_period_end", "s"."current_period_end")
+        FROM "user_subscriptions" "s" WHERE "s"."user_id" = "ids"."user_id"
+        ORDER BY "s"."created_at" DESC LIMIT 1
+      ) AS "until"
+      FROM (SELECT DISTINCT "user_id" FROM "changed_rows") "ids"
+    ) "c"
+    WHERE "u"."id" = "c"."user_id" AND "u"."subscribed_until" IS DISTINCT FROM "c"."until";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "user_subscriptions_sync_insert" AFTER INSERT ON "user_subscriptions"
+  REFERENCING NEW TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "users_subscription_sync"();--> statement-breakpoint
+CREATE TRIGGER "user_subscriptions_sync_update" AFTER UPDATE ON "user_subscriptions"
+  REFERENCING NEW TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "users_subscription_sync"();--> statement-breakpoint
+CREATE TRIGGER "user_subscriptions_sync_delete" AFTER DELETE ON "user_subscriptions"
+  REFERENCING OLD TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "users_subscription_sync"();

@@ -1,0 +1,27 @@
+import { bigint, date, pgTable, primaryKey, smallint } from "drizzle-orm/pg-core";
+
+/**
+ * The admin dashboard's figures per UTC day (docs/decisions/0027), kept by triggers on `users`,
+ * `payments` and `voice_calls` (hand-written in migration 0011: drizzle cannot express triggers),
+ * so every figure reads a few hundred rows however large the tables grow. Each change lands on
+ * one of 16 slots at random, so concurrent writers rarely wait on one row; a figure is the sum
+ * over the slots.
+ * - `signups`, `callers`, `subscribers`: accounts with the user role, on the UTC day they signed
+ *   up: each one, those who have ever called (`users.first_call_at`), and those whose
+ *   subscription renews (`users.subscribed_until` = infinity).
+ * - `revenue_cents`: successful USD payments, on the day of their transaction.
+ * - `call_seconds`: call durations, on the day the call started.
+ */
+export const dashboardDays = pgTable(
+  "dashboard_days",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    slot: smallint("slot").notNull(),
+    signups: bigint("signups", { mode: "number" }).notNull().default(0),
+    callers: bigint("callers", { mode: "number" }).notNull().default(0),
+    subscribers: bigint("subscribers", { mode: "number" }).notNull().default(0),
+    revenueCents: bigint("revenue_cents", { mode: "number" }).notNull().default(0),
+    callSeconds: bigint("call_seconds", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.slot] })],
+);
