@@ -3,6 +3,7 @@
 // tables, by the app or by hand, the rollup's figures must equal the same figures counted from
 // the tables themselves: these tests write at random and compare, on PGlite and PostgreSQL.
 
+import { randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -115,8 +116,7 @@ const pick = async <T>(query: SQL) => (await rows<T>(query))[0];
 
 function operations(now: Date): fc.Arbitrary<Operation> {
   const db = t.app.database.db;
-  let serial = 0;
-  const next = () => `${Date.now()}-${(serial += 1)}-${Math.random().toString(36).slice(2)}`;
+  const next = () => randomUUID();
   const randomUser = () =>
     pick<{ id: string }>(sql`select id from users where role = 'user' order by random() limit 1`);
   return fc.oneof(
