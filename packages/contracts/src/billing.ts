@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
+import { pagedListResponse, pageQueryFields } from "./paged-list";
 
 /**
  * Billing: credit packages, subscription plans, checkout (Stripe or the offline sandbox),
@@ -151,6 +152,20 @@ const money = (defaultValue: number) =>
     .max(999_999.99, { error: "Price must be at most 999999.99" })
     .default(defaultValue);
 
+/** The update forms send the Stripe ids back, read-only; they are ignored. */
+const readOnlyStripeIds = {
+  stripeProductId: z.string().nullish(),
+  stripePriceId: z.string().nullish(),
+};
+
+/** The answer of a create, an update or a toggle: the saved row and what happened. */
+const savedResponse = <Item extends z.ZodType>(item: Item) =>
+  z.object({
+    success: z.literal(true),
+    message: z.string().optional(),
+    data: item,
+  });
+
 const idParam = (what: string) => z.uuid({ error: `Invalid ${what} id` });
 
 export const billingIdParamsSchema = z.object({ id: idParam("record") });
@@ -183,6 +198,15 @@ export type CreditPackage = z.infer<typeof creditPackageSchema>;
 const packageName = storableText("Package name", 100)
   .transform((value) => value.trim())
   .pipe(z.string().min(1, { error: BILLING_MESSAGES.packageNameRequired }));
+const packageCredits = z.coerce
+  .number({ error: BILLING_MESSAGES.creditsPositive })
+  .int({ error: "Credits must be a whole number" })
+  .gt(0, { error: BILLING_MESSAGES.creditsPositive })
+  .max(100_000_000, { error: "Credits must be at most 100000000" });
+const discountPercent = z.coerce
+  .number({ error: BILLING_MESSAGES.discountRange })
+  .min(0, { error: BILLING_MESSAGES.discountRange })
+  .max(100, { error: BILLING_MESSAGES.discountRange });
 
 /**
  * POST /api/credit-packages (and the admin's add form): the spec's fields and defaults, checked
@@ -191,19 +215,10 @@ const packageName = storableText("Package name", 100)
 export const creditPackageCreateSchema = z.object({
   name: z.string({ error: BILLING_MESSAGES.packageNameRequired }).pipe(packageName),
   description: storableText("Description", 1000).default(""),
-  credits: z.coerce
-    .number({ error: BILLING_MESSAGES.creditsPositive })
-    .int({ error: "Credits must be a whole number" })
-    .gt(0, { error: BILLING_MESSAGES.creditsPositive })
-    .max(100_000_000, { error: "Credits must be at most 100000000" })
-    .default(BILLING_DEFAULTS.package.credits),
+  credits: packageCredits.default(BILLING_DEFAULTS.package.credits),
   price: money(BILLING_DEFAULTS.package.price),
   currency: currencySchema.default(BILLING_DEFAULTS.package.currency),
-  discount: z.coerce
-    .number({ error: BILLING_MESSAGES.discountRange })
-    .min(0, { error: BILLING_MESSAGES.discountRange })
-    .max(100, { error: BILLING_MESSAGES.discountRange })
-    .default(BILLING_DEFAULTS.package.discount),
+  discount: discountPercent.default(BILLING_DEFAULTS.package.discount),
   isActive: z.boolean().default(BILLING_DEFAULTS.package.isActive),
 });
 export type CreditPackageCreate = z.infer<typeof creditPackageCreateSchema>;
@@ -216,27 +231,16 @@ export type CreditPackageCreateInput = z.input<typeof creditPackageCreateSchema>
 export const creditPackageUpdateSchema = z.object({
   name: z.string({ error: BILLING_MESSAGES.packageNameRequired }).pipe(packageName),
   description: storableText("Description", 1000).optional(),
-  credits: z.coerce
-    .number({ error: BILLING_MESSAGES.creditsPositive })
-    .int({ error: "Credits must be a whole number" })
-    .gt(0, { error: BILLING_MESSAGES.creditsPositive })
-    .max(100_000_000, { error: "Credits must be at most 100000000" })
-    .optional(),
+  credits: packageCredits.optional(),
   price: z.coerce
     .number({ error: BILLING_MESSAGES.priceNotNegative })
     .min(0, { error: BILLING_MESSAGES.priceNotNegative })
     .max(999_999.99, { error: "Price must be at most 999999.99" })
     .optional(),
   currency: currencySchema.optional(),
-  discount: z.coerce
-    .number({ error: BILLING_MESSAGES.discountRange })
-    .min(0, { error: BILLING_MESSAGES.discountRange })
-    .max(100, { error: BILLING_MESSAGES.discountRange })
-    .optional(),
+  discount: discountPercent.optional(),
   isActive: z.boolean().optional(),
-  /** Read-only in the form; ignored when sent. */
-  stripeProductId: z.string().nullish(),
-  stripePriceId: z.string().nullish(),
+  ...readOnlyStripeIds,
 });
 export type CreditPackageUpdate = z.infer<typeof creditPackageUpdateSchema>;
 
@@ -250,11 +254,7 @@ export const creditPackagesResponseSchema = z.object({
   data: z.array(creditPackageSchema),
   packages: z.array(creditPackageSchema),
 });
-export const creditPackageResponseSchema = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: creditPackageSchema,
-});
+export const creditPackageResponseSchema = savedResponse(creditPackageSchema);
 
 // ---------------------------------------------------------------------------------------------
 // Subscription plans (admin-side sections 3, 4, 5; user-side section 3).
@@ -336,8 +336,7 @@ export const subscriptionPlanUpdateSchema = z.object({
   features: features.optional(),
   isActive: z.boolean().optional(),
   credits: z.coerce.number().int().min(0, { error: "Credits cannot be negative" }).optional(),
-  stripeProductId: z.string().nullish(),
-  stripePriceId: z.string().nullish(),
+  ...readOnlyStripeIds,
 });
 export type SubscriptionPlanUpdate = z.infer<typeof subscriptionPlanUpdateSchema>;
 
@@ -346,11 +345,7 @@ export const subscriptionPlansResponseSchema = z.object({
   success: z.literal(true),
   data: z.array(subscriptionPlanSchema),
 });
-export const subscriptionPlanResponseSchema = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: subscriptionPlanSchema,
-});
+export const subscriptionPlanResponseSchema = savedResponse(subscriptionPlanSchema);
 
 /** Answer of the delete routes and of sync-stripe. */
 export const billingMessageResponseSchema = z.object({
@@ -556,10 +551,9 @@ export const userTransactionSchema = z.object({
 });
 export type UserTransaction = z.infer<typeof userTransactionSchema>;
 
-export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(BILLING_DEFAULTS.transactionsPageLimit),
-});
+export const pageQuerySchema = z.object(
+  pageQueryFields({ limit: BILLING_DEFAULTS.transactionsPageLimit, maxLimit: 100 }),
+);
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 /**
@@ -697,8 +691,7 @@ export const SUBSCRIPTION_HISTORY_SORT_FIELDS = [
 ] as const;
 
 const listBase = {
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(BILLING_DEFAULTS.adminListLimit),
+  ...pageQueryFields({ limit: BILLING_DEFAULTS.adminListLimit, maxLimit: 100 }),
   sortOrder,
   userId: userFilter,
   startDate: dateFilter("startDate"),
@@ -732,21 +725,15 @@ export const adminSubscriptionHistoryQuerySchema = z.object({
 });
 export type AdminSubscriptionHistoryQuery = z.infer<typeof adminSubscriptionHistoryQuerySchema>;
 
-export const adminCreditTransactionsResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(adminCreditTransactionSchema),
-  pagination: paginationSchema,
-});
-export const adminSubscriptionTransactionsResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(adminSubscriptionTransactionSchema),
-  pagination: paginationSchema,
-});
-export const adminSubscriptionHistoryResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(subscriptionHistoryEventSchema),
-  pagination: paginationSchema,
-});
+export const adminCreditTransactionsResponseSchema = pagedListResponse(
+  adminCreditTransactionSchema,
+);
+export const adminSubscriptionTransactionsResponseSchema = pagedListResponse(
+  adminSubscriptionTransactionSchema,
+);
+export const adminSubscriptionHistoryResponseSchema = pagedListResponse(
+  subscriptionHistoryEventSchema,
+);
 export const adminSubscriptionHistoryEventResponseSchema = z.object({
   success: z.literal(true),
   data: subscriptionHistoryEventSchema,
@@ -756,10 +743,9 @@ export const adminSubscriptionHistoryEventResponseSchema = z.object({
  * GET /api/admin/users/{userId}/transactions and /subscription-transactions: the user's own
  * rows, newest first (the details page searches, sorts and pages them on the screen).
  */
-export const adminUserTransactionsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
+export const adminUserTransactionsQuerySchema = z.object(
+  pageQueryFields({ limit: 100, maxLimit: 500 }),
+);
 export const adminUserCreditTransactionsResponseSchema = adminCreditTransactionsResponseSchema;
 export const adminUserSubscriptionTransactionsResponseSchema =
   adminSubscriptionTransactionsResponseSchema;
@@ -827,11 +813,9 @@ export const SUBSCRIPTION_HISTORY_CSV_COLUMNS = [
 ] as const;
 
 /** GET /api/subscriptions/history: the signed-in user's subscription events, newest first. */
-export const userSubscriptionHistoryResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(subscriptionHistoryEventSchema),
-  pagination: paginationSchema,
-});
+export const userSubscriptionHistoryResponseSchema = pagedListResponse(
+  subscriptionHistoryEventSchema,
+);
 
 /** POST /api/payments/webhook answers Stripe with this. */
 export const webhookResponseSchema = z.object({

@@ -13,8 +13,13 @@ import {
   type PaymentsCatalogue,
   type PaymentsProvider,
   PRODUCT_KIND_KEY,
+  type Recurring,
 } from "../../providers/payments/index.ts";
-import type { CatalogueRepository } from "./catalogue-repository.ts";
+import type {
+  CatalogueRepository,
+  NewCreditPackage,
+  NewSubscriptionPlan,
+} from "./catalogue-repository.ts";
 import { toCreditPackage, toSubscriptionPlan } from "./mappers.ts";
 import { discountedMinor, providerCall, toBasisPoints, toMinor } from "./money.ts";
 
@@ -23,7 +28,9 @@ export interface CatalogueServiceOptions {
   payments: () => Promise<PaymentsProvider>;
 }
 
-const productMetadata = (kind: "package" | "plan", id: string) => ({
+type ProductKind = "package" | "plan";
+
+const productMetadata = (kind: ProductKind, id: string) => ({
   [PRODUCT_KIND_KEY]: kind,
   twinline_id: id,
 });
@@ -31,6 +38,30 @@ const productMetadata = (kind: "package" | "plan", id: string) => ({
 /** What a package charges at Stripe: its discounted price. */
 const packageCharge = (row: Pick<CreditPackageRow, "priceMinor" | "discountBasisPoints">) =>
   discountedMinor(row.priceMinor, row.discountBasisPoints);
+
+type CatalogueRow = CreditPackageRow | SubscriptionPlanRow;
+/** The columns packages and plans share that the Stripe bookkeeping writes. */
+type CatalogueRowChanges = Partial<
+  Pick<
+    NewCreditPackage & NewSubscriptionPlan,
+    "stripeProductId" | "stripePriceId" | "isActive" | "deletedAt"
+  >
+>;
+
+/** Where a credit package and a subscription plan differ for the Stripe Product and Price. */
+interface CatalogueKind<Row extends CatalogueRow> {
+  kind: ProductKind;
+  notFound: string;
+  inactive: string;
+  find: (id: string) => Promise<Row | undefined>;
+  update: (id: string, changes: CatalogueRowChanges) => Promise<Row | undefined>;
+  /** The Stripe Price the row sells, and the billing_prices column that ties it to the row. */
+  price: (row: Row) => {
+    amountMinor: number;
+    recurring: Recurring | null;
+    owner: { packageId: string } | { planId: string };
+  };
+}
 
 /**
  * Credit packages and subscription plans, kept in step with Stripe when a key is set
@@ -41,67 +72,37 @@ const packageCharge = (row: Pick<CreditPackageRow, "priceMinor" | "discountBasis
 export function createCatalogueService({ repository, payments }: CatalogueServiceOptions) {
   const catalogueNow = async (): Promise<PaymentsCatalogue | null> => (await payments()).catalogue;
 
-  /** A Stripe product and price for a package that has none (or lost them). */
-  const syncPackage = async (
-    catalogue: PaymentsCatalogue,
-    row: CreditPackageRow,
-  ): Promise<{ row: CreditPackageRow; created: boolean; updated: boolean }> => {
-    let created = false;
-    let updated = false;
-    let productId = row.stripeProductId;
-    const product = productId ? await catalogue.retrieveProduct(productId) : null;
-    if (!product) {
-      productId = (
-        await catalogue.createProduct({
-          name: row.name,
-          description: row.description,
-          metadata: productMetadata("package", row.id),
-        })
-      ).id;
-      created = true;
-    } else if (product.name !== row.name || product.active !== row.isActive) {
-      await catalogue.updateProduct(product.id, { name: row.name, active: row.isActive });
-      updated = true;
-    }
-    if (!productId) throw new Error("unreachable");
-    const amount = packageCharge(row);
-    const price =
-      row.stripePriceId && !created ? await catalogue.retrievePrice(row.stripePriceId) : null;
-    let priceId = row.stripePriceId;
-    if (!price || price.amountMinor !== amount || price.currency !== row.currency) {
-      const made = await catalogue.createPrice({
-        productId,
-        amountMinor: amount,
-        currency: row.currency,
-        recurring: null,
-        metadata: productMetadata("package", row.id),
-      });
-      if (price?.active) await catalogue.deactivatePrice(price.id);
-      if (price) await repository.deactivatePrice(price.id);
-      await repository.recordPrice({
-        priceId: made.id,
-        provider: "stripe",
-        packageId: row.id,
-        amountMinor: amount,
-        currency: row.currency,
-      });
-      priceId = made.id;
-      if (!created) updated = true;
-    }
-    if (productId === row.stripeProductId && priceId === row.stripePriceId) {
-      return { row, created, updated };
-    }
-    const saved = await repository.updatePackage(row.id, {
-      stripeProductId: productId,
-      stripePriceId: priceId,
-    });
-    return { row: saved ?? row, created, updated };
+  const packages: CatalogueKind<CreditPackageRow> = {
+    kind: "package",
+    notFound: BILLING_MESSAGES.packageNotFound,
+    inactive: BILLING_MESSAGES.packageInactive,
+    find: (id) => repository.findPackage(id),
+    update: (id, changes) => repository.updatePackage(id, changes),
+    price: (row) => ({
+      amountMinor: packageCharge(row),
+      recurring: null,
+      owner: { packageId: row.id },
+    }),
+  };
+  const plans: CatalogueKind<SubscriptionPlanRow> = {
+    kind: "plan",
+    notFound: BILLING_MESSAGES.planNotFound,
+    inactive: BILLING_MESSAGES.planInactive,
+    find: (id) => repository.findPlan(id),
+    update: (id, changes) => repository.updatePlan(id, changes),
+    price: (row) => ({
+      amountMinor: row.priceMinor,
+      recurring: { interval: row.interval, intervalCount: row.intervalCount },
+      owner: { planId: row.id },
+    }),
   };
 
-  const syncPlan = async (
+  /** A Stripe product and price for a row that has none (or lost them, or charges otherwise). */
+  const syncRow = async <Row extends CatalogueRow>(
+    of: CatalogueKind<Row>,
     catalogue: PaymentsCatalogue,
-    row: SubscriptionPlanRow,
-  ): Promise<{ row: SubscriptionPlanRow; created: boolean; updated: boolean }> => {
+    row: Row,
+  ): Promise<{ row: Row; created: boolean; updated: boolean }> => {
     let created = false;
     let updated = false;
     let productId = row.stripeProductId;
@@ -111,7 +112,7 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
         await catalogue.createProduct({
           name: row.name,
           description: row.description,
-          metadata: productMetadata("plan", row.id),
+          metadata: productMetadata(of.kind, row.id),
         })
       ).id;
       created = true;
@@ -120,16 +121,17 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
       updated = true;
     }
     if (!productId) throw new Error("unreachable");
+    const { amountMinor, recurring, owner } = of.price(row);
     const price =
       row.stripePriceId && !created ? await catalogue.retrievePrice(row.stripePriceId) : null;
     let priceId = row.stripePriceId;
-    if (!price || price.amountMinor !== row.priceMinor || price.currency !== row.currency) {
+    if (!price || price.amountMinor !== amountMinor || price.currency !== row.currency) {
       const made = await catalogue.createPrice({
         productId,
-        amountMinor: row.priceMinor,
+        amountMinor,
         currency: row.currency,
-        recurring: { interval: row.interval, intervalCount: row.intervalCount },
-        metadata: productMetadata("plan", row.id),
+        recurring,
+        metadata: productMetadata(of.kind, row.id),
       });
       // The old Price stays for the subscriptions on it; no new checkout uses it.
       if (price?.active) await catalogue.deactivatePrice(price.id);
@@ -137,8 +139,8 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
       await repository.recordPrice({
         priceId: made.id,
         provider: "stripe",
-        planId: row.id,
-        amountMinor: row.priceMinor,
+        ...owner,
+        amountMinor,
         currency: row.currency,
       });
       priceId = made.id;
@@ -147,28 +149,75 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     if (productId === row.stripeProductId && priceId === row.stripePriceId) {
       return { row, created, updated };
     }
-    const saved = await repository.updatePlan(row.id, {
-      stripeProductId: productId,
-      stripePriceId: priceId,
-    });
+    const saved = await of.update(row.id, { stripeProductId: productId, stripePriceId: priceId });
     return { row: saved ?? row, created, updated };
   };
 
-  const mustPackage = async (id: string) => {
-    const row = await repository.findPackage(id);
-    if (!row) throw new HttpError(404, BILLING_MESSAGES.packageNotFound);
+  /** A new row gets its Stripe product and price at once when Stripe is on. */
+  const syncCreated = async <Row extends CatalogueRow>(of: CatalogueKind<Row>, row: Row) => {
+    const catalogue = await catalogueNow();
+    return catalogue ? (await providerCall(() => syncRow(of, catalogue, row))).row : row;
+  };
+
+  /** An edited row's Product takes its name, description and state; a new charge, a new Price. */
+  const syncEdited = async <Row extends CatalogueRow>(of: CatalogueKind<Row>, row: Row) => {
+    const catalogue = await catalogueNow();
+    if (!catalogue) return row;
+    const productId = row.stripeProductId;
+    if (productId) {
+      await providerCall(() =>
+        catalogue.updateProduct(productId, {
+          name: row.name,
+          description: row.description,
+          active: row.isActive,
+        }),
+      );
+    }
+    return (await providerCall(() => syncRow(of, catalogue, row))).row;
+  };
+
+  const setProductActive = async (productId: string | null, active: boolean) => {
+    const catalogue = await catalogueNow();
+    if (catalogue && productId) {
+      await providerCall(() => catalogue.updateProduct(productId, { active }));
+    }
+  };
+
+  const orNotFound = <Row extends CatalogueRow>(of: CatalogueKind<Row>, row: Row | undefined) => {
+    if (!row) throw new HttpError(404, of.notFound);
     return row;
   };
-  const mustPlan = async (id: string) => {
-    const row = await repository.findPlan(id);
-    if (!row) throw new HttpError(404, BILLING_MESSAGES.planNotFound);
+  const mustFind = async <Row extends CatalogueRow>(of: CatalogueKind<Row>, id: string) =>
+    orNotFound(of, await of.find(id));
+
+  const toggleActive = async <Row extends CatalogueRow>(of: CatalogueKind<Row>, id: string) => {
+    const current = await mustFind(of, id);
+    const row = orNotFound(of, await of.update(id, { isActive: !current.isActive }));
+    await setProductActive(row.stripeProductId, row.isActive);
+    return row;
+  };
+
+  const softDelete = async <Row extends CatalogueRow>(of: CatalogueKind<Row>, id: string) => {
+    const current = await mustFind(of, id);
+    await setProductActive(current.stripeProductId, false);
+    await of.update(id, { deletedAt: new Date(), isActive: false });
+  };
+
+  /** What a checkout sells must be active, and has a Stripe price made first if it has none. */
+  const forCheckout = async <Row extends CatalogueRow>(of: CatalogueKind<Row>, id: string) => {
+    const row = await mustFind(of, id);
+    if (!row.isActive) throw new HttpError(400, of.inactive);
+    const catalogue = await catalogueNow();
+    if (catalogue && !row.stripePriceId) {
+      return (await providerCall(() => syncRow(of, catalogue, row))).row;
+    }
     return row;
   };
 
   /** Products at Stripe made by this app whose local row is gone: deactivated. */
   const deactivateOrphans = async (
     catalogue: PaymentsCatalogue,
-    kind: "package" | "plan",
+    kind: ProductKind,
     liveIds: Set<string>,
   ): Promise<number> => {
     let deactivated = 0;
@@ -186,14 +235,10 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
    * "Sync with Stripe" for one kind: every live row gets its Product and Price (made or
    * updated), Products whose row is gone are deactivated; in the sandbox nothing is to sync.
    */
-  const syncAll = async <Row extends { id: string }>(
+  const syncAll = async <Row extends CatalogueRow>(
     message: string,
-    kind: "package" | "plan",
+    of: CatalogueKind<Row>,
     listLive: () => Promise<Row[]>,
-    syncOne: (
-      catalogue: PaymentsCatalogue,
-      row: Row,
-    ) => Promise<{ created?: boolean; updated?: boolean }>,
   ): Promise<SyncStripeResult> => {
     const catalogue = await catalogueNow();
     if (!catalogue) {
@@ -204,11 +249,15 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
       let updated = 0;
       const live = await listLive();
       for (const row of live) {
-        const result = await syncOne(catalogue, row);
+        const result = await syncRow(of, catalogue, row);
         if (result.created) created += 1;
         else if (result.updated) updated += 1;
       }
-      const deactivated = await deactivateOrphans(catalogue, kind, new Set(live.map((r) => r.id)));
+      const deactivated = await deactivateOrphans(
+        catalogue,
+        of.kind,
+        new Set(live.map((r) => r.id)),
+      );
       return {
         success: true as const,
         message,
@@ -237,7 +286,7 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
 
     async createPackage(input: CreditPackageCreate) {
       const id = randomUUID();
-      let row = await repository.insertPackage({
+      const row = await repository.insertPackage({
         id,
         name: input.name,
         description: input.description,
@@ -247,14 +296,12 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
         discountBasisPoints: toBasisPoints(input.discount),
         isActive: input.isActive,
       });
-      const catalogue = await catalogueNow();
-      if (catalogue) row = (await providerCall(() => syncPackage(catalogue, row))).row;
-      return toCreditPackage(row);
+      return toCreditPackage(await syncCreated(packages, row));
     },
 
     async updatePackage(id: string, input: CreditPackageUpdate) {
-      await mustPackage(id);
-      let row = await repository.updatePackage(id, {
+      await mustFind(packages, id);
+      const row = await repository.updatePackage(id, {
         name: input.name,
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.credits !== undefined ? { credits: input.credits } : {}),
@@ -265,34 +312,11 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
           : {}),
         ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
       });
-      if (!row) throw new HttpError(404, BILLING_MESSAGES.packageNotFound);
-      const catalogue = await catalogueNow();
-      if (catalogue) {
-        const current = row;
-        if (current.stripeProductId) {
-          await providerCall(() =>
-            catalogue.updateProduct(current.stripeProductId as string, {
-              name: current.name,
-              description: current.description,
-              active: current.isActive,
-            }),
-          );
-        }
-        row = (await providerCall(() => syncPackage(catalogue, current))).row;
-      }
-      return toCreditPackage(row);
+      return toCreditPackage(await syncEdited(packages, orNotFound(packages, row)));
     },
 
     async togglePackage(id: string) {
-      const current = await mustPackage(id);
-      const row = await repository.updatePackage(id, { isActive: !current.isActive });
-      if (!row) throw new HttpError(404, BILLING_MESSAGES.packageNotFound);
-      const catalogue = await catalogueNow();
-      if (catalogue && row.stripeProductId) {
-        await providerCall(() =>
-          catalogue.updateProduct(row.stripeProductId as string, { active: row.isActive }),
-        );
-      }
+      const row = await toggleActive(packages, id);
       return {
         data: toCreditPackage(row),
         message: row.isActive
@@ -303,35 +327,18 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
 
     /** Earlier purchases keep their package (soft delete); the Stripe Product is deactivated. */
     async deletePackage(id: string) {
-      const current = await mustPackage(id);
-      const catalogue = await catalogueNow();
-      if (catalogue && current.stripeProductId) {
-        await providerCall(() =>
-          catalogue.updateProduct(current.stripeProductId as string, { active: false }),
-        );
-      }
-      await repository.updatePackage(id, { deletedAt: new Date(), isActive: false });
+      await softDelete(packages, id);
     },
 
     async syncPackages(): Promise<SyncStripeResult> {
-      return syncAll(
-        BILLING_MESSAGES.packagesSynced,
-        "package",
-        () => repository.listPackages(true),
-        syncPackage,
+      return syncAll(BILLING_MESSAGES.packagesSynced, packages, () =>
+        repository.listPackages(true),
       );
     },
 
     /** The package a checkout sells, with a Stripe price made first if it has none. */
     async packageForCheckout(id: string): Promise<CreditPackageRow> {
-      const row = await repository.findPackage(id);
-      if (!row) throw new HttpError(404, BILLING_MESSAGES.packageNotFound);
-      if (!row.isActive) throw new HttpError(400, BILLING_MESSAGES.packageInactive);
-      const catalogue = await catalogueNow();
-      if (catalogue && !row.stripePriceId) {
-        return (await providerCall(() => syncPackage(catalogue, row))).row;
-      }
-      return row;
+      return forCheckout(packages, id);
     },
 
     // ----- plans -----
@@ -343,7 +350,7 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     },
 
     async createPlan(input: SubscriptionPlanCreate) {
-      let row = await repository.insertPlan({
+      const row = await repository.insertPlan({
         id: randomUUID(),
         name: input.name,
         description: input.description,
@@ -355,20 +362,18 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
         isActive: input.isActive,
         credits: input.credits,
       });
-      const catalogue = await catalogueNow();
-      if (catalogue) row = (await providerCall(() => syncPlan(catalogue, row))).row;
-      return await planView(row);
+      return await planView(await syncCreated(plans, row));
     },
 
     async updatePlan(id: string, input: SubscriptionPlanUpdate) {
-      const current = await mustPlan(id);
+      const current = await mustFind(plans, id);
       if (
         (input.interval !== undefined && input.interval !== current.interval) ||
         (input.intervalCount !== undefined && input.intervalCount !== current.intervalCount)
       ) {
         throw new HttpError(400, BILLING_MESSAGES.intervalFixed);
       }
-      let row = await repository.updatePlan(id, {
+      const row = await repository.updatePlan(id, {
         name: input.name,
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.price !== undefined ? { priceMinor: toMinor(input.price) } : {}),
@@ -377,34 +382,11 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
         ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
         ...(input.credits !== undefined ? { credits: input.credits } : {}),
       });
-      if (!row) throw new HttpError(404, BILLING_MESSAGES.planNotFound);
-      const catalogue = await catalogueNow();
-      if (catalogue) {
-        const updated = row;
-        if (updated.stripeProductId) {
-          await providerCall(() =>
-            catalogue.updateProduct(updated.stripeProductId as string, {
-              name: updated.name,
-              description: updated.description,
-              active: updated.isActive,
-            }),
-          );
-        }
-        row = (await providerCall(() => syncPlan(catalogue, updated))).row;
-      }
-      return await planView(row);
+      return await planView(await syncEdited(plans, orNotFound(plans, row)));
     },
 
     async togglePlan(id: string) {
-      const current = await mustPlan(id);
-      const row = await repository.updatePlan(id, { isActive: !current.isActive });
-      if (!row) throw new HttpError(404, BILLING_MESSAGES.planNotFound);
-      const catalogue = await catalogueNow();
-      if (catalogue && row.stripeProductId) {
-        await providerCall(() =>
-          catalogue.updateProduct(row.stripeProductId as string, { active: row.isActive }),
-        );
-      }
+      const row = await toggleActive(plans, id);
       return {
         data: await planView(row),
         message: row.isActive ? BILLING_MESSAGES.planActivated : BILLING_MESSAGES.planDeactivated,
@@ -413,35 +395,16 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
 
     /** Existing subscriptions keep working: the plan is soft-deleted, its Product deactivated. */
     async deletePlan(id: string) {
-      const current = await mustPlan(id);
-      const catalogue = await catalogueNow();
-      if (catalogue && current.stripeProductId) {
-        await providerCall(() =>
-          catalogue.updateProduct(current.stripeProductId as string, { active: false }),
-        );
-      }
-      await repository.updatePlan(id, { deletedAt: new Date(), isActive: false });
+      await softDelete(plans, id);
     },
 
     async syncPlans(): Promise<SyncStripeResult> {
-      return syncAll(
-        BILLING_MESSAGES.plansSynced,
-        "plan",
-        () => repository.listPlans(false),
-        syncPlan,
-      );
+      return syncAll(BILLING_MESSAGES.plansSynced, plans, () => repository.listPlans(false));
     },
 
     /** The plan a checkout or a change sells, with a Stripe price made first if it has none. */
     async planForCheckout(id: string): Promise<SubscriptionPlanRow> {
-      const row = await repository.findPlan(id);
-      if (!row) throw new HttpError(404, BILLING_MESSAGES.planNotFound);
-      if (!row.isActive) throw new HttpError(400, BILLING_MESSAGES.planInactive);
-      const catalogue = await catalogueNow();
-      if (catalogue && !row.stripePriceId) {
-        return (await providerCall(() => syncPlan(catalogue, row))).row;
-      }
-      return row;
+      return forCheckout(plans, id);
     },
   };
 }

@@ -70,94 +70,66 @@ export const userBillingRoutes: FastifyPluginAsyncZod<UserBillingRoutesOptions> 
     }),
   );
 
-  app.get(
+  /** Credit purchases and subscription payments are one list, told apart by kind. */
+  const paymentHistoryRoute = (url: string, kind: "credits" | "subscription", summary: string) =>
+    app.get(
+      url,
+      {
+        schema: {
+          tags: ["payments"],
+          security,
+          summary,
+          querystring: pageQuerySchema,
+          response: { 200: userTransactionsResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { page, limit } = request.query;
+        const found = await transactions.userPayments(currentUser(request).id, kind, page, limit);
+        return {
+          success: true as const,
+          data: found.user,
+          transactions: found.user,
+          pagination: found.pagination,
+        };
+      },
+    );
+  paymentHistoryRoute(
     "/api/payments/history",
-    {
-      schema: {
-        tags: ["payments"],
-        security,
-        summary: "The user's credit purchases, newest first",
-        querystring: pageQuerySchema,
-        response: { 200: userTransactionsResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const { page, limit } = request.query;
-      const found = await transactions.userPayments(
-        currentUser(request).id,
-        "credits",
-        page,
-        limit,
-      );
-      return {
-        success: true as const,
-        data: found.user,
-        transactions: found.user,
-        pagination: found.pagination,
-      };
-    },
+    "credits",
+    "The user's credit purchases, newest first",
   );
-
-  app.get(
+  paymentHistoryRoute(
     "/api/payments/subscription-history",
-    {
-      schema: {
-        tags: ["payments"],
-        security,
-        summary: "The user's subscription payments, newest first",
-        querystring: pageQuerySchema,
-        response: { 200: userTransactionsResponseSchema, ...errors },
+    "subscription",
+    "The user's subscription payments, newest first",
+  );
+
+  /** The return pages and the sandbox page read the same view of the user's session. */
+  const sessionViewRoute = (url: string, summary: string) =>
+    app.get(
+      url,
+      {
+        schema: {
+          tags: ["payments"],
+          security,
+          summary,
+          params: checkoutSessionParamsSchema,
+          response: { 200: checkoutSessionResponseSchema, ...errors },
+        },
       },
-    },
-    async (request) => {
-      const { page, limit } = request.query;
-      const found = await transactions.userPayments(
-        currentUser(request).id,
-        "subscription",
-        page,
-        limit,
-      );
-      return {
+      async (request) => ({
         success: true as const,
-        data: found.user,
-        transactions: found.user,
-        pagination: found.pagination,
-      };
-    },
-  );
-
-  app.get(
+        data: await checkout.sessionView(currentUser(request), request.params.id),
+      }),
+    );
+  sessionViewRoute(
     "/api/payments/checkout-sessions/:id",
-    {
-      schema: {
-        tags: ["payments"],
-        security,
-        summary: "One of the user's checkout sessions: what it sells and whether it is fulfilled",
-        params: checkoutSessionParamsSchema,
-        response: { 200: checkoutSessionResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await checkout.sessionView(currentUser(request), request.params.id),
-    }),
+    "One of the user's checkout sessions: what it sells and whether it is fulfilled",
   );
-
-  app.get(
+  sessionViewRoute(
     "/api/payments/sandbox/sessions/:id",
-    {
-      schema: {
-        tags: ["payments"],
-        security,
-        summary: "The sandbox checkout page's session (what is bought, amount, status)",
-        params: checkoutSessionParamsSchema,
-        response: { 200: checkoutSessionResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await checkout.sessionView(currentUser(request), request.params.id),
-    }),
+    "The sandbox checkout page's session (what is bought, amount, status)",
   );
 
   app.post(
