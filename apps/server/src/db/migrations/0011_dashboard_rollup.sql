@@ -4,6 +4,7 @@ CREATE TABLE "dashboard_days" (
 	"signups" bigint DEFAULT 0 NOT NULL,
 	"callers" bigint DEFAULT 0 NOT NULL,
 	"subscribers" bigint DEFAULT 0 NOT NULL,
+	"cancelling" bigint DEFAULT 0 NOT NULL,
 	"revenue_cents" bigint DEFAULT 0 NOT NULL,
 	"call_seconds" bigint DEFAULT 0 NOT NULL,
 	CONSTRAINT "dashboard_days_day_slot_pk" PRIMARY KEY("day","slot")
@@ -35,47 +36,60 @@ UPDATE "users" "u" SET "subscribed_until" = "c"."until"
     FROM "user_subscriptions" ORDER BY "user_id", "created_at" DESC
   ) "c"
   WHERE "u"."id" = "c"."user_id" AND "c"."until" IS NOT NULL;--> statement-breakpoint
-INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers", "revenue_cents", "call_seconds")
-  SELECT "day", 0, sum("signups"), sum("callers"), sum("subscribers"), sum("revenue_cents"), sum("call_seconds")
+INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers", "cancelling", "revenue_cents", "call_seconds")
+  SELECT "day", 0, sum("signups"), sum("callers"), sum("subscribers"), sum("cancelling"), sum("revenue_cents"), sum("call_seconds")
   FROM (
     SELECT "utc_day"("created_at") AS "day", count(*) AS "signups", count("first_call_at") AS "callers",
-      count(*) FILTER (WHERE "subscribed_until" = 'infinity') AS "subscribers", 0 AS "revenue_cents", 0 AS "call_seconds"
+      count(*) FILTER (WHERE "subscribed_until" = 'infinity') AS "subscribers", 0 AS "cancelling",
+      0 AS "revenue_cents", 0 AS "call_seconds"
     FROM "users" WHERE "role" = 'user' GROUP BY 1
     UNION ALL
-    SELECT "utc_day"("transaction_date"), 0, 0, 0, sum("amount_minor"), 0
+    SELECT "utc_day"("subscribed_until"), 0, 0, 0, count(*), 0, 0
+    FROM "users" WHERE "role" = 'user' AND "subscribed_until" < 'infinity' GROUP BY 1
+    UNION ALL
+    SELECT "utc_day"("transaction_date"), 0, 0, 0, 0, sum("amount_minor"), 0
     FROM "payments" WHERE "status" = 'success' AND "currency" = 'usd' GROUP BY 1
     UNION ALL
-    SELECT "utc_day"("started_at"), 0, 0, 0, 0, sum("duration_seconds") FROM "voice_calls" GROUP BY 1
+    SELECT "utc_day"("started_at"), 0, 0, 0, 0, 0, sum("duration_seconds") FROM "voice_calls" GROUP BY 1
   ) "all_days"
   GROUP BY "day";--> statement-breakpoint
--- users: sign-ups, callers and renewing subscribers on the sign-up day.
+-- users: sign-ups, callers and renewing subscribers on the sign-up day; subscribers set to cancel
+-- on the day their paid period ends. A user's contributions, as rows of (day, counts):
+CREATE FUNCTION "users_rollup_rows"("u" "users", "sign" int)
+RETURNS TABLE ("day" date, "signups" int, "callers" int, "subscribers" int, "cancelling" int)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT "utc_day"(("u")."created_at"), "sign", "sign" * (("u")."first_call_at" IS NOT NULL)::int,
+    "sign" * coalesce(("u")."subscribed_until" = 'infinity', false)::int, 0
+  WHERE ("u")."role" = 'user'
+  UNION ALL
+  SELECT "utc_day"(("u")."subscribed_until"), 0, 0, 0, "sign"
+  WHERE ("u")."role" = 'user' AND ("u")."subscribed_until" < 'infinity'
+$$;--> statement-breakpoint
 CREATE FUNCTION "users_rollup"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE "sign" int := TG_ARGV[0]::int;
 BEGIN
-  INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers")
-    SELECT "utc_day"("created_at"), floor(random() * 16)::smallint, "sign" * count(*), "sign" * count("first_call_at"),
-      "sign" * count(*) FILTER (WHERE "subscribed_until" = 'infinity')
-    FROM "changed_rows" WHERE "role" = 'user' GROUP BY 1
+  INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers", "cancelling")
+    SELECT "r"."day", floor(random() * 16)::smallint, sum("r"."signups"), sum("r"."callers"),
+      sum("r"."subscribers"), sum("r"."cancelling")
+    FROM "changed_rows" "c", "users_rollup_rows"("c", "sign") "r" GROUP BY "r"."day"
     ON CONFLICT ("day", "slot") DO UPDATE SET "signups" = "dashboard_days"."signups" + excluded."signups",
       "callers" = "dashboard_days"."callers" + excluded."callers",
-      "subscribers" = "dashboard_days"."subscribers" + excluded."subscribers";
+      "subscribers" = "dashboard_days"."subscribers" + excluded."subscribers",
+      "cancelling" = "dashboard_days"."cancelling" + excluded."cancelling";
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE FUNCTION "users_rollup_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers")
-    SELECT "day", floor(random() * 16)::smallint, sum("signups"), sum("callers"), sum("subscribers")
-    FROM (VALUES
-      (OLD."role" = 'user', "utc_day"(OLD."created_at"), -1, -(OLD."first_call_at" IS NOT NULL)::int,
-        -(coalesce(OLD."subscribed_until" = 'infinity', false))::int),
-      (NEW."role" = 'user', "utc_day"(NEW."created_at"), 1, (NEW."first_call_at" IS NOT NULL)::int,
-        (coalesce(NEW."subscribed_until" = 'infinity', false))::int)
-    ) AS "change"("counted", "day", "signups", "callers", "subscribers")
-    WHERE "counted" GROUP BY "day"
-    HAVING sum("signups") <> 0 OR sum("callers") <> 0 OR sum("subscribers") <> 0
+  INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers", "cancelling")
+    SELECT "r"."day", floor(random() * 16)::smallint, sum("r"."signups"), sum("r"."callers"),
+      sum("r"."subscribers"), sum("r"."cancelling")
+    FROM (SELECT * FROM "users_rollup_rows"(OLD, -1) UNION ALL SELECT * FROM "users_rollup_rows"(NEW, 1)) "r"
+    GROUP BY "r"."day"
+    HAVING sum("r"."signups") <> 0 OR sum("r"."callers") <> 0 OR sum("r"."subscribers") <> 0 OR sum("r"."cancelling") <> 0
     ON CONFLICT ("day", "slot") DO UPDATE SET "signups" = "dashboard_days"."signups" + excluded."signups",
       "callers" = "dashboard_days"."callers" + excluded."callers",
-      "subscribers" = "dashboard_days"."subscribers" + excluded."subscribers";
+      "subscribers" = "dashboard_days"."subscribers" + excluded."subscribers",
+      "cancelling" = "dashboard_days"."cancelling" + excluded."cancelling";
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER "users_rollup_insert" AFTER INSERT ON "users"

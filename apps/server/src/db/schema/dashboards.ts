@@ -9,6 +9,8 @@ import { bigint, date, pgTable, primaryKey, smallint } from "drizzle-orm/pg-core
  * - `signups`, `callers`, `subscribers`: accounts with the user role, on the UTC day they signed
  *   up: each one, those who have ever called (`users.first_call_at`), and those whose
  *   subscription renews (`users.subscribed_until` = infinity).
+ * - `cancelling`: accounts with the user role whose subscription is set to cancel, on the UTC day
+ *   their paid period ends (`users.subscribed_until`): the days after today are still paid.
  * - `revenue_cents`: successful USD payments, on the day of their transaction.
  * - `call_seconds`: call durations, on the day the call started.
  */
@@ -20,6 +22,7 @@ export const dashboardDays = pgTable(
     signups: bigint("signups", { mode: "number" }).notNull().default(0),
     callers: bigint("callers", { mode: "number" }).notNull().default(0),
     subscribers: bigint("subscribers", { mode: "number" }).notNull().default(0),
+    cancelling: bigint("cancelling", { mode: "number" }).notNull().default(0),
     revenueCents: bigint("revenue_cents", { mode: "number" }).notNull().default(0),
     callSeconds: bigint("call_seconds", { mode: "number" }).notNull().default(0),
   },

@@ -60,8 +60,8 @@ export const users = pgTable(
     index("users_is_active_created_at_idx").on(table.isActive, table.createdAt),
     // The few admins, found without reading every user (the dashboard counts users less admins).
     index("users_admins_idx").on(table.id).where(sql`${table.role} = 'admin'`),
-    // Subscribers whose subscription is set to cancel and still in force (the dashboard's paid
-    // users beside the rollup's renewing ones), found without reading every user.
+    // Subscribers whose paid period ends today (the dashboard's paid users: those still before
+    // their end), found without reading every user.
     index("users_subscribed_until_idx")
       .on(table.subscribedUntil)
       .where(sql`${table.role} = 'user' and ${table.subscribedUntil} is not null`),

@@ -181,6 +181,8 @@ describe("revenue, paid users and recent purchases", () => {
       const b = await signUp(t4);
       const c = await signUp(t4);
       const d = await signUp(t4);
+      const e = await signUp(t4);
+      const f = await signUp(t4);
       await seedPayment(t4, a.user.id, "2026-03-15T01:00:00Z", 999); // today
       await seedPayment(t4, a.user.id, "2026-03-14T23:59:59Z", 1000, { credits: 250 }); // yesterday
       await seedPayment(t4, b.user.id, "2026-03-02T00:00:00Z", 2000, { kind: "subscription" });
@@ -224,6 +226,9 @@ describe("revenue, paid users and recent purchases", () => {
         subscription(c.user.id, "active", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z"),
         subscription(c.user.id, "canceled", "2026-03-10T00:00:00Z", "2026-02-01T00:00:00Z"),
         subscription(d.user.id, "active", "2026-03-10T00:00:00Z", "2026-02-10T00:00:00Z", true),
+        // Set to cancel, ending today (the clock says 10:00): e an hour ago, f in an hour (counts).
+        subscription(e.user.id, "active", "2026-03-15T09:00:00Z", "2026-02-15T00:00:00Z", true),
+        subscription(f.user.id, "active", "2026-03-15T11:00:00Z", "2026-02-15T00:00:00Z", true),
       ]);
 
       fixClock();
@@ -237,7 +242,7 @@ describe("revenue, paid users and recent purchases", () => {
         yesterdayRevenue: { value: 10 },
         thisMonthRevenue: { value: 39.99 },
         lastMonthRevenue: { value: 5000 },
-        totalPaidUsers: { value: 2 },
+        totalPaidUsers: { value: 3 },
       });
 
       const series = await call(t4, "GET", "/api/admin/dashboard/series", {

@@ -193,8 +193,9 @@ export function createDashboardsRepository(db: Database) {
     },
 
     /**
-     * The admin dashboard's figures, from the rollup (dashboard_days: a few rows a day) and the
-     * subscribers set to cancel whose paid period is not over (users_subscribed_until_idx).
+     * The admin dashboard's figures, from the rollup (dashboard_days: a few rows a day). Paid
+     * users: the renewing subscribers, those set to cancel whose period ends after today, and
+     * those whose period ends later today (users_subscribed_until_idx).
      */
     async adminFigures(periods: UtcPeriods, now: Date): Promise<AdminFigures> {
       const days = (from: Date, to = periods.tomorrow) =>
@@ -212,11 +213,12 @@ export function createDashboardsRepository(db: Database) {
           coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.thisMonth)}), 0)::float8 as "thisMonthRevenueCents",
           coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.lastMonth, periods.thisMonth)}), 0)::float8 as "lastMonthRevenueCents",
           coalesce(sum(${dashboardDays.callers}), 0)::float8 as "callers",
-          (coalesce(sum(${dashboardDays.subscribers}), 0) + (
-            select count(*) from ${users}
-            where ${users.role} = 'user' and ${users.subscribedUntil} > ${at(now)}
-              and ${users.subscribedUntil} < 'infinity'
-          ))::float8 as "paidUsers"
+          (coalesce(sum(${dashboardDays.subscribers}), 0)
+            + coalesce(sum(${dashboardDays.cancelling}) filter (where ${dashboardDays.day} >= ${day(periods.tomorrow)}), 0)
+            + (select count(*) from ${users}
+              where ${users.role} = 'user' and ${users.subscribedUntil} > ${at(now)}
+                and ${users.subscribedUntil} < ${at(periods.tomorrow)})
+          )::float8 as "paidUsers"
         from ${dashboardDays}`);
       const row = rows[0];
       const figures = {} as AdminFigures;
