@@ -3,14 +3,13 @@ import type {
   CreditPackage as AdminPackage,
   CreditPackageCreate as PackageForm,
 } from "@twinline/contracts";
-import { LoaderCircle, PackageOpen, Pencil, Plus, Power, RefreshCw, Trash2 } from "lucide-react";
+import { PackageOpen, Pencil, Power, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
-import { PageHeader } from "@/components/ui/page-header";
 import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
 import { errorMessage } from "@/lib/api-client";
 import { discountedPrice, formatMoney } from "@/lib/money";
@@ -23,7 +22,9 @@ import {
   togglePackage,
   updatePackage,
 } from "../api/catalogue";
+import { AddButton, SyncButton } from "./catalogue-buttons";
 import { PackageFormDialog } from "./package-form-dialog";
+import { ScreenHeader } from "./screen-header";
 import { TypeToDeleteDialog } from "./type-to-delete-dialog";
 
 export const PACKAGE_TEXT = {
@@ -143,40 +144,18 @@ export function AdminCreditPackagesPage() {
     sort?.field === field ? (sort.ascending ? "ascending" : "descending") : null;
 
   const syncButton = (
-    <button
-      type="button"
-      onClick={() => sync.mutate()}
-      disabled={sync.isPending}
-      className={buttonClasses("secondary", "md")}
-    >
-      {sync.isPending ? (
-        <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-      ) : (
-        <RefreshCw aria-hidden="true" className="size-4" />
-      )}
-      Sync
-    </button>
+    <SyncButton label="Sync" pending={sync.isPending} onSync={() => sync.mutate()} />
   );
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <PageHeader
-          title="Manage Credit Packages"
-          description="One-off credit packages users buy, kept in step with Stripe."
-        />
-        <div className="flex flex-wrap gap-2">
-          {syncButton}
-          <button
-            type="button"
-            onClick={() => openForm(null)}
-            className={buttonClasses("primary", "md")}
-          >
-            <Plus aria-hidden="true" className="size-4" />
-            Add Package
-          </button>
-        </div>
-      </div>
+      <ScreenHeader
+        title="Manage Credit Packages"
+        description="One-off credit packages users buy, kept in step with Stripe."
+      >
+        {syncButton}
+        <AddButton label="Add Package" onAdd={() => openForm(null)} />
+      </ScreenHeader>
 
       {packages.isPending ? (
         <LoadingState label="Loading credit packages" />
@@ -193,14 +172,7 @@ export function AdminCreditPackagesPage() {
           </p>
           <div className="flex flex-wrap justify-center gap-2">
             {syncButton}
-            <button
-              type="button"
-              onClick={() => openForm(null)}
-              className={buttonClasses("primary", "md")}
-            >
-              <Plus aria-hidden="true" className="size-4" />
-              Create Package
-            </button>
+            <AddButton label="Create Package" onAdd={() => openForm(null)} />
           </div>
         </Card>
       ) : (

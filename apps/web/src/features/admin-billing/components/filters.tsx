@@ -6,7 +6,7 @@ import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { TextField } from "@/components/ui/field";
-import { SelectField } from "./form-controls";
+import { type Option, SelectField } from "./form-controls";
 
 const filtersSchema = z
   .object({
@@ -22,30 +22,61 @@ const filtersSchema = z
   });
 export type Filters = z.infer<typeof filtersSchema>;
 
-export interface Option {
-  value: string;
-  label: string;
+/**
+ * The part of a transaction screen's list state (its useListParams) the filters read and write:
+ * empty text is no filter.
+ */
+interface FilteredList<Status extends string, EventType extends string> {
+  params: {
+    userId?: string | undefined;
+    status: Status;
+    eventType?: EventType | undefined;
+    startDate?: string | undefined;
+    endDate?: string | undefined;
+  };
+  filter: (patch: {
+    userId: string | undefined;
+    status: Status;
+    eventType?: EventType;
+    startDate: string | undefined;
+    endDate: string | undefined;
+  }) => void;
+}
+
+/** A select's value in the list's own type; one off the contract falls back to its default, "all". */
+function listValue<V>(field: z.ZodType<V>, value: string): V {
+  const parsed = field.safeParse(value);
+  return parsed.success ? parsed.data : field.parse(undefined);
 }
 
 /**
  * The filters form of the transaction screens: user text, status (and event type), start and end
  * date. A status or event-type change applies at once; the text and dates on Search.
  */
-export function FiltersForm({
-  values,
+export function FiltersForm<Status extends string, EventType extends string>({
+  list,
+  schema,
   textLabel,
   statuses,
   eventTypes,
   submitLabel,
-  onApply,
 }: {
-  values: Filters;
+  list: FilteredList<Status, EventType>;
+  /** The list's contract query: it types the status and event type the form sends. */
+  schema: { shape: { status: z.ZodType<Status>; eventType?: z.ZodType<EventType> } };
   textLabel: string;
   statuses: Option[];
   eventTypes?: Option[];
   submitLabel: string;
-  onApply: (filters: Filters) => void;
 }) {
+  const { params } = list;
+  const values: Filters = {
+    userId: params.userId ?? "",
+    status: params.status ?? "all",
+    eventType: params.eventType ?? "all",
+    startDate: params.startDate ?? "",
+    endDate: params.endDate ?? "",
+  };
   const { register, handleSubmit, reset, formState, getValues } = useForm<Filters>({
     resolver: zodResolver(filtersSchema),
     defaultValues: values,
@@ -55,6 +86,16 @@ export function FiltersForm({
     reset({ userId, status, eventType, startDate, endDate });
   }, [reset, userId, status, eventType, startDate, endDate]);
 
+  const onApply = (f: Filters) => {
+    const eventTypeField = schema.shape.eventType;
+    list.filter({
+      userId: f.userId || undefined,
+      status: listValue(schema.shape.status, f.status),
+      ...(eventTypeField && { eventType: listValue(eventTypeField, f.eventType) }),
+      startDate: f.startDate || undefined,
+      endDate: f.endDate || undefined,
+    });
+  };
   const applyNow = () => onApply(getValues());
 
   return (
@@ -67,21 +108,17 @@ export function FiltersForm({
       >
         <TextField label={textLabel} type="search" {...register("userId")} />
         {eventTypes && (
-          <SelectField label="Event Type" {...register("eventType", { onChange: applyNow })}>
-            {eventTypes.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </SelectField>
+          <SelectField
+            label="Event Type"
+            options={eventTypes}
+            {...register("eventType", { onChange: applyNow })}
+          />
         )}
-        <SelectField label="Status" {...register("status", { onChange: applyNow })}>
-          {statuses.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </SelectField>
+        <SelectField
+          label="Status"
+          options={statuses}
+          {...register("status", { onChange: applyNow })}
+        />
         <TextField label="Start Date" type="date" {...register("startDate")} />
         <TextField
           label="End Date"
@@ -98,9 +135,14 @@ export function FiltersForm({
   );
 }
 
-export const TRANSACTION_STATUSES: Option[] = [
-  { value: "all", label: "All" },
-  { value: "success", label: "Success" },
-  { value: "failed", label: "Failed" },
-  { value: "pending", label: "Pending" },
-];
+/** The filters of the two payment screens, subscription and credit transactions (admin-side 2). */
+export const PAYMENT_FILTERS = {
+  textLabel: "User ID/Email",
+  statuses: [
+    { value: "all", label: "All" },
+    { value: "success", label: "Success" },
+    { value: "failed", label: "Failed" },
+    { value: "pending", label: "Pending" },
+  ],
+  submitLabel: "Search",
+};

@@ -1,14 +1,24 @@
-import { type ComponentPropsWithRef, type ReactNode, useId } from "react";
-import { inputClasses } from "@/components/ui/field";
+import { CURRENCIES } from "@twinline/contracts";
+import { type ComponentProps, type ComponentPropsWithRef, type ReactNode, useId } from "react";
+import { inputClasses, TextField } from "@/components/ui/field";
 
-/** A labelled select with the form inputs' look. */
-export function SelectField({
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** A control under its label, with an optional hint below. */
+function Labelled({
+  id,
   label,
-  children,
   hint,
-  ...select
-}: { label: string; children: ReactNode; hint?: string } & ComponentPropsWithRef<"select">) {
-  const id = useId();
+  children,
+}: {
+  id: string;
+  label: string;
+  hint: string | undefined;
+  children: ReactNode;
+}) {
   return (
     <div>
       <label
@@ -17,11 +27,33 @@ export function SelectField({
       >
         {label}
       </label>
-      <select id={id} className={inputClasses} {...select}>
-        {children}
-      </select>
+      {children}
       {hint ? <p className="mt-1.5 text-xs text-stone-500 dark:text-stone-400">{hint}</p> : null}
     </div>
+  );
+}
+
+/** A labelled select of `options`, with the form inputs' look. */
+export function SelectField({
+  label,
+  options,
+  hint,
+  ...select
+}: { label: string; options: readonly Option[]; hint?: string } & Omit<
+  ComponentPropsWithRef<"select">,
+  "children"
+>) {
+  const id = useId();
+  return (
+    <Labelled id={id} label={label} hint={hint}>
+      <select id={id} className={inputClasses} {...select}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Labelled>
   );
 }
 
@@ -33,16 +65,9 @@ export function TextAreaField({
 }: { label: string; hint?: string } & ComponentPropsWithRef<"textarea">) {
   const id = useId();
   return (
-    <div>
-      <label
-        htmlFor={id}
-        className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
-      >
-        {label}
-      </label>
+    <Labelled id={id} label={label} hint={hint}>
       <textarea id={id} rows={3} className={`${inputClasses} h-auto py-2.5`} {...area} />
-      {hint ? <p className="mt-1.5 text-xs text-stone-500 dark:text-stone-400">{hint}</p> : null}
-    </div>
+    </Labelled>
   );
 }
 
@@ -65,4 +90,16 @@ export function CheckboxField({
       </label>
     </div>
   );
+}
+
+/** The price of a plan or package: a number with cents, never negative. */
+export function PriceField(input: Omit<ComponentProps<typeof TextField>, "label" | "type">) {
+  return <TextField label="Price" type="number" min={0} step={0.01} {...input} />;
+}
+
+const CURRENCY_OPTIONS: Option[] = CURRENCIES.map((c) => ({ value: c, label: c.toUpperCase() }));
+
+/** The currency of a plan or package, one of the contract's. */
+export function CurrencyField(select: Omit<ComponentPropsWithRef<"select">, "children">) {
+  return <SelectField label="Currency" options={CURRENCY_OPTIONS} {...select} />;
 }

@@ -3,18 +3,15 @@ import {
   type CreditPackage as AdminPackage,
   BILLING_DEFAULTS,
   type CreditPackageCreateInput,
-  CURRENCIES,
   creditPackageCreateSchema,
   type CreditPackageCreate as PackageForm,
 } from "@twinline/contracts";
-import { LoaderCircle } from "lucide-react";
 import { useEffect } from "react";
 import { type Control, useForm, useWatch } from "react-hook-form";
-import { buttonClasses } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
 import { TextField } from "@/components/ui/field";
 import { discountedPrice, formatMoney } from "@/lib/money";
-import { CheckboxField, SelectField, TextAreaField } from "./form-controls";
+import { CheckboxField, CurrencyField, PriceField, TextAreaField } from "./form-controls";
+import { FormDialog } from "./form-dialog";
 
 /** New package default: 100 credits, 9.99 usd, discount 0 (admin-side spec, section 9). */
 const DEFAULTS: CreditPackageCreateInput = {
@@ -98,80 +95,51 @@ export function PackageFormDialog({
   const editing = pkg !== null;
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next && !pending) onClose();
-      }}
       title={editing ? "Edit Credit Package" : "Add Credit Package"}
       description={
         editing
           ? "A new price or currency creates a new Stripe price; earlier buyers are unaffected."
           : "The package is created at Stripe too when a Stripe key is set."
       }
-      className="max-w-lg"
+      pending={pending}
+      submitLabel={editing ? "Save Changes" : "Create Package"}
+      onSubmit={handleSubmit(onSubmit)}
+      onClose={onClose}
     >
-      <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
-        <TextField label="Package name" error={errors.name?.message} {...register("name")} />
-        <TextAreaField label="Description" {...register("description")} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Credits"
-            type="number"
-            min={1}
-            step={1}
-            error={errors.credits?.message}
-            {...register("credits", { valueAsNumber: true })}
-          />
-          <TextField
-            label="Price"
-            type="number"
-            min={0}
-            step={0.01}
-            error={errors.price?.message}
-            {...register("price", { valueAsNumber: true })}
-          />
-          <SelectField label="Currency" {...register("currency")}>
-            {CURRENCIES.map((c) => (
-              <option key={c} value={c}>
-                {c.toUpperCase()}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Discount (%)"
-            type="number"
-            min={0}
-            max={100}
-            step={1}
-            error={errors.discount?.message}
-            {...register("discount", { valueAsNumber: true })}
-          />
-        </div>
-        <DiscountPreview control={control} />
-        {editing && (
-          <TextField
-            label="Stripe product ID"
-            value={pkg?.stripeProductId ?? "Not synced with Stripe"}
-            readOnly
-          />
-        )}
-        <CheckboxField label="Active" {...register("isActive")} />
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={pending}
-            className={buttonClasses("secondary", "md")}
-          >
-            Cancel
-          </button>
-          <button type="submit" disabled={pending} className={buttonClasses("primary", "md")}>
-            {pending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
-            {editing ? "Save Changes" : "Create Package"}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      <TextField label="Package name" error={errors.name?.message} {...register("name")} />
+      <TextAreaField label="Description" {...register("description")} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Credits"
+          type="number"
+          min={1}
+          step={1}
+          error={errors.credits?.message}
+          {...register("credits", { valueAsNumber: true })}
+        />
+        <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
+        <CurrencyField {...register("currency")} />
+        <TextField
+          label="Discount (%)"
+          type="number"
+          min={0}
+          max={100}
+          step={1}
+          error={errors.discount?.message}
+          {...register("discount", { valueAsNumber: true })}
+        />
+      </div>
+      <DiscountPreview control={control} />
+      {editing && (
+        <TextField
+          label="Stripe product ID"
+          value={pkg?.stripeProductId ?? "Not synced with Stripe"}
+          readOnly
+        />
+      )}
+      <CheckboxField label="Active" {...register("isActive")} />
+    </FormDialog>
   );
 }

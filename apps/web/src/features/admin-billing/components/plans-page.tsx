@@ -3,14 +3,13 @@ import type {
   SubscriptionPlan as AdminPlan,
   SubscriptionPlanCreate as PlanForm,
 } from "@twinline/contracts";
-import { Check, LoaderCircle, Pencil, Plus, Power, RefreshCw, Trash2 } from "lucide-react";
+import { Check, Pencil, Power, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
-import { PageHeader } from "@/components/ui/page-header";
 import { errorMessage } from "@/lib/api-client";
 import { formatMoney } from "@/lib/money";
 import {
@@ -23,7 +22,9 @@ import {
   truncateId,
   updatePlan,
 } from "../api/catalogue";
+import { AddButton, SyncButton } from "./catalogue-buttons";
 import { PlanFormDialog } from "./plan-form-dialog";
+import { ScreenHeader } from "./screen-header";
 import { TypeToDeleteDialog } from "./type-to-delete-dialog";
 
 export const PLAN_TEXT = {
@@ -205,35 +206,17 @@ export function AdminPlansPage() {
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <PageHeader
-          title="Subscription Plans"
-          description="Recurring plans, kept in step with Stripe products and prices."
+      <ScreenHeader
+        title="Subscription Plans"
+        description="Recurring plans, kept in step with Stripe products and prices."
+      >
+        <SyncButton
+          label="Sync with Stripe"
+          pending={sync.isPending}
+          onSync={() => sync.mutate()}
         />
-        <div className="flex flex-wrap gap-2">
-          <button
-            type="button"
-            onClick={() => sync.mutate()}
-            disabled={sync.isPending}
-            className={buttonClasses("secondary", "md")}
-          >
-            {sync.isPending ? (
-              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-            ) : (
-              <RefreshCw aria-hidden="true" className="size-4" />
-            )}
-            Sync with Stripe
-          </button>
-          <button
-            type="button"
-            onClick={() => openForm(null)}
-            className={buttonClasses("primary", "md")}
-          >
-            <Plus aria-hidden="true" className="size-4" />
-            Add New Plan
-          </button>
-        </div>
-      </div>
+        <AddButton label="Add New Plan" onAdd={() => openForm(null)} />
+      </ScreenHeader>
 
       {plans.isPending ? (
         <LoadingState label="Loading subscription plans" />

@@ -5,47 +5,56 @@ import {
   type SUBSCRIPTION_TRANSACTION_SORT_FIELDS,
   SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
 } from "@twinline/contracts";
-import toast from "react-hot-toast";
-import type { TableColumn } from "@/components/ui/paged-table";
-import { tdClasses } from "@/components/ui/sortable-header";
 import { useListParams } from "@/hooks/use-list-params";
 import { ApiError, errorMessage } from "@/lib/api-client";
 import { formatMoney } from "@/lib/money";
-import { csvFileName, downloadCsv, toCsv } from "../api/csv";
-import { ADMIN_TRANSACTIONS_PAGE_SIZE, subscriptionTransactionsQuery } from "../api/transactions";
-import { FiltersForm, TRANSACTION_STATUSES } from "./filters";
-import { hasAdminToken, TransactionsScreen } from "./transactions-screen";
+import { subscriptionTransactionsQuery } from "../api/transactions";
+import type { CsvExport } from "./csv-export";
+import { FiltersForm, PAYMENT_FILTERS } from "./filters";
+import type { TransactionColumn } from "./transaction-table";
+import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
 import { formatDateTime, RevenueCards, TransactionStatusBadge, UserCell } from "./ui";
 
-const FIXED = { limit: ADMIN_TRANSACTIONS_PAGE_SIZE };
+type Row = AdminSubscriptionTransaction;
 
-const COLUMNS: TableColumn<(typeof SUBSCRIPTION_TRANSACTION_SORT_FIELDS)[number]>[] = [
-  { label: "Date", sortBy: "transactionDate" },
-  { label: "User", sortBy: "user" },
-  { label: "Subscription Plan", sortBy: "planName" },
-  { label: "Amount", sortBy: "amount" },
-  { label: "Status", sortBy: "status" },
-  { label: "Transaction ID", sortBy: "stripePaymentId" },
+const planOf = (r: Row) => r.planId?.name ?? r.planName ?? null;
+const idOf = (r: Row) => r.stripePaymentId ?? r.invoiceId ?? null;
+
+const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIELDS)[number]>[] = [
+  { label: "Date", sortBy: "transactionDate", cell: (r) => formatDateTime(r.transactionDate) },
+  { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
+  { label: "Subscription Plan", sortBy: "planName", cell: (r) => planOf(r) ?? "N/A" },
+  {
+    label: "Amount",
+    sortBy: "amount",
+    cellClassName: "tabular-nums",
+    cell: (r) => formatMoney(r.amount, r.currency),
+  },
+  { label: "Status", sortBy: "status", cell: (r) => <TransactionStatusBadge status={r.status} /> },
+  {
+    label: "Transaction ID",
+    sortBy: "stripePaymentId",
+    cellClassName: "font-mono text-xs",
+    cell: (r) => idOf(r) ?? "N/A",
+  },
 ];
 
-const planOf = (r: AdminSubscriptionTransaction) => r.planId?.name ?? r.planName ?? null;
-const idOf = (r: AdminSubscriptionTransaction) => r.stripePaymentId ?? r.invoiceId ?? null;
-
-export function subscriptionTransactionsCsv(rows: AdminSubscriptionTransaction[]): string {
-  return toCsv(
-    SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
-    rows.map((r) => [
-      r.transactionDate,
-      r.userId?.email,
-      r.userId?.name,
-      planOf(r),
-      r.amount.toFixed(2),
-      r.currency.toUpperCase(),
-      r.status,
-      idOf(r),
-    ]),
-  );
-}
+const CSV: CsvExport<Row> = {
+  fileName: "subscription-transactions",
+  columns: SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
+  row: (r) => [
+    r.transactionDate,
+    r.userId?.email,
+    r.userId?.name,
+    planOf(r),
+    r.amount.toFixed(2),
+    r.currency.toUpperCase(),
+    r.status,
+    idOf(r),
+  ],
+  done: "Export Complete",
+  failed: "Failed to export subscription transactions",
+};
 
 /** "Error" with the server's error text, else "Failed to connect to server" (admin-side 8). */
 function failedToast(error: unknown) {
@@ -62,10 +71,8 @@ function failedToast(error: unknown) {
 /** /admin/subscription-transactions (admin-side spec, sections 2 and 7). */
 export function AdminSubscriptionTransactionsPage() {
   const authorised = hasAdminToken();
-  const { params, update, filter, sort } = useListParams(adminSubscriptionTransactionsQuerySchema, {
-    fixed: FIXED,
-  });
-  const query = useQuery(subscriptionTransactionsQuery(params, authorised));
+  const list = useListParams(adminSubscriptionTransactionsQuerySchema, TRANSACTION_LIST_OPTIONS);
+  const query = useQuery(subscriptionTransactionsQuery(list.params, authorised));
   return (
     <TransactionsScreen
       authorised={authorised}
@@ -74,62 +81,17 @@ export function AdminSubscriptionTransactionsPage() {
       top={<RevenueCards kind="subscriptions" />}
       filters={
         <FiltersForm
-          values={{
-            userId: params.userId ?? "",
-            status: params.status ?? "all",
-            eventType: "all",
-            startDate: params.startDate ?? "",
-            endDate: params.endDate ?? "",
-          }}
-          textLabel="User ID/Email"
-          statuses={TRANSACTION_STATUSES}
-          submitLabel="Search"
-          onApply={(f) =>
-            filter({
-              userId: f.userId || undefined,
-              status: adminSubscriptionTransactionsQuerySchema.shape.status
-                .catch("all")
-                .parse(f.status),
-              startDate: f.startDate || undefined,
-              endDate: f.endDate || undefined,
-            })
-          }
+          list={list}
+          schema={adminSubscriptionTransactionsQuerySchema}
+          {...PAYMENT_FILTERS}
         />
       }
       columns={COLUMNS}
-      sortBy={params.sortBy}
-      sortOrder={params.sortOrder}
-      onSort={sort}
+      list={list}
       query={query}
-      page={params.page}
-      onPage={(page) => update({ page })}
       emptyMessage="No subscription transactions found"
       failedMessage={failedToast}
-      onExport={(rows) => {
-        try {
-          downloadCsv.save(
-            csvFileName("subscription-transactions"),
-            subscriptionTransactionsCsv(rows),
-          );
-          toast.success("Export Complete");
-        } catch {
-          toast.error("Failed to export subscription transactions");
-        }
-      }}
-      renderRow={(r) => (
-        <tr key={r._id}>
-          <td className={tdClasses}>{formatDateTime(r.transactionDate)}</td>
-          <td className={tdClasses}>
-            <UserCell user={r.userId} />
-          </td>
-          <td className={tdClasses}>{planOf(r) ?? "N/A"}</td>
-          <td className={`${tdClasses} tabular-nums`}>{formatMoney(r.amount, r.currency)}</td>
-          <td className={tdClasses}>
-            <TransactionStatusBadge status={r.status} />
-          </td>
-          <td className={`${tdClasses} font-mono text-xs`}>{idOf(r) ?? "N/A"}</td>
-        </tr>
-      )}
+      csv={CSV}
     />
   );
 }

@@ -1,8 +1,7 @@
-import { LoaderCircle } from "lucide-react";
 import { useEffect, useId, useState } from "react";
-import { buttonClasses } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { inputClasses } from "@/components/ui/field";
+import { closeUnlessPending, DialogButtons } from "./form-dialog";
 
 /**
  * Delete by typing the name exactly (admin-side spec, section 5): the Delete button stays
@@ -36,9 +35,7 @@ export function TypeToDeleteDialog({
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next && !pending) onClose();
-      }}
+      onOpenChange={closeUnlessPending(pending, onClose)}
       title={title}
       description={description}
     >
@@ -68,24 +65,13 @@ export function TypeToDeleteDialog({
             <p className="mt-1.5 text-sm text-red-600 dark:text-red-400">{mismatch}</p>
           )}
         </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={pending}
-            className={buttonClasses("secondary", "md")}
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            disabled={!matches || pending}
-            className={buttonClasses("primary", "md", "from-red-600 to-red-500 shadow-red-600/25")}
-          >
-            {pending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
-            Delete
-          </button>
-        </div>
+        <DialogButtons
+          destructive
+          disabled={!matches}
+          pending={pending}
+          submitLabel="Delete"
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
