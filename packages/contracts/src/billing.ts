@@ -751,9 +751,9 @@ export const adminUserSubscriptionTransactionsResponseSchema =
   adminSubscriptionTransactionsResponseSchema;
 
 /**
- * Revenue figures (admin dashboard and the transaction screens' Revenue Analytics cards):
- * successful payments (credits and subscriptions) by UTC day and month, in major units of USD
- * (amounts in other currencies are counted as given: admin-side section 9 "shown as given").
+ * The transaction screens' Revenue Analytics cards: successful payments (credits, subscriptions
+ * or both) in all and by UTC day and month, in major units, currencies added as given
+ * (admin-side section 9: "shown as given").
  */
 const metric = z.object({ value: z.number() });
 export const revenueFiguresSchema = z.object({
@@ -762,8 +762,6 @@ export const revenueFiguresSchema = z.object({
   yesterdayRevenue: metric,
   thisMonthRevenue: metric,
   lastMonthRevenue: metric,
-  /** Users with a subscription in force or at least one successful payment. */
-  totalPaidUsers: metric,
 });
 export type RevenueFigures = z.infer<typeof revenueFiguresSchema>;
 /** GET /api/admin/revenue?kind=all|credits|subscriptions. */

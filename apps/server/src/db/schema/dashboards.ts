@@ -2,7 +2,7 @@ import { bigint, date, pgTable, primaryKey, smallint } from "drizzle-orm/pg-core
 
 /**
  * The admin dashboard's figures per UTC day (docs/decisions/0027), kept by triggers on `users`,
- * `payments` and `voice_calls` (hand-written in migration 0011: drizzle cannot express triggers),
+ * `payments` and `voice_calls` (hand-written in migrations 0011 and 0012: drizzle cannot express triggers),
  * so every figure reads a few hundred rows however large the tables grow. Each change lands on
  * one of 16 slots at random, so concurrent writers rarely wait on one row; a figure is the sum
  * over the slots.
@@ -11,7 +11,10 @@ import { bigint, date, pgTable, primaryKey, smallint } from "drizzle-orm/pg-core
  *   subscription renews (`users.subscribed_until` = infinity).
  * - `cancelling`: accounts with the user role whose subscription is set to cancel, on the UTC day
  *   their paid period ends (`users.subscribed_until`): the days after today are still paid.
- * - `revenue_cents`: successful USD payments, on the day of their transaction.
+ * - `revenue_cents`: successful USD payments, on the day of their transaction (the dashboard).
+ * - `credits_revenue_minor`, `subscription_revenue_minor`: successful payments of each kind in
+ *   minor units of any currency, added as given, on the day of their transaction (the
+ *   transaction screens' Revenue Analytics, admin-side section 9: "shown as given").
  * - `call_seconds`: call durations, on the day the call started.
  */
 export const dashboardDays = pgTable(
@@ -24,6 +27,10 @@ export const dashboardDays = pgTable(
     subscribers: bigint("subscribers", { mode: "number" }).notNull().default(0),
     cancelling: bigint("cancelling", { mode: "number" }).notNull().default(0),
     revenueCents: bigint("revenue_cents", { mode: "number" }).notNull().default(0),
+    creditsRevenueMinor: bigint("credits_revenue_minor", { mode: "number" }).notNull().default(0),
+    subscriptionRevenueMinor: bigint("subscription_revenue_minor", { mode: "number" })
+      .notNull()
+      .default(0),
     callSeconds: bigint("call_seconds", { mode: "number" }).notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.day, table.slot] })],

@@ -210,13 +210,15 @@ describe("admin transaction lists: filters, sorts, pages, date ranges", () => {
       token: admin,
     });
     expect(subs.json().data).toHaveLength(3);
-    const revenue = adminRevenueResponseSchema.parse(
-      (await call(t, "GET", "/api/admin/revenue", { token: admin })).json(),
-    ).data;
+    const revenue = async (kind: string) =>
+      adminRevenueResponseSchema.parse(
+        (await call(t, "GET", "/api/admin/revenue", { token: admin, query: { kind } })).json(),
+      ).data;
     // Successful credits: 12 rows less the failed 1, 4, 7, 10 (x 100 minor); subscriptions 3 x 9.
     const creditsTotal = [2, 3, 5, 6, 8, 9, 11, 12].reduce((sum, n) => sum + n, 0);
-    expect(revenue.totalRevenue.value).toBeCloseTo(creditsTotal + 27, 2);
-    expect(revenue.totalPaidUsers.value).toBe(2);
+    expect((await revenue("all")).totalRevenue.value).toBeCloseTo(creditsTotal + 27, 2);
+    expect((await revenue("credits")).totalRevenue.value).toBeCloseTo(creditsTotal, 2);
+    expect((await revenue("subscriptions")).totalRevenue.value).toBeCloseTo(27, 2);
     const detail = (await call(t, "GET", `/api/admin/users/${alice.id}`, { token: admin })).json();
     // Alice's successful purchases (3, 5, 9, 11) and her 3 subscription payments (27).
     expect(detail.data.totalSpent).toBeCloseTo(28 + 27, 2);

@@ -26,6 +26,7 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
+  dashboardDays,
   type PaymentRow,
   paymentCounts,
   payments,
@@ -33,6 +34,7 @@ import {
   subscriptionEvents,
   users,
 } from "../../db/schema/index.ts";
+import { utcDay, utcPeriods } from "../dashboards/periods.ts";
 import { containsPattern } from "../users/repository.ts";
 import { type PopulatedUser, toHistoryEvent, toUserTransaction } from "./mappers.ts";
 import { toMajor } from "./money.ts";
@@ -302,39 +304,34 @@ export function createTransactionsRepository(db: Database) {
       return { data: rows.map(toEvent), pagination: pagination(total?.n ?? 0, page, limit) };
     },
 
-    /** Successful payments by UTC day and month (the Revenue Analytics cards). */
+    /**
+     * Successful payments by UTC day and month (the Revenue Analytics cards), in any currency
+     * added as given, from the dashboard's rollup (dashboard_days: a few rows a day).
+     */
     async revenue(
       kind: "all" | "credits" | "subscriptions",
       now = new Date(),
     ): Promise<RevenueFigures> {
-      const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-      const yesterday = new Date(today.getTime() - 86_400_000);
-      const tomorrow = new Date(today.getTime() + 86_400_000);
-      const thisMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const p = utcPeriods(now);
       const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-      const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+      const minor =
+        kind === "credits"
+          ? sql`${dashboardDays.creditsRevenueMinor}`
+          : kind === "subscriptions"
+            ? sql`${dashboardDays.subscriptionRevenueMinor}`
+            : sql`${dashboardDays.creditsRevenueMinor} + ${dashboardDays.subscriptionRevenueMinor}`;
+      const day = (date: Date) => sql`${utcDay(date)}::date`;
       const between = (from: Date, to: Date) =>
-        sql<number>`coalesce(sum(${payments.amountMinor}) filter (where ${payments.transactionDate} >= ${from} and ${payments.transactionDate} < ${to}), 0)::bigint`;
+        sql<number>`coalesce(sum(${minor}) filter (where ${dashboardDays.day} >= ${day(from)} and ${dashboardDays.day} < ${day(to)}), 0)::float8`;
       const [row] = await db
         .select({
-          total: sql<number>`coalesce(sum(${payments.amountMinor}), 0)::bigint`,
-          today: between(today, tomorrow),
-          yesterday: between(yesterday, today),
-          thisMonth: between(thisMonth, nextMonth),
-          lastMonth: between(lastMonth, thisMonth),
-          paidUsers: sql<number>`count(distinct ${payments.userId})`,
+          total: sql<number>`coalesce(sum(${minor}), 0)::float8`,
+          today: between(p.today, p.tomorrow),
+          yesterday: between(p.yesterday, p.today),
+          thisMonth: between(p.thisMonth, nextMonth),
+          lastMonth: between(p.lastMonth, p.thisMonth),
         })
-        .from(payments)
-        .where(
-          and(
-            eq(payments.status, "success"),
-            kind === "credits"
-              ? eq(payments.kind, "credits")
-              : kind === "subscriptions"
-                ? eq(payments.kind, "subscription")
-                : undefined,
-          ),
-        );
+        .from(dashboardDays);
       const value = (minor: unknown) => ({ value: toMajor(Number(minor ?? 0)) });
       return {
         totalRevenue: value(row?.total),
@@ -342,7 +339,6 @@ export function createTransactionsRepository(db: Database) {
         yesterdayRevenue: value(row?.yesterday),
         thisMonthRevenue: value(row?.thisMonth),
         lastMonthRevenue: value(row?.lastMonth),
-        totalPaidUsers: { value: Number(row?.paidUsers ?? 0) },
       };
     },
   };

@@ -9,6 +9,9 @@ export interface UtcPeriods {
 
 const DAY_MS = 86_400_000;
 
+/** The UTC day of a moment, yyyy-MM-dd (the rollup's `day`). */
+export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
 export function utcPeriods(now: Date): UtcPeriods {
   const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return {
@@ -24,6 +27,6 @@ export function utcPeriods(now: Date): UtcPeriods {
 export function lastUtcDays(now: Date, days: number): string[] {
   const { today } = utcPeriods(now);
   return Array.from({ length: days }, (_, i) =>
-    new Date(today.getTime() - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+    utcDay(new Date(today.getTime() - (days - 1 - i) * DAY_MS)),
   );
 }

@@ -10,7 +10,7 @@ import {
   voiceCalls,
 } from "../../db/schema/index.ts";
 import { containsPattern } from "../users/repository.ts";
-import type { UtcPeriods } from "./periods.ts";
+import { type UtcPeriods, utcDay } from "./periods.ts";
 
 /**
  * Chat session time (docs/decisions/0026): messages of a user more than this apart belong to
@@ -22,7 +22,7 @@ export const CHAT_MESSAGE_ALLOWANCE_SECONDS = 30;
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 /** The UTC day of a period bound (bounds are UTC midnights). */
-const day = (date: Date) => sql`${date.toISOString().slice(0, 10)}::date`;
+const day = (date: Date) => sql`${utcDay(date)}::date`;
 
 export interface UserActivityRow {
   creditsUsed: number;

@@ -15,6 +15,7 @@ import {
   users,
   voiceCalls,
 } from "../../db/schema/index.ts";
+import { createTransactionsRepository } from "../billing/transactions-repository.ts";
 import { utcPeriods } from "./periods.ts";
 import { type AdminFigures, createDashboardsRepository } from "./repository.ts";
 
@@ -96,9 +97,30 @@ async function dailyFromTables() {
   );
 }
 
+/** The transaction screens' revenue cards counted from the tables: any currency, as given. */
+async function revenueFromTables(kind: "all" | "credits" | "subscriptions", now: Date) {
+  const p = utcPeriods(now);
+  const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  const ofKind =
+    kind === "all" ? sql`true` : sql`kind = ${kind === "credits" ? "credits" : "subscription"}`;
+  const sum = (from?: Date, to?: Date) =>
+    sql`(select coalesce(sum(amount_minor), 0) from payments where status = 'success' and ${ofKind}
+      ${from && to ? sql`and transaction_date >= ${from.toISOString()}::timestamptz and transaction_date < ${to.toISOString()}::timestamptz` : sql``})::float8`;
+  const [row] = await rows<Record<string, number>>(sql`select ${sum()} as "totalRevenue",
+    ${sum(p.today, p.tomorrow)} as "todayRevenue", ${sum(p.yesterday, p.today)} as "yesterdayRevenue",
+    ${sum(p.thisMonth, nextMonth)} as "thisMonthRevenue", ${sum(p.lastMonth, p.thisMonth)} as "lastMonthRevenue"`);
+  return Object.fromEntries(
+    Object.entries(row ?? {}).map(([key, cents]) => [key, { value: Number(cents) / 100 }]),
+  );
+}
+
 async function expectRollupExact(now: Date) {
   const repository = createDashboardsRepository(t.app.database.db);
   expect(await repository.adminFigures(utcPeriods(now), now)).toEqual(await countedFromTables(now));
+  const transactions = createTransactionsRepository(t.app.database.db);
+  for (const kind of ["all", "credits", "subscriptions"] as const) {
+    expect(await transactions.revenue(kind, now)).toEqual(await revenueFromTables(kind, now));
+  }
   const series = await repository.dailySeries(new Date(0));
   const nonZero = new Map(
     [...series].filter(([, d]) => d.signups !== 0 || d.revenueCents !== 0 || d.callSeconds !== 0),
@@ -164,6 +186,7 @@ function operations(now: Date): fc.Arbitrary<Operation> {
         at: moment(now),
         cents: fc.integer({ min: 0, max: 100_000 }),
         status: fc.constantFrom("success", "pending", "failed"),
+        kind: fc.constantFrom("credits", "subscription"),
       })
       .map((p) => async () => {
         const payment = await pick<{ id: string }>(
@@ -171,7 +194,7 @@ function operations(now: Date): fc.Arbitrary<Operation> {
         );
         if (!payment) return;
         await db.execute(sql`update payments set status = ${p.status}, amount_minor = ${p.cents},
-          transaction_date = ${p.at.toISOString()}::timestamptz where id = ${payment.id}`);
+          kind = ${p.kind}, transaction_date = ${p.at.toISOString()}::timestamptz where id = ${payment.id}`);
       }),
     fc.constant(async () => {
       await db.execute(

@@ -87,7 +87,6 @@ const revenue = {
     yesterdayRevenue: { value: 0 },
     thisMonthRevenue: { value: 1234.5 },
     lastMonthRevenue: { value: 99 },
-    totalPaidUsers: { value: 3 },
   },
 };
 
