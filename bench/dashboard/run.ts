@@ -84,6 +84,14 @@ async function seed(client: pg.Client) {
     `create temp table bench_ids as select id, row_number() over () as rn from users where role = 'user'`,
   );
   await step("user index key", "create index on bench_ids (rn)");
+  // Ten million rows go in far faster with the secondary indexes built once afterwards (a sort)
+  // than kept row by row: the indexes are dropped and made again from their own definitions.
+  const { rows: paymentIndexes } = await client.query<{ name: string; definition: string }>(
+    `select indexrelid::regclass::text as name, pg_get_indexdef(indexrelid) as definition
+     from pg_index where indrelid = 'payments'::regclass and not indisprimary and not indisunique`,
+  );
+  for (const index of paymentIndexes) await client.query(`drop index ${index.name}`);
+  await client.query("set maintenance_work_mem = '1GB'");
   await step(
     `${PAYMENTS} payments`,
     `insert into payments (kind, user_id, status, amount_minor, currency, credits, item_name,
@@ -94,6 +102,10 @@ async function seed(client: pg.Client) {
             (case when g % 5 = 0 then 0 else 100 * (1 + g % 10) end), 'Bench item', 'sandbox',
             'bench:' || g, now() - random() * interval '730 days'
      from generate_series(1, ${PAYMENTS}) g join bench_ids b on b.rn = 1 + (g % ${USERS})`,
+  );
+  await step(
+    `${paymentIndexes.length} payment indexes`,
+    paymentIndexes.map((index) => `${index.definition};`).join("\n"),
   );
   await step(
     `${CALLS} calls`,
