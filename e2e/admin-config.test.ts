@@ -1,8 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser";
+import { ADMIN_ENV, signInAdmin } from "./support/accounts";
+import { horizontalOverflow, launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
 // The operator makes Twinline theirs: logo and persona image on the landing page, a social link in
@@ -10,8 +11,6 @@ import { type RunningServer, startServer } from "./support/server";
 // message. Needs the built app with the server side of issue 4 (settings writes, uploads,
 // key tests, AI training).
 
-const ADMIN_EMAIL = "admin@twinline.test";
-const ADMIN_PASSWORD = "admin-pass-123";
 const OPENAI_REFUSAL = "Incorrect API key provided";
 
 /** A 1x1 PNG. */
@@ -65,33 +64,25 @@ async function startRefusingOpenAi(): Promise<{ url: string; server: Server }> {
 
 let app: RunningServer;
 let openai: { url: string; server: Server };
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+let browser: TestBrowser;
 
 beforeAll(async () => {
   openai = await startRefusingOpenAi();
   app = await startServer({
-    env: { ADMIN_EMAIL, ADMIN_PASSWORD, OPENAI_BASE_URL: openai.url },
+    env: { ...ADMIN_ENV, OPENAI_BASE_URL: openai.url },
   });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await browser?.close();
   await app?.stop();
   await new Promise((resolve) => openai?.server.close(resolve));
 });
 
-async function adminPage(width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(`${app.url}/admin/login`);
-  await page.getByLabel("Email").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${app.url}/admin/dashboard`);
+async function adminPage(width?: number): Promise<Page> {
+  const page = await browser.newPage(width);
+  await signInAdmin(page, app.url);
   return page;
 }
 
@@ -128,9 +119,7 @@ describe("operator configuration", () => {
     await page.getByText("Settings saved successfully!").waitFor();
 
     // A visitor, in a fresh context, sees them.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const visitor = await context.newPage();
+    const visitor = await browser.newPage();
     await visitor.goto(`${app.url}/`);
     await visitor.getByRole("heading", { level: 1, name: /Nova E2E/ }).waitFor();
     const logo = visitor.locator('header img[alt="Twinline"]');
@@ -161,11 +150,7 @@ describe("operator configuration", () => {
     // Still there after a reload: it was stored, not just shown.
     await page.reload();
     await page.getByTestId("knowledge-document").filter({ hasText: "twin-facts.pdf" }).waitFor();
-    const widths = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-    }));
-    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
 
   it("tests a key the provider refuses and shows the provider's message", async () => {

@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser";
+import { launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
 // Sign-up, logout, login, a wrong password and the whole password reset through a real SMTP
@@ -16,8 +16,7 @@ interface Mail {
 let smtp: SMTPServer;
 const mails: Mail[] = [];
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
 
 /** Quoted-printable soft breaks and escapes undone, so a long link reads as one line. */
@@ -66,12 +65,11 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
+  page = await browser.newPage();
 });
 
 afterEach(async () => {
-  await context?.close();
+  await browser?.closePages();
 });
 
 const path = () => new URL(page.url()).pathname;

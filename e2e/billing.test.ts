@@ -1,6 +1,8 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser";
+import { ADMIN_ENV, signInAdmin, signUpFan } from "./support/accounts";
+import { launchBrowser, type TestBrowser } from "./support/browser";
+import { DAILY_LIMIT_BUBBLE, openEmptyChat, sendAndAwaitReply } from "./support/chat";
 import { type RunningServer, startServer } from "./support/server";
 
 // The money path in Chromium against the built app with no keys: the admin creates a credit
@@ -9,8 +11,6 @@ import { type RunningServer, startServer } from "./support/server";
 // more messages than the free limit, cancels; the admin sees the purchase and its CSV.
 // The tests of this file run in order and share the server.
 
-const ADMIN_EMAIL = "admin@twinline.test";
-const ADMIN_PASSWORD = "admin-pass-123";
 const stamp = `${Date.now()}`;
 const PACKAGE = `E2E Pack ${stamp}`;
 const PLAN = `E2E Plan ${stamp}`;
@@ -18,52 +18,21 @@ const USER_NAME = `Buyer ${stamp}`;
 const USER_EMAIL = `buyer-${stamp}@example.com`;
 
 let server: RunningServer;
-let browser: Browser;
+let browser: TestBrowser;
 let admin: Page;
 let fan: Page;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  server = await startServer({ env: { ADMIN_EMAIL, ADMIN_PASSWORD } });
-  browser = await launchBrowser();
-  admin = await newPage(1280);
-  fan = await newPage(360);
+  server = await startServer({ env: ADMIN_ENV });
+  browser = await launchBrowser({ contextOptions: { acceptDownloads: true } });
+  admin = await browser.newPage(1280);
+  fan = await browser.newPage(360);
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await browser?.close();
   await server?.stop();
 });
-
-async function newPage(width: number): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width, height: 800 },
-    acceptDownloads: true,
-  });
-  contexts.push(context);
-  return context.newPage();
-}
-
-async function signUpUser(page: Page) {
-  const request = page.context().request;
-  const csrf = await request.get(`${server.url}/api/csrf-token`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const signup = await request.post(`${server.url}/api/auth/signup`, {
-    headers: { "csrf-token": csrfToken },
-    data: { name: USER_NAME, email: USER_EMAIL, password: "user-pass-123" },
-  });
-  expect(signup.status(), await signup.text()).toBeLessThan(300);
-  const body = (await signup.json()) as { token: string; user: unknown };
-  await page.goto(`${server.url}/`);
-  await page.evaluate(
-    ({ token, user }) => {
-      localStorage.setItem("userToken", token);
-      localStorage.setItem("userData", JSON.stringify(user));
-    },
-    { token: body.token, user: body.user },
-  );
-}
 
 async function balance(page: Page): Promise<number> {
   const text = (await page.getByTestId("credit-balance").textContent()) ?? "";
@@ -78,16 +47,9 @@ async function pay(page: Page, card: string) {
   await page.getByRole("button", { name: /^Pay / }).click();
 }
 
-const composer = (page: Page) => page.getByRole("textbox", { name: /^Message / });
-
 describe("billing", () => {
   it("the admin creates a credit package and a subscription plan", async () => {
-    await admin.goto(`${server.url}/admin/ManageCredits`);
-    await admin.waitForURL(/\/admin\/Login$/);
-    await admin.getByLabel("Email").fill(ADMIN_EMAIL);
-    await admin.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
-    await admin.getByRole("button", { name: "Sign In" }).click();
-    await admin.waitForURL(/\/admin\/ManageCredits$/);
+    await signInAdmin(admin, server.url, "/admin/ManageCredits");
 
     await admin.getByRole("button", { name: "Add Package" }).first().click();
     const add = admin.getByRole("dialog", { name: "Add Credit Package" });
@@ -115,7 +77,7 @@ describe("billing", () => {
   });
 
   it("a new user buys the package through the sandbox checkout and sees balance and history change", async () => {
-    await signUpUser(fan);
+    await signUpFan(fan, server.url, { name: USER_NAME, email: USER_EMAIL });
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByTestId("credit-balance").waitFor();
     const before = await balance(fan);
@@ -182,29 +144,16 @@ describe("billing", () => {
     await fan.goto(`${server.url}/dashboard/transactions?tab=subscriptions`);
     await fan.getByTestId("subscriptions-transactions").getByText(PLAN).waitFor();
 
-    await fan.goto(`${server.url}/dashboard/chat`);
-    await fan.getByText(/Say hello to/).waitFor();
+    await openEmptyChat(fan, server.url);
     for (let i = 1; i <= 7; i++) {
-      await composer(fan).fill(`Paid message ${i}`);
-      await composer(fan).press("Enter");
-      await fan
-        .getByTestId("user-message")
-        .filter({ hasText: `Paid message ${i}` })
-        .waitFor();
+      await sendAndAwaitReply(fan, `Paid message ${i}`, i);
       // Reply i has come in full (no bubble still streaming).
-      await expect.poll(() => fan.getByTestId("ai-message").count(), { timeout: 30_000 }).toBe(i);
       const reply = fan.getByTestId("ai-message").nth(i - 1);
       await expect.poll(() => reply.getAttribute("data-state"), { timeout: 30_000 }).toBeNull();
       expect(await reply.textContent()).toContain("(Offline mode)");
     }
     expect(await fan.getByTestId("ai-message").count()).toBe(7);
-    expect(
-      await fan
-        .getByText(
-          "You've reached your daily message limit. Subscribe to our service for unlimited messaging!",
-        )
-        .count(),
-    ).toBe(0);
+    expect(await fan.getByText(DAILY_LIMIT_BUBBLE).count()).toBe(0);
   });
 
   it("the user cancels; the subscription shows Canceling", async () => {

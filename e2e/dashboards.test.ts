@@ -1,67 +1,33 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser";
+import { ADMIN_ENV, csrfToken, type Fan, signInAdmin, signUpFan } from "./support/accounts";
+import { launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
 // The figures a user and the operator look at first: the user overview, the admin dashboard,
 // the user analytics and a character page, on the built app with the offline providers.
 
-const ADMIN_EMAIL = "admin@twinline.test";
-const ADMIN_PASSWORD = "admin-pass-123";
-
 let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+let browser: TestBrowser;
 
 beforeAll(async () => {
-  server = await startServer({ env: { ADMIN_EMAIL, ADMIN_PASSWORD } });
-  browser = await launchBrowser();
+  server = await startServer({ env: ADMIN_ENV });
+  browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await browser?.close();
   await server?.stop();
 });
 
-async function newPage(width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  contexts.push(context);
-  return context.newPage();
-}
-
-/** Signs a user up through the API in the page's context, sends one chat message, signs in. */
-async function signUpAndChat(page: Page, name: string, email: string) {
-  const request = page.context().request;
-  const csrf = await request.get(`${server.url}/api/csrf-token`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const signup = await request.post(`${server.url}/api/auth/signup`, {
-    headers: { "csrf-token": csrfToken },
-    data: { name, email, password: "user-pass-123" },
-  });
-  expect(signup.status(), await signup.text()).toBeLessThan(300);
-  const body = (await signup.json()) as { token: string; user: unknown };
-  const sent = await request.post(`${server.url}/api/chat/message`, {
-    headers: { "csrf-token": csrfToken, authorization: `Bearer ${body.token}` },
+/** Signs a fan up, sends one chat message through the API and leaves them signed in. */
+async function signUpAndChat(page: Page, fan: Fan) {
+  const token = await signUpFan(page, server.url, fan);
+  const sent = await page.context().request.post(`${server.url}/api/chat/message`, {
+    headers: { "csrf-token": await csrfToken(page, server.url), authorization: `Bearer ${token}` },
     data: { message: "Hello there" },
   });
   expect(sent.status(), await sent.text()).toBe(200);
-  await page.goto(`${server.url}/`);
-  await page.evaluate(
-    ({ token, user }) => {
-      localStorage.setItem("userToken", token);
-      localStorage.setItem("userData", JSON.stringify(user));
-    },
-    { token: body.token, user: body.user },
-  );
-}
-
-async function adminLogin(page: Page) {
-  await page.goto(`${server.url}/admin/login`);
-  await page.getByLabel("Email").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${server.url}/admin/dashboard`);
 }
 
 describe("dashboards", () => {
@@ -71,8 +37,8 @@ describe("dashboards", () => {
   let userPage: Page;
 
   it("the user overview shows the real figures: credits, one message sent, four left today", async () => {
-    userPage = await newPage();
-    await signUpAndChat(userPage, userName, userEmail);
+    userPage = await browser.newPage();
+    await signUpAndChat(userPage, { name: userName, email: userEmail });
     await userPage.goto(`${server.url}/dashboard`);
     await userPage.getByRole("heading", { name: `Welcome back, Test!` }).waitFor();
     const messages = userPage.getByTestId("card-messages");
@@ -104,8 +70,8 @@ describe("dashboards", () => {
   });
 
   it("the admin lands on the dashboard: users, revenue, charts", async () => {
-    const adminPage = await newPage();
-    await adminLogin(adminPage);
+    const adminPage = await browser.newPage();
+    await signInAdmin(adminPage, server.url);
     const totalUsers = adminPage.getByTestId("metric-card").filter({ hasText: "Total Users" });
     await expect
       .poll(async () => Number((await totalUsers.textContent())?.replace(/\D/g, "")))
@@ -123,8 +89,8 @@ describe("dashboards", () => {
   });
 
   it("user analytics lists the user who chatted, found by e-mail", async () => {
-    const adminPage = await newPage();
-    await adminLogin(adminPage);
+    const adminPage = await browser.newPage();
+    await signInAdmin(adminPage, server.url);
     await adminPage.goto(`${server.url}/admin/UserAnalytics`);
     await adminPage.getByRole("heading", { name: "User Analytics", level: 1 }).waitFor();
     await adminPage.getByLabel("Search users by name or email").fill(userEmail.toUpperCase());
@@ -137,8 +103,8 @@ describe("dashboards", () => {
   });
 
   it("admin tables fit 1280 px with the sidebar open: no cut columns, actions on screen", async () => {
-    const adminPage = await newPage(1280);
-    await adminLogin(adminPage);
+    const adminPage = await browser.newPage(1280);
+    await signInAdmin(adminPage, server.url);
     for (const path of ["/admin/users", "/admin/chat-logs"]) {
       await adminPage.goto(`${server.url}${path}`);
       const table = adminPage.locator("table").first();

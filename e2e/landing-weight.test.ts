@@ -1,8 +1,7 @@
 import { gzipSync } from "node:zlib";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kb, LANDING_JS_BUDGET_GZIP_BYTES, landingWeight } from "../bench/web/landing-weight";
-import { launchBrowser } from "./support/browser";
+import { launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
 // The landing page's budget (decision 0033): under 100 KB of gzipped JavaScript, no admin or
@@ -10,7 +9,7 @@ import { type RunningServer, startServer } from "./support/server";
 // and from what a real Chromium fetches when it opens `/` and the page settles.
 
 let server: RunningServer;
-let browser: Browser;
+let browser: TestBrowser;
 
 beforeAll(async () => {
   server = await startServer();
@@ -35,8 +34,7 @@ describe("landing page weight", () => {
   });
 
   it("stays under the budget in what the browser loads for /, and loads no router, admin or dashboard code", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
+    const page = await browser.newPage();
     const scripts: { url: string; body: Promise<Buffer> }[] = [];
     page.on("response", (response) => {
       const url = new URL(response.url());
@@ -58,6 +56,6 @@ describe("landing page weight", () => {
     await page.getByRole("link", { name: "Create your free account" }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/auth");
     await page.getByTestId("auth-page").waitFor();
-    await context.close();
+    await browser.closePages();
   });
 });

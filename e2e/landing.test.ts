@@ -1,13 +1,12 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser";
+import { horizontalOverflow, launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
 // The landing page, the theme and the 404 screen in a real Chromium, against the built app.
 
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
 
 beforeAll(async () => {
@@ -21,12 +20,11 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
+  page = await browser.newPage();
 });
 
 afterEach(async () => {
-  await context?.close();
+  await browser?.closePages();
 });
 
 describe("landing page", () => {
@@ -92,10 +90,6 @@ describe("landing page", () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(`${server.url}/`);
     await page.getByTestId("feature-card").first().waitFor();
-    const widths = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-    }));
-    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
 });

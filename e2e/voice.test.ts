@@ -2,9 +2,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser";
+import { ADMIN_ENV, changeSettingsAsAdmin, signUpFan, uniqueFan } from "./support/accounts";
+import { horizontalOverflow, launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 import { speechLikeWav } from "./support/speech-wav";
 
@@ -14,16 +15,13 @@ import { speechLikeWav } from "./support/speech-wav";
 // offline synthesiser. The page is instrumented to count the audio buffers it plays and how loud
 // they are, so the test "hears" the persona start speaking.
 
-const ADMIN_EMAIL = "admin@twinline.test";
-const ADMIN_PASSWORD = "admin-pass-123";
 const HEARD = "Hello, can you hear me through the test microphone?";
 const REPLY = ["Yes, I hear you ", "loud and clear. ", "Thanks for calling me today."];
 
 let server: RunningServer;
-let browser: Browser;
+let browser: TestBrowser;
 let provider: FakeOpenAi;
 let workDir: string;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "twinline-voice-e2e-"));
@@ -33,22 +31,26 @@ beforeAll(async () => {
   provider = await startFakeOpenAi({ transcription: HEARD, reply: REPLY, gapMs: 40 });
   server = await startServer({
     env: {
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
+      ...ADMIN_ENV,
       OPENAI_API_KEY: FAKE_OPENAI_KEY,
       OPENAI_BASE_URL: provider.baseUrl,
     },
   });
-  browser = await launchBrowser([
-    "--use-fake-ui-for-media-stream",
-    "--use-fake-device-for-media-stream",
-    `--use-file-for-fake-audio-capture=${wav}`,
-    "--autoplay-policy=no-user-gesture-required",
-  ]);
+  browser = await launchBrowser({
+    args: [
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${wav}`,
+      "--autoplay-policy=no-user-gesture-required",
+    ],
+    viewport: { width: 390, height: 800 },
+    contextOptions: { permissions: ["microphone"] },
+    initScript: instrumentPlayback,
+  });
 });
 
 afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
+  await browser?.closePages();
 });
 
 afterAll(async () => {
@@ -87,44 +89,6 @@ function instrumentPlayback() {
   } as typeof stop;
 }
 
-async function newPage(width = 390): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width, height: 800 },
-    permissions: ["microphone"],
-  });
-  contexts.push(context);
-  await context.addInitScript(instrumentPlayback);
-  return context.newPage();
-}
-
-async function csrf(page: Page): Promise<string> {
-  const answer = await page.context().request.get(`${server.url}/api/csrf-token`);
-  return ((await answer.json()) as { csrfToken: string }).csrfToken;
-}
-
-async function signUpUser(page: Page, label: string): Promise<string> {
-  const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
-  const signup = await page.context().request.post(`${server.url}/api/auth/signup`, {
-    headers: { "csrf-token": await csrf(page) },
-    data: {
-      name: `Test User ${stamp}`,
-      email: `${label}-${stamp}@example.com`,
-      password: "user-pass-123",
-    },
-  });
-  expect(signup.status(), await signup.text()).toBeLessThan(300);
-  const body = (await signup.json()) as { token: string; user: unknown };
-  await page.goto(`${server.url}/`);
-  await page.evaluate(
-    ({ token, user }) => {
-      localStorage.setItem("userToken", token);
-      localStorage.setItem("userData", JSON.stringify(user));
-    },
-    { token: body.token, user: body.user },
-  );
-  return body.token;
-}
-
 const played = (page: Page) =>
   page.evaluate(
     () =>
@@ -143,8 +107,8 @@ const played = (page: Page) =>
 
 describe("voice call", () => {
   it("places a call, hears the persona answer, hangs up and finds the call in call history", async () => {
-    const page = await newPage();
-    const token = await signUpUser(page, "caller");
+    const page = await browser.newPage();
+    const token = await signUpFan(page, server.url, uniqueFan("caller", "Test User"));
     await page.goto(`${server.url}/dashboard/call`);
     await page.getByTestId("call-credits").getByText("100 credits").waitFor();
 
@@ -225,8 +189,8 @@ describe("voice call", () => {
     provider.gapMs = 250;
     const cutBefore = provider.streamsCutShort;
     try {
-      const page = await newPage();
-      await signUpUser(page, "interrupter");
+      const page = await browser.newPage();
+      await signUpFan(page, server.url, uniqueFan("interrupter", "Test User"));
       await page.goto(`${server.url}/dashboard/call`);
       await page.getByTestId("call-credits").getByText("100 credits").waitFor();
       await page.getByRole("button", { name: "Start call" }).click();
@@ -255,27 +219,11 @@ describe("voice call", () => {
 
   it("a new user with fewer credits than a minute costs is told so and cannot start", async () => {
     // New accounts get 3 credits from now on (a minute costs 5).
-    const admin = await newPage(1280);
-    const login = await admin.context().request.post(`${server.url}/api/admin/login`, {
-      headers: { "csrf-token": await csrf(admin) },
-      data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
-    });
-    expect(login.status(), await login.text()).toBeLessThan(300);
-    const { token: adminToken } = (await login.json()) as { token: string };
-    const current = await admin.context().request.get(`${server.url}/api/admin/settings`, {
-      headers: { authorization: `Bearer ${adminToken}` },
-    });
-    const { providers: _providers, ...settings } = (
-      (await current.json()) as { data: Record<string, unknown> }
-    ).data;
-    const put = await admin.context().request.put(`${server.url}/api/settings`, {
-      headers: { authorization: `Bearer ${adminToken}`, "csrf-token": await csrf(admin) },
-      data: { ...settings, defaultCredits: 3 },
-    });
-    expect(put.status(), await put.text()).toBeLessThan(300);
+    const admin = await browser.newPage(1280);
+    await changeSettingsAsAdmin(admin, server.url, { defaultCredits: 3 });
 
-    const page = await newPage(360);
-    await signUpUser(page, "short");
+    const page = await browser.newPage(360);
+    await signUpFan(page, server.url, uniqueFan("short", "Test User"));
     await page.goto(`${server.url}/dashboard/call`);
     await page.getByText("Not enough credits to start a call").waitFor();
     await page
@@ -283,9 +231,6 @@ describe("voice call", () => {
       .waitFor();
     expect(await page.getByRole("button", { name: "Start call" }).isDisabled()).toBe(true);
     // Nothing is wider than a 360 px phone.
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow).toBe(0);
+    expect(await horizontalOverflow(page)).toBe(0);
   });
 });

@@ -1,0 +1,94 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+
+export const ADMIN_EMAIL = "admin@twinline.test";
+export const ADMIN_PASSWORD = "admin-pass-123";
+/** The server creates this admin at boot (startServer's env). */
+export const ADMIN_ENV = { ADMIN_EMAIL, ADMIN_PASSWORD };
+
+export const FAN_PASSWORD = "user-pass-123";
+
+export interface Fan {
+  name: string;
+  email: string;
+}
+
+/** A fan whose e-mail no other test of the file signs up: the tests share one server. */
+export function uniqueFan(label: string, displayName = label): Fan {
+  const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
+  return { name: `${displayName} ${stamp}`, email: `${label}-${stamp}@example.com` };
+}
+
+/** A CSRF token for API calls the test makes itself; it is bound to the page context's cookie. */
+export async function csrfToken(page: Page, baseUrl: string): Promise<string> {
+  const answer = await page.context().request.get(`${baseUrl}/api/csrf-token`);
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { csrfToken: string }).csrfToken;
+}
+
+/**
+ * Signs a fan up through the API and keeps them signed in in the page's context, as the sign-up
+ * form would (auth.test.ts drives the form itself). Returns their bearer token.
+ */
+export async function signUpFan(page: Page, baseUrl: string, fan: Fan): Promise<string> {
+  const signup = await page.context().request.post(`${baseUrl}/api/auth/signup`, {
+    headers: { "csrf-token": await csrfToken(page, baseUrl) },
+    data: { name: fan.name, email: fan.email, password: FAN_PASSWORD },
+  });
+  expect(signup.status(), await signup.text()).toBeLessThan(300);
+  const { token, user } = (await signup.json()) as { token: string; user: unknown };
+  // The app keeps its session in the origin's localStorage, reachable once a page of it is open.
+  await page.goto(`${baseUrl}/`);
+  await page.evaluate(
+    (session) => {
+      localStorage.setItem("userToken", session.token);
+      localStorage.setItem("userData", JSON.stringify(session.user));
+    },
+    { token, user },
+  );
+  return token;
+}
+
+const ADMIN_LOGIN = "/admin/login";
+
+/**
+ * Signs the admin in through the login form. Opened at the form, it lands on the dashboard
+ * (admin-side spec, section 2); opened at another admin page, the guard sends the admin to the
+ * form first and back to that page after.
+ */
+export async function signInAdmin(page: Page, baseUrl: string, openAt = ADMIN_LOGIN) {
+  await page.goto(`${baseUrl}${openAt}`);
+  if (openAt !== ADMIN_LOGIN) await page.waitForURL(/\/admin\/Login$/);
+  await page.getByLabel("Email").fill(ADMIN_EMAIL);
+  await page.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL(`${baseUrl}${openAt === ADMIN_LOGIN ? "/admin/dashboard" : openAt}`);
+}
+
+/** Changes settings as the admin through the API, for tests of something other than the form. */
+export async function changeSettingsAsAdmin(
+  page: Page,
+  baseUrl: string,
+  changes: Record<string, unknown>,
+) {
+  const request = page.context().request;
+  const login = await request.post(`${baseUrl}/api/admin/login`, {
+    headers: { "csrf-token": await csrfToken(page, baseUrl) },
+    data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  });
+  expect(login.status(), await login.text()).toBeLessThan(300);
+  const { token } = (await login.json()) as { token: string };
+  const current = await request.get(`${baseUrl}/api/admin/settings`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(current.ok(), await current.text()).toBe(true);
+  // The write takes the whole settings object; the providers' modes are only reported.
+  const { providers: _providers, ...settings } = (
+    (await current.json()) as { data: Record<string, unknown> }
+  ).data;
+  const put = await request.put(`${baseUrl}/api/settings`, {
+    headers: { authorization: `Bearer ${token}`, "csrf-token": await csrfToken(page, baseUrl) },
+    data: { ...settings, ...changes },
+  });
+  expect(put.status(), await put.text()).toBeLessThan(300);
+}
