@@ -34,7 +34,7 @@ import {
   subscriptionEvents,
   users,
 } from "../../db/schema/index.ts";
-import { utcDay, utcPeriods } from "../dashboards/periods.ts";
+import { utcDaySql as day, utcPeriods } from "../dashboards/periods.ts";
 import { containsPattern } from "../users/repository.ts";
 import { type PopulatedUser, toHistoryEvent, toUserTransaction } from "./mappers.ts";
 import { toMajor } from "./money.ts";
@@ -320,7 +320,6 @@ export function createTransactionsRepository(db: Database) {
           : kind === "subscriptions"
             ? sql`${dashboardDays.subscriptionRevenueMinor}`
             : sql`${dashboardDays.creditsRevenueMinor} + ${dashboardDays.subscriptionRevenueMinor}`;
-      const day = (date: Date) => sql`${utcDay(date)}::date`;
       const between = (from: Date, to: Date) =>
         sql<number>`coalesce(sum(${minor}) filter (where ${dashboardDays.day} >= ${day(from)} and ${dashboardDays.day} < ${day(to)}), 0)::float8`;
       const [row] = await db

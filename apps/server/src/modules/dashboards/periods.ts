@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+
 /** UTC period bounds of the dashboards (today, yesterday, this month, last month). */
 export interface UtcPeriods {
   today: Date;
@@ -11,6 +13,8 @@ const DAY_MS = 86_400_000;
 
 /** The UTC day of a moment, yyyy-MM-dd (the rollup's `day`). */
 export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+/** The same as a SQL date, to compare with the rollup's `day`. */
+export const utcDaySql = (date: Date) => sql`${utcDay(date)}::date`;
 
 export function utcPeriods(now: Date): UtcPeriods {
   const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());

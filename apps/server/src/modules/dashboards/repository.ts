@@ -10,7 +10,7 @@ import {
   voiceCalls,
 } from "../../db/schema/index.ts";
 import { containsPattern } from "../users/repository.ts";
-import { type UtcPeriods, utcDay } from "./periods.ts";
+import { utcDaySql as day, type UtcPeriods } from "./periods.ts";
 
 /**
  * Chat session time (docs/decisions/0026): messages of a user more than this apart belong to
@@ -21,8 +21,6 @@ export const CHAT_SESSION_GAP_SECONDS = 30 * 60;
 export const CHAT_MESSAGE_ALLOWANCE_SECONDS = 30;
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-/** The UTC day of a period bound (bounds are UTC midnights). */
-const day = (date: Date) => sql`${utcDay(date)}::date`;
 
 export interface UserActivityRow {
   creditsUsed: number;
