@@ -6,10 +6,16 @@ import {
 } from "@twinline/contracts";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { type CheckoutSessionRow, checkoutSessions, type UserRow } from "../../db/schema/index.ts";
+import {
+  type CheckoutSessionRow,
+  checkoutSessions,
+  type SubscriptionPlanRow,
+  type UserRow,
+} from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import {
   CardError,
+  type CheckoutItem,
   type PaymentsProvider,
   type SandboxPayments,
   SessionClosedError,
@@ -55,6 +61,37 @@ function toView(row: CheckoutSessionRow, now: Date): CheckoutSessionView {
   };
 }
 
+/** What is sold, at the provider's price when Stripe has one (plan changes sell the same item). */
+export const planItem = (plan: SubscriptionPlanRow, provider: PaymentsProvider): CheckoutItem => ({
+  name: plan.name,
+  description: plan.description,
+  amountMinor: plan.priceMinor,
+  currency: plan.currency,
+  priceId: provider.mode === "stripe" ? plan.stripePriceId : null,
+  recurring: { interval: plan.interval, intervalCount: plan.intervalCount },
+});
+
+/** Where a package checkout and a plan checkout differ; the session and its row are one path. */
+interface CheckoutOf {
+  mode: "payment" | "subscription";
+  successPath: string;
+  cancelPath: string;
+  item: (provider: PaymentsProvider) => CheckoutItem;
+  metadata: Record<string, string>;
+  /** What our row says is sold (the item's description may be a fallback; this one is not). */
+  recorded: Pick<
+    typeof checkoutSessions.$inferInsert,
+    | "packageId"
+    | "planId"
+    | "priceId"
+    | "itemName"
+    | "description"
+    | "amountMinor"
+    | "currency"
+    | "credits"
+  >;
+}
+
 /**
  * Checkout: a hosted page (Stripe Checkout, or the sandbox page of this app) for a package or a
  * plan. Nothing is granted here: credits and subscriptions land only when the payment's event
@@ -63,8 +100,37 @@ function toView(row: CheckoutSessionRow, now: Date): CheckoutSessionView {
 export function createCheckoutService(options: CheckoutServiceOptions) {
   const { db, catalogue, payments, sandbox, fulfilment, subscriptions, publicUrl } = options;
 
-  const record = async (values: typeof checkoutSessions.$inferInsert) => {
-    await db.insert(checkoutSessions).values(values);
+  /**
+   * The session is recorded only after the provider made it: a fulfilment event that arrives
+   * before this insert commits fails and is delivered again (decision 0017).
+   */
+  const startCheckout = async (user: UserRow, of: CheckoutOf) => {
+    const provider = await payments();
+    const successUrl = `${publicUrl}${of.successPath}`;
+    const cancelUrl = `${publicUrl}${of.cancelPath}`;
+    const created = await providerCall(() =>
+      provider.createCheckoutSession({
+        mode: of.mode,
+        userId: user.id,
+        email: user.email,
+        item: of.item(provider),
+        successUrl,
+        cancelUrl,
+        metadata: of.metadata,
+      }),
+    );
+    await db.insert(checkoutSessions).values({
+      sessionId: created.sessionId,
+      provider: provider.mode,
+      mode: of.mode,
+      userId: user.id,
+      ...of.recorded,
+      url: created.url,
+      successUrl,
+      cancelUrl,
+      expiresAt: created.expiresAt,
+    });
+    return { url: created.url, sessionId: created.sessionId };
   };
 
   const ownRow = async (user: UserRow, sessionId: string): Promise<CheckoutSessionRow> => {
@@ -110,46 +176,30 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     /** POST /api/payments/create-checkout-session {packageId}. */
     async packageCheckout(user: UserRow, packageId: string) {
       const pack = await catalogue.packageForCheckout(packageId);
-      const provider = await payments();
       const amountMinor = discountedMinor(pack.priceMinor, pack.discountBasisPoints);
-      const successUrl = `${publicUrl}${CHECKOUT_RETURN_PATHS.packageSuccess}`;
-      const cancelUrl = `${publicUrl}${CHECKOUT_RETURN_PATHS.packageCancel}`;
-      const created = await providerCall(() =>
-        provider.createCheckoutSession({
-          mode: "payment",
-          userId: user.id,
-          email: user.email,
-          item: {
-            name: pack.name,
-            description: pack.description || `${pack.credits} credits`,
-            amountMinor,
-            currency: pack.currency,
-            priceId: provider.mode === "stripe" ? pack.stripePriceId : null,
-            recurring: null,
-          },
-          successUrl,
-          cancelUrl,
-          metadata: { kind: "credits", userId: user.id, packageId: pack.id },
-        }),
-      );
-      await record({
-        sessionId: created.sessionId,
-        provider: provider.mode,
+      return startCheckout(user, {
         mode: "payment",
-        userId: user.id,
-        packageId: pack.id,
-        priceId: pack.stripePriceId,
-        itemName: pack.name,
-        description: pack.description,
-        amountMinor,
-        currency: pack.currency,
-        credits: pack.credits,
-        url: created.url,
-        successUrl,
-        cancelUrl,
-        expiresAt: created.expiresAt,
+        successPath: CHECKOUT_RETURN_PATHS.packageSuccess,
+        cancelPath: CHECKOUT_RETURN_PATHS.packageCancel,
+        item: (provider) => ({
+          name: pack.name,
+          description: pack.description || `${pack.credits} credits`,
+          amountMinor,
+          currency: pack.currency,
+          priceId: provider.mode === "stripe" ? pack.stripePriceId : null,
+          recurring: null,
+        }),
+        metadata: { kind: "credits", userId: user.id, packageId: pack.id },
+        recorded: {
+          packageId: pack.id,
+          priceId: pack.stripePriceId,
+          itemName: pack.name,
+          description: pack.description,
+          amountMinor,
+          currency: pack.currency,
+          credits: pack.credits,
+        },
       });
-      return { url: created.url, sessionId: created.sessionId };
     },
 
     /** POST /api/subscriptions/create-checkout {planId}: refused while a subscription is in force. */
@@ -159,45 +209,22 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
       }
       const plan = await catalogue.planForCheckout(planId);
-      const provider = await payments();
-      const successUrl = `${publicUrl}${CHECKOUT_RETURN_PATHS.planSuccess}`;
-      const cancelUrl = `${publicUrl}${CHECKOUT_RETURN_PATHS.planCancel}`;
-      const created = await providerCall(() =>
-        provider.createCheckoutSession({
-          mode: "subscription",
-          userId: user.id,
-          email: user.email,
-          item: {
-            name: plan.name,
-            description: plan.description,
-            amountMinor: plan.priceMinor,
-            currency: plan.currency,
-            priceId: provider.mode === "stripe" ? plan.stripePriceId : null,
-            recurring: { interval: plan.interval, intervalCount: plan.intervalCount },
-          },
-          successUrl,
-          cancelUrl,
-          metadata: { kind: "subscription", userId: user.id, planId: plan.id },
-        }),
-      );
-      await record({
-        sessionId: created.sessionId,
-        provider: provider.mode,
+      return startCheckout(user, {
         mode: "subscription",
-        userId: user.id,
-        planId: plan.id,
-        priceId: plan.stripePriceId,
-        itemName: plan.name,
-        description: plan.description,
-        amountMinor: plan.priceMinor,
-        currency: plan.currency,
-        credits: plan.credits > 0 ? plan.credits : null,
-        url: created.url,
-        successUrl,
-        cancelUrl,
-        expiresAt: created.expiresAt,
+        successPath: CHECKOUT_RETURN_PATHS.planSuccess,
+        cancelPath: CHECKOUT_RETURN_PATHS.planCancel,
+        item: (provider) => planItem(plan, provider),
+        metadata: { kind: "subscription", userId: user.id, planId: plan.id },
+        recorded: {
+          planId: plan.id,
+          priceId: plan.stripePriceId,
+          itemName: plan.name,
+          description: plan.description,
+          amountMinor: plan.priceMinor,
+          currency: plan.currency,
+          credits: plan.credits > 0 ? plan.credits : null,
+        },
       });
-      return { url: created.url, sessionId: created.sessionId };
     },
 
     /** The session as its owner sees it (the sandbox page and the return pages). */

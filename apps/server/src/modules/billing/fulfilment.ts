@@ -60,6 +60,30 @@ export const INVOICE_EVENTS = new Set([
   "invoice.payment_failed",
 ]);
 
+/**
+ * A package checkout's payment. Paid and failed share the session's source key: one row per
+ * session, which a later success takes over and a later failure leaves alone.
+ */
+const checkoutPayment = (
+  row: CheckoutSessionRow,
+  session: CheckoutSessionInfo,
+  status: "success" | "failed",
+  amountMinor: number,
+): typeof payments.$inferInsert => ({
+  kind: "credits",
+  userId: row.userId,
+  status,
+  amountMinor,
+  currency: row.currency,
+  credits: row.credits ?? 0,
+  packageId: row.packageId,
+  itemName: row.itemName,
+  provider: row.provider,
+  stripePaymentId: session.paymentIntentId,
+  checkoutSessionId: row.sessionId,
+  sourceKey: `checkout:${row.sessionId}`,
+});
+
 /** Stripe's subscription states in the five of the spec. */
 export function toSubscriptionStatus(status: ProviderSubscriptionStatus): SubscriptionStatus {
   switch (status) {
@@ -373,20 +397,7 @@ export function createFulfilment(options: FulfilmentOptions) {
       await probe("credits-granted");
       await tx
         .insert(payments)
-        .values({
-          kind: "credits",
-          userId: row.userId,
-          status: "success",
-          amountMinor: session.amountTotal || row.amountMinor,
-          currency: row.currency,
-          credits: row.credits ?? 0,
-          packageId: row.packageId,
-          itemName: row.itemName,
-          provider: row.provider,
-          stripePaymentId: session.paymentIntentId,
-          checkoutSessionId: row.sessionId,
-          sourceKey: `checkout:${row.sessionId}`,
-        })
+        .values(checkoutPayment(row, session, "success", session.amountTotal || row.amountMinor))
         .onConflictDoUpdate({
           target: payments.sourceKey,
           set: { status: "success", stripePaymentId: session.paymentIntentId },
@@ -417,20 +428,7 @@ export function createFulfilment(options: FulfilmentOptions) {
     if (row.mode !== "payment") return;
     await tx
       .insert(payments)
-      .values({
-        kind: "credits",
-        userId: row.userId,
-        status: "failed",
-        amountMinor: row.amountMinor,
-        currency: row.currency,
-        credits: row.credits ?? 0,
-        packageId: row.packageId,
-        itemName: row.itemName,
-        provider: row.provider,
-        stripePaymentId: session.paymentIntentId,
-        checkoutSessionId: row.sessionId,
-        sourceKey: `checkout:${row.sessionId}`,
-      })
+      .values(checkoutPayment(row, session, "failed", row.amountMinor))
       .onConflictDoNothing({ target: payments.sourceKey });
   };
 

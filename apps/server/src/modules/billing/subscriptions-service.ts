@@ -15,6 +15,7 @@ import {
 import { HttpError } from "../../plugins/errors.ts";
 import type { PaymentsProvider, SandboxPayments } from "../../providers/payments/index.ts";
 import type { CatalogueService } from "./catalogue-service.ts";
+import { planItem } from "./checkout-service.ts";
 import type { Fulfilment } from "./fulfilment.ts";
 import { providerCall, toMajor } from "./money.ts";
 import type { SubscriptionsReader } from "./subscriptions-reader.ts";
@@ -66,14 +67,7 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
       }
       const previous = await catalogue.findPlanAnyState(row.planId);
       const provider = await providerFor(row);
-      const item = {
-        name: plan.name,
-        description: plan.description,
-        amountMinor: plan.priceMinor,
-        currency: plan.currency,
-        priceId: provider.mode === "stripe" ? plan.stripePriceId : null,
-        recurring: { interval: plan.interval, intervalCount: plan.intervalCount },
-      };
+      const item = planItem(plan, provider);
       const preview = await providerCall(() =>
         provider.previewPriceChange(row.providerSubscriptionId, item),
       );
