@@ -5,6 +5,7 @@ import { DashboardLayout } from "@/features/dashboard/components/dashboard-layou
 import { OverviewPage } from "@/features/dashboard/components/overview-page";
 import { legacyTabPath } from "@/features/dashboard/nav";
 import { ProfilePage } from "@/features/profile/components/profile-page";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useAuth } from "@/lib/auth/auth-provider";
 
 /**
@@ -33,9 +34,7 @@ export function DashboardHomeRoute() {
   const carried = (location.state as { initialTab?: unknown } | null)?.initialTab;
   const initialTab = params.get("initialTab") ?? (typeof carried === "string" ? carried : null);
   const characterId = params.get("characterId");
-  useEffect(() => {
-    document.title = "Dashboard · Twinline";
-  }, []);
+  useDocumentTitle("Dashboard · Twinline");
   if (initialTab && legacyTabPath(initialTab) !== "/dashboard") {
     return (
       <Navigate
@@ -68,8 +67,8 @@ export function DashboardOldRoute() {
   const target =
     status === "anonymous" ? "/" : status === "authenticated" ? legacyTabPath(tab) : null;
 
+  useDocumentTitle("Redirecting · Twinline");
   useEffect(() => {
-    document.title = "Redirecting · Twinline";
     if (target) navigate(target, { replace: true, state: location.state });
   }, [navigate, target, location.state]);
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { AboutSection } from "@/features/landing/components/about-section";
 import { CtaSection } from "@/features/landing/components/cta-section";
 import { FeaturesSection } from "@/features/landing/components/features-section";
@@ -7,6 +7,7 @@ import { LandingFooter } from "@/features/landing/components/landing-footer";
 import { LandingHeader } from "@/features/landing/components/landing-header";
 import { PreviewConversation } from "@/features/landing/components/preview-conversation";
 import { TestimonialsSection } from "@/features/landing/components/testimonials-section";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSettings } from "@/lib/settings";
 
 // The login modal (forms, Google sign-in) is its own bundle, fetched when a visitor opens it.
@@ -25,9 +26,7 @@ export function LandingRoute() {
     mode: "login",
     opening: 0,
   });
-  useEffect(() => {
-    document.title = `${name} · Twinline`;
-  }, [name]);
+  useDocumentTitle(`${name} · Twinline`);
 
   const openAuth = (mode: AuthMode) =>
     setModal((m) => ({ open: true, mode, opening: m.opening + 1 }));

@@ -1,9 +1,7 @@
-import { useEffect } from "react";
 import { NotFoundScreen } from "@/components/errors/not-found-screen";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 
 export function NotFoundRoute() {
-  useEffect(() => {
-    document.title = "Page not found · Twinline";
-  }, []);
+  useDocumentTitle("Page not found · Twinline");
   return <NotFoundScreen />;
 }

@@ -5,7 +5,7 @@ import {
   SYSTEM_PROMPT_MAX,
   updateSystemPromptRequestSchema,
 } from "@twinline/contracts";
-import { useEffect, useId } from "react";
+import { useId } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
@@ -13,6 +13,7 @@ import { inputClasses } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
 import {
@@ -29,9 +30,7 @@ import { VoiceCloneSection, VoiceIdSection, VoiceSampleSection } from "./voice-s
 export function AdminAiTrainingPage() {
   const training = useQuery(aiTrainingQuery());
 
-  useEffect(() => {
-    document.title = "AI Training · Twinline Admin";
-  }, []);
+  useDocumentTitle("AI Training · Twinline Admin");
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">

@@ -3,7 +3,7 @@ import { userAnalyticsQuerySchema } from "@twinline/contracts";
 import { clsx } from "clsx";
 import type { LucideIcon } from "lucide-react";
 import { Clock, Timer, Users } from "lucide-react";
-import { useEffect, useId } from "react";
+import { useId } from "react";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
@@ -12,6 +12,7 @@ import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
 import { errorMessage } from "@/lib/api-client";
 import { ANALYTICS_PAGE_SIZE, formatInteractionTime, userAnalyticsQuery } from "../api/analytics";
@@ -81,9 +82,7 @@ export function AdminUserAnalyticsPage() {
     filter({ search }),
   );
 
-  useEffect(() => {
-    document.title = "User Analytics · Twinline Admin";
-  }, []);
+  useDocumentTitle("User Analytics · Twinline Admin");
 
   const body = analytics.data;
   const rows = body?.data.userInteractions ?? [];

@@ -2,12 +2,13 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { adminLoginRequestSchema } from "@twinline/contracts";
 import { ArrowLeft, LoaderCircle, ShieldCheck } from "lucide-react";
-import { useEffect, useId } from "react";
+import { useId } from "react";
 import { useForm } from "react-hook-form";
 import { Link, Navigate, useLocation, useNavigate } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Logo } from "@/components/ui/logo";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { getAdminToken } from "@/lib/storage";
 import { ADMIN_LOGIN_ERRORS, AdminLoginError, loginAdmin } from "../api/admin-auth";
 import { returnPath } from "../api/origin";
@@ -35,9 +36,7 @@ export function AdminLoginPage() {
     },
   });
 
-  useEffect(() => {
-    document.title = "Admin Login · Twinline";
-  }, []);
+  useDocumentTitle("Admin Login · Twinline");
 
   // Already signed in (the guard re-checks the token on arrival).
   if (getAdminToken() && !login.isSuccess) return <Navigate to={target} replace />;

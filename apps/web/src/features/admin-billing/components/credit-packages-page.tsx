@@ -11,6 +11,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { discountedPrice, formatMoney } from "@/lib/money";
 import {
@@ -80,9 +81,7 @@ export function AdminCreditPackagesPage() {
   const [editing, setEditing] = useState<AdminPackage | null>(null);
   const [deleting, setDeleting] = useState<AdminPackage | null>(null);
 
-  useEffect(() => {
-    document.title = "Credit Packages · Twinline Admin";
-  }, []);
+  useDocumentTitle("Credit Packages · Twinline Admin");
   useEffect(() => {
     if (packages.isError) toast.error(PACKAGE_TEXT.loadFailed, { id: "packages-load" });
   }, [packages.isError]);

@@ -10,6 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { formatMoney } from "@/lib/money";
 import {
@@ -145,9 +146,7 @@ export function AdminPlansPage() {
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<AdminPlan | null>(null);
 
-  useEffect(() => {
-    document.title = "Subscription Plans · Twinline Admin";
-  }, []);
+  useDocumentTitle("Subscription Plans · Twinline Admin");
   useEffect(() => {
     if (plans.isError) toast.error(PLAN_TEXT.loadFailed, { id: "plans-load" });
   }, [plans.isError]);

@@ -5,6 +5,7 @@ import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { getAdminToken } from "@/lib/storage";
 import { ADMIN_TRANSACTIONS_PAGE_SIZE } from "../api/transactions";
 import { type CsvExport, exportCsv } from "./csv-export";
@@ -56,9 +57,7 @@ export function TransactionsScreen<Row extends { _id: string }, F extends string
   csv: CsvExport<Row>;
   authorised: boolean;
 }) {
-  useEffect(() => {
-    document.title = `${title} · Twinline Admin`;
-  }, [title]);
+  useDocumentTitle(`${title} · Twinline Admin`);
   useEffect(() => {
     if (!query.isError) return;
     const message = typeof failedMessage === "string" ? failedMessage : failedMessage(query.error);

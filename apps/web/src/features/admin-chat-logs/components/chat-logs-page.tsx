@@ -14,6 +14,7 @@ import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
 import {
   CHAT_LOGS_PAGE_SIZE,
@@ -69,9 +70,7 @@ export function AdminChatLogsPage() {
   const [open, setOpen] = useState<ChatLog | null>(null);
   const [exporting, setExporting] = useState(false);
 
-  useEffect(() => {
-    document.title = "Chat Logs · Twinline Admin";
-  }, []);
+  useDocumentTitle("Chat Logs · Twinline Admin");
 
   // The error toast, once per failure.
   useEffect(() => {

@@ -12,11 +12,12 @@ import {
   UserPlus,
   Users,
 } from "lucide-react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import {
   adminMetricsQuery,
   adminSeriesQuery,
@@ -96,9 +97,7 @@ export function AdminDashboardPage() {
   const [days, setDays] = useState<SeriesDays>(30);
   const series = useQuery(adminSeriesQuery(days));
 
-  useEffect(() => {
-    document.title = "Dashboard · Twinline Admin";
-  }, []);
+  useDocumentTitle("Dashboard · Twinline Admin");
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">

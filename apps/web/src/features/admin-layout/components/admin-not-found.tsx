@@ -1,13 +1,11 @@
 import { House, Users } from "lucide-react";
-import { useEffect } from "react";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 
 /** The 404 screen inside the admin layout: unknown admin paths and screens not built yet. */
 export function AdminNotFound() {
-  useEffect(() => {
-    document.title = "Page not found · Twinline Admin";
-  }, []);
+  useDocumentTitle("Page not found · Twinline Admin");
   return (
     <section
       data-testid="not-found"

@@ -6,7 +6,7 @@ import {
 } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { CheckCircle2, FlaskConical, LoaderCircle, XCircle } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
@@ -14,6 +14,7 @@ import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
 import {
@@ -48,9 +49,7 @@ export const API_CONFIG_MESSAGES = {
 export function AdminApiKeysPage() {
   const settings = useQuery(adminSettingsQuery());
 
-  useEffect(() => {
-    document.title = "API Configuration · Twinline Admin";
-  }, []);
+  useDocumentTitle("API Configuration · Twinline Admin");
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">

@@ -12,6 +12,7 @@ import { FormMessage, inputClasses, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
 import { adminSettingsQuery, toUpdateRequest } from "../api/settings";
@@ -49,9 +50,7 @@ const SOCIAL_LABELS: Record<SocialNetwork, string> = {
 export function AdminSettingsPage() {
   const settings = useQuery(adminSettingsQuery());
 
-  useEffect(() => {
-    document.title = "Settings · Twinline Admin";
-  }, []);
+  useDocumentTitle("Settings · Twinline Admin");
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">

@@ -3,13 +3,14 @@ import { useQuery } from "@tanstack/react-query";
 import type { AdminUserDetail } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { ArrowLeft, RotateCw, UserCheck, UserX } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { ApiError } from "@/lib/api-client";
 import { formatCount, formatDate, formatDateTime, formatUsd, roleLabel } from "../api/format";
 import { adminUserQuery } from "../api/users";
@@ -248,9 +249,7 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
   const setTab = (next: string) =>
     setSearchParams(next === "overview" ? {} : { tab: next }, { replace: true });
 
-  useEffect(() => {
-    document.title = `${user.data?.name ?? "User Details"} · Twinline Admin`;
-  }, [user.data?.name]);
+  useDocumentTitle(`${user.data?.name ?? "User Details"} · Twinline Admin`);
 
   if (user.isPending) {
     return (

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type AdminUserListItem, adminUsersQuerySchema } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { Eye, UserCheck, UserX } from "lucide-react";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -13,6 +13,7 @@ import { Pager } from "@/components/ui/pager";
 import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatCount, formatDate, subscriptionStatusLabel } from "../api/format";
 import {
@@ -75,9 +76,7 @@ export function AdminUsersPage() {
   const [target, setTarget] = useState<StatusTarget | null>(null);
   const status = useUserStatus();
 
-  useEffect(() => {
-    document.title = "Users · Twinline Admin";
-  }, []);
+  useDocumentTitle("Users · Twinline Admin");
 
   const pagination = users.data?.pagination;
   const rows = users.data?.users ?? [];

@@ -1,7 +1,8 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useAuth } from "@/lib/auth/auth-provider";
 import { useSettings } from "@/lib/settings";
 import type { AuthMode } from "../messages";
@@ -25,9 +26,7 @@ export function AuthPage() {
   const [forgot, setForgot] = useState(false);
   const goToDashboard = () => navigate("/dashboard", { replace: true });
 
-  useEffect(() => {
-    document.title = `${tab === "signup" ? "Sign Up" : "Login"} · Twinline`;
-  }, [tab]);
+  useDocumentTitle(`${tab === "signup" ? "Sign Up" : "Login"} · Twinline`);
 
   if (status === "authenticated") return <Navigate to="/dashboard" replace />;
   if (status === "loading") return <PageSpinner />;

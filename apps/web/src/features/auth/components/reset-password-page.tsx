@@ -7,6 +7,7 @@ import { Link, useNavigate } from "react-router";
 import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField } from "@/components/ui/field";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { useAuth } from "@/lib/auth/auth-provider";
 import { resetPassword } from "../api/auth-api";
@@ -44,9 +45,7 @@ export function ResetPasswordPage({ token }: { token: string | undefined }) {
     problem ? { kind: "invalid", reason: problem } : { kind: "form" },
   );
 
-  useEffect(() => {
-    document.title = "Reset Password · Twinline";
-  }, []);
+  useDocumentTitle("Reset Password · Twinline");
 
   if (view.kind === "invalid") return <InvalidLink reason={view.reason} />;
   if (view.kind === "done") return <ResetDone />;

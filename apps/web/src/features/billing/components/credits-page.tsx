@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { BILLING_DEFAULTS, type CreditPackage } from "@twinline/contracts";
 import { Clock, Coins, Crown, LoaderCircle, RotateCw, ShoppingCart } from "lucide-react";
-import { type ReactNode, useEffect, useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
@@ -9,6 +9,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { formatMoney } from "@/lib/money";
 import { useSettings } from "@/lib/settings";
 import {
@@ -268,9 +269,7 @@ function Packages() {
  */
 export function CreditsPage() {
   const [dialogOpen, setDialogOpen] = useState(false);
-  useEffect(() => {
-    document.title = "Credits and Billing · Twinline";
-  }, []);
+  useDocumentTitle("Credits and Billing · Twinline");
   return (
     <div className="space-y-8">
       <PageHeader

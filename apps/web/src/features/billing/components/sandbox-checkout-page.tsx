@@ -5,13 +5,13 @@ import {
   sandboxPayRequestSchema,
 } from "@twinline/contracts";
 import { CreditCard, FlaskConical, LoaderCircle, Lock } from "lucide-react";
-import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Logo } from "@/components/ui/logo";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { formatMoney } from "@/lib/money";
 import {
@@ -148,9 +148,7 @@ function CardForm({ session }: { session: SandboxSession }) {
  */
 export function SandboxCheckoutPage({ sessionId }: { sessionId: string }) {
   const session = useQuery(sandboxSessionQuery(sessionId));
-  useEffect(() => {
-    document.title = "Test Checkout · Twinline";
-  }, []);
+  useDocumentTitle("Test Checkout · Twinline");
   return (
     <div className="min-h-dvh bg-stone-50 px-3 py-8 sm:py-16 dark:bg-stone-950">
       <div className="mx-auto max-w-md space-y-5">

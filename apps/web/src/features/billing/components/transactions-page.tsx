@@ -1,8 +1,8 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { TRANSACTIONS_PAGE_SIZE } from "../api/billing";
 import { TransactionsList } from "./transactions-list";
 
@@ -16,9 +16,7 @@ type Tab = (typeof TABS)[number]["value"];
 export function TransactionsPage() {
   const [params, setParams] = useSearchParams();
   const tab: Tab = params.get("tab") === "subscriptions" ? "subscriptions" : "credits";
-  useEffect(() => {
-    document.title = "Transaction History · Twinline";
-  }, []);
+  useDocumentTitle("Transaction History · Twinline");
   return (
     <div className="space-y-6">
       <PageHeader

@@ -5,7 +5,6 @@ import {
   type VoiceCallRecord,
 } from "@twinline/contracts";
 import { History, Phone } from "lucide-react";
-import { useEffect } from "react";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -14,6 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { PageNumbers } from "@/components/ui/page-numbers";
 import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
 import { tdClasses } from "@/components/ui/sortable-header";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
 import { CALL_HISTORY_TEXT, callHistoryQuery } from "../api/call-history";
 
@@ -60,9 +60,7 @@ export function CallHistoryPage() {
   const pagination = history.data?.pagination;
   const { first, last } = usePageRange(pagination, params.page, goTo);
 
-  useEffect(() => {
-    document.title = "Call History · Twinline";
-  }, []);
+  useDocumentTitle("Call History · Twinline");
 
   const calls = history.data?.calls ?? [];
   return (

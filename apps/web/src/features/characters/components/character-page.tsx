@@ -10,11 +10,11 @@ import {
   Sparkles,
   Star,
 } from "lucide-react";
-import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import {
   type Character,
   type CharacterStats,
@@ -262,9 +262,7 @@ function Profile({ character }: { character: Character }) {
 /** /character/{id}: the sample characters 1 and 2; any other id says "Character not found". */
 export function CharacterPage({ id }: { id: string | undefined }) {
   const character = findCharacter(id);
-  useEffect(() => {
-    document.title = `${character?.name ?? CHARACTER_TEXT.notFound} · Twinline`;
-  }, [character]);
+  useDocumentTitle(`${character?.name ?? CHARACTER_TEXT.notFound} · Twinline`);
   if (!character) return <CharacterNotFound />;
   return <Profile key={character.id} character={character} />;
 }

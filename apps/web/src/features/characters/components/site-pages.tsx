@@ -1,21 +1,15 @@
 import { Check, Crown, Heart, MessageCircle, Mic, Star } from "lucide-react";
-import { useEffect } from "react";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSettings } from "@/lib/settings";
 import { CHARACTERS } from "../data";
 import { CharacterImage } from "./character-image";
 
-function useTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} · Twinline`;
-  }, [title]);
-}
-
 /** /characters: every character with a link to its profile. */
 export function CharactersPage() {
-  useTitle("Characters");
+  useDocumentTitle("Characters · Twinline");
   return (
     <div className="space-y-6">
       <h1 className="font-display text-3xl font-bold text-stone-900 dark:text-white">Characters</h1>
@@ -71,7 +65,7 @@ const PREMIUM_FEATURES = [
 
 /** /premium: what a subscription gives, and where to take one. */
 export function PremiumPage() {
-  useTitle("Premium");
+  useDocumentTitle("Premium · Twinline");
   return (
     <div className="mx-auto max-w-2xl space-y-6 text-center">
       <h1 className="font-display text-3xl font-bold text-stone-900 dark:text-white">Premium</h1>
@@ -98,7 +92,7 @@ export function PremiumPage() {
 
 /** /about: the persona and the product in a few lines. */
 export function AboutPage() {
-  useTitle("About");
+  useDocumentTitle("About · Twinline");
   const { settings } = useSettings();
   const { name } = settings.aiProfile;
   return (

@@ -4,6 +4,7 @@ import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/load-states";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSettings } from "@/lib/settings";
 import { useChat } from "../hooks/use-chat";
 import { CHAT_TEXT, LOAD_OLDER_THRESHOLD_PX } from "../messages";
@@ -63,9 +64,7 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
   const anchorRef = useRef<{ height: number; top: number } | null>(null);
   const atBottomRef = useRef(true);
 
-  useEffect(() => {
-    document.title = "Chat · Twinline";
-  }, []);
+  useDocumentTitle("Chat · Twinline");
 
   // "Failed to load chat data" once per failed first load.
   useEffect(() => {

@@ -7,6 +7,7 @@ import toast from "react-hot-toast";
 import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
 import { STORAGE_KEYS, writeStorage } from "@/lib/storage";
@@ -200,8 +201,8 @@ function PasswordChange() {
 /** /dashboard/profile: name edit, read-only e-mail, password change. */
 export function ProfilePage() {
   const { refreshUser } = useAuth();
+  useDocumentTitle("My Profile · Twinline");
   useEffect(() => {
-    document.title = "My Profile · Twinline";
     refreshUser().catch(() => {});
   }, [refreshUser]);
 

@@ -9,6 +9,7 @@ import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { useDocumentTitle } from "@/hooks/use-document-title";
 import { ApiError } from "@/lib/api-client";
 import { useSettings } from "@/lib/settings";
 import { checkCreditsQuery, voiceCallKeys } from "../api/voice-call";
@@ -35,9 +36,7 @@ export function CallPage({ makeDeps }: CallPageProps) {
   const credits = useQuery(checkCreditsQuery());
   const call = useCallSession(makeDeps);
 
-  useEffect(() => {
-    document.title = "Call · Twinline";
-  }, []);
+  useDocumentTitle("Call · Twinline");
 
   // The 401 already cleared the stored session (the API client does); tell the user and go to
   // the login page, after the dashboard guard's own redirect.
