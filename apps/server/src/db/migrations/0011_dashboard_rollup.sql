@@ -6,6 +6,8 @@ CREATE TABLE "dashboard_days" (
 	"subscribers" bigint DEFAULT 0 NOT NULL,
 	"cancelling" bigint DEFAULT 0 NOT NULL,
 	"revenue_cents" bigint DEFAULT 0 NOT NULL,
+	"credits_revenue_minor" bigint DEFAULT 0 NOT NULL,
+	"subscription_revenue_minor" bigint DEFAULT 0 NOT NULL,
 	"call_seconds" bigint DEFAULT 0 NOT NULL,
 	CONSTRAINT "dashboard_days_day_slot_pk" PRIMARY KEY("day","slot")
 );
@@ -36,21 +38,26 @@ UPDATE "users" "u" SET "subscribed_until" = "c"."until"
     FROM "user_subscriptions" ORDER BY "user_id", "created_at" DESC
   ) "c"
   WHERE "u"."id" = "c"."user_id" AND "c"."until" IS NOT NULL;--> statement-breakpoint
-INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers", "cancelling", "revenue_cents", "call_seconds")
-  SELECT "day", 0, sum("signups"), sum("callers"), sum("subscribers"), sum("cancelling"), sum("revenue_cents"), sum("call_seconds")
+INSERT INTO "dashboard_days" ("day", "slot", "signups", "callers", "subscribers", "cancelling", "revenue_cents",
+    "credits_revenue_minor", "subscription_revenue_minor", "call_seconds")
+  SELECT "day", 0, sum("signups"), sum("callers"), sum("subscribers"), sum("cancelling"), sum("revenue_cents"),
+    sum("credits_minor"), sum("subscription_minor"), sum("call_seconds")
   FROM (
     SELECT "utc_day"("created_at") AS "day", count(*) AS "signups", count("first_call_at") AS "callers",
       count(*) FILTER (WHERE "subscribed_until" = 'infinity') AS "subscribers", 0 AS "cancelling",
-      0 AS "revenue_cents", 0 AS "call_seconds"
+      0 AS "revenue_cents", 0 AS "credits_minor", 0 AS "subscription_minor", 0 AS "call_seconds"
     FROM "users" WHERE "role" = 'user' GROUP BY 1
     UNION ALL
-    SELECT "utc_day"("subscribed_until"), 0, 0, 0, count(*), 0, 0
+    SELECT "utc_day"("subscribed_until"), 0, 0, 0, count(*), 0, 0, 0, 0
     FROM "users" WHERE "role" = 'user' AND "subscribed_until" < 'infinity' GROUP BY 1
     UNION ALL
-    SELECT "utc_day"("transaction_date"), 0, 0, 0, 0, sum("amount_minor"), 0
-    FROM "payments" WHERE "status" = 'success' AND "currency" = 'usd' GROUP BY 1
+    SELECT "utc_day"("transaction_date"), 0, 0, 0, 0,
+      coalesce(sum("amount_minor") FILTER (WHERE "currency" = 'usd'), 0),
+      coalesce(sum("amount_minor") FILTER (WHERE "kind" = 'credits'), 0),
+      coalesce(sum("amount_minor") FILTER (WHERE "kind" = 'subscription'), 0), 0
+    FROM "payments" WHERE "status" = 'success' GROUP BY 1
     UNION ALL
-    SELECT "utc_day"("started_at"), 0, 0, 0, 0, 0, sum("duration_seconds") FROM "voice_calls" GROUP BY 1
+    SELECT "utc_day"("started_at"), 0, 0, 0, 0, 0, 0, 0, sum("duration_seconds") FROM "voice_calls" GROUP BY 1
   ) "all_days"
   GROUP BY "day";--> statement-breakpoint
 -- users: sign-ups, callers and renewing subscribers on the sign-up day; subscribers set to cancel
@@ -102,36 +109,52 @@ CREATE TRIGGER "users_rollup_update" AFTER UPDATE OF "role", "created_at", "firs
     OR (OLD."first_call_at" IS NULL) <> (NEW."first_call_at" IS NULL)
     OR OLD."subscribed_until" IS DISTINCT FROM NEW."subscribed_until"
   ) EXECUTE FUNCTION "users_rollup_update"();--> statement-breakpoint
--- payments: successful USD payments on the day of their transaction.
+-- payments: successful USD payments (the dashboard), and each kind's successful payments in any
+-- currency (the transaction screens' Revenue Analytics), on the day of their transaction. A
+-- payment's contributions, as one row of (day, sums):
+CREATE FUNCTION "payments_rollup_rows"("p" "payments", "sign" int)
+RETURNS TABLE ("day" date, "revenue_cents" bigint, "credits_minor" bigint, "subscription_minor" bigint)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT "utc_day"(("p")."transaction_date"),
+    "sign" * CASE WHEN ("p")."currency" = 'usd' THEN ("p")."amount_minor" ELSE 0 END::bigint,
+    "sign" * CASE WHEN ("p")."kind" = 'credits' THEN ("p")."amount_minor" ELSE 0 END::bigint,
+    "sign" * CASE WHEN ("p")."kind" = 'subscription' THEN ("p")."amount_minor" ELSE 0 END::bigint
+  WHERE ("p")."status" = 'success'
+$$;--> statement-breakpoint
 CREATE FUNCTION "payments_rollup"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE "sign" int := TG_ARGV[0]::int;
 BEGIN
-  INSERT INTO "dashboard_days" ("day", "slot", "revenue_cents")
-    SELECT "utc_day"("transaction_date"), floor(random() * 16)::smallint, "sign" * sum("amount_minor")
-    FROM "changed_rows" WHERE "status" = 'success' AND "currency" = 'usd' GROUP BY 1
-    ON CONFLICT ("day", "slot") DO UPDATE SET "revenue_cents" = "dashboard_days"."revenue_cents" + excluded."revenue_cents";
+  INSERT INTO "dashboard_days" ("day", "slot", "revenue_cents", "credits_revenue_minor", "subscription_revenue_minor")
+    SELECT "r"."day", floor(random() * 16)::smallint, sum("r"."revenue_cents"), sum("r"."credits_minor"),
+      sum("r"."subscription_minor")
+    FROM "changed_rows" "c", "payments_rollup_rows"("c", "sign") "r" GROUP BY "r"."day"
+    ON CONFLICT ("day", "slot") DO UPDATE SET "revenue_cents" = "dashboard_days"."revenue_cents" + excluded."revenue_cents",
+      "credits_revenue_minor" = "dashboard_days"."credits_revenue_minor" + excluded."credits_revenue_minor",
+      "subscription_revenue_minor" = "dashboard_days"."subscription_revenue_minor" + excluded."subscription_revenue_minor";
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE FUNCTION "payments_rollup_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "dashboard_days" ("day", "slot", "revenue_cents")
-    SELECT "day", floor(random() * 16)::smallint, sum("cents")
-    FROM (VALUES
-      (OLD."status" = 'success' AND OLD."currency" = 'usd', "utc_day"(OLD."transaction_date"), -OLD."amount_minor"::bigint),
-      (NEW."status" = 'success' AND NEW."currency" = 'usd', "utc_day"(NEW."transaction_date"), NEW."amount_minor"::bigint)
-    ) AS "change"("counted", "day", "cents")
-    WHERE "counted" GROUP BY "day" HAVING sum("cents") <> 0
-    ON CONFLICT ("day", "slot") DO UPDATE SET "revenue_cents" = "dashboard_days"."revenue_cents" + excluded."revenue_cents";
+  INSERT INTO "dashboard_days" ("day", "slot", "revenue_cents", "credits_revenue_minor", "subscription_revenue_minor")
+    SELECT "r"."day", floor(random() * 16)::smallint, sum("r"."revenue_cents"), sum("r"."credits_minor"),
+      sum("r"."subscription_minor")
+    FROM (SELECT * FROM "payments_rollup_rows"(OLD, -1) UNION ALL SELECT * FROM "payments_rollup_rows"(NEW, 1)) "r"
+    GROUP BY "r"."day"
+    HAVING sum("r"."revenue_cents") <> 0 OR sum("r"."credits_minor") <> 0 OR sum("r"."subscription_minor") <> 0
+    ON CONFLICT ("day", "slot") DO UPDATE SET "revenue_cents" = "dashboard_days"."revenue_cents" + excluded."revenue_cents",
+      "credits_revenue_minor" = "dashboard_days"."credits_revenue_minor" + excluded."credits_revenue_minor",
+      "subscription_revenue_minor" = "dashboard_days"."subscription_revenue_minor" + excluded."subscription_revenue_minor";
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER "payments_rollup_insert" AFTER INSERT ON "payments"
   REFERENCING NEW TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "payments_rollup"('1');--> statement-breakpoint
 CREATE TRIGGER "payments_rollup_delete" AFTER DELETE ON "payments"
   REFERENCING OLD TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "payments_rollup"('-1');--> statement-breakpoint
-CREATE TRIGGER "payments_rollup_update" AFTER UPDATE OF "status", "currency", "amount_minor", "transaction_date" ON "payments"
+CREATE TRIGGER "payments_rollup_update" AFTER UPDATE OF "kind", "status", "currency", "amount_minor", "transaction_date" ON "payments"
   FOR EACH ROW WHEN (
-    OLD."status" IS DISTINCT FROM NEW."status" OR OLD."currency" IS DISTINCT FROM NEW."currency"
-    OR OLD."amount_minor" IS DISTINCT FROM NEW."amount_minor" OR OLD."transaction_date" IS DISTINCT FROM NEW."transaction_date"
+    OLD."kind" IS DISTINCT FROM NEW."kind" OR OLD."status" IS DISTINCT FROM NEW."status"
+    OR OLD."currency" IS DISTINCT FROM NEW."currency" OR OLD."amount_minor" IS DISTINCT FROM NEW."amount_minor"
+    OR OLD."transaction_date" IS DISTINCT FROM NEW."transaction_date"
   ) EXECUTE FUNCTION "payments_rollup_update"();--> statement-breakpoint
 -- voice_calls: durations on the day the call started; a new call marks its user's first call, and
 -- a call deleted or moved makes its user's first call read again.

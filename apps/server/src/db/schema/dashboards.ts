@@ -2,7 +2,7 @@ import { bigint, date, pgTable, primaryKey, smallint } from "drizzle-orm/pg-core
 
 /**
  * The admin dashboard's figures per UTC day (docs/decisions/0027), kept by triggers on `users`,
- * `payments` and `voice_calls` (hand-written in migrations 0011 and 0012: drizzle cannot express triggers),
+ * `payments` and `voice_calls` (hand-written in migration 0011: drizzle cannot express triggers),
  * so every figure reads a few hundred rows however large the tables grow. Each change lands on
  * one of 16 slots at random, so concurrent writers rarely wait on one row; a figure is the sum
  * over the slots.
