@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { VOICE_MESSAGES, type VoiceServerMessage } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
-import type { HistoryMessage } from "../chat/prompt.ts";
+import type { CallTurns } from "./call-turns.ts";
 import { offlineSpokenReply, type VoiceEngine } from "./engine.ts";
 import { SentenceSplitter } from "./sentences.ts";
 
@@ -10,9 +10,6 @@ export interface CallChannel {
   sendJson(message: VoiceServerMessage): void;
   sendAudio(audio: Buffer): void;
 }
-
-/** At most this many turns of the call are kept as the prompt's history. */
-const HISTORY_TURNS = 40;
 
 /**
  * One reply's speech: each sentence is synthesised as soon as it is complete (requests run in
@@ -84,7 +81,6 @@ class SpokenReply {
  * requests are aborted and no more of its audio is sent.
  */
 export class CallConversation {
-  private readonly history: HistoryMessage[] = [];
   private current: AbortController | undefined;
   private turn: Promise<void> = Promise.resolve();
 
@@ -92,6 +88,7 @@ export class CallConversation {
     private readonly engine: VoiceEngine,
     private readonly channel: CallChannel,
     private readonly voiceId: string | null,
+    private readonly turns: CallTurns,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -151,7 +148,7 @@ export class CallConversation {
     try {
       const pieces = heard.offline
         ? [offlineSpokenReply(await this.engine.personaName())]
-        : this.engine.streamReply(heard.text, [...this.history], signal);
+        : this.engine.streamReply(heard.text, await this.turns.history(), signal);
       for await (const piece of pieces) {
         if (signal.aborted) break;
         text += piece;
@@ -176,8 +173,12 @@ export class CallConversation {
     }
     await speech.finish();
     if (!heard.offline && reply) {
-      this.history.push({ sender: "user", content: heard.text }, { sender: "ai", content: reply });
-      this.history.splice(0, Math.max(0, this.history.length - HISTORY_TURNS));
+      await this.turns.record({ sender: "user", content: heard.text });
+      await this.turns.record({
+        sender: "ai",
+        content: reply,
+        ...(signal.aborted ? { interrupted: true } : {}),
+      });
     }
   }
 }

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
+import { InMemoryCallTurns } from "./call-turns.ts";
 import type { VoiceClock } from "./clock.ts";
 import type { VoiceEngine } from "./engine.ts";
 import { CallMeter } from "./metering.ts";
@@ -70,7 +71,13 @@ export class LiveCall {
       onEnded(call: LiveCall): void;
     },
   ) {
-    this.conversation = new CallConversation(deps.engine, socket, deps.voiceId, deps.log);
+    this.conversation = new CallConversation(
+      deps.engine,
+      socket,
+      deps.voiceId,
+      new InMemoryCallTurns(),
+      deps.log,
+    );
     this.meter = new CallMeter(row, {
       repository: deps.repository,
       clock: deps.clock,
