@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
 import { AUTH_MESSAGES, PASSWORD_RULES, roleSchema } from "./auth";
+import { PLAN_INTERVALS } from "./billing";
 import { safeText } from "./text";
 
 export const adminLoginRequestSchema = z.object({
@@ -96,7 +97,14 @@ export const adminUserDetailSchema = z.object({
     .object({
       status: z.enum(["active", "canceled", "inactive"]),
       plan: z
-        .object({ name: z.string(), price: z.number(), duration: z.number().int() })
+        .object({
+          name: z.string(),
+          price: z.number(),
+          /** Whole months (1 monthly, 3 quarterly); 0 for weekly and daily plans. */
+          duration: z.number().int(),
+          interval: z.enum(PLAN_INTERVALS),
+          intervalCount: z.number().int(),
+        })
         .nullable(),
       currentPeriodStart: z.string().nullable(),
       currentPeriodEnd: z.string().nullable(),

@@ -20,7 +20,8 @@ export const planIntervalSchema = z.enum(PLAN_INTERVALS, {
 });
 export type PlanInterval = z.infer<typeof planIntervalSchema>;
 
-export const TRANSACTION_STATUSES = ["success", "pending", "failed"] as const;
+/** credited: account credit from a downgrade (not money paid: never revenue). */
+export const TRANSACTION_STATUSES = ["success", "pending", "failed", "credited"] as const;
 export const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
 export type TransactionStatus = z.infer<typeof transactionStatusSchema>;
 
@@ -470,6 +471,21 @@ export const sandboxRedirectResponseSchema = z.object({
 
 // ---------------------------------------------------------------------------------------------
 // The user's subscription (user-side sections 2, 3, 4).
+
+/**
+ * The one reading of the subscription status the API answers (billing/subscription-state.ts
+ * decides it): "canceled" is set to cancel at the period end and still in force, shown as
+ * Canceling on the user side (user-side section 4) and Canceled in the admin's users list.
+ */
+export const SUBSCRIPTION_STATUS_LABELS = {
+  active: "Active",
+  canceled: "Canceling",
+  inactive: "Inactive",
+} as const;
+
+/** Whether a status carries a plan in force (active, or canceling until its period ends). */
+export const isSubscribed = (status: "active" | "canceled" | "inactive"): boolean =>
+  status !== "inactive";
 
 /** GET /api/subscriptions/my-subscription: always an object; "inactive" with no plan. */
 export const currentSubscriptionSchema = z.object({

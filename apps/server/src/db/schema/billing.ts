@@ -22,7 +22,8 @@ export const billingCurrency = pgEnum("billing_currency", ["usd", "eur", "gbp", 
 export const planInterval = pgEnum("plan_interval", ["day", "week", "month", "year"]);
 export const paymentProvider = pgEnum("payment_provider", ["stripe", "sandbox"]);
 export const paymentKind = pgEnum("payment_kind", ["credits", "subscription"]);
-export const paymentStatus = pgEnum("payment_status", ["success", "pending", "failed"]);
+/** credited: a downgrade's account credit (a negative amount, never revenue). */
+export const paymentStatus = pgEnum("payment_status", ["success", "pending", "failed", "credited"]);
 export const subscriptionStatus = pgEnum("subscription_status", [
   "active",
   "canceled",
@@ -196,6 +197,13 @@ export const userSubscriptions = pgTable(
     currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }).notNull(),
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
     canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    /**
+     * The plan change in flight (docs/decisions/0034): set by a conditional update, so one change
+     * per subscription runs at a time; its key is the provider's idempotency key. A change whose
+     * process died is taken over once `plan_change_started_at` is old.
+     */
+    planChangeKey: text("plan_change_key"),
+    planChangeStartedAt: timestamp("plan_change_started_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -42,7 +42,7 @@ export const users = pgTable(
     /**
      * Until when the user's current (newest) subscription carries a subscriber's rights:
      * infinity while it is in force and renews, its period end while it is set to cancel, null
-     * when none is in force. The rule of hasActiveSubscription, as one indexed column.
+     * when none is in force. The rule of billing/subscription-state.ts isInForce, as one indexed column.
      */
     subscribedUntil: timestamp("subscribed_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

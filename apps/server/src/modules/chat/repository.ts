@@ -23,7 +23,7 @@ import {
   type UserRow,
   users,
 } from "../../db/schema/index.ts";
-import { hasActiveSubscriptionSql } from "../users/mapper.ts";
+import { hasActiveSubscriptionSql } from "../billing/subscription-state.ts";
 import { containsPattern } from "../users/repository.ts";
 
 /** A UTC day as PostgreSQL's date: "2025-03-14". */

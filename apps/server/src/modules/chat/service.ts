@@ -13,8 +13,12 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ChatMessageRow, ConversationRow, UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { StreamChatRequest } from "../../providers/llm/index.ts";
+import {
+  hasActiveSubscription,
+  NO_SUBSCRIPTION,
+  type SubscriptionView,
+} from "../billing/subscription-state.ts";
 import type { SettingsService } from "../settings/service.ts";
-import { hasActiveSubscription, NO_SUBSCRIPTION, type SubscriptionView } from "../users/mapper.ts";
 import {
   buildChatRequest,
   type ChatRequest,
@@ -46,7 +50,7 @@ export interface ChatServiceOptions {
   providerTimeoutMs?: number;
   log: FastifyBaseLogger;
   now?: () => Date;
-  /** The user's subscription (users/mapper.ts subscriptionOf); absent: nobody subscribes. */
+  /** The user's subscription (billing/subscription-state.ts subscriptionOf); absent: nobody subscribes. */
   subscriptionOf?: (userId: string) => Promise<SubscriptionView>;
 }
 

@@ -14,7 +14,7 @@ afterEach(() => {
 
 const activeSubscription = {
   status: "active" as const,
-  plan: { name: "Gold", price: 19.99, duration: 1 },
+  plan: { name: "Gold", price: 19.99, duration: 1, interval: "month" as const, intervalCount: 1 },
   currentPeriodStart: "2025-02-01T00:00:00.000Z",
   currentPeriodEnd: "2025-03-01T00:00:00.000Z",
   autoRenew: true,
@@ -78,7 +78,7 @@ describe("user details", () => {
         detailUser({
           subscription: {
             ...activeSubscription,
-            plan: { name: "Gold", price: 50, duration },
+            plan: { name: "Gold", price: 50, duration, interval: "month", intervalCount: duration },
             autoRenew,
             cancelAtPeriodEnd: cancel,
           },
@@ -90,12 +90,47 @@ describe("user details", () => {
     },
   );
 
-  it("shows No Active Subscription for a canceled one", async () => {
-    showUser(detailUser({ subscription: { ...activeSubscription, status: "canceled" } }));
+  it("shows a subscription set to cancel as in force until its end", async () => {
+    showUser(
+      detailUser({
+        subscription: {
+          ...activeSubscription,
+          status: "canceled",
+          autoRenew: false,
+          cancelAtPeriodEnd: true,
+        },
+      }),
+    );
+    renderApp("/admin/users/u1");
+    const card = await screen.findByTestId("subscription-card");
+    expect(card).toHaveTextContent("Gold");
+    expect(card).toHaveTextContent("Canceling");
+    expect(within(card).getByTestId("renewal")).toHaveTextContent("Cancels at period end");
+  });
+
+  it("shows No Active Subscription for an ended one", async () => {
+    showUser(detailUser({ subscription: { ...activeSubscription, status: "inactive" } }));
     renderApp("/admin/users/u1");
     expect(await screen.findByTestId("subscription-card")).toHaveTextContent(
       "No Active Subscription",
     );
+  });
+
+  it.each([
+    ["week", 1, "weekly"],
+    ["day", 1, "daily"],
+    ["week", 2, "every 2 weeks"],
+  ] as const)("a %s plan of %i shows as %s", async (interval, intervalCount, label) => {
+    showUser(
+      detailUser({
+        subscription: {
+          ...activeSubscription,
+          plan: { name: "Gold", price: 5, duration: 0, interval, intervalCount },
+        },
+      }),
+    );
+    renderApp("/admin/users/u1");
+    expect(await screen.findByTestId("plan-duration")).toHaveTextContent(label);
   });
 
   it("has the three tabs with their empty states and headers", async () => {

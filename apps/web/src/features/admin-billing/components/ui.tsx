@@ -13,7 +13,12 @@ function capitalise(value: string): string {
 
 /** Success green, pending yellow, anything else red; shown capitalised (admin-side spec, 4). */
 export function TransactionStatusBadge({ status }: { status: string }) {
-  const tone = status === "success" ? "green" : status === "pending" ? "yellow" : "red";
+  const tone =
+    status === "success" || status === "credited"
+      ? "green"
+      : status === "pending"
+        ? "yellow"
+        : "red";
   return <Badge tone={tone}>{capitalise(status)}</Badge>;
 }
 

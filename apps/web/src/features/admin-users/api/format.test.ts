@@ -16,11 +16,15 @@ describe("admin user formatting", () => {
     expect(subscriptionStatusLabel(null)).toBe("None");
   });
 
-  it("names durations: 1 monthly, 3 quarterly, else yearly", () => {
-    expect(planDurationLabel(1)).toBe("monthly");
-    expect(planDurationLabel(3)).toBe("quarterly");
-    expect(planDurationLabel(12)).toBe("yearly");
-    expect(planDurationLabel(0)).toBe("yearly");
+  it("names durations: 1 monthly, 3 quarterly, else yearly; weeks and days by interval", () => {
+    const months = (duration: number) =>
+      planDurationLabel({ duration, interval: "month", intervalCount: duration });
+    expect(months(1)).toBe("monthly");
+    expect(months(3)).toBe("quarterly");
+    expect(months(6)).toBe("yearly");
+    expect(planDurationLabel({ duration: 12, interval: "year", intervalCount: 1 })).toBe("yearly");
+    expect(planDurationLabel({ duration: 0, interval: "week", intervalCount: 1 })).toBe("weekly");
+    expect(planDurationLabel({ duration: 0, interval: "day", intervalCount: 1 })).toBe("daily");
   });
 
   it("says Auto-renews only when autoRenew is on and cancelAtPeriodEnd is off", () => {

@@ -56,14 +56,30 @@ export function subscriptionStatusLabel(
   return "None";
 }
 
-/** Plan duration in months: 1 monthly, 3 quarterly, anything else yearly. */
-export function planDurationLabel(duration: number): "monthly" | "quarterly" | "yearly" {
-  if (duration === 1) return "monthly";
-  if (duration === 3) return "quarterly";
+type Subscription = NonNullable<AdminUserDetail["subscription"]>;
+type Plan = NonNullable<Subscription["plan"]>;
+
+/**
+ * A plan's period: weekly and daily plans by their interval; otherwise the spec's duration in
+ * months (1 monthly, 3 quarterly, anything else yearly).
+ */
+export function planDurationLabel(
+  plan: Pick<Plan, "duration" | "interval" | "intervalCount">,
+): string {
+  if (plan.interval === "day" || plan.interval === "week") {
+    const unit = plan.interval === "day" ? "day" : "week";
+    if (plan.intervalCount === 1) return unit === "day" ? "daily" : "weekly";
+    return `every ${plan.intervalCount} ${unit}s`;
+  }
+  if (plan.duration === 1) return "monthly";
+  if (plan.duration === 3) return "quarterly";
   return "yearly";
 }
 
-type Subscription = NonNullable<AdminUserDetail["subscription"]>;
+/** Shown while in force: active, or canceled (set to cancel, in force until the period end). */
+export function subscriptionInForce(subscription: AdminUserDetail["subscription"]) {
+  return subscription && subscription.status !== "inactive" ? subscription : null;
+}
 
 /** "Auto-renews" when autoRenew is on and cancelAtPeriodEnd is not; else "Cancels at period end". */
 export function renewalText(

@@ -2,15 +2,24 @@ import type { AdminUserDetail } from "@twinline/contracts";
 import { CreditCard } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { formatDate, formatUsd, planDurationLabel, renewalText } from "../api/format";
+import {
+  formatDate,
+  formatUsd,
+  planDurationLabel,
+  renewalText,
+  subscriptionInForce,
+} from "../api/format";
 
-/** The user's subscription; shown only when its status is active (admin-side spec, section 4). */
+/**
+ * The user's subscription while it is in force: active, or set to cancel at the period end
+ * ("Cancels at period end"); otherwise "No Active Subscription" (admin-side spec, section 4).
+ */
 export function SubscriptionCard({
   subscription,
 }: {
   subscription: AdminUserDetail["subscription"];
 }) {
-  const active = subscription?.status === "active" ? subscription : null;
+  const active = subscriptionInForce(subscription);
   return (
     <Card className="p-5" data-testid="subscription-card">
       <div className="flex items-center justify-between gap-2">
@@ -25,14 +34,18 @@ export function SubscriptionCard({
             <p className="font-display text-xl font-bold text-stone-900 dark:text-white">
               {active.plan?.name ?? "Subscription"}
             </p>
-            <Badge tone="green">Active</Badge>
+            {active.status === "active" ? (
+              <Badge tone="green">Active</Badge>
+            ) : (
+              <Badge tone="yellow">Canceling</Badge>
+            )}
           </div>
           {active.plan && (
             <p className="text-sm text-stone-700 dark:text-stone-300">
               <span className="font-semibold text-stone-900 dark:text-white">
                 {formatUsd(active.plan.price)}
               </span>{" "}
-              <span data-testid="plan-duration">{planDurationLabel(active.plan.duration)}</span>
+              <span data-testid="plan-duration">{planDurationLabel(active.plan)}</span>
             </p>
           )}
           <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2">

@@ -29,7 +29,12 @@ interface TransactionsTableProps<T extends { _id: string }> {
 
 /** Success green, pending yellow, anything else red; shown capitalised (admin-side spec, section 4). */
 export function TransactionStatusBadge({ status }: { status: string }) {
-  const tone = status === "success" ? "green" : status === "pending" ? "yellow" : "red";
+  const tone =
+    status === "success" || status === "credited"
+      ? "green"
+      : status === "pending"
+        ? "yellow"
+        : "red";
   const label = status ? `${status[0]?.toUpperCase()}${status.slice(1)}` : "Unknown";
   return <Badge tone={tone}>{label}</Badge>;
 }

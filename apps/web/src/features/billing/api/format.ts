@@ -25,7 +25,11 @@ export function planChangeKind(currentPrice: number, nextPrice: number) {
 
 /** Success green, pending yellow, anything else red, shown capitalised. */
 export function statusTone(status: string): "green" | "yellow" | "red" {
-  return status === "success" ? "green" : status === "pending" ? "yellow" : "red";
+  return status === "success" || status === "credited"
+    ? "green"
+    : status === "pending"
+      ? "yellow"
+      : "red";
 }
 
 export function capitalise(value: string): string {

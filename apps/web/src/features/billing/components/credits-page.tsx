@@ -1,5 +1,10 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { BILLING_DEFAULTS, type CreditPackage } from "@twinline/contracts";
+import {
+  BILLING_DEFAULTS,
+  type CreditPackage,
+  isSubscribed,
+  SUBSCRIPTION_STATUS_LABELS,
+} from "@twinline/contracts";
 import { Clock, Coins, Crown, LoaderCircle, RotateCw, ShoppingCart } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import toast from "react-hot-toast";
@@ -114,7 +119,8 @@ function BalanceCard() {
 function SubscriptionSummary({ onManage }: { onManage: () => void }) {
   const subscription = useQuery(mySubscriptionQuery());
   const current = subscription.data ?? null;
-  const active = current?.status === "active";
+  const status = current?.status ?? "inactive";
+  const subscribed = isSubscribed(status);
   return (
     <SummaryCard icon={<Crown aria-hidden="true" className="size-5" />} title="Subscription">
       {subscription.isPending ? (
@@ -126,19 +132,19 @@ function SubscriptionSummary({ onManage }: { onManage: () => void }) {
       ) : (
         <div data-testid="subscription-summary">
           <p className="font-display text-2xl font-bold text-stone-900 dark:text-white">
-            {active || current?.status === "canceled" ? (current?.plan?.name ?? "Plan") : "Free"}
+            {subscribed ? (current?.plan?.name ?? "Plan") : "Free"}
           </p>
           <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-            {active && !current?.cancelAtPeriodEnd
+            {status === "active"
               ? `Unlimited messages · renews ${formatDate(current?.endDate)}`
-              : active || current?.status === "canceled"
-                ? `Canceling · ends ${formatDate(current?.endDate)}`
+              : status === "canceled"
+                ? `${SUBSCRIPTION_STATUS_LABELS.canceled} · ends ${formatDate(current?.endDate)}`
                 : "Subscribe for unlimited messages."}
           </p>
         </div>
       )}
       <button type="button" onClick={onManage} className={buttonClasses("secondary", "sm", "mt-4")}>
-        {active || current?.status === "canceled" ? "Manage Subscription" : "Subscribe Now"}
+        {subscribed ? "Manage Subscription" : "Subscribe Now"}
       </button>
     </SummaryCard>
   );

@@ -150,10 +150,35 @@ describe("Subscription dialog", () => {
     await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
     const success = await within(dialog).findByTestId("change-success");
     expect(success).toHaveTextContent("Subscription plan changed successfully");
-    expect(success).toHaveTextContent("A prorated charge of $5.50");
+    expect(success).toHaveTextContent("$5.50 was charged now for the rest of this period.");
     expect(callsTo("POST /api/subscriptions/upgrade")[0]?.body).toEqual({ planId: "plan-pro" });
     expect(within(dialog).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
     expect(within(dialog).getByRole("button", { name: "Change Plan" })).toBeDisabled();
+  });
+
+  it("a downgrade says the unused part is credited to the next invoice, with the amount", async () => {
+    setup({
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
+      "POST /api/subscriptions/upgrade": {
+        success: true,
+        message: "Subscription plan changed successfully",
+        subscription: {
+          ...activeSubscription(mini),
+          proratedAmount: -2.25,
+          currency: "usd",
+          previousPlan: { _id: basic._id, name: basic.name, price: basic.price },
+          change: "downgrade",
+        },
+      },
+    });
+    const dialog = await openDialog("Manage Subscription");
+    await userEvent.click(await within(dialog).findByRole("button", { name: /Mini/ }));
+    expect(within(dialog).getByTestId("change-banner")).toHaveTextContent(
+      "credited to your next invoice",
+    );
+    await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
+    const success = await within(dialog).findByTestId("change-success");
+    expect(success).toHaveTextContent("$2.25 is credited to your next invoice.");
   });
 
   it("toasts Checkout Error / Failed to process subscription change", async () => {

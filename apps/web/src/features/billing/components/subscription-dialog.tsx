@@ -1,5 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { CurrentSubscription, PlanChangeResult, SubscriptionPlan } from "@twinline/contracts";
+import {
+  type CurrentSubscription,
+  isSubscribed,
+  type PlanChangeResult,
+  SUBSCRIPTION_STATUS_LABELS,
+  type SubscriptionPlan,
+} from "@twinline/contracts";
 import { clsx } from "clsx";
 import { ArrowDown, ArrowUp, Check, CircleCheck, LoaderCircle, RefreshCw } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -29,11 +35,12 @@ export const SUBSCRIPTION_TEXT = {
   cancelFailed: "Failed to cancel subscription",
 } as const;
 
-/** canceled (or set to cancel at period end) shows as Canceling (user-side spec, section 4). */
+/** The API's status as every screen shows it; a failing renewal adds "Past due". */
 function statusLabel(subscription: CurrentSubscription): string {
-  if (subscription.status === "canceled" || subscription.cancelAtPeriodEnd) return "Canceling";
-  if (subscription.providerStatus === "past_due") return "Past due";
-  return subscription.status === "active" ? "Active" : "Inactive";
+  if (subscription.status === "active" && subscription.providerStatus === "past_due") {
+    return "Past due";
+  }
+  return SUBSCRIPTION_STATUS_LABELS[subscription.status];
 }
 
 function CurrentBlock({ subscription }: { subscription: CurrentSubscription }) {
@@ -137,9 +144,9 @@ function ChangeBanner({
 }) {
   const text =
     kind === "upgrade"
-      ? `Upgrade to ${plan.name}: the new plan starts now and you pay the prorated difference.`
+      ? `Upgrade to ${plan.name}: the new plan starts now and the prorated difference is charged at once.`
       : kind === "downgrade"
-        ? `Downgrade to ${plan.name}: the new plan starts now and the unused time is credited.`
+        ? `Downgrade to ${plan.name}: the new plan starts now and the unused part of your current plan is credited to your next invoice.`
         : `Change to ${plan.name}: the new plan starts now.`;
   const Icon = kind === "upgrade" ? ArrowUp : kind === "downgrade" ? ArrowDown : RefreshCw;
   return (
@@ -167,11 +174,11 @@ function SuccessPanel({ result }: { result: PlanChangeResult }) {
         {result.message}
       </p>
       <p className="mt-1.5">
-        {proratedAmount === null
+        {proratedAmount === null || proratedAmount === 0
           ? "No proration applies to this change."
-          : proratedAmount >= 0
-            ? `A prorated charge of ${formatMoney(proratedAmount, currency)} is added to your next invoice.`
-            : `A prorated credit of ${formatMoney(-proratedAmount, currency)} is applied to your next invoice.`}
+          : proratedAmount > 0
+            ? `${formatMoney(proratedAmount, currency)} was charged now for the rest of this period.`
+            : `${formatMoney(-proratedAmount, currency)} is credited to your next invoice.`}
       </p>
     </div>
   );
@@ -212,7 +219,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   const isActive = current?.status === "active";
   // A subscription set to cancel ("canceled", shown as Canceling) is in force until its end:
   // choosing a plan changes it directly (the same plan resumes renewal), never a new checkout.
-  const inForce = isActive || current?.status === "canceled";
+  const inForce = current !== null && isSubscribed(current.status);
   const renewing = isActive && !current?.cancelAtPeriodEnd;
   const currentPlanId = inForce ? (current?.plan?._id ?? null) : null;
   const chosen = plans.data?.find((p) => p._id === selected) ?? null;

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { isSubscribed, SUBSCRIPTION_STATUS_LABELS } from "@twinline/contracts";
 import { clsx } from "clsx";
 import type { LucideIcon } from "lucide-react";
 import { Coins, Crown, MessageCircle, Phone, RotateCw, ShoppingCart, Sparkles } from "lucide-react";
@@ -119,7 +120,8 @@ export function OverviewPage() {
   const data = metrics.data;
   const loading = metrics.isPending;
   const subscription = data?.user.subscription ?? user.subscription;
-  const subscribed = subscription.status === "active";
+  // Canceling (set to cancel at the period end) is still a subscriber until then.
+  const subscribed = isSubscribed(subscription.status);
   const credits = data?.user.credits ?? user.credits;
   const remaining = data?.messages.remaining;
   const memberSince = data?.user.createdAt ?? user.createdAt;
@@ -207,9 +209,7 @@ export function OverviewPage() {
           icon={Crown}
           tone="bg-brand-100 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300"
           loading={loading}
-          value={
-            subscribed ? "Active" : subscription.status === "canceled" ? "Canceled" : "Inactive"
-          }
+          value={SUBSCRIPTION_STATUS_LABELS[subscription.status]}
           detail={subscription.planName ?? "No plan"}
           action={
             !subscribed && (

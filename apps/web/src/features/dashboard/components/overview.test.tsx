@@ -116,6 +116,40 @@ describe("user overview /dashboard", () => {
     },
   );
 
+  it(
+    "canceling: the plan is kept, shown as Canceling, Premium, with no Subscribe now",
+    SLOW,
+    async () => {
+      storeSession();
+      mockAuthApi({
+        ...me,
+        ...ok(
+          metrics({
+            user: {
+              credits: 0,
+              createdAt: "2025-01-01T00:00:00.000Z",
+              subscription: {
+                status: "canceled",
+                planName: "Gold",
+                endDate: "2099-01-01T00:00:00.000Z",
+              },
+            },
+            calls: { total: 0, totalDuration: 0, lastCallDate: null },
+            messages: { total: 0, remaining: "unlimited" },
+            creditUsage: { total: 0, recent: [], daily: [] },
+            lastActivity: null,
+          }),
+        ),
+      });
+      renderApp("/dashboard");
+      const card = await screen.findByTestId("card-subscription");
+      await waitFor(() => expect(card).toHaveTextContent("Canceling"));
+      expect(card).toHaveTextContent("Gold");
+      expect(screen.getByText("Premium")).toBeInTheDocument();
+      expect(screen.queryByRole("link", { name: /Subscribe Now/i })).toBeNull();
+    },
+  );
+
   it("error: the inline message and the toast", SLOW, async () => {
     storeSession();
     mockAuthApi({

@@ -1,0 +1,167 @@
+import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import {
+  type SubscriptionPlanRow,
+  subscriptionPlans,
+  type UserSubscriptionRow,
+  userSubscriptions,
+  users,
+} from "../../db/schema/index.ts";
+
+/**
+ * THE rule of what a subscription row means to every screen (user overview, credits page and
+ * dialog, /api/auth/me, the admin's users list and user details, chat's unlimited messages).
+ * Its SQL twin is the DB function `subscribed_until_of` (migration 0011), kept by a trigger in
+ * `users.subscribed_until`; both must say the same:
+ * - in force: the provider's status is active or past_due (Stripe still retries), and, when set
+ *   to cancel at the period end, the period has not ended yet;
+ * - status "active": in force and renewing;
+ * - status "canceled": in force but set to cancel at the period end (the user side shows
+ *   "Canceling", the admin's list "Canceled", its details "Cancels at period end");
+ * - status "inactive": none, ended, unpaid or never paid.
+ */
+export interface SubscriptionView {
+  status: "active" | "canceled" | "inactive";
+  planId: string | null;
+  planName: string | null;
+  plan: {
+    name: string;
+    price: number;
+    duration: number;
+    interval: SubscriptionPlanRow["interval"];
+    intervalCount: number;
+  } | null;
+  currentPeriodStart: string | null;
+  currentPeriodEnd: string | null;
+  autoRenew: boolean;
+  cancelAtPeriodEnd: boolean;
+  stripeSubscriptionId: string | null;
+}
+
+export const NO_SUBSCRIPTION: SubscriptionView = {
+  status: "inactive",
+  planId: null,
+  planName: null,
+  plan: null,
+  currentPeriodStart: null,
+  currentPeriodEnd: null,
+  autoRenew: false,
+  cancelAtPeriodEnd: false,
+  stripeSubscriptionId: null,
+};
+
+/**
+ * A plan's period in whole months, the spec's `duration` (1 monthly, 3 quarterly). Weekly and
+ * daily plans have none (0): screens name them from `interval`, never from this number.
+ */
+function durationInMonths(interval: string, count: number): number {
+  if (interval === "year") return 12 * count;
+  if (interval === "month") return count;
+  return 0;
+}
+
+export type SubscriptionWithPlan = {
+  subscription: UserSubscriptionRow;
+  plan: Pick<SubscriptionPlanRow, "name" | "interval" | "intervalCount">;
+};
+
+type StateRow = Pick<UserSubscriptionRow, "status" | "cancelAtPeriodEnd" | "currentPeriodEnd">;
+
+/** Whether the subscription carries the subscriber's rights now (the rule above). */
+export function isInForce(row: StateRow, now: Date = new Date()): boolean {
+  if (row.status !== "active" && row.status !== "past_due") return false;
+  return !row.cancelAtPeriodEnd || row.currentPeriodEnd > now;
+}
+
+/** The one status every screen shows for a subscription row. */
+export function subscriptionStatusOf(
+  row: StateRow | undefined,
+  now: Date = new Date(),
+): SubscriptionView["status"] {
+  if (!row || !isInForce(row, now)) return "inactive";
+  return row.cancelAtPeriodEnd ? "canceled" : "active";
+}
+
+export function toSubscriptionView(
+  found: SubscriptionWithPlan | undefined,
+  now: Date = new Date(),
+): SubscriptionView {
+  if (!found) return NO_SUBSCRIPTION;
+  const { subscription: row, plan } = found;
+  const status = subscriptionStatusOf(row, now);
+  return {
+    status,
+    planId: row.planId,
+    planName: plan.name,
+    plan: {
+      name: plan.name,
+      price: row.priceMinor / 100,
+      duration: durationInMonths(plan.interval, plan.intervalCount),
+      interval: plan.interval,
+      intervalCount: plan.intervalCount,
+    },
+    currentPeriodStart: row.currentPeriodStart.toISOString(),
+    currentPeriodEnd: row.currentPeriodEnd.toISOString(),
+    autoRenew: status === "active",
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    stripeSubscriptionId: row.providerSubscriptionId,
+  };
+}
+
+/** The newest subscription of each user (with its plan), by user id. */
+export async function latestSubscriptions(
+  db: Database,
+  userIds: string[],
+): Promise<Map<string, SubscriptionWithPlan>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([userSubscriptions.userId], {
+      subscription: userSubscriptions,
+      plan: {
+        name: subscriptionPlans.name,
+        interval: subscriptionPlans.interval,
+        intervalCount: subscriptionPlans.intervalCount,
+      },
+    })
+    .from(userSubscriptions)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, userSubscriptions.planId))
+    .where(inArray(userSubscriptions.userId, userIds))
+    .orderBy(userSubscriptions.userId, desc(userSubscriptions.createdAt));
+  return new Map(rows.map((row) => [row.subscription.userId, row]));
+}
+
+/** The user's subscription as every answer shows it. */
+export async function subscriptionOf(db: Database, userId: string): Promise<SubscriptionView> {
+  return toSubscriptionView((await latestSubscriptions(db, [userId])).get(userId));
+}
+
+/** subscriptionOf for a page of users, in one query. */
+export async function subscriptionsOf(
+  db: Database,
+  userIds: string[],
+): Promise<Map<string, SubscriptionView>> {
+  const found = await latestSubscriptions(db, userIds);
+  return new Map(userIds.map((id) => [id, toSubscriptionView(found.get(id))]));
+}
+
+/** Whether a shown subscription carries the subscriber's rights (unlimited chat, "premium"). */
+export function hasActiveSubscription(
+  subscription: Pick<SubscriptionView, "status" | "currentPeriodEnd">,
+  now: Date = new Date(),
+): boolean {
+  if (subscription.status === "active") return true;
+  return (
+    subscription.status === "canceled" &&
+    subscription.currentPeriodEnd !== null &&
+    new Date(subscription.currentPeriodEnd) > now
+  );
+}
+
+/**
+ * isInForce as SQL, for filters over many users (the chat logs' plan filter): the user's
+ * `subscribed_until`, which a trigger keeps from their newest subscription through
+ * `subscribed_until_of` (migration 0011, the same rule), is still ahead. Needs `users`.
+ */
+export function hasActiveSubscriptionSql(): SQL<boolean> {
+  return sql<boolean>`coalesce(${users.subscribedUntil} > now(), false)`;
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { UserSubscriptionRow } from "../../db/schema/index.ts";
+import { isInForce, subscriptionStatusOf, toSubscriptionView } from "./subscription-state.ts";
+
+const now = new Date("2026-03-10T00:00:00.000Z");
+const row = (patch: Partial<UserSubscriptionRow>): UserSubscriptionRow => ({
+  id: "s1",
+  userId: "u1",
+  planId: "p1",
+  provider: "sandbox",
+  providerSubscriptionId: "sub_1",
+  providerCustomerId: null,
+  priceId: null,
+  priceMinor: 999,
+  currency: "usd",
+  status: "active",
+  currentPeriodStart: new Date("2026-03-01T00:00:00.000Z"),
+  currentPeriodEnd: new Date("2026-04-01T00:00:00.000Z"),
+  cancelAtPeriodEnd: false,
+  canceledAt: null,
+  planChangeKey: null,
+  planChangeStartedAt: null,
+  createdAt: now,
+  updatedAt: now,
+  ...patch,
+});
+
+describe("the one subscription state", () => {
+  it.each([
+    [{}, "active", true],
+    [{ status: "past_due" as const }, "active", true],
+    [{ cancelAtPeriodEnd: true }, "canceled", true],
+    [
+      { cancelAtPeriodEnd: true, currentPeriodEnd: new Date("2026-03-09T00:00:00.000Z") },
+      "inactive",
+      false,
+    ],
+    [{ status: "unpaid" as const }, "inactive", false],
+    [{ status: "canceled" as const, cancelAtPeriodEnd: true }, "inactive", false],
+    [{ status: "incomplete" as const }, "inactive", false],
+  ])("%o is %s (in force: %s)", (patch, status, inForce) => {
+    expect(subscriptionStatusOf(row(patch), now)).toBe(status);
+    expect(isInForce(row(patch), now)).toBe(inForce);
+  });
+
+  it("keeps the plan of a canceling subscription and names weekly and daily plans' periods", () => {
+    const view = toSubscriptionView(
+      {
+        subscription: row({ cancelAtPeriodEnd: true }),
+        plan: { name: "Fan", interval: "week", intervalCount: 1 },
+      },
+      now,
+    );
+    expect(view).toMatchObject({
+      status: "canceled",
+      planName: "Fan",
+      autoRenew: false,
+      cancelAtPeriodEnd: true,
+      plan: { name: "Fan", price: 9.99, duration: 0, interval: "week", intervalCount: 1 },
+    });
+  });
+});
