@@ -70,6 +70,10 @@ export interface BuildAppOptions {
   uploadLimits?: UploadLimitOverrides;
   /** The voice call's metering clock (tests move a manual clock); default the system's. */
   voiceClock?: VoiceClock;
+  /** The payments sandbox's clock, by which its subscriptions renew; default the system's. */
+  billingClock?: VoiceClock;
+  /** The sandbox's renewal sweep runs every few minutes (default true). */
+  renewalSweep?: boolean;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -181,7 +185,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
   });
-  await app.register(billingModule, { config });
+  await app.register(billingModule, {
+    config,
+    ...(options.billingClock ? { clock: options.billingClock } : {}),
+    ...(options.renewalSweep === false ? { renewalSweep: false } : {}),
+  });
   await app.register(voiceModule, {
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });

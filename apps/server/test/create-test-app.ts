@@ -49,6 +49,8 @@ export interface TestAppOptions {
   uploadLimits?: BuildAppOptions["uploadLimits"];
   /** The voice call's clock (test/manual-clock.ts). */
   voiceClock?: BuildAppOptions["voiceClock"];
+  /** The payments sandbox's clock (test/manual-clock.ts); tests run `billing.renewals.sweep()`. */
+  billingClock?: BuildAppOptions["billingClock"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -78,6 +80,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     loginAccountLimit: options.loginAccountLimit ?? { max: 10_000 },
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
+    ...(options.billingClock ? { billingClock: options.billingClock } : {}),
+    // No background sweep on wall time in tests: a test moves its clock and sweeps.
+    renewalSweep: false,
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

@@ -97,6 +97,10 @@ export const BILLING_MESSAGES = {
   planChanged: "Subscription plan changed successfully",
   canceled: "Your subscription will be canceled at the end of the current period",
   alreadyCanceling: "Your subscription is already set to cancel at the end of the period",
+  notCanceling: "Your subscription is not set to cancel",
+  resumed: "Your subscription will renew at the end of the current period",
+  changeInProgress:
+    "A change to your subscription is already in progress. Please try again in a moment.",
   cardDeclined: "Your card was declined.",
   invalidCard: "Your card number is incomplete.",
   invalidExpiry: "Your card's expiration date is incomplete.",
@@ -525,7 +529,10 @@ export const planChangeResultSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   subscription: currentSubscriptionSchema.extend({
-    /** Charged now for the rest of the period (unused time credited), major units; null if none. */
+    /**
+     * The change's proration, major units: positive, charged to the card now for the rest of
+     * the period; negative, credited to the next invoice (a downgrade); 0 or null: none.
+     */
     proratedAmount: z.number().nullable(),
     currency: currencySchema.nullable(),
     previousPlan: z.object({ _id: z.string(), name: z.string(), price: z.number() }).nullable(),

@@ -25,6 +25,8 @@ export interface FakeStripe extends FakeHttpServer {
   sessions: Map<string, Json>;
   subscriptions: Map<string, Json>;
   invoices: Map<string, Json>;
+  /** Customers with their balance (negative: account credit for the next invoice). */
+  customers: Map<string, Json>;
   /** Pays an open checkout session (and, in subscription mode, starts the subscription). */
   completeCheckout(sessionId: string): { session: Json; subscription?: Json; invoice?: Json };
   /** Expires an open checkout session. */
@@ -90,7 +92,19 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const sessions = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const invoices = new Map<string, Json>();
+  const customers = new Map<string, Json>();
+  /** POST answers by Idempotency-Key: a retried call gets the first answer, nothing twice. */
+  const idempotent = new Map<string, Json>();
   let invoiceNumber = 0;
+
+  const customerOf = (customerId: string): Json => {
+    let customer = customers.get(customerId);
+    if (!customer) {
+      customer = { id: customerId, object: "customer", balance: 0, currency: null, created: now() };
+      customers.set(customerId, customer);
+    }
+    return customer;
+  };
 
   const priceObject = (price: Json) => ({ ...price });
 
@@ -99,6 +113,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     return item;
   };
 
+  /**
+   * An invoice as Stripe finalizes it: `amount` is the signed total; a negative one goes to the
+   * customer's balance; a paid positive one uses the balance's credit first.
+   */
   const makeInvoice = (input: {
     subscription: Json;
     amount: number;
@@ -110,6 +128,17 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     invoiceNumber += 1;
     const invoiceId = id("in");
     const paymentIntent = id("pi");
+    const customer = customerOf(String(input.subscription.customer));
+    const startingBalance = Number(customer.balance);
+    let due = Math.max(0, input.amount);
+    if (input.amount < 0) {
+      customer.balance = startingBalance + input.amount;
+    } else if (input.paid && startingBalance < 0) {
+      const applied = Math.min(input.amount, -startingBalance);
+      customer.balance = startingBalance + applied;
+      due = input.amount - applied;
+    }
+    const paid = input.paid && due > 0;
     const invoice: Json = {
       id: invoiceId,
       object: "invoice",
@@ -117,9 +146,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       status: input.paid ? "paid" : "open",
       customer: input.subscription.customer,
       currency: input.subscription.currency,
-      amount_due: input.amount,
-      amount_paid: input.paid ? input.amount : 0,
-      amount_remaining: input.paid ? 0 : input.amount,
+      total: input.amount,
+      starting_balance: startingBalance,
+      ending_balance: Number(customer.balance),
+      amount_due: due,
+      amount_paid: input.paid ? due : 0,
+      amount_remaining: input.paid ? 0 : due,
       attempt_count: 1,
       billing_reason: input.reason,
       created: now(),
@@ -127,7 +159,11 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       period_end: input.periodEnd,
       parent: {
         type: "subscription_details",
-        subscription_details: { subscription: input.subscription.id, metadata: {} },
+        subscription_details: {
+          subscription: input.subscription.id,
+          // Stripe snapshots the subscription's metadata on the invoice.
+          metadata: { ...((input.subscription.metadata as Json) ?? {}) },
+        },
       },
       lines: {
         object: "list",
@@ -144,7 +180,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       },
       payments: {
         object: "list",
-        data: input.paid
+        data: paid
           ? [
               {
                 id: id("inpay"),
@@ -177,7 +213,8 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     const end = Number(item.current_period_end);
     const oldAmount = Number((item.price as Json).unit_amount);
     const fraction = Math.min(Math.max((end - now()) / (end - start), 0), 1);
-    return Math.max(0, Math.round(newAmount * fraction) - Math.round(oldAmount * fraction));
+    // Signed: a downgrade's proration is negative (credited to the customer's balance).
+    return Math.round(newAmount * fraction) - Math.round(oldAmount * fraction);
   };
 
   const handler = (request: RecordedRequest, response: ServerResponse, rawUrl: string) => {
@@ -322,9 +359,19 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       return sendJson(response, 200, session);
     }
 
+    if (resource === "customers") {
+      const customer = customers.get(String(objectId));
+      if (!customer) return notFound(response, "customer", String(objectId));
+      return sendJson(response, 200, customer);
+    }
+
     if (resource === "subscriptions") {
       const subscription = subscriptions.get(String(objectId));
       if (!subscription) return notFound(response, "subscription", String(objectId));
+      const idempotencyKey = request.headers["idempotency-key"];
+      const replayKey = typeof idempotencyKey === "string" ? `${path}:${idempotencyKey}` : null;
+      const replayed = method === "POST" && replayKey ? idempotent.get(replayKey) : undefined;
+      if (replayed) return sendJson(response, 200, replayed);
       if (method === "POST") {
         if (body.cancel_at_period_end !== undefined) {
           subscription.cancel_at_period_end = body.cancel_at_period_end === "true";
@@ -343,7 +390,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           const due = proration(subscription, Number(price.unit_amount));
           const item = subscriptionItem(subscription);
           item.price = priceObject(price);
-          if (body.proration_behavior === "always_invoice" && due > 0) {
+          if (body.proration_behavior === "always_invoice" && due !== 0) {
             const invoice = makeInvoice({
               subscription,
               amount: due,
@@ -355,6 +402,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
             subscription.latest_invoice = invoice.id;
           }
         }
+        if (replayKey) idempotent.set(replayKey, structuredClone(subscription));
       }
       return sendJson(response, 200, subscription);
     }
@@ -367,10 +415,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         const priceId = ((details?.items as Json[]) ?? [])[0]?.price;
         const price = prices.get(String(priceId));
         if (!price) return notFound(response, "price", String(priceId));
+        const total = proration(subscription, Number(price.unit_amount));
         return sendJson(response, 200, {
           object: "invoice",
           id: null,
-          amount_due: proration(subscription, Number(price.unit_amount)),
+          total,
+          amount_due: Math.max(0, total),
           currency: price.currency,
           billing_reason: "subscription_update",
           created: now(),
@@ -450,10 +500,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     sessions,
     subscriptions,
     invoices,
+    customers,
     completeCheckout(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`No such session ${sessionId}`);
       session.customer ??= id("cus");
+      customerOf(String(session.customer));
       session.status = "complete";
       session.payment_status = "paid";
       if (session.mode === "subscription") {

@@ -23,6 +23,7 @@ import type {
   SubscriptionInfo,
 } from "../../providers/payments/index.ts";
 import { applyCreditMovement } from "../credits/ledger.ts";
+import { invoiceEntry } from "./invoice-entry.ts";
 
 /**
  * Where a test may make fulfilment fail half-way: called inside the transaction after each
@@ -257,22 +258,26 @@ export function createFulfilment(options: FulfilmentOptions) {
     checkoutSessionId: string | null,
   ) => {
     if (invoice.status !== "paid") return;
-    const plan = await planOf(tx, row.planId);
+    // The plan the invoice was made for (a later change may have moved the row on).
+    const planId = invoice.subscriptionMetadata.planId ?? row.planId;
+    const plan = await planOf(tx, planId);
     const planName = plan?.name ?? "Subscription";
-    // Plan credits come with the first and every renewal payment, not with a proration.
-    const grants = plan && plan.credits > 0 && invoice.billingReason !== "subscription_update";
+    const previousPlanId = invoice.subscriptionMetadata.previousPlanId;
+    const previous = previousPlanId ? await planOf(tx, previousPlanId) : undefined;
+    const entry = invoiceEntry(invoice, planName, plan?.credits ?? 0, previous?.credits ?? null);
+    const grants = entry.credits > 0;
     const [inserted] = await tx
       .insert(payments)
       .values({
         kind: "subscription",
         userId: row.userId,
-        status: "success",
-        amountMinor: invoice.amountPaid,
+        status: entry.status,
+        amountMinor: entry.amountMinor,
         currency: currencyOf(invoice.currency),
-        credits: grants && plan ? plan.credits : 0,
-        planId: row.planId,
+        credits: entry.credits,
+        planId,
         subscriptionId: row.id,
-        itemName: planName,
+        itemName: entry.itemName,
         provider: row.provider,
         stripePaymentId: invoice.paymentId,
         invoiceId: invoice.id,
@@ -280,7 +285,11 @@ export function createFulfilment(options: FulfilmentOptions) {
         checkoutSessionId,
         sourceKey: `invoice:${invoice.id}`,
         transactionDate: invoice.created,
-        metadata: { billingReason: invoice.billingReason },
+        metadata: {
+          billingReason: invoice.billingReason,
+          totalMinor: invoice.totalMinor,
+          creditAppliedMinor: invoice.creditAppliedMinor,
+        },
       })
       .onConflictDoNothing({ target: payments.sourceKey })
       .returning({ id: payments.id });
@@ -290,7 +299,7 @@ export function createFulfilment(options: FulfilmentOptions) {
       await applyCreditMovement(tx, {
         userId: row.userId,
         kind: "subscription_grant",
-        amount: plan.credits,
+        amount: entry.credits,
         sourceKey: `invoice:${invoice.id}`,
         metadata: { planId: plan.id, invoiceId: invoice.id },
       });
@@ -503,6 +512,21 @@ export function createFulfilment(options: FulfilmentOptions) {
         });
       }
       return once(event, async () => {});
+    },
+
+    /**
+     * A subscription invoice recorded now (a plan change's proration), as its webhook will:
+     * the same source key, so whichever comes second changes nothing.
+     */
+    async recordInvoice(
+      invoice: InvoiceInfo,
+      subscription: SubscriptionInfo,
+      provider: PaymentsProvider,
+    ): Promise<void> {
+      await db.transaction(async (tx) => {
+        const row = await syncSubscription(tx, provider, subscription);
+        if (row) await recordPaidInvoice(tx, invoice, row, null);
+      });
     },
 
     /** The mirror of one subscription brought to the provider's state now (plan change, cancel). */

@@ -7,12 +7,14 @@ import {
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
+import { systemClock, type VoiceClock } from "../voice/clock.ts";
 import { adminBillingRoutes } from "./admin-routes.ts";
 import { createCatalogueRepository } from "./catalogue-repository.ts";
 import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
 import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
 import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
+import { createRenewals, type Renewals } from "./renewals.ts";
 import { createSandboxStore } from "./sandbox-store.ts";
 import { createSubscriptionsReader } from "./subscriptions-reader.ts";
 import { createSubscriptionsService, type SubscriptionsService } from "./subscriptions-service.ts";
@@ -31,6 +33,8 @@ export interface Billing {
   /** THE fulfilment (webhooks and sandbox); tests set `fulfilment.state.probe` to fail half-way. */
   fulfilment: Fulfilment;
   sandbox: SandboxPayments;
+  /** The sandbox's renewal sweep; tests move the clock and call `renewals.sweep()`. */
+  renewals: Renewals;
 }
 
 declare module "fastify" {
@@ -42,6 +46,10 @@ declare module "fastify" {
 
 export interface BillingModuleOptions {
   config: Config;
+  /** The clock of the sandbox and its renewals (tests pass a manual one); default the system's. */
+  clock?: VoiceClock;
+  /** Run the renewal sweep every few minutes (default true; tests call the sweep themselves). */
+  renewalSweep?: boolean;
 }
 
 /**
@@ -55,6 +63,7 @@ export const billingModule = fp<BillingModuleOptions>(
     const db = app.database.db;
     const payments = () => app.providers.payments();
     const fulfilment = createFulfilment({ db, payments, log: app.log });
+    const clock = options.clock ?? systemClock;
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
     let sandbox: SandboxPayments | undefined;
@@ -64,6 +73,7 @@ export const billingModule = fp<BillingModuleOptions>(
       deliver: async (event: PaymentEvent) => {
         await fulfilment.handle(event, sandbox);
       },
+      now: () => new Date(clock.now()),
     };
     sandbox = createSandboxPayments(sandboxOptions);
     app.providers.configureSandbox(sandboxOptions);
@@ -91,6 +101,11 @@ export const billingModule = fp<BillingModuleOptions>(
       fulfilment,
       reader,
     });
+    const renewals = createRenewals({ db, sandbox, clock, log: app.log });
+    if (options.renewalSweep !== false) {
+      app.addHook("onReady", async () => renewals.start());
+      app.addHook("onClose", async () => renewals.stop());
+    }
     app.decorate<Billing>("billing", {
       catalogue,
       checkout,
@@ -98,6 +113,7 @@ export const billingModule = fp<BillingModuleOptions>(
       transactions,
       fulfilment,
       sandbox,
+      renewals,
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });

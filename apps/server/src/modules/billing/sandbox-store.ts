@@ -16,13 +16,11 @@ export function createSandboxStore(db: Database): SandboxStore {
       const [row] = await db.select().from(sandboxObjects).where(eq(sandboxObjects.id, id));
       return row?.data ?? null;
     },
-    async transition(id, fromStatus, data) {
+    async transition(id, from, data, field = "status") {
       const updated = await db
         .update(sandboxObjects)
         .set({ data, updatedAt: sql`now()` })
-        .where(
-          and(eq(sandboxObjects.id, id), sql`${sandboxObjects.data}->>'status' = ${fromStatus}`),
-        )
+        .where(and(eq(sandboxObjects.id, id), sql`${sandboxObjects.data}->>${field} = ${from}`))
         .returning({ id: sandboxObjects.id });
       return updated.length > 0;
     },

@@ -331,7 +331,7 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     // Both paid within the same second (dates are whole seconds, as Stripe's): any order.
     expect(payments.transactions.map((p) => [p.planName, p.amount])).toEqual(
       expect.arrayContaining([
-        ["Pro", result.subscription.proratedAmount],
+        ["Pro (plan change: charged at once)", result.subscription.proratedAmount],
         ["Basic", 10],
       ]),
     );

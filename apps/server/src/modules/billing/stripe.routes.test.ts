@@ -429,7 +429,7 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
     ]);
   });
 
-  it("changes plan through Stripe's invoice preview and cancels at period end", async () => {
+  it("changes plan with the proration invoiced at once and cancels at period end", async () => {
     const small = await createPlan(t, admin, { name: "Small", price: 10 });
     const large = await createPlan(t, admin, { name: "Large", price: 40 });
     const user = await signUp(t);
@@ -446,7 +446,16 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
       plan: { name: "Large" },
     });
     expect(result.subscription.proratedAmount).toBeGreaterThan(29);
-    expect(fake.requests.some((r) => r.path === "/v1/invoices/create_preview")).toBe(true);
+    // One update, with an idempotency key; the amount answered is what the invoice charged.
+    const update = fake.requests.find(
+      (r) =>
+        r.method === "POST" &&
+        r.path === `/v1/subscriptions/${subscription.id}` &&
+        r.body.toString().includes("proration_behavior"),
+    );
+    expect(String(update?.headers["idempotency-key"])).toMatch(/^plan-change:/);
+    const charged = fake.invoices.get(String(subscription.latest_invoice)) as Json;
+    expect(result.subscription.proratedAmount).toBe(Number(charged.amount_paid) / 100);
     const item = ((subscription.items as Json).data as Json[])[0] as Json;
     expect((item.price as Json).id).toBe(large.stripePriceId);
     // The webhooks that follow change nothing more.

@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import {
   BILLING_MESSAGES,
   type PlanChangeResult,
   type SubscriptionAnalytics,
 } from "@twinline/contracts";
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
   payments as paymentsTable,
@@ -13,12 +14,21 @@ import {
   userSubscriptions,
 } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import type { PaymentsProvider, SandboxPayments } from "../../providers/payments/index.ts";
+import type {
+  InvoiceInfo,
+  PaymentsProvider,
+  SandboxPayments,
+} from "../../providers/payments/index.ts";
 import type { CatalogueService } from "./catalogue-service.ts";
 import { planItem } from "./checkout-service.ts";
 import type { Fulfilment } from "./fulfilment.ts";
 import { providerCall, toMajor } from "./money.ts";
+import { isInForce } from "./subscription-state.ts";
 import type { SubscriptionsReader } from "./subscriptions-reader.ts";
+
+/** What the change's invoice did: charged now (positive, after account credit) or credited. */
+const proratedMinor = (invoice: InvoiceInfo): number =>
+  invoice.totalMinor < 0 ? invoice.totalMinor : invoice.amountPaid;
 
 export interface SubscriptionsServiceOptions {
   db: Database;
@@ -29,14 +39,14 @@ export interface SubscriptionsServiceOptions {
   reader: SubscriptionsReader;
 }
 
-const inForce = (row: UserSubscriptionRow | undefined): row is UserSubscriptionRow =>
-  row !== undefined && (row.status === "active" || row.status === "past_due");
+/** How long a plan change may hold its subscription before another request may take over. */
+export const PLAN_CHANGE_LEASE_SECONDS = 120;
 
 /**
- * The user's subscription: plan changes at once with proration (Stripe's invoice preview says
- * what is due now; the change is invoiced at once), and cancellation at the period end. The
- * mirror is refreshed from the provider's answer at once; the webhooks that follow change
- * nothing more.
+ * The user's subscription: plan changes at once, their proration invoiced at once (an upgrade
+ * charged, a downgrade credited to the next invoice: docs/decisions/0034), cancellation at the
+ * period end and its undoing. The mirror and the change's invoice are recorded from the
+ * provider's answer at once; the webhooks that follow change nothing more.
  */
 export function createSubscriptionsService(options: SubscriptionsServiceOptions) {
   const { db, catalogue, payments, sandbox, fulfilment, reader } = options;
@@ -51,13 +61,87 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
     return provider;
   };
 
+  const inForceRow = async (userId: string): Promise<UserSubscriptionRow> => {
+    const row = await reader.currentRow(userId);
+    if (!row || !isInForce(row)) throw new HttpError(400, BILLING_MESSAGES.noActiveSubscription);
+    return row;
+  };
+
+  /**
+   * One change in flight per subscription: a conditional update takes the lease (its key is
+   * the provider's idempotency key); a second request meanwhile answers 409 and charges nothing.
+   */
+  const takeLease = async (row: UserSubscriptionRow): Promise<string> => {
+    const key = `plan-change:${row.id}:${randomUUID()}`;
+    const taken = await db
+      .update(userSubscriptions)
+      .set({ planChangeKey: key, planChangeStartedAt: sql`now()` })
+      .where(
+        and(
+          eq(userSubscriptions.id, row.id),
+          or(
+            isNull(userSubscriptions.planChangeKey),
+            lt(
+              userSubscriptions.planChangeStartedAt,
+              sql`now() - make_interval(secs => ${PLAN_CHANGE_LEASE_SECONDS})`,
+            ),
+          ),
+        ),
+      )
+      .returning({ id: userSubscriptions.id });
+    if (taken.length === 0) throw new HttpError(409, BILLING_MESSAGES.changeInProgress);
+    return key;
+  };
+
+  const releaseLease = async (row: UserSubscriptionRow, key: string) => {
+    await db
+      .update(userSubscriptions)
+      .set({ planChangeKey: null, planChangeStartedAt: null })
+      .where(and(eq(userSubscriptions.id, row.id), eq(userSubscriptions.planChangeKey, key)));
+  };
+
+  const setCancel = async (userId: string, cancel: boolean) => {
+    const row = await inForceRow(userId);
+    if (cancel && row.cancelAtPeriodEnd) {
+      throw new HttpError(400, BILLING_MESSAGES.alreadyCanceling);
+    }
+    if (!cancel && !row.cancelAtPeriodEnd) throw new HttpError(400, BILLING_MESSAGES.notCanceling);
+    const provider = await providerFor(row);
+    const changed = await providerCall(() =>
+      cancel
+        ? provider.cancelAtPeriodEnd(row.providerSubscriptionId)
+        : provider.resumeSubscription(row.providerSubscriptionId),
+    );
+    await fulfilment.refreshSubscription(changed, provider);
+    return {
+      success: true as const,
+      message: cancel ? BILLING_MESSAGES.canceled : BILLING_MESSAGES.resumed,
+      subscription: await reader.current(userId),
+    };
+  };
+
   return {
-    async upgrade(user: UserRow, planId: string): Promise<PlanChangeResult> {
-      const row = await reader.currentRow(user.id);
-      if (!inForce(row)) throw new HttpError(400, BILLING_MESSAGES.noActiveSubscription);
+    /**
+     * Changes the plan at once (upgrade, downgrade, change; the same plan of a subscription set
+     * to cancel resumes it). The proration is what the provider invoiced for this change.
+     */
+    async upgrade(user: Pick<UserRow, "id">, planId: string): Promise<PlanChangeResult> {
+      const row = await inForceRow(user.id);
       const plan = await catalogue.planForCheckout(planId);
-      if (plan.id === row.planId && row.priceMinor === plan.priceMinor && !row.cancelAtPeriodEnd) {
-        throw new HttpError(400, BILLING_MESSAGES.samePlan);
+      if (plan.id === row.planId && row.priceMinor === plan.priceMinor) {
+        if (!row.cancelAtPeriodEnd) throw new HttpError(400, BILLING_MESSAGES.samePlan);
+        const resumed = await setCancel(user.id, false);
+        return {
+          success: true,
+          message: BILLING_MESSAGES.planChanged,
+          subscription: {
+            ...resumed.subscription,
+            proratedAmount: null,
+            currency: plan.currency,
+            previousPlan: { _id: plan.id, name: plan.name, price: toMajor(row.priceMinor) },
+            change: "change",
+          },
+        };
       }
       if (plan.currency !== row.currency) {
         throw new HttpError(
@@ -68,16 +152,29 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
       const previous = await catalogue.findPlanAnyState(row.planId);
       const provider = await providerFor(row);
       const item = planItem(plan, provider);
-      const preview = await providerCall(() =>
-        provider.previewPriceChange(row.providerSubscriptionId, item),
-      );
-      const changed = await providerCall(() =>
-        provider.changeSubscriptionPrice(row.providerSubscriptionId, item, {
-          planId: plan.id,
-          userId: user.id,
-        }),
-      );
-      await fulfilment.refreshSubscription(changed, provider);
+      const key = await takeLease(row);
+      let invoice: InvoiceInfo | null = null;
+      try {
+        const changed = await providerCall(() =>
+          provider.changeSubscriptionPrice(
+            row.providerSubscriptionId,
+            item,
+            { planId: plan.id, userId: user.id, previousPlanId: row.planId },
+            key,
+          ),
+        );
+        await fulfilment.refreshSubscription(changed, provider);
+        const latest = changed.latestInvoiceId
+          ? await providerCall(() => provider.retrieveInvoice(changed.latestInvoiceId ?? ""))
+          : null;
+        // Only this change's invoice (none when its proration was zero).
+        if (latest?.subscriptionMetadata.changeKey === key) {
+          invoice = latest;
+          await fulfilment.recordInvoice(latest, changed, provider);
+        }
+      } finally {
+        await releaseLease(row, key);
+      }
       const current = await reader.current(user.id);
       const change =
         plan.priceMinor > row.priceMinor
@@ -90,7 +187,7 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
         message: BILLING_MESSAGES.planChanged,
         subscription: {
           ...current,
-          proratedAmount: toMajor(preview.amountDueMinor),
+          proratedAmount: invoice ? toMajor(proratedMinor(invoice)) : 0,
           currency: plan.currency,
           previousPlan: previous
             ? { _id: previous.id, name: previous.name, price: toMajor(row.priceMinor) }
@@ -100,21 +197,11 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
       };
     },
 
-    async cancel(user: UserRow) {
-      const row = await reader.currentRow(user.id);
-      if (!inForce(row)) throw new HttpError(400, BILLING_MESSAGES.noActiveSubscription);
-      if (row.cancelAtPeriodEnd) throw new HttpError(400, BILLING_MESSAGES.alreadyCanceling);
-      const provider = await providerFor(row);
-      const changed = await providerCall(() =>
-        provider.cancelAtPeriodEnd(row.providerSubscriptionId),
-      );
-      await fulfilment.refreshSubscription(changed, provider);
-      return {
-        success: true as const,
-        message: BILLING_MESSAGES.canceled,
-        subscription: await reader.current(user.id),
-      };
-    },
+    /** Stops renewal at the period end (the user's Cancel; admin tools call it too). */
+    cancel: (user: Pick<UserRow, "id">) => setCancel(user.id, true),
+
+    /** Undoes cancel: the subscription renews again at the period end. */
+    resume: (user: Pick<UserRow, "id">) => setCancel(user.id, false),
 
     async analytics(): Promise<SubscriptionAnalytics> {
       const plans = await db

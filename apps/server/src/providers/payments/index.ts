@@ -4,6 +4,7 @@ export {
   createSandboxPayments,
   periodEnd,
   prorationDue,
+  type RenewalOutcome,
   SANDBOX_CARD_DECLINED,
   SANDBOX_CARD_SUCCESS,
   type SandboxCard,

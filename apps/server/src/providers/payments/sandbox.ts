@@ -1,5 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { ProviderUnavailableError } from "../errors.ts";
+import { createSandboxInvoices, sandboxId } from "./sandbox-invoices.ts";
+import { createSandboxRenewals, type RenewalOutcome } from "./sandbox-renewals.ts";
+
+export type { RenewalOutcome };
+
 import type {
   CheckoutItem,
   CheckoutSessionInfo,
@@ -58,11 +62,26 @@ export interface SandboxPayments extends PaymentsProvider {
   pay(sessionId: string, card: SandboxCard): Promise<void>;
   /** The buyer left the page: the session is canceled (Stripe keeps it open; it expires). */
   cancel(sessionId: string): Promise<void>;
+  /**
+   * Renews the subscription when its period has ended by the sandbox's clock (the renewal
+   * sweep calls it): charges the saved card, or, declined, goes past_due then unpaid; ends one
+   * set to cancel. `known` is the app's mirror: when the sandbox is elsewhere already, its
+   * latest events are delivered again (a crash between the two).
+   */
+  /**
+   * The customer saves another card for renewals (Stripe's billing portal); any well-formed
+   * number is kept, the decline card too: it fails at the next renewal.
+   */
+  updateCard(subscriptionId: string, cardNumber: string): Promise<void>;
+  renewDue(
+    subscriptionId: string,
+    known: { periodEnd: Date; status: string },
+  ): Promise<RenewalOutcome>;
 }
 
 const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-export const sandboxId = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString("hex")}`;
+export { sandboxId };
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const fromSeconds = (value: unknown) => new Date(Number(value) * 1000);
@@ -94,8 +113,8 @@ export function periodEnd(start: Date, recurring: Recurring): Date {
 
 /**
  * Stripe's proration for an immediate price change invoiced at once: the new price for the
- * unused part of the period less the unused part of the old price; a negative result is a
- * credit, so nothing is due now.
+ * unused part of the period less the unused part of the old price. Signed: a negative result
+ * (a downgrade) is credited to the customer's balance for the next invoice.
  */
 export function prorationDue(input: {
   oldAmountMinor: number;
@@ -108,9 +127,7 @@ export function prorationDue(input: {
   if (total <= 0) return 0;
   const left = Math.min(Math.max(input.periodEnd.getTime() - input.now.getTime(), 0), total);
   const fraction = left / total;
-  const due =
-    Math.round(input.newAmountMinor * fraction) - Math.round(input.oldAmountMinor * fraction);
-  return Math.max(0, due);
+  return Math.round(input.newAmountMinor * fraction) - Math.round(input.oldAmountMinor * fraction);
 }
 
 /** The card form's checks, in Stripe's words. */
@@ -192,6 +209,12 @@ function toInvoice(data: Json): InvoiceInfo {
     subscriptionId: str(data.subscription),
     amountPaid: Number(data.amount_paid),
     amountDue: Number(data.amount_due),
+    totalMinor: Number(data.total ?? data.amount_due),
+    creditAppliedMinor: Math.max(
+      0,
+      Number(data.ending_balance ?? 0) - Number(data.starting_balance ?? 0),
+    ),
+    subscriptionMetadata: (data.subscription_metadata as Record<string, string>) ?? {},
     currency: String(data.currency),
     billingReason: str(data.billing_reason),
     paymentId: str(data.payment_intent),
@@ -221,10 +244,12 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       previewPriceChange: unavailable,
       changeSubscriptionPrice: unavailable,
       cancelAtPeriodEnd: unavailable,
+      resumeSubscription: unavailable,
     };
   }
   const { store, publicUrl, deliver } = options;
   const now = options.now ?? (() => new Date());
+  const invoices = createSandboxInvoices({ store, now });
 
   const event = (type: string, object: Json): PaymentEvent => ({
     id: sandboxId("evt"),
@@ -241,35 +266,28 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
     return data;
   };
 
-  let invoiceCounter = 0;
-  const makeInvoice = async (input: {
-    subscription: Json;
-    amountMinor: number;
-    reason: string;
-    periodStart: Date;
-    periodEnd: Date;
-  }): Promise<Json> => {
-    invoiceCounter += 1;
-    const id = sandboxId("in");
-    const invoice: Json = {
-      id,
-      object: "invoice",
-      number: `SBX-${id.slice(-8).toUpperCase()}-${invoiceCounter}`,
-      status: "paid",
-      subscription: input.subscription.id,
-      amount_paid: input.amountMinor,
-      amount_due: input.amountMinor,
-      currency: input.subscription.currency,
-      billing_reason: input.reason,
-      payment_intent: sandboxId("pi"),
-      period_start: seconds(input.periodStart),
-      period_end: seconds(input.periodEnd),
-      created: seconds(now()),
-      attempt_count: 1,
-    };
-    await store.put(id, "invoice", invoice);
-    return invoice;
+  /**
+   * Writes a subscription by compare-and-set on its version: a renewal and a plan change of
+   * one subscription never both apply to the same state (the loser is told to retry).
+   */
+  const saveSubscription = async (data: Json): Promise<boolean> => {
+    const version = String(data.version ?? "0");
+    const next = { ...data, version: String(Number(version) + 1) };
+    if (!(await store.transition(String(data.id), version, next, "version"))) return false;
+    Object.assign(data, next);
+    return true;
   };
+
+  const renewals = createSandboxRenewals({
+    store,
+    invoices,
+    deliver,
+    event,
+    now,
+    saveSubscription,
+    periodEnd,
+    cardPays: (card) => card === SANDBOX_CARD_SUCCESS,
+  });
 
   const sandbox: SandboxPayments = {
     mode: "sandbox",
@@ -335,12 +353,15 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       if (!(await store.transition(sessionId, "open", session))) throw new SessionClosedError();
       const events: PaymentEvent[] = [event("checkout.session.completed", session)];
       if (recurring && subscriptionId) {
+        // Renewals charge the card the subscription was bought with.
+        await invoices.saveCard(String(session.customer), card.cardNumber.replace(/[\s-]/g, ""));
         const start = now();
         const end = periodEnd(start, recurring);
         const subscription: Json = {
           id: subscriptionId,
           object: "subscription",
           status: "active",
+          version: "0",
           customer: session.customer,
           item_id: sandboxId("si"),
           price_id: item.priceId,
@@ -356,12 +377,13 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
           latest_invoice: null,
           created: seconds(start),
         };
-        const invoice = await makeInvoice({
+        const invoice = await invoices.make({
           subscription,
-          amountMinor: item.amountMinor,
+          totalMinor: item.amountMinor,
           reason: "subscription_create",
           periodStart: start,
           periodEnd: end,
+          paid: true,
         });
         subscription.latest_invoice = invoice.id;
         await store.put(subscriptionId, "subscription", subscription);
@@ -394,48 +416,75 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       };
     },
 
-    async changeSubscriptionPrice(subscriptionId, item, metadata) {
-      const data = await mustGet(subscriptionId, "subscription");
-      const before = toSubscription(data);
-      const due = prorationDue({
-        oldAmountMinor: before.amountMinor,
-        newAmountMinor: item.amountMinor,
-        periodStart: before.currentPeriodStart,
-        periodEnd: before.currentPeriodEnd,
-        now: now(),
-      });
-      Object.assign(data, {
-        price_id: item.priceId,
-        amount: item.amountMinor,
-        currency: item.currency,
-        cancel_at_period_end: false,
-        canceled_at: null,
-        metadata: { ...(data.metadata as Json), ...metadata },
-      });
-      let invoice: Json | null = null;
-      if (due > 0) {
-        invoice = await makeInvoice({
-          subscription: data,
-          amountMinor: due,
-          reason: "subscription_update",
-          periodStart: now(),
+    async changeSubscriptionPrice(subscriptionId, item, metadata, idempotencyKey) {
+      for (;;) {
+        const data = await mustGet(subscriptionId, "subscription");
+        // The same key again (a retried call): the change it made, not a second one.
+        if ((data.metadata as Json | undefined)?.changeKey === idempotencyKey) {
+          return toSubscription(data);
+        }
+        const before = toSubscription(data);
+        const total = prorationDue({
+          oldAmountMinor: before.amountMinor,
+          newAmountMinor: item.amountMinor,
+          periodStart: before.currentPeriodStart,
           periodEnd: before.currentPeriodEnd,
+          now: now(),
         });
-        data.latest_invoice = invoice.id;
+        Object.assign(data, {
+          price_id: item.priceId,
+          amount: item.amountMinor,
+          currency: item.currency,
+          cancel_at_period_end: false,
+          canceled_at: null,
+          metadata: { ...(data.metadata as Json), ...metadata, changeKey: idempotencyKey },
+        });
+        if (!(await saveSubscription(data))) continue;
+        let invoice: Json | null = null;
+        if (total !== 0) {
+          invoice = await invoices.make({
+            subscription: data,
+            totalMinor: total,
+            reason: "subscription_update",
+            periodStart: now(),
+            periodEnd: before.currentPeriodEnd,
+            paid: true,
+          });
+          data.latest_invoice = invoice.id;
+          await store.put(subscriptionId, "subscription", data);
+        }
+        await deliver(event("customer.subscription.updated", data));
+        if (invoice) await deliver(event("invoice.paid", invoice));
+        return toSubscription(data);
       }
-      await store.put(subscriptionId, "subscription", data);
-      await deliver(event("customer.subscription.updated", data));
-      if (invoice) await deliver(event("invoice.paid", invoice));
-      return toSubscription(data);
     },
 
-    async cancelAtPeriodEnd(subscriptionId) {
+    cancelAtPeriodEnd: (subscriptionId) => setCancel(subscriptionId, true),
+    resumeSubscription: (subscriptionId) => setCancel(subscriptionId, false),
+
+    async updateCard(subscriptionId, cardNumber) {
       const data = await mustGet(subscriptionId, "subscription");
-      Object.assign(data, { cancel_at_period_end: true, canceled_at: seconds(now()) });
-      await store.put(subscriptionId, "subscription", data);
+      const number = cardNumber.replace(/[\s-]/g, "");
+      if (!/^\d{13,19}$/.test(number)) {
+        throw new CardError("Your card number is incomplete.", "incomplete_number");
+      }
+      await invoices.saveCard(String(data.customer), number);
+    },
+
+    renewDue: (subscriptionId, known) => renewals.renewDue(subscriptionId, known),
+  };
+
+  async function setCancel(subscriptionId: string, cancel: boolean): Promise<SubscriptionInfo> {
+    for (;;) {
+      const data = await mustGet(subscriptionId, "subscription");
+      Object.assign(data, {
+        cancel_at_period_end: cancel,
+        canceled_at: cancel ? seconds(now()) : null,
+      });
+      if (!(await saveSubscription(data))) continue;
       await deliver(event("customer.subscription.updated", data));
       return toSubscription(data);
-    },
-  };
+    }
+  }
   return sandbox;
 }

@@ -36,7 +36,7 @@ describe("the sandbox's periods, proration and card checks", () => {
         now: utc("2026-03-16T00:00:00Z"),
       }),
     ).toBe(1000);
-    // A downgrade is a credit: nothing due now.
+    // A downgrade is a credit (negative): it goes to the customer's balance.
     expect(
       prorationDue({
         ...period,
@@ -44,7 +44,7 @@ describe("the sandbox's periods, proration and card checks", () => {
         newAmountMinor: 1000,
         now: utc("2026-03-16T00:00:00Z"),
       }),
-    ).toBe(0);
+    ).toBe(-1000);
     // At the very start, the whole difference; after the end, nothing.
     expect(
       prorationDue({

@@ -136,6 +136,13 @@ function toInvoice(invoice: Stripe.Invoice): InvoiceInfo {
     subscriptionId: idOf(parent as string | Stripe.Subscription | null | undefined),
     amountPaid: invoice.amount_paid,
     amountDue: invoice.amount_due,
+    totalMinor: invoice.total,
+    // The balance is negative while it holds credit: what it rose by is the credit used.
+    creditAppliedMinor: Math.max(
+      0,
+      (invoice.ending_balance ?? 0) - (invoice.starting_balance ?? 0),
+    ),
+    subscriptionMetadata: { ...(invoice.parent?.subscription_details?.metadata ?? {}) },
     currency: invoice.currency,
     billingReason: invoice.billing_reason ?? null,
     paymentId:
@@ -328,20 +335,26 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
         return { amountDueMinor: preview.amount_due, currency: preview.currency };
       }),
 
-    changeSubscriptionPrice: (subscriptionId, item, metadata) =>
+    changeSubscriptionPrice: (subscriptionId, item, metadata, idempotencyKey) =>
       call(async (client) => {
         const current = await client.subscriptions.retrieve(subscriptionId);
         const itemId = current.items.data[0]?.id;
         if (!itemId || !item.priceId) {
           throw new ProviderError("Stripe", "The subscription or the plan has no Stripe price");
         }
+        // always_invoice: an upgrade's proration is charged at once; a downgrade's negative
+        // invoice goes to the customer's balance, which Stripe applies to the next invoice.
         return toSubscription(
-          await client.subscriptions.update(subscriptionId, {
-            items: [{ id: itemId, price: item.priceId }],
-            proration_behavior: "always_invoice",
-            cancel_at_period_end: false,
-            metadata: { ...current.metadata, ...metadata },
-          }),
+          await client.subscriptions.update(
+            subscriptionId,
+            {
+              items: [{ id: itemId, price: item.priceId }],
+              proration_behavior: "always_invoice",
+              cancel_at_period_end: false,
+              metadata: { ...current.metadata, ...metadata, changeKey: idempotencyKey },
+            },
+            { idempotencyKey },
+          ),
         );
       }),
 
@@ -349,6 +362,13 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
       call(async (client) =>
         toSubscription(
           await client.subscriptions.update(subscriptionId, { cancel_at_period_end: true }),
+        ),
+      ),
+
+    resumeSubscription: (subscriptionId) =>
+      call(async (client) =>
+        toSubscription(
+          await client.subscriptions.update(subscriptionId, { cancel_at_period_end: false }),
         ),
       ),
   };

@@ -139,6 +139,15 @@ export interface InvoiceInfo {
   subscriptionId: string | null;
   amountPaid: number;
   amountDue: number;
+  /**
+   * What the invoice is worth before account credit, signed: a downgrade's proration is
+   * negative, and that much goes to the customer's balance (Stripe's rule).
+   */
+  totalMinor: number;
+  /** Account credit (the customer's balance) this invoice used, minor units, >= 0. */
+  creditAppliedMinor: number;
+  /** The subscription's metadata as it was when the invoice was made (Stripe snapshots it). */
+  subscriptionMetadata: Record<string, string>;
   currency: string;
   /** subscription_create, subscription_cycle, subscription_update, manual... */
   billingReason: string | null;
@@ -181,19 +190,34 @@ export interface PaymentsProvider {
     subscriptionId: string,
     item: CheckoutItem,
   ): Promise<{ amountDueMinor: number; currency: string }>;
-  /** Changes the price at once, invoicing the proration now. */
+  /**
+   * Changes the price at once and invoices the proration now (docs/decisions/0034): a positive
+   * one is charged at once, a negative one goes to the customer's balance for the next invoice.
+   * `idempotencyKey` makes a retried call change and charge once.
+   */
   changeSubscriptionPrice(
     subscriptionId: string,
     item: CheckoutItem,
     metadata: Record<string, string>,
+    idempotencyKey: string,
   ): Promise<SubscriptionInfo>;
   cancelAtPeriodEnd(subscriptionId: string): Promise<SubscriptionInfo>;
+  /** Undoes cancelAtPeriodEnd: the subscription renews again. */
+  resumeSubscription(subscriptionId: string): Promise<SubscriptionInfo>;
 }
 
 /** The sandbox's state (billing/sandbox-store.ts keeps it in the database). */
 export interface SandboxStore {
   put(id: string, object: string, data: Record<string, unknown>): Promise<void>;
   get(id: string): Promise<Record<string, unknown> | null>;
-  /** Replaces the object only while its status is `fromStatus`; false when it was not. */
-  transition(id: string, fromStatus: string, data: Record<string, unknown>): Promise<boolean>;
+  /**
+   * Replaces the object only while its `field` (default `status`) is `from`; false when it was
+   * not (compare-and-set: of two writers, one wins).
+   */
+  transition(
+    id: string,
+    from: string,
+    data: Record<string, unknown>,
+    field?: string,
+  ): Promise<boolean>;
 }

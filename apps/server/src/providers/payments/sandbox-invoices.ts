@@ -1,0 +1,116 @@
+import { randomBytes } from "node:crypto";
+import type { SandboxStore } from "./types.ts";
+
+type Json = Record<string, unknown>;
+
+export const sandboxId = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString("hex")}`;
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+export interface SandboxInvoiceInput {
+  subscription: Json;
+  /** Signed: negative is a credit to the customer's balance (a downgrade's proration). */
+  totalMinor: number;
+  reason: string;
+  periodStart: Date;
+  periodEnd: Date;
+  /** false: the card was declined; the invoice stays open and the balance is not touched. */
+  paid: boolean;
+  attempt?: number;
+  /** Reuse this invoice (a retried renewal pays the invoice its first attempt opened). */
+  invoiceId?: string;
+}
+
+/**
+ * The sandbox's customers (their saved test card and account credit) and invoices, as Stripe
+ * keeps them: a negative invoice total goes to the customer's balance; the next paid invoice
+ * uses that credit first. Balances change by compare-and-set on a version, so a renewal and a
+ * plan change of one customer never lose each other's change.
+ */
+export function createSandboxInvoices(options: { store: SandboxStore; now: () => Date }) {
+  const { store, now } = options;
+  let counter = 0;
+
+  const customer = async (customerId: string): Promise<Json> => {
+    const found = await store.get(customerId);
+    if (found?.object === "customer") return found;
+    const created: Json = { id: customerId, object: "customer", balance: 0, version: "0" };
+    await store.put(customerId, "customer", created);
+    return (await store.get(customerId)) ?? created;
+  };
+
+  /** Moves the balance by `change` (negative: more credit) unless `decide` says otherwise. */
+  const moveBalance = async (
+    customerId: string,
+    decide: (balance: number) => number,
+  ): Promise<{ starting: number; ending: number }> => {
+    for (;;) {
+      const current = await customer(customerId);
+      const starting = Number(current.balance ?? 0);
+      const change = decide(starting);
+      if (change === 0) return { starting, ending: starting };
+      const version = String(current.version ?? "0");
+      const next = { ...current, balance: starting + change, version: String(Number(version) + 1) };
+      if (await store.transition(customerId, version, next, "version")) {
+        return { starting, ending: starting + change };
+      }
+    }
+  };
+
+  return {
+    customer,
+
+    /** Remembers the card a checkout was paid with (renewals charge it). */
+    async saveCard(customerId: string, cardNumber: string) {
+      const current = await customer(customerId);
+      await store.put(customerId, "customer", { ...current, card: cardNumber });
+    },
+
+    /** Makes (or, with `invoiceId`, finishes) an invoice; one already paid stays as it is. */
+    async make(input: SandboxInvoiceInput): Promise<Json> {
+      if (input.invoiceId) {
+        const existing = await store.get(input.invoiceId);
+        if (existing?.object === "invoice" && existing.status === "paid") return existing;
+      }
+      const customerId = String(input.subscription.customer);
+      let starting = 0;
+      let ending = 0;
+      if (input.paid) {
+        // A credit (negative total) adds to the balance; a charge uses the credit first.
+        ({ starting, ending } = await moveBalance(customerId, (balance) =>
+          input.totalMinor < 0
+            ? input.totalMinor
+            : Math.min(input.totalMinor, -Math.min(balance, 0)),
+        ));
+      }
+      const applied = Math.max(0, ending - starting);
+      const due = input.totalMinor < 0 ? 0 : input.totalMinor - applied;
+      counter += 1;
+      const id = input.invoiceId ?? sandboxId("in");
+      const invoice: Json = {
+        id,
+        object: "invoice",
+        number: `SBX-${id.slice(-8).toUpperCase()}-${counter}`,
+        status: input.paid ? "paid" : "open",
+        customer: customerId,
+        subscription: input.subscription.id,
+        subscription_metadata: { ...((input.subscription.metadata as Json) ?? {}) },
+        total: input.totalMinor,
+        starting_balance: starting,
+        ending_balance: ending,
+        amount_paid: input.paid ? due : 0,
+        amount_due: due,
+        currency: input.subscription.currency,
+        billing_reason: input.reason,
+        payment_intent: input.paid && due > 0 ? sandboxId("pi") : null,
+        period_start: seconds(input.periodStart),
+        period_end: seconds(input.periodEnd),
+        created: seconds(now()),
+        attempt_count: input.attempt ?? 1,
+      };
+      await store.put(id, "invoice", invoice);
+      return invoice;
+    },
+  };
+}
+
+export type SandboxInvoices = ReturnType<typeof createSandboxInvoices>;
