@@ -33,7 +33,10 @@ export interface FakeStripe extends FakeHttpServer {
   expireCheckout(sessionId: string): Json;
   /** Bills the next period: a paid invoice (subscription_cycle) and the period moved on. */
   renew(subscriptionId: string): { subscription: Json; invoice: Json };
-  /** A renewal whose payment fails: an open invoice and the subscription past_due. */
+  /**
+   * A renewal whose payment fails: an open invoice and the subscription past_due; failing
+   * again (Stripe's retries) leaves it unpaid. A later renew() pays the open invoice.
+   */
   failRenewal(subscriptionId: string): { subscription: Json; invoice: Json };
   /** Ends a subscription (the period ran out after a cancellation). */
   endSubscription(subscriptionId: string): Json;
@@ -532,7 +535,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       item.current_period_start = start;
       item.current_period_end = end;
       subscription.status = "active";
-      const invoice = makeInvoice({
+      const open = subscription.open_invoice
+        ? invoices.get(String(subscription.open_invoice))
+        : null;
+      let invoice = makeInvoice({
         subscription,
         amount: Number(price.unit_amount),
         reason: "subscription_cycle",
@@ -540,6 +546,18 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         periodStart: start,
         periodEnd: end,
       });
+      if (open) {
+        // A retry that succeeds pays the invoice the failed attempts left open.
+        invoices.delete(String(invoice.id));
+        invoice = {
+          ...invoice,
+          id: open.id,
+          number: open.number,
+          attempt_count: Number(open.attempt_count) + 1,
+        };
+        invoices.set(String(open.id), invoice);
+        subscription.open_invoice = null;
+      }
       subscription.latest_invoice = invoice.id;
       return { subscription, invoice };
     },
@@ -547,6 +565,15 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       const subscription = mustSubscription(subscriptionId);
       const item = subscriptionItem(subscription);
       const price = item.price as Json;
+      const open = subscription.open_invoice
+        ? invoices.get(String(subscription.open_invoice))
+        : null;
+      if (open) {
+        // Stripe's retries failed too: the subscription is left unpaid.
+        open.attempt_count = Number(open.attempt_count) + 1;
+        subscription.status = "unpaid";
+        return { subscription, invoice: open };
+      }
       subscription.status = "past_due";
       const invoice = makeInvoice({
         subscription,
@@ -557,6 +584,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         periodEnd: Number(item.current_period_end),
       });
       subscription.latest_invoice = invoice.id;
+      subscription.open_invoice = invoice.id;
       return { subscription, invoice };
     },
     endSubscription(subscriptionId) {

@@ -1,0 +1,106 @@
+import type { SubscriptionPlan } from "@twinline/contracts";
+import { FAKE_STRIPE_SECRET_KEY, type FakeStripe, startFakeStripe } from "@twinline/fakes";
+import { desc, eq } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { adminSession, signUp } from "../../../test/accounts.ts";
+import { createPlan } from "../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import {
+  type LifecycleDriver,
+  type LifecycleUser,
+  sandboxDriver,
+  stripeDriver,
+} from "../../../test/lifecycle/drivers.ts";
+import { checkInvariants } from "../../../test/lifecycle/invariants.ts";
+import { STEP_KINDS } from "../../../test/lifecycle/steps.ts";
+import { createManualClock } from "../../../test/manual-clock.ts";
+import { WEBHOOK_SECRET } from "../../../test/stripe-webhooks.ts";
+import { userSubscriptions } from "../../db/schema/index.ts";
+
+const STEP_NAMES = Object.keys(STEP_KINDS);
+const USERS = 2;
+
+/** A random lifecycle: each user subscribes first, then any steps, by any of the users. */
+const lifecycle = fc.array(
+  fc.record({
+    kind: fc.constantFrom(...STEP_NAMES),
+    who: fc.nat(USERS - 1),
+    choice: fc.nat(1_000),
+  }),
+  { minLength: 3, maxLength: 12 },
+);
+
+describe.each(["sandbox", "stripe"] as const)("a subscription's whole life through %s", (kind) => {
+  let t: TestApp;
+  let fake: FakeStripe | undefined;
+  let driver: LifecycleDriver;
+  let admin: string;
+  let plans: SubscriptionPlan[];
+
+  beforeAll(async () => {
+    const clock = createManualClock();
+    if (kind === "stripe") fake = await startFakeStripe();
+    t = await createTestApp({
+      billingClock: clock,
+      env: {
+        PUBLIC_URL: "https://twinline.example",
+        ...(fake
+          ? {
+              STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY,
+              STRIPE_API_BASE: fake.origin,
+              STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+            }
+          : {}),
+      },
+    });
+    driver = fake ? stripeDriver(t, fake) : sandboxDriver(t, clock);
+    admin = (await adminSession(t)).token;
+    plans = [
+      await createPlan(t, admin, { name: "Fan", price: 9.99, credits: 50 }),
+      await createPlan(t, admin, { name: "Superfan", price: 19.99, credits: 120 }),
+      await createPlan(t, admin, { name: "Patron", price: 29.99, credits: 200 }),
+    ];
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  const newestRow = async (userId: string) =>
+    (
+      await t.app.database.db
+        .select()
+        .from(userSubscriptions)
+        .where(eq(userSubscriptions.userId, userId))
+        .orderBy(desc(userSubscriptions.createdAt))
+        .limit(1)
+    )[0];
+
+  it("keeps money, credits and every screen true after each step of random lifecycles", {
+    timeout: 600_000,
+  }, async () => {
+    await fc.assert(
+      fc.asyncProperty(lifecycle, async (steps) => {
+        const users: LifecycleUser[] = [];
+        for (let n = 0; n < USERS; n += 1) {
+          const signed = await signUp(t);
+          users.push({ id: signed.user.id, email: signed.user.email, token: signed.token });
+        }
+        const all = [...users.map((_, who) => ({ kind: "subscribe", who, choice: who })), ...steps];
+        for (const [index, step] of all.entries()) {
+          const user = users[step.who];
+          const run = STEP_KINDS[step.kind];
+          if (!user || !run) throw new Error(`No step ${step.kind} for user ${step.who}`);
+          const row = await newestRow(user.id);
+          await run({ t, driver, user, plans, row, choice: step.choice });
+          for (const each of users) {
+            await checkInvariants(t, driver, each, admin, `step ${index} ${step.kind}`);
+          }
+        }
+      }),
+      // No shrinking: a failure prints its steps; each run costs a few seconds.
+      { numRuns: 10, endOnFailure: true },
+    );
+  });
+});

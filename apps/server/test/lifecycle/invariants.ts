@@ -1,0 +1,170 @@
+import {
+  adminUserDetailResponseSchema,
+  adminUsersResponseSchema,
+  meResponseSchema,
+  mySubscriptionResponseSchema,
+  userDashboardMetricsResponseSchema,
+} from "@twinline/contracts";
+import { desc, eq, sql } from "drizzle-orm";
+import { expect } from "vitest";
+import {
+  creditLedger,
+  type PaymentRow,
+  payments,
+  subscriptionPlans,
+  userSubscriptions,
+  users,
+} from "../../src/db/schema/index.ts";
+import { subscriptionStatusOf } from "../../src/modules/billing/subscription-state.ts";
+import { call } from "../accounts.ts";
+import type { TestApp } from "../create-test-app.ts";
+import type { LifecycleDriver, LifecycleUser } from "./drivers.ts";
+
+const meta = (row: PaymentRow) => row.metadata as Record<string, unknown>;
+const CREATE_OR_CYCLE = new Set(["subscription_create", "subscription_cycle"]);
+
+/**
+ * What must hold for a user after every step, whatever happened before (issue 16):
+ * - the credit balance is the ledger's sum, never below zero;
+ * - at most one subscription is in force;
+ * - every amount recorded is what the provider charged for what was sold (a period's price
+ *   less the account credit used; a proration; a downgrade's credit), with the credits the
+ *   rules give;
+ * - every provider invoice is on exactly one row (each declined attempt on one failed row);
+ * - the account credit at the provider is the credit recorded less the credit used;
+ * - every screen's API shows the state the subscription row means.
+ */
+export async function checkInvariants(
+  t: TestApp,
+  driver: LifecycleDriver,
+  user: LifecycleUser,
+  admin: string,
+  step: string,
+): Promise<void> {
+  const db = t.app.database.db;
+  const why = `${driver.kind}, after ${step}`;
+
+  const [account] = await db.select().from(users).where(eq(users.id, user.id));
+  const [ledger] = await db
+    .select({ sum: sql<number>`coalesce(sum(${creditLedger.amount}), 0)::int` })
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, user.id));
+  expect(account?.credits, why).toBe(Number(ledger?.sum));
+  expect(account?.credits ?? -1, why).toBeGreaterThanOrEqual(0);
+
+  const rows = await db
+    .select()
+    .from(userSubscriptions)
+    .where(eq(userSubscriptions.userId, user.id))
+    .orderBy(desc(userSubscriptions.createdAt));
+  expect(
+    rows.filter((row) => row.status === "active" || row.status === "past_due").length,
+    why,
+  ).toBeLessThanOrEqual(1);
+
+  const plans = new Map((await db.select().from(subscriptionPlans)).map((p) => [p.id, p]));
+  const paid = await db.select().from(payments).where(eq(payments.userId, user.id));
+  const invoices = new Map((await driver.invoices(user.id)).map((each) => [each.id, each]));
+  let creditRecorded = 0;
+  let creditUsed = 0;
+  let granted = 0;
+  for (const row of paid.filter((each) => each.kind === "subscription")) {
+    const invoice = invoices.get(row.invoiceId ?? "");
+    expect(invoice, `${why}: the provider's invoice of ${row.sourceKey}`).toBeDefined();
+    if (!invoice) continue;
+    const plan = plans.get(row.planId ?? "");
+    if (row.status === "credited") {
+      expect(invoice.total, why).toBeLessThan(0);
+      expect(row.amountMinor, why).toBe(invoice.total);
+      expect(row.credits, why).toBe(0);
+      creditRecorded += row.amountMinor;
+    } else if (row.status === "success") {
+      expect(row.amountMinor, why).toBe(invoice.amount_paid);
+      const used = Number(meta(row).creditAppliedMinor ?? 0);
+      expect(row.amountMinor + used, why).toBe(invoice.total);
+      creditUsed += used;
+      granted += row.credits;
+      if (CREATE_OR_CYCLE.has(String(meta(row).billingReason))) {
+        // A period is sold at the plan's price, with the plan's credits.
+        expect(invoice.total, why).toBe(plan?.priceMinor);
+        expect(row.credits, why).toBe(plan?.credits);
+      } else {
+        expect(invoice.total, why).toBeGreaterThan(0);
+        expect(row.credits, why).toBeLessThanOrEqual(plan?.credits ?? 0);
+      }
+    } else {
+      expect(row.status, why).toBe("failed");
+      expect(row.amountMinor, why).toBe(plan?.priceMinor);
+    }
+  }
+  for (const invoice of invoices.values()) {
+    const onIt = paid.filter((row) => row.invoiceId === invoice.id);
+    const settled = onIt.filter((row) => row.status !== "failed");
+    const failed = onIt.filter((row) => row.status === "failed");
+    expect(settled.length, `${why}: ${invoice.id} (${invoice.billing_reason})`).toBe(
+      invoice.status === "paid" ? 1 : 0,
+    );
+    const declined = invoice.attempt_count - (invoice.status === "paid" ? 1 : 0);
+    expect(failed.length, `${why}: declines of ${invoice.id}`).toBe(
+      invoice.billing_reason === "subscription_cycle" ? declined : 0,
+    );
+  }
+  expect(await driver.balance(user.id), `${why}: account credit`).toBe(creditRecorded + creditUsed);
+  const [grants] = await db
+    .select({ sum: sql<number>`coalesce(sum(${creditLedger.amount}), 0)::int` })
+    .from(creditLedger)
+    .where(
+      sql`${creditLedger.userId} = ${user.id} and ${creditLedger.kind} = 'subscription_grant'`,
+    );
+  expect(Number(grants?.sum), `${why}: plan credits granted`).toBe(granted);
+
+  await checkScreens(t, user, admin, rows[0], why);
+}
+
+/** Every screen's API tells the state of the user's newest subscription row, the same way. */
+async function checkScreens(
+  t: TestApp,
+  user: LifecycleUser,
+  admin: string,
+  row: typeof userSubscriptions.$inferSelect | undefined,
+  why: string,
+) {
+  const status = subscriptionStatusOf(row);
+  const planId = status === "inactive" ? undefined : row?.planId;
+  const get = async (path: string, token: string, query?: Record<string, string>) => {
+    const response = await call(t, "GET", path, { token, ...(query ? { query } : {}) });
+    expect(response.statusCode, `${why}: ${path} ${response.body}`).toBe(200);
+    return response.json();
+  };
+  const mine = mySubscriptionResponseSchema.parse(
+    await get("/api/subscriptions/my-subscription", user.token),
+  ).data;
+  const me = meResponseSchema.parse(await get("/api/auth/me", user.token)).data;
+  const metrics = userDashboardMetricsResponseSchema.parse(
+    await get("/api/users/dashboard-metrics", user.token),
+  );
+  const detail = adminUserDetailResponseSchema.parse(
+    await get(`/api/admin/users/${user.id}`, admin),
+  ).data;
+  const listed = adminUsersResponseSchema
+    .parse(await get("/api/admin/users", admin, { search: user.email }))
+    .data.find((each) => each._id === user.id);
+  const shown = {
+    mySubscription: mine.status,
+    me: me.subscription.status,
+    dashboard: metrics.data.user.subscription.status,
+    adminDetail: detail.subscription?.status,
+    adminList: listed?.subscription.status,
+  };
+  expect(shown, why).toEqual({
+    mySubscription: status,
+    me: status,
+    dashboard: status,
+    adminDetail: status,
+    adminList: status,
+  });
+  if (planId) {
+    expect(mine.plan?._id, why).toBe(planId);
+    expect(detail.subscription?.cancelAtPeriodEnd, why).toBe(row?.cancelAtPeriodEnd);
+  }
+}

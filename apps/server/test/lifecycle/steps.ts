@@ -1,0 +1,170 @@
+import {
+  BILLING_MESSAGES,
+  planChangeResultSchema,
+  type SubscriptionPlan,
+} from "@twinline/contracts";
+import { expect } from "vitest";
+import type { UserSubscriptionRow } from "../../src/db/schema/index.ts";
+import { isInForce } from "../../src/modules/billing/subscription-state.ts";
+import { call, messageOf } from "../accounts.ts";
+import { balanceOf } from "../billing.ts";
+import type { TestApp } from "../create-test-app.ts";
+import type { LifecycleDriver, LifecycleUser } from "./drivers.ts";
+
+export interface StepContext {
+  t: TestApp;
+  driver: LifecycleDriver;
+  user: LifecycleUser;
+  /** The plans on sale, cheapest first. */
+  plans: SubscriptionPlan[];
+  /** The user's newest subscription row before the step. */
+  row: UserSubscriptionRow | undefined;
+  /** A random number for the step's own choices (which plan, which event). */
+  choice: number;
+}
+
+/**
+ * The kinds of step a random lifecycle is made of. Each does what a user, the provider or the
+ * clock would do, asserts what the answer must be, and leaves the invariants to the caller
+ * (invariants.ts). Add a kind here (a refund, an admin adjustment) and the property test draws
+ * it too.
+ */
+export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = {
+  subscribe: async ({ t, driver, user, plans, row, choice }) => {
+    const plan = pick(plans, choice);
+    if (row && (row.status === "active" || row.status === "past_due")) {
+      const refused = await call(t, "POST", "/api/subscriptions/create-checkout", {
+        token: user.token,
+        body: { planId: plan._id },
+      });
+      expect(refused.statusCode).toBe(409);
+      return;
+    }
+    await driver.subscribe(user, plan._id, choice);
+  },
+
+  upgrade: (step) => changePlan(step, "upgrade"),
+  downgrade: (step) => changePlan(step, "downgrade"),
+
+  cancel: async ({ t, driver, user, row }) => {
+    const answer = await call(t, "POST", "/api/subscriptions/cancel", { token: user.token });
+    if (!row || !isInForce(row)) {
+      expect(answer.statusCode, answer.body).toBe(400);
+      return;
+    }
+    if (row.cancelAtPeriodEnd) {
+      expect(messageOf(answer)).toBe(BILLING_MESSAGES.alreadyCanceling);
+      return;
+    }
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().subscription).toMatchObject({ status: "canceled", autoRenew: false });
+    await driver.afterApiChange(user, row);
+  },
+
+  /** Choosing the plan again while it is set to cancel: it renews again, nothing charged. */
+  resume: async ({ t, driver, user, row }) => {
+    if (!row || !isInForce(row) || !row.cancelAtPeriodEnd) return;
+    const answer = await call(t, "POST", "/api/subscriptions/upgrade", {
+      token: user.token,
+      body: { planId: row.planId },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const result = planChangeResultSchema.parse(answer.json()).subscription;
+    expect(result).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
+    expect(result.proratedAmount ?? 0).toBe(0);
+    await driver.afterApiChange(user, row);
+  },
+
+  renew: async ({ driver, user, row }) => {
+    if (row && isInForce(row)) await driver.renew(user, row);
+  },
+
+  renewalDeclined: async ({ driver, user, row }) => {
+    if (!row || !isInForce(row)) return;
+    // Set to cancel, the period simply ends: no charge to decline.
+    if (row.cancelAtPeriodEnd) await driver.renew(user, row);
+    else await driver.declineRenewal(user, row);
+  },
+
+  /** The provider delivers an event again, with the same id. */
+  replayed: async ({ driver, choice }) => {
+    const event = driver.events.length ? driver.events[choice % driver.events.length] : null;
+    if (event) await driver.redeliver(event, false);
+  },
+
+  /** A stale event arrives late, as a new event (out of order). */
+  reordered: async ({ driver, choice }) => {
+    const event = driver.events.length ? driver.events[choice % driver.events.length] : null;
+    if (event) await driver.redeliver(event, true);
+  },
+
+  /** Three plan changes at once (double clicks, two tabs): one goes through, charged once. */
+  parallelUpgrades: async ({ t, driver, user, plans, row, choice }) => {
+    if (!row || !isInForce(row)) return;
+    const others = plans.filter((plan) => plan._id !== row.planId);
+    const target = pick(others, choice);
+    const answers = await Promise.all(
+      [0, 1, 2].map(() =>
+        call(t, "POST", "/api/subscriptions/upgrade", {
+          token: user.token,
+          body: { planId: target._id },
+        }),
+      ),
+    );
+    const codes = answers.map((answer) => answer.statusCode).sort();
+    expect(
+      codes.filter((code) => code === 200),
+      answers.map((a) => a.body).join("\n"),
+    ).toHaveLength(1);
+    for (const answer of answers.filter((each) => each.statusCode !== 200)) {
+      expect([409, 400]).toContain(answer.statusCode);
+      expect([BILLING_MESSAGES.changeInProgress, BILLING_MESSAGES.samePlan]).toContain(
+        messageOf(answer),
+      );
+    }
+    await driver.afterApiChange(user, row);
+  },
+};
+
+function pick<T>(items: T[], choice: number): T {
+  const item = items[choice % items.length];
+  if (item === undefined) throw new Error("Nothing to pick from");
+  return item;
+}
+
+async function changePlan(
+  { t, driver, user, plans, row, choice }: StepContext,
+  direction: "upgrade" | "downgrade",
+) {
+  if (!row || !isInForce(row)) {
+    const refused = await call(t, "POST", "/api/subscriptions/upgrade", {
+      token: user.token,
+      body: { planId: pick(plans, choice)._id },
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(messageOf(refused)).toBe(BILLING_MESSAGES.noActiveSubscription);
+    return;
+  }
+  const targets = plans.filter((plan) => {
+    const priceMinor = Math.round(plan.price * 100);
+    return direction === "upgrade" ? priceMinor > row.priceMinor : priceMinor < row.priceMinor;
+  });
+  if (targets.length === 0) return;
+  const target = pick(targets, choice);
+  const current = plans.find((plan) => plan._id === row.planId);
+  const before = await balanceOf(t, user.token);
+  const answer = await call(t, "POST", "/api/subscriptions/upgrade", {
+    token: user.token,
+    body: { planId: target._id },
+  });
+  expect(answer.statusCode, answer.body).toBe(200);
+  const result = planChangeResultSchema.parse(answer.json()).subscription;
+  expect(result).toMatchObject({ change: direction, status: "active", plan: { _id: target._id } });
+  // Charged now (>= 0, less any account credit) or credited to the next invoice (< 0).
+  if (direction === "upgrade") expect(result.proratedAmount ?? 0).toBeGreaterThanOrEqual(0);
+  else expect(result.proratedAmount ?? 0).toBeLessThanOrEqual(0);
+  await driver.afterApiChange(user, row);
+  // An upgrade grants the plans' credit difference for this period; a downgrade takes none.
+  const difference = Math.max(0, target.credits - (current?.credits ?? target.credits));
+  expect(await balanceOf(t, user.token)).toBe(before + difference);
+}
