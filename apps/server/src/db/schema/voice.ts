@@ -76,7 +76,7 @@ export type VoiceCallEndReason = (typeof voiceCallEndReason.enumValues)[number];
 /**
  * What a user spent today on the operator's providers outside a paid call (POST
  * /api/voice-call/synthesize and /process): raised atomically up to the daily caps
- * (docs/decisions/0040-provider-spend.md).
+ * (docs/decisions/0040-abuse-limits.md).
  */
 export const voiceDailyUsage = pgTable(
   "voice_daily_usage",

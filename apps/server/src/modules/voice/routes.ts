@@ -44,7 +44,7 @@ export const voiceRoutes: FastifyPluginAsyncZod<VoiceRoutesOptions> = async (
 ) => {
   app.addHook("onRequest", app.requireUser);
   // The routes that spend the operator's provider keys: per user (requireUser ran first, as
-  // the context's hook), whatever the address (docs/decisions/0040-provider-spend.md).
+  // the context's hook), whatever the address (docs/decisions/0040-abuse-limits.md).
   const spendRateLimit = {
     max: spendPerMinute,
     timeWindow: 60_000,
