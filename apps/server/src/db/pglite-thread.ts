@@ -1,5 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
+import { startModuleWorker } from "../lib/module-worker.ts";
 import {
   deserializeError,
   type WorkerCall,
@@ -7,7 +8,6 @@ import {
   type WorkerReply,
   type WorkerRequest,
 } from "./pglite-protocol.ts";
-import { startModuleWorker } from "../lib/module-worker.ts";
 
 /** The part of PGlite drizzle's pglite driver and the migrator use, inside a transaction. */
 export interface PgliteStatements {
