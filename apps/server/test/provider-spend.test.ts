@@ -125,6 +125,21 @@ describe("provider spend of synthesize and process", () => {
     expect(statuses(await hammer(other.token, "process", 1))).toEqual([200]);
   });
 
+  it("requests at once cannot overshoot the daily cap", async () => {
+    const caller = await userWith(100);
+    const heardBefore = elevenlabs.speech.length;
+    const answers = await Promise.all(
+      Array.from({ length: PER_MINUTE }, () =>
+        call(t, "POST", "/api/voice-call/synthesize", {
+          token: caller.token,
+          body: { text: text(VOICE_TEXT_MAX_CHARS) },
+        }),
+      ),
+    );
+    expect(statuses(answers).sort()).toEqual([200, 200, 200, 429, 429]);
+    expect(elevenlabs.speech.length - heardBefore).toBe(DAILY_CHARACTERS / VOICE_TEXT_MAX_CHARS);
+  });
+
   it("text beyond the cap is 400 naming the field; voice turned off is 403", async () => {
     const caller = await userWith(100);
     const long = await call(t, "POST", "/api/voice-call/synthesize", {
