@@ -191,6 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.renewalSweep === false ? { renewalSweep: false } : {}),
   });
   await app.register(voiceModule, {
+    spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });
   if (options.register) await app.register(options.register);
