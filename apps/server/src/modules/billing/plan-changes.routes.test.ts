@@ -151,6 +151,11 @@ describe("plan changes and renewals in the sandbox", () => {
     expect((await reachPeriodEnd(user.token)).past_due).toBe(1);
     let now = await mine(user.token);
     expect(now).toMatchObject({ status: "active", providerStatus: "past_due" });
+    // An upgrade the saved card refuses changes nothing (as Stripe's error_if_incomplete).
+    const refused = await changeTo(user.token, superfan._id);
+    expect(refused.statusCode, refused.body).toBe(402);
+    expect(messageOf(refused)).toBe(BILLING_MESSAGES.cardDeclined);
+    expect((await mine(user.token)).plan?._id).toBe(fan._id);
     // Not retried before a day has passed, then the last attempt leaves it unpaid.
     expect((await t.app.billing.renewals.sweep()).past_due).toBe(0);
     await clock.advance(DAY);

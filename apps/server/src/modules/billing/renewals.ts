@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, lte, or } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import { userSubscriptions } from "../../db/schema/index.ts";
@@ -48,8 +48,14 @@ export function createRenewals(options: RenewalsOptions) {
       .where(
         and(
           eq(userSubscriptions.provider, "sandbox"),
-          inArray(userSubscriptions.status, ["active", "past_due"]),
-          lte(userSubscriptions.currentPeriodEnd, now),
+          // A past_due one's next period has begun: the sandbox knows when to retry.
+          or(
+            eq(userSubscriptions.status, "past_due"),
+            and(
+              eq(userSubscriptions.status, "active"),
+              lte(userSubscriptions.currentPeriodEnd, now),
+            ),
+          ),
         ),
       )
       .orderBy(asc(userSubscriptions.currentPeriodEnd))

@@ -29,7 +29,7 @@ export interface SandboxRenewalsDeps {
   saveSubscription: (data: Json) => Promise<boolean>;
   periodEnd: (start: Date, recurring: Recurring) => Date;
   /** Whether the saved card pays (the sandbox's test cards). */
-  cardPays: (cardNumber: string | null) => boolean;
+  cardPays: (cardNumber: unknown) => boolean;
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -37,9 +37,9 @@ const fromSeconds = (value: unknown) => new Date(Number(value) * 1000);
 
 /**
  * The sandbox's renewals (docs/decisions/0035): at the period end a subscription set to cancel
- * ends; any other is charged on the saved card, the customer's account credit used first. A
- * decline leaves the invoice open and the subscription past_due, retried a day later; the last
- * decline leaves it unpaid. Every step is a compare-and-set on the subscription, so two sweeps
+ * ends; any other moves to its next period and is charged on the saved card, the customer's
+ * account credit used first. A decline leaves the invoice open and the subscription past_due,
+ * retried a day later; the last decline leaves it unpaid. Every step is a compare-and-set on the subscription, so two sweeps
  * renew once; the invoice a renewal will make is written into the subscription first, so a
  * crash in between is finished (and its events delivered) by the next sweep.
  */
@@ -81,10 +81,8 @@ export function createSandboxRenewals(deps: SandboxRenewalsDeps) {
     }
     if (data.status !== "active" && data.status !== "past_due") return "none";
     const at = now();
-    if (at < end) return "not_due";
-    if (data.status === "past_due" && at < fromSeconds(data.next_payment_attempt)) {
-      return "not_due";
-    }
+    const retrying = data.status === "past_due";
+    if (retrying ? at < fromSeconds(data.next_payment_attempt) : at < end) return "not_due";
     if (data.cancel_at_period_end === true) {
       Object.assign(data, { status: "canceled", ended_at: seconds(at) });
       if (!(await deps.saveSubscription(data))) return "retry";
@@ -92,28 +90,35 @@ export function createSandboxRenewals(deps: SandboxRenewalsDeps) {
       return "ended";
     }
     const customer = await invoices.customer(String(data.customer));
-    const pays = deps.cardPays(typeof customer.card === "string" ? customer.card : null);
+    const pays = deps.cardPays(customer.card);
     const attempt = Number(data.renewal_attempts ?? 0) + 1;
-    const nextEnd = deps.periodEnd(end, {
-      interval: data.interval as Recurring["interval"],
-      intervalCount: Number(data.interval_count),
-    });
+    // As Stripe: the period moves on at the renewal, paid or not; a retry pays the invoice the
+    // first attempt opened, for the period it opened it for.
+    const start = retrying ? fromSeconds(data.current_period_start) : end;
+    const nextEnd = retrying
+      ? end
+      : deps.periodEnd(end, {
+          interval: data.interval as Recurring["interval"],
+          intervalCount: Number(data.interval_count),
+        });
     const invoiceId = String(data.open_invoice ?? sandboxId("in"));
     const input: SandboxInvoiceInput = {
       subscription: data,
       totalMinor: Number(data.amount),
       reason: "subscription_cycle",
-      periodStart: end,
+      periodStart: start,
       periodEnd: nextEnd,
       paid: pays,
       attempt,
       invoiceId,
     };
+    Object.assign(data, {
+      current_period_start: seconds(start),
+      current_period_end: seconds(nextEnd),
+    });
     if (pays) {
       Object.assign(data, {
         status: "active",
-        current_period_start: seconds(end),
-        current_period_end: seconds(nextEnd),
         renewal_attempts: 0,
         open_invoice: null,
         next_payment_attempt: null,

@@ -248,6 +248,8 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
     };
   }
   const { store, publicUrl, deliver } = options;
+  // A subscription bought before cards were saved was paid with the one card that pays.
+  const cardPays = (card: unknown) => card == null || card === SANDBOX_CARD_SUCCESS;
   const now = options.now ?? (() => new Date());
   const invoices = createSandboxInvoices({ store, now });
 
@@ -286,7 +288,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
     now,
     saveSubscription,
     periodEnd,
-    cardPays: (card) => card === SANDBOX_CARD_SUCCESS,
+    cardPays,
   });
 
   const sandbox: SandboxPayments = {
@@ -431,6 +433,11 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
           periodEnd: before.currentPeriodEnd,
           now: now(),
         });
+        // As Stripe's error_if_incomplete: a charge the saved card refuses changes nothing.
+        const customer = await invoices.customer(String(data.customer));
+        if (total > 0 && !cardPays(customer.card)) {
+          throw new CardError("Your card was declined.", "card_declined");
+        }
         Object.assign(data, {
           price_id: item.priceId,
           amount: item.amountMinor,

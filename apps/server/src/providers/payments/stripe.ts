@@ -350,6 +350,8 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
             {
               items: [{ id: itemId, price: item.priceId }],
               proration_behavior: "always_invoice",
+              // A proration the card refuses fails the call and changes nothing (402).
+              payment_behavior: "error_if_incomplete",
               cancel_at_period_end: false,
               metadata: { ...current.metadata, ...metadata, changeKey: idempotencyKey },
             },
