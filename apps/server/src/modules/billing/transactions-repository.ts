@@ -50,7 +50,7 @@ export const pagination = (total: number, page: number, limit: number): Paginati
 });
 
 /** The date filters: a yyyy-MM-dd end date includes that whole UTC day. */
-function dateRange(column: AnyColumn, startDate?: string, endDate?: string): SQL[] {
+export function dateRange(column: AnyColumn, startDate?: string, endDate?: string): SQL[] {
   const conditions: SQL[] = [];
   if (startDate) {
     conditions.push(

@@ -62,6 +62,8 @@ export interface SandboxPayments extends PaymentsProvider {
 }
 
 const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** As at Stripe here: an abandoned plan checkout stops blocking the next one (decision 0051). */
+const PLAN_CHECKOUT_LIFETIME_MS = 35 * 60 * 1000;
 
 export const sandboxId = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString("hex")}`;
 
@@ -311,7 +313,9 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
 
     async createCheckoutSession(input: CreateCheckoutInput) {
       const sessionId = sandboxId("cs");
-      const expiresAt = new Date(now().getTime() + CHECKOUT_LIFETIME_MS);
+      const lifetime =
+        input.mode === "subscription" ? PLAN_CHECKOUT_LIFETIME_MS : CHECKOUT_LIFETIME_MS;
+      const expiresAt = new Date(now().getTime() + lifetime);
       const fill = (url: string) => url.replaceAll("{CHECKOUT_SESSION_ID}", sessionId);
       const url = `${publicUrl}/checkout/sandbox/${sessionId}`;
       await store.put(sessionId, "checkout.session", {

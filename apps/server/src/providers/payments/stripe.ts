@@ -26,6 +26,8 @@ export interface StripeOptions {
 /** The metadata key that marks products made by this app (sync-stripe lists them). */
 export const PRODUCT_KIND_KEY = "twinline_kind";
 
+const PLAN_CHECKOUT_LIFETIME_S = 35 * 60;
+
 const loadStripe = lazy(async () => (await import("stripe")).default);
 
 /** A Stripe SDK error in Stripe's own words. */
@@ -316,7 +318,12 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
           customer_email: input.email,
           metadata: input.metadata,
           ...(input.mode === "subscription"
-            ? { subscription_data: { metadata: input.metadata } }
+            ? {
+                subscription_data: { metadata: input.metadata },
+                // One plan checkout may be open at a time (decision 0051): an abandoned one
+                // stops blocking the next after 35 minutes (Stripe's minimum is 30).
+                expires_at: Math.floor(Date.now() / 1000) + PLAN_CHECKOUT_LIFETIME_S,
+              }
             : { payment_intent_data: { metadata: input.metadata } }),
         });
         if (!session.url) throw new ProviderError("Stripe", "Stripe answered no checkout URL");
