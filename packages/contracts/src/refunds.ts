@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currencySchema, currentSubscriptionSchema, transactionStatusSchema } from "./billing";
+import { pagedListResponse } from "./paged-list";
 import { safeText, singleLineText } from "./text";
 
 // The operator's money tools (issue 16, docs/decisions/0050): refunds, credit adjustments and
@@ -51,7 +52,9 @@ const reason = safeText()
   );
 
 /** A client's id for one submit of a dialog: a double click or a retry applies once. */
-const requestId = singleLineText().pipe(z.uuid({ error: "requestId must be a UUID" })).optional();
+const requestId = singleLineText()
+  .pipe(z.uuid({ error: "requestId must be a UUID" }))
+  .optional();
 
 export const paymentIdParamsSchema = z.object({ id: z.uuid({ error: "Invalid payment id" }) });
 
@@ -145,6 +148,30 @@ export const adminSubscriptionActionResponseSchema = z.object({
     refund: paymentRefundSchema.nullable(),
   }),
 });
-export type AdminSubscriptionActionResponse = z.infer<
-  typeof adminSubscriptionActionResponseSchema
->;
+export type AdminSubscriptionActionResponse = z.infer<typeof adminSubscriptionActionResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The user's credit history: every ledger movement (GET /api/users/credit-history).
+
+export const CREDIT_MOVEMENT_KINDS = [
+  "grant",
+  "purchase",
+  "subscription_grant",
+  "call_minute",
+  "admin_adjustment",
+  "refund",
+] as const;
+
+export const creditMovementSchema = z.object({
+  _id: z.string(),
+  kind: z.enum(CREDIT_MOVEMENT_KINDS),
+  amount: z.number().int(),
+  balanceAfter: z.number().int(),
+  /** The operator's reason (adjustments, refunds); null otherwise. */
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type CreditMovementView = z.infer<typeof creditMovementSchema>;
+
+export const creditHistoryResponseSchema = pagedListResponse(creditMovementSchema);
+export type CreditHistoryResponse = z.infer<typeof creditHistoryResponseSchema>;

@@ -250,7 +250,9 @@ export function createRefundsService(options: RefundsServiceOptions) {
         adminId: admin.id,
         sourceKey: `admin:${input.requestId ?? randomUUID()}`,
       });
-      if (claimed.replay && claimed.claim.status !== "pending") return answer(claimed.claim);
+      // A replayed request answers the refund as it stands (one in flight is not asked twice;
+      // a claim whose request died is driven by the sweep).
+      if (claimed.replay) return answer(claimed.claim);
       const settled = await execute(claimed.claim, claimed.providerPaymentId);
       return answer(settled ?? claimed.claim);
     },
@@ -297,7 +299,7 @@ export function createRefundsService(options: RefundsServiceOptions) {
     /** Payment, for the subscription actions' refund of the unused part. */
     claimAndExecute: async (input: Parameters<typeof claim>[0]) => {
       const claimed = await claim(input);
-      if (claimed.replay && claimed.claim.status !== "pending") return claimed.claim;
+      if (claimed.replay) return claimed.claim;
       return (await execute(claimed.claim, claimed.providerPaymentId)) ?? claimed.claim;
     },
   };

@@ -501,20 +501,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
      */
     async refund(input) {
       const id = `re_sandbox_${createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24)}`;
-      const done = await store.get(id);
-      if (done?.object === "refund") return toRefund(done);
       const intent = await store.get(input.paymentId);
-      if (intent?.object === "payment_intent") {
-        const left = Number(intent.amount) - Number(intent.amount_refunded ?? 0);
-        if (input.amountMinor > left) {
-          throw new CardError(
-            `Refund amount is greater than the unrefunded amount (${left})`,
-            "amount_too_large",
-          );
-        }
-        intent.amount_refunded = Number(intent.amount_refunded ?? 0) + input.amountMinor;
-        await store.put(input.paymentId, "payment_intent", intent);
-      }
       const refund: Json = {
         id,
         object: "refund",
@@ -525,7 +512,22 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         metadata: input.metadata,
         created: seconds(now()),
       };
-      await store.put(id, "refund", refund);
+      // The key's refund is written first: of two calls with one key, one refunds.
+      if (!(await store.create(id, "refund", refund))) {
+        return toRefund((await store.get(id)) ?? refund);
+      }
+      if (intent?.object === "payment_intent") {
+        const left = Number(intent.amount) - Number(intent.amount_refunded ?? 0);
+        if (input.amountMinor > left) {
+          await store.put(id, "refund", { ...refund, status: "failed" });
+          throw new CardError(
+            `Refund amount is greater than the unrefunded amount (${left})`,
+            "amount_too_large",
+          );
+        }
+        intent.amount_refunded = Number(intent.amount_refunded ?? 0) + input.amountMinor;
+        await store.put(input.paymentId, "payment_intent", intent);
+      }
       return toRefund(refund);
     },
 

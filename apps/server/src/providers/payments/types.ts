@@ -244,6 +244,8 @@ export interface PaymentsProvider {
 export interface SandboxStore {
   put(id: string, object: string, data: Record<string, unknown>): Promise<void>;
   get(id: string): Promise<Record<string, unknown> | null>;
+  /** Writes the object only when the id is new; false when it existed. */
+  create(id: string, object: string, data: Record<string, unknown>): Promise<boolean>;
   /** Replaces the object only while its status is `fromStatus`; false when it was not. */
   transition(id: string, fromStatus: string, data: Record<string, unknown>): Promise<boolean>;
 }
