@@ -60,7 +60,7 @@ export const auditModule = fp(
 
     app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload) => {
       const user = request.user;
-      if (!user || user.role !== "admin" || !WRITES.has(request.method)) return payload;
+      if (user?.role !== "admin" || !WRITES.has(request.method)) return payload;
       if (reply.statusCode >= 400) return payload;
       const route = request.routeOptions.url;
       if (!route) return payload;

@@ -179,7 +179,7 @@ export function createRefundsService(options: RefundsServiceOptions) {
     }
     const invoiceId = subscription?.latestInvoiceId ?? null;
     const invoice = invoiceId ? await provider.retrieveInvoice(invoiceId) : null;
-    if (!invoice || invoice.status !== "paid" || !invoice.paymentId || invoice.amountPaid <= 0) {
+    if (invoice?.status !== "paid" || !invoice.paymentId || invoice.amountPaid <= 0) {
       // Nothing was charged: nothing to give back.
       await db
         .update(paymentRefunds)
