@@ -4,6 +4,7 @@ import { formatMoney } from "@/lib/money";
 import { refundPayment } from "../api/money";
 import { useMoneyAction } from "../hooks/use-money-action";
 import { MoneyDialog } from "./money-dialog";
+import type { TransactionColumn } from "./transactions-table";
 
 export interface RefundTarget {
   _id: string;
@@ -109,8 +110,11 @@ export function RefundDialog({
   );
 }
 
-/** The transaction tabs' last column: Refund on a payment with money left to give back. */
-export function refundColumn<
+/**
+ * The transaction tabs' Status column with the refund action beside the badge (the spec's
+ * headers stay as they are): Refund on a payment with money left to give back.
+ */
+export function withRefundAction<
   T extends {
     _id: string;
     amount: number;
@@ -118,33 +122,43 @@ export function refundColumn<
     currency: string;
     status: string;
   },
->(label: (row: T) => string, onRefund: (target: RefundTarget) => void) {
-  return {
-    label: "Refund",
-    value: (row: T) => row.refundedAmount,
-    render: (row: T) =>
-      row.status === "success" && row.refundedAmount < row.amount ? (
-        <button
-          type="button"
-          onClick={() =>
-            onRefund({
-              _id: row._id,
-              label: label(row),
-              amount: row.amount,
-              refundedAmount: row.refundedAmount,
-              currency: row.currency,
-            })
-          }
-          className="rounded-md text-sm font-medium text-red-700 hover:text-red-800 dark:text-red-300"
-        >
-          {row.refundedAmount > 0
-            ? `Refund more (${formatMoney(row.refundedAmount, row.currency)} back)`
-            : "Refund"}
-        </button>
-      ) : row.refundedAmount > 0 ? (
-        `${formatMoney(row.refundedAmount, row.currency)} refunded`
-      ) : (
-        "—"
-      ),
-  };
+>(
+  columns: TransactionColumn<T>[],
+  label: (row: T) => string,
+  onRefund: (target: RefundTarget) => void,
+): TransactionColumn<T>[] {
+  return columns.map((column) =>
+    column.label !== "Status"
+      ? column
+      : {
+          ...column,
+          render: (row: T) => (
+            <span className="inline-flex items-center gap-2">
+              {column.render ? column.render(row) : row.status}
+              {row.refundedAmount > 0 && row.status !== "refunded" ? (
+                <span className="text-xs text-stone-500 dark:text-stone-400">
+                  {formatMoney(row.refundedAmount, row.currency)} refunded
+                </span>
+              ) : null}
+              {row.status === "success" && row.refundedAmount < row.amount ? (
+                <button
+                  type="button"
+                  onClick={() =>
+                    onRefund({
+                      _id: row._id,
+                      label: label(row),
+                      amount: row.amount,
+                      refundedAmount: row.refundedAmount,
+                      currency: row.currency,
+                    })
+                  }
+                  className="rounded-md text-xs font-semibold text-red-700 underline-offset-2 hover:underline dark:text-red-300"
+                >
+                  Refund
+                </button>
+              ) : null}
+            </span>
+          ),
+        },
+  );
 }

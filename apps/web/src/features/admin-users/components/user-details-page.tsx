@@ -23,7 +23,7 @@ import {
 } from "../hooks/use-user-transactions";
 import { ConfirmStatusDialog, type StatusTarget } from "./confirm-status-dialog";
 import { MoneyActions } from "./money-actions";
-import { RefundDialog, type RefundTarget, refundColumn } from "./refund-dialog";
+import { RefundDialog, type RefundTarget, withRefundAction } from "./refund-dialog";
 import { SubscriptionCard } from "./subscription-card";
 import {
   type TransactionColumn,
@@ -359,13 +359,11 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
               title="Credit Transactions"
               rows={credits.rows}
               isPending={credits.isPending}
-              columns={[
-                ...creditColumns,
-                refundColumn<CreditTransactionRow>(
-                  (r) => `${formatCount(r.credits)} credits`,
-                  setRefunding,
-                ),
-              ]}
+              columns={withRefundAction(
+                creditColumns,
+                (r) => `${formatCount(r.credits)} credits`,
+                setRefunding,
+              )}
               matches={creditMatches}
               searchLabel="Search credit transactions by ID or status"
               emptyMessage="No credit transactions found"
@@ -379,13 +377,11 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
               title="Subscription Transactions"
               rows={subscriptions.rows}
               isPending={subscriptions.isPending}
-              columns={[
-                ...subscriptionColumns,
-                refundColumn<SubscriptionTransactionRow>(
-                  (r) => r.planName ?? "Subscription",
-                  setRefunding,
-                ),
-              ]}
+              columns={withRefundAction(
+                subscriptionColumns,
+                (r) => r.planName ?? "Subscription",
+                setRefunding,
+              )}
               matches={subscriptionMatches}
               searchLabel="Search subscription transactions by ID, plan or status"
               emptyMessage="No subscription transactions found"
