@@ -168,7 +168,7 @@ export const checkoutSessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   // One plan checkout open per user (decision 0051): the partial unique index
-  // checkout_sessions_one_open_plan_idx is hand-written in 0012_money_tools.sql, after the
+  // checkout_sessions_one_open_plan_idx is hand-written in 0013_money_tools.sql, after the
   // backfill that closes older duplicates (drizzle would create it before the backfill).
   (table) => [index("checkout_sessions_user_created_idx").on(table.userId, table.createdAt)],
 );
