@@ -98,6 +98,22 @@ describe("audit log", () => {
     expect((await log({}, other.token)).pagination.total).toBe(before + 3);
   });
 
+  it("records a plan's update with the plan as it was before", async () => {
+    const plan = await createPlan(t, admin.token, { name: "Before Name", price: 4 });
+    const updated = await call(t, "PUT", `/api/subscriptions/${plan._id}`, {
+      token: admin.token,
+      body: { name: "After Name", price: 4, interval: "month", intervalCount: 1 },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    const { data } = await log({ action: "plan.update", targetId: plan._id });
+    expect(data).toHaveLength(1);
+    expect(data[0]).toMatchObject({
+      targetType: "plan",
+      before: { name: "Before Name" },
+      after: { name: "After Name" },
+    });
+  });
+
   it("filters by action, target and dates, and pages", async () => {
     const today = new Date().toISOString().slice(0, 10);
     expect((await log({ startDate: today, endDate: today })).pagination.total).toBeGreaterThan(0);
