@@ -14,7 +14,10 @@ export function MoneyActions({ user }: { user: AdminUserDetail }) {
   const [adjusting, setAdjusting] = useState(false);
   const [action, setAction] = useState<SubscriptionAction | null>(null);
   const subscription = user.subscription;
-  const canceling = subscription?.cancelAtPeriodEnd === true;
+  // Set to cancel and its period not over yet (an ended one may keep the flag).
+  const canceling =
+    subscription?.cancelAtPeriodEnd === true &&
+    Date.parse(subscription.currentPeriodEnd ?? "") > Date.now();
   const inForce = subscription !== null && (subscription.status === "active" || canceling);
   const small = buttonClasses("secondary", "sm");
   return (
