@@ -161,6 +161,38 @@ describe("money tools (sandbox)", () => {
     expect(await balanceOf(t, fan.token)).toBe(100);
   });
 
+  it("a refund claim left pending by a crash is settled by the sweep, once", async () => {
+    const { fan, payment } = await buyer(400, 8);
+    // The request died after claiming (before or after asking the provider): a pending claim.
+    const [claim] = await db()
+      .insert(paymentRefunds)
+      .values({
+        paymentId: payment.id,
+        userId: fan.user.id,
+        kind: "admin",
+        provider: "sandbox",
+        amountMinor: 800,
+        currency: "usd",
+        reason: "Crashed half-way",
+        sourceKey: `admin:${randomUUID()}`,
+        createdAt: new Date(Date.now() - 10 * 60 * 1000),
+      })
+      .returning();
+    if (!claim) throw new Error("no claim");
+    // Meanwhile nothing more can be refunded: the claim holds the money.
+    expect((await refund(payment.id, { reason: "Meanwhile" })).statusCode).toBe(409);
+    expect(await t.app.billing.refunds.sweep()).toBeGreaterThanOrEqual(1);
+    await t.app.billing.refunds.sweep();
+    const [settled] = await db()
+      .select()
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.id, claim.id));
+    expect(settled).toMatchObject({ status: "succeeded", creditsTaken: 400 });
+    const [row] = await db().select().from(payments).where(eq(payments.id, payment.id));
+    expect(row).toMatchObject({ status: "refunded", refundedMinor: 800 });
+    expect(await balanceOf(t, fan.token)).toBe(100);
+  });
+
   it("answers 400 with the field to bad refund input, 404 to an unknown payment", async () => {
     const { payment } = await buyer(100, 5);
     for (const [body, field] of [
