@@ -20,8 +20,17 @@ export const planIntervalSchema = z.enum(PLAN_INTERVALS, {
 });
 export type PlanInterval = z.infer<typeof planIntervalSchema>;
 
-/** credited: account credit from a downgrade (not money paid: never revenue). */
-export const TRANSACTION_STATUSES = ["success", "pending", "failed", "credited"] as const;
+/**
+ * `refunded`: given back in whole (a partial refund keeps `success`, with `refundedAmount`).
+ * `credited`: account credit from a downgrade (not money paid: never revenue).
+ */
+export const TRANSACTION_STATUSES = [
+  "success",
+  "pending",
+  "failed",
+  "refunded",
+  "credited",
+] as const;
 export const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
 export type TransactionStatus = z.infer<typeof transactionStatusSchema>;
 
@@ -97,7 +106,6 @@ export const BILLING_MESSAGES = {
   planChanged: "Subscription plan changed successfully",
   canceled: "Your subscription will be canceled at the end of the current period",
   alreadyCanceling: "Your subscription is already set to cancel at the end of the period",
-  notCanceling: "Your subscription is not set to cancel",
   resumed: "Your subscription will renew at the end of the current period",
   changeInProgress:
     "A change to your subscription is already in progress. Please try again in a moment.",
@@ -565,6 +573,8 @@ export const userTransactionSchema = z.object({
   amount: z.number(),
   currency: currencySchema,
   status: transactionStatusSchema,
+  /** Given back so far (refunds and disputes), in major units. */
+  refundedAmount: z.number(),
   stripePaymentId: z.string().nullable(),
   planName: z.string().nullable(),
   metadata: z.object({
@@ -608,6 +618,8 @@ export const adminCreditTransactionSchema = z.object({
   amount: z.number(),
   currency: currencySchema,
   status: transactionStatusSchema,
+  /** Given back so far (refunds and disputes), in major units. */
+  refundedAmount: z.number(),
   packageId: z.string().nullable(),
   stripePaymentId: z.string().nullable(),
   metadata: z.object({
@@ -626,6 +638,8 @@ export const adminSubscriptionTransactionSchema = z.object({
   amount: z.number(),
   currency: currencySchema,
   status: transactionStatusSchema,
+  /** Given back so far (refunds and disputes), in major units. */
+  refundedAmount: z.number(),
   stripePaymentId: z.string().nullable(),
   invoiceId: z.string().nullable(),
   /** Credits granted with this payment (plans that grant credits). */

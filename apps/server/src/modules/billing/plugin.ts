@@ -8,12 +8,14 @@ import {
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
 import { systemClock, type VoiceClock } from "../voice/clock.ts";
+import { adminMoneyRoutes } from "./admin-money-routes.ts";
 import { adminBillingRoutes } from "./admin-routes.ts";
 import { createCatalogueRepository } from "./catalogue-repository.ts";
 import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
 import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
 import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
+import { createRefundsService, type RefundsService } from "./refunds-service.ts";
 import { createRenewals, type Renewals } from "./renewals.ts";
 import { createSandboxStore } from "./sandbox-store.ts";
 import { createSubscriptionsReader } from "./subscriptions-reader.ts";
@@ -35,7 +37,11 @@ export interface Billing {
   sandbox: SandboxPayments;
   /** The sandbox's renewal sweep; tests move the clock and call `renewals.sweep()`. */
   renewals: Renewals;
+  /** Refunds and disputes, and the sweep of claims left pending (decision 0050). */
+  refunds: RefundsService;
 }
+
+const REFUNDS_SWEEP_MS = 60_000;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -62,8 +68,17 @@ export const billingModule = fp<BillingModuleOptions>(
   async (app: FastifyInstance, options) => {
     const db = app.database.db;
     const payments = () => app.providers.payments();
-    const fulfilment = createFulfilment({ db, payments, log: app.log });
     const clock = options.clock ?? systemClock;
+    // The refunds service needs the sandbox, which needs the fulfilment: bound once made.
+    let refunds: RefundsService | undefined;
+    const fulfilment = createFulfilment({
+      db,
+      payments,
+      log: app.log,
+      onDuplicateSubscription: async (userId) => {
+        await refunds?.settleDuplicates(userId);
+      },
+    });
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
     let sandbox: SandboxPayments | undefined;
@@ -77,6 +92,17 @@ export const billingModule = fp<BillingModuleOptions>(
     };
     sandbox = createSandboxPayments(sandboxOptions);
     app.providers.configureSandbox(sandboxOptions);
+
+    refunds = createRefundsService({ db, payments, sandbox, log: app.log });
+    const refundsService = refunds;
+    // Refund claims left pending by a crash or an unreachable provider are settled again.
+    const sweep = setInterval(() => {
+      refundsService.sweep().catch((error: unknown) => {
+        app.log.error({ err: error }, "The refunds sweep failed");
+      });
+    }, REFUNDS_SWEEP_MS);
+    sweep.unref();
+    app.addHook("onClose", async () => clearInterval(sweep));
 
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
@@ -114,6 +140,7 @@ export const billingModule = fp<BillingModuleOptions>(
       fulfilment,
       sandbox,
       renewals,
+      refunds: refundsService,
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
@@ -126,6 +153,12 @@ export const billingModule = fp<BillingModuleOptions>(
       guarded.addHook("onRequest", guarded.requireAdmin);
       await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
       await guarded.register(adminBillingRoutes, { transactions });
+      await guarded.register(adminMoneyRoutes, {
+        db,
+        refunds: refundsService,
+        subscriptions,
+        reader,
+      });
     });
   },
   { name: "billing", dependencies: ["providers", "accounts"] },

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   BILLING_MESSAGES,
+  MONEY_TOOLS_MESSAGES,
   type PlanChangeResult,
   type SubscriptionAnalytics,
 } from "@twinline/contracts";
@@ -105,7 +106,9 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
     if (cancel && row.cancelAtPeriodEnd) {
       throw new HttpError(400, BILLING_MESSAGES.alreadyCanceling);
     }
-    if (!cancel && !row.cancelAtPeriodEnd) throw new HttpError(400, BILLING_MESSAGES.notCanceling);
+    if (!cancel && !row.cancelAtPeriodEnd) {
+      throw new HttpError(400, MONEY_TOOLS_MESSAGES.notCanceling);
+    }
     const provider = await providerFor(row);
     const changed = await providerCall(() =>
       cancel
@@ -200,8 +203,20 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
     /** Stops renewal at the period end (the user's Cancel; admin tools call it too). */
     cancel: (user: Pick<UserRow, "id">) => setCancel(user.id, true),
 
-    /** Undoes cancel: the subscription renews again at the period end. */
-    resume: (user: Pick<UserRow, "id">) => setCancel(user.id, false),
+    /** Ends the subscription now (the operator's action); the unused part is refunded apart. */
+    async cancelNow(user: Pick<UserRow, "id">) {
+      const row = await inForceRow(user.id);
+      const provider = await providerFor(row);
+      const changed = await providerCall(() => provider.cancelNow(row.providerSubscriptionId));
+      await fulfilment.refreshSubscription(changed, provider);
+      return { row, subscription: await reader.current(user.id) };
+    },
+
+    /** Takes back a cancellation at the period end: the subscription renews again. */
+    async resume(user: Pick<UserRow, "id">) {
+      const { subscription } = await setCancel(user.id, false);
+      return { subscription };
+    },
 
     async analytics(): Promise<SubscriptionAnalytics> {
       const plans = await db

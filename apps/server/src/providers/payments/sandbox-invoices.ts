@@ -56,8 +56,20 @@ export function createSandboxInvoices(options: { store: SandboxStore; now: () =>
     }
   };
 
+  /** A charged payment intent, kept so a refund can be checked against what was paid. */
+  const recordPaymentIntent = async (id: string, amountMinor: number, currency: unknown) => {
+    await store.put(id, "payment_intent", {
+      id,
+      object: "payment_intent",
+      amount: amountMinor,
+      currency,
+      amount_refunded: 0,
+    });
+  };
+
   return {
     customer,
+    recordPaymentIntent,
 
     /** Remembers the card a checkout was paid with (renewals charge it). */
     async saveCard(customerId: string, cardNumber: string) {
@@ -108,6 +120,9 @@ export function createSandboxInvoices(options: { store: SandboxStore; now: () =>
         attempt_count: input.attempt ?? 1,
       };
       await store.put(id, "invoice", invoice);
+      if (invoice.payment_intent) {
+        await recordPaymentIntent(String(invoice.payment_intent), due, invoice.currency);
+      }
       return invoice;
     },
   };

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { ProviderUnavailableError } from "../errors.ts";
 import { createSandboxInvoices, sandboxId } from "./sandbox-invoices.ts";
 import { createSandboxRenewals, type RenewalOutcome } from "./sandbox-renewals.ts";
@@ -13,6 +14,7 @@ import type {
   PaymentsProvider,
   ProviderSubscriptionStatus,
   Recurring,
+  RefundInfo,
   SandboxStore,
   SubscriptionInfo,
 } from "./types.ts";
@@ -80,6 +82,8 @@ export interface SandboxPayments extends PaymentsProvider {
 }
 
 const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** As at Stripe here: an abandoned plan checkout stops blocking the next one (decision 0051). */
+const PLAN_CHECKOUT_LIFETIME_MS = 35 * 60 * 1000;
 
 export { sandboxId };
 
@@ -225,6 +229,17 @@ function toInvoice(data: Json): InvoiceInfo {
   };
 }
 
+function toRefund(data: Json): RefundInfo {
+  return {
+    id: String(data.id),
+    paymentId: str(data.payment_intent),
+    amountMinor: Number(data.amount),
+    currency: String(data.currency),
+    status: data.status as RefundInfo["status"],
+    metadata: (data.metadata as Record<string, string>) ?? {},
+  };
+}
+
 /** No Stripe key and no sandbox state wired (scripts): only the key test answers. */
 export function createSandboxPayments(): PaymentsProvider;
 export function createSandboxPayments(options: SandboxOptions): SandboxPayments;
@@ -245,6 +260,10 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       changeSubscriptionPrice: unavailable,
       cancelAtPeriodEnd: unavailable,
       resumeSubscription: unavailable,
+      cancelNow: unavailable,
+      refund: unavailable,
+      retrieveCharge: unavailable,
+      retrieveDispute: unavailable,
     };
   }
   const { store, publicUrl, deliver } = options;
@@ -298,7 +317,9 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
 
     async createCheckoutSession(input: CreateCheckoutInput) {
       const sessionId = sandboxId("cs");
-      const expiresAt = new Date(now().getTime() + CHECKOUT_LIFETIME_MS);
+      const lifetime =
+        input.mode === "subscription" ? PLAN_CHECKOUT_LIFETIME_MS : CHECKOUT_LIFETIME_MS;
+      const expiresAt = new Date(now().getTime() + lifetime);
       const fill = (url: string) => url.replaceAll("{CHECKOUT_SESSION_ID}", sessionId);
       const url = `${publicUrl}/checkout/sandbox/${sessionId}`;
       await store.put(sessionId, "checkout.session", {
@@ -353,6 +374,13 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       });
       // Compare-and-set: of two payments of one session, one wins; the other is told it closed.
       if (!(await store.transition(sessionId, "open", session))) throw new SessionClosedError();
+      if (session.payment_intent) {
+        await invoices.recordPaymentIntent(
+          String(session.payment_intent),
+          item.amountMinor,
+          item.currency,
+        );
+      }
       const events: PaymentEvent[] = [event("checkout.session.completed", session)];
       if (recurring && subscriptionId) {
         // Renewals charge the card the subscription was bought with.
@@ -479,6 +507,57 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
     },
 
     renewDue: (subscriptionId, known) => renewals.renewDue(subscriptionId, known),
+
+    async cancelNow(subscriptionId) {
+      for (;;) {
+        const data = await mustGet(subscriptionId, "subscription");
+        if (data.status === "canceled") return toSubscription(data);
+        Object.assign(data, { status: "canceled", canceled_at: seconds(now()) });
+        if (!(await saveSubscription(data))) continue;
+        await deliver(event("customer.subscription.deleted", data));
+        return toSubscription(data);
+      }
+    },
+
+    /**
+     * Gives money back from a sandbox payment. The refund's id comes from the idempotency key,
+     * so a retried call answers the first refund; more than is left to refund is refused.
+     */
+    async refund(input) {
+      const id = `re_sandbox_${createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24)}`;
+      const intent = await store.get(input.paymentId);
+      const refund: Json = {
+        id,
+        object: "refund",
+        payment_intent: input.paymentId,
+        amount: input.amountMinor,
+        currency: intent?.currency ?? "usd",
+        status: "succeeded",
+        metadata: input.metadata,
+        created: seconds(now()),
+      };
+      // The key's refund is written first: of two calls with one key, one refunds.
+      if (!(await store.create(id, "refund", refund))) {
+        return toRefund((await store.get(id)) ?? refund);
+      }
+      if (intent?.object === "payment_intent") {
+        const left = Number(intent.amount) - Number(intent.amount_refunded ?? 0);
+        if (input.amountMinor > left) {
+          await store.put(id, "refund", { ...refund, status: "failed" });
+          throw new CardError(
+            `Refund amount is greater than the unrefunded amount (${left})`,
+            "amount_too_large",
+          );
+        }
+        intent.amount_refunded = Number(intent.amount_refunded ?? 0) + input.amountMinor;
+        await store.put(input.paymentId, "payment_intent", intent);
+      }
+      return toRefund(refund);
+    },
+
+    // No dashboard in the sandbox: refunds are made by this app only, disputes never happen.
+    retrieveCharge: async () => null,
+    retrieveDispute: async () => null,
   };
 
   async function setCancel(subscriptionId: string, cancel: boolean): Promise<SubscriptionInfo> {
