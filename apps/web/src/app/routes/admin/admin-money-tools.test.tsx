@@ -128,7 +128,13 @@ describe("money tools on the user details page", () => {
     signInAdmin();
     const subscription = {
       status: "active" as const,
-      plan: { name: "Gold", price: 19.99, duration: 1, interval: "month", intervalCount: 1 },
+      plan: {
+        name: "Gold",
+        price: 19.99,
+        duration: 1,
+        interval: "month" as const,
+        intervalCount: 1,
+      },
       currentPeriodStart: "2025-02-01T00:00:00.000Z",
       currentPeriodEnd: "2099-03-01T00:00:00.000Z",
       autoRenew: false,
