@@ -697,7 +697,45 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       const open = subscription.open_invoice
         ? invoices.get(String(subscription.open_invoice))
         : null;
-      let invoice = makeInvoice({
+      if (open) {
+        // A retry that succeeds pays the invoice the failed attempts left open, as it was made.
+        const customer = customerOf(String(subscription.customer));
+        const total = Number(open.total);
+        const starting = Number(customer.balance);
+        const applied = starting < 0 ? Math.min(total, -starting) : 0;
+        customer.balance = starting + applied;
+        const due = total - applied;
+        const paymentIntent = id("pi");
+        Object.assign(open, {
+          status: "paid",
+          starting_balance: starting,
+          ending_balance: customer.balance,
+          amount_due: due,
+          amount_paid: due,
+          amount_remaining: 0,
+          attempt_count: Number(open.attempt_count) + 1,
+          payments: {
+            object: "list",
+            data:
+              due > 0
+                ? [
+                    {
+                      id: id("inpay"),
+                      object: "invoice_payment",
+                      payment: { type: "payment_intent", payment_intent: paymentIntent },
+                      status: "paid",
+                    },
+                  ]
+                : [],
+            has_more: false,
+          },
+        });
+        if (due > 0) charge(paymentIntent, due, open.currency);
+        subscription.open_invoice = null;
+        subscription.latest_invoice = open.id;
+        return { subscription, invoice: open };
+      }
+      const invoice = makeInvoice({
         subscription,
         amount: Number(price.unit_amount),
         reason: "subscription_cycle",
@@ -705,18 +743,6 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         periodStart: start,
         periodEnd: end,
       });
-      if (open) {
-        // A retry that succeeds pays the invoice the failed attempts left open.
-        invoices.delete(String(invoice.id));
-        invoice = {
-          ...invoice,
-          id: open.id,
-          number: open.number,
-          attempt_count: Number(open.attempt_count) + 1,
-        };
-        invoices.set(String(open.id), invoice);
-        subscription.open_invoice = null;
-      }
       subscription.latest_invoice = invoice.id;
       return { subscription, invoice };
     },

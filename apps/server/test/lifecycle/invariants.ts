@@ -94,6 +94,8 @@ export async function checkInvariants(
       }
     } else {
       expect(row.status, why).toBe("failed");
+      // A declined period: its invoice, for the plan it was made for, at that plan's price.
+      expect(row.amountMinor, why).toBe(invoice.total);
       expect(row.amountMinor, why).toBe(plan?.priceMinor);
     }
   }

@@ -389,7 +389,9 @@ export function createFulfilment(options: FulfilmentOptions) {
     invoice: InvoiceInfo,
     row: UserSubscriptionRow,
   ) => {
-    const plan = await planOf(tx, row.planId);
+    // The plan the invoice was made for (the subscription may have changed plan since).
+    const planId = invoice.subscriptionMetadata.planId ?? row.planId;
+    const plan = await planOf(tx, planId);
     const planName = plan?.name ?? "Subscription";
     const attempt = Math.max(invoice.attemptCount, 1);
     await tx
@@ -400,7 +402,7 @@ export function createFulfilment(options: FulfilmentOptions) {
         status: "failed",
         amountMinor: invoice.amountDue,
         currency: currencyOf(invoice.currency),
-        planId: row.planId,
+        planId,
         subscriptionId: row.id,
         itemName: planName,
         provider: row.provider,
