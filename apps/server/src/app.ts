@@ -60,8 +60,10 @@ export interface BuildAppOptions {
   register?: FastifyPluginAsync;
   /** The sign-in family's rate limit (default 10 per minute per IP and route). */
   authRateLimit?: Partial<RateLimitSettings>;
-  /** Failed logins per account before the failing IPs wait (default 5 per 15 minutes). */
+  /** Login attempts per account (strangers together) and per trusted device (10 per 15 min). */
   loginAccountLimit?: Partial<RateLimitSettings>;
+  /** Prefix of the limits' Redis keys (tests sharing one Redis keep their counters apart). */
+  rateLimitKeyPrefix?: string;
   /** Replaces the Google ID token verifier (tests sign their own tokens; no network). */
   googleVerifier?: GoogleTokenVerifier;
   /** How long a chat reply may take before it fails with 502 (default 60 s). */
@@ -89,6 +91,12 @@ function resolveLogger(options: BuildAppOptions) {
     : { redact: REDACT_PATHS, serializers: LOG_SERIALIZERS, ...options.logger };
 }
 
+/** Trusts the nearest `hops` proxies in X-Forwarded-For (what Fastify does with a number). */
+const trustHops =
+  (hops: number) =>
+  (_address: string, hop: number): boolean =>
+    hop < hops;
+
 /** Builds the whole app: database (migrated), plugins, routes, web app. Not yet listening. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -98,6 +106,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One log line per request, written when it completes (see the onResponse hook).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // TRUST_PROXY: request.ip is then the proxy's client, for every per-address limit.
+    trustProxy:
+      typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -157,12 +168,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
-  await app.register(healthRoutes);
   await app.register(rateLimitPlugin, {
     auth: { ...DEFAULT_AUTH_RATE_LIMIT, ...options.authRateLimit },
     loginAccount: { ...DEFAULT_LOGIN_ACCOUNT_LIMIT, ...options.loginAccountLimit },
     redisUrl: config.redisUrl,
+    secureCookies: https,
+    ...(options.rateLimitKeyPrefix ? { keyPrefix: options.rateLimitKeyPrefix } : {}),
   });
+  await app.register(healthRoutes);
   await app.register(settingsModule, { secretsKey: config.secretsKey });
   // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
   await app.register(providersPlugin, { config, storedKeys: () => app.providerKeys.read() });
