@@ -2,7 +2,7 @@ import { AUTH_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_AUTH_RATE_LIMIT, DEFAULT_LOGIN_ACCOUNT_LIMIT } from "../src/plugins/rate-limit.ts";
 import { PASSWORD, uniqueEmail } from "./accounts.ts";
-import { createTestApp, type TestApp } from "./create-test-app.ts";
+import { createTestApp } from "./create-test-app.ts";
 import { Browser, startForwardingProxy } from "./loopback-http.ts";
 
 /** The real app listening on loopback, behind a forwarding proxy, with the real limits. */
