@@ -187,3 +187,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isProduction: e.NODE_ENV === "production",
   };
 }
+
+/** The password of a URL (DATABASE_URL, REDIS_URL, SMTP_URL), as written and decoded. */
+function passwordOf(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const { password } = new URL(value);
+    if (!password) return [];
+    let decoded = password;
+    try {
+      decoded = decodeURIComponent(password);
+    } catch {
+      // Kept as written.
+    }
+    return [password, decoded];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every configured secret, to be redacted by value from answers and logs (lib/secret-values.ts).
+ * Public values (the Stripe publishable key, the Google client id) are not secrets.
+ */
+export function configuredSecrets(config: Config): string[] {
+  return [
+    config.jwtSecret,
+    config.secretsKey,
+    config.adminPassword,
+    config.openai.apiKey,
+    config.elevenlabs.apiKey,
+    config.stripe.secretKey,
+    config.stripe.webhookSecret,
+    ...passwordOf(config.databaseUrl),
+    ...passwordOf(config.redisUrl),
+    ...passwordOf(config.smtpUrl),
+  ].filter((value): value is string => typeof value === "string" && value !== "");
+}

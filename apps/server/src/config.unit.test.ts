@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -115,5 +116,37 @@ describe("loadConfig", () => {
     expect(result.stderr).toContain("PORT must be a whole number from 1 to 65535");
     expect(result.stderr).not.toContain("abc");
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a DATABASE_URL that cannot be reached stops the start naming it, never its password", async () => {
+    const password = "db-Passw0rd.With,odd;chars";
+    const closed = await new Promise<number>((done) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => done(port));
+      });
+    });
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", resolve(import.meta.dirname, "main.ts")],
+      {
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir(),
+          DATABASE_URL: `postgres://app:${encodeURIComponent(password)}@127.0.0.1:${closed}/app`,
+          REDIS_URL: `redis://:${encodeURIComponent(password)}@127.0.0.1:${closed}`,
+          LOG_LEVEL: "trace",
+        },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("Configuration error: DATABASE_URL: cannot connect");
+    for (const output of [result.stderr, result.stdout]) {
+      expect(output).not.toContain(password);
+      expect(output).not.toContain(encodeURIComponent(password));
+      expect(output).not.toContain("db-Passw0rd");
+    }
   });
 });
