@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { AUTH_MESSAGES } from "@twinline/contracts";
+import { AUTH_MESSAGES, VOICE_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, uniqueEmail } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
@@ -43,7 +43,7 @@ async function guessesUntilRefused(t: TestApp, email: string, tries: number) {
 }
 
 const options = (redisUrl: string) => ({
-  env: { REDIS_URL: redisUrl },
+  env: { REDIS_URL: redisUrl, VOICE_RATE_LIMIT_PER_MINUTE: "2" },
   authRateLimit: LIMIT,
   loginAccountLimit: LIMIT,
   rateLimitKeyPrefix: `test-${randomBytes(4).toString("hex")}-`,
@@ -72,6 +72,26 @@ describe("limits fail closed: REDIS_URL at a port where nothing listens", () => 
 
   it("the login throttle still holds: guesses on one account stop at its budget", async () => {
     expect(await guessesUntilRefused(t, uniqueEmail("victim"), 10)).toBe(LIMIT.max);
+  });
+
+  it("the voice calls' per-user limit (a route limit of the same store) still holds", async () => {
+    // Signed up through the service: this address's sign-ups are spent above.
+    const { token } = await t.app.auth.signup({
+      name: "Caller",
+      email: uniqueEmail("caller"),
+      password: "long enough password",
+    });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const answer = await call(t, "POST", "/api/voice-call/process", {
+        token,
+        body: { text: "Hello there!" },
+      });
+      statuses.push(answer.statusCode);
+      if (answer.statusCode === 429)
+        expect(answer.json().message).toBe(VOICE_MESSAGES.tooManyRequests);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
   });
 });
 
