@@ -142,3 +142,28 @@ describe.skipIf(!hasRedisServer())("limits fail closed: Redis going away mid-run
     expect(body.rateLimits).toEqual({ store: "redis", status: "up" });
   });
 });
+
+describe.skipIf(!hasRedisServer())("limits fail closed: a Redis that hangs", () => {
+  let redis: RedisServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    t = await createTestApp(options(redis.url));
+  });
+  afterAll(async () => {
+    redis?.thaw();
+    await t?.close();
+    await redis?.kill();
+  });
+
+  it("past the command timeout the process counts: the limits hold, health says degraded", async () => {
+    expect((await health(t)).body.rateLimits).toEqual({ store: "redis", status: "up" });
+    redis.freeze();
+    const flood = await signUpsUntilRefused(t, 10);
+    expect(flood).toEqual({ created: LIMIT.max, refused: true });
+    expect(await guessesUntilRefused(t, uniqueEmail("victim"), 10)).toBe(LIMIT.max);
+    const answer = await health(t);
+    expect(answer.status).toBe(200);
+    expect(answer.body.rateLimits).toEqual({ store: "redis", status: "degraded" });
+  });
+});

@@ -25,6 +25,10 @@ export interface RedisServer {
   url: string;
   /** Kills it at once (SIGKILL), as a crash would. */
   kill(): Promise<void>;
+  /** Freezes it (SIGSTOP): connected, but answering nothing, as a hung server. */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void;
 }
 
 /** A private redis-server on a random loopback port, no persistence; ready when this resolves. */
@@ -48,6 +52,8 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
   return {
     port: chosen,
     url: `redis://127.0.0.1:${chosen}`,
+    freeze: () => child.kill("SIGSTOP"),
+    thaw: () => child.kill("SIGCONT"),
     kill: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

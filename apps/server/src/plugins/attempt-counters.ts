@@ -69,6 +69,8 @@ export function redisCounters(redis: Redis, prefix: string): AttemptCounters {
   };
 }
 
+const SHARED_RETRY_MS = 1_000;
+
 /** The counters plus whether they are the shared ones right now (the health check shows it). */
 export interface FailClosedCounters extends AttemptCounters {
   /** True while the shared store fails and this process counts on its own. */
@@ -86,9 +88,12 @@ export function failClosedCounters(
   onFailure: (error: unknown) => void,
 ): FailClosedCounters {
   let failing = false;
+  let retryAt = 0;
   const either =
     <A extends unknown[], R>(pick: (counters: AttemptCounters) => (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
+      // A Redis that hangs costs its command timeout: while it fails, ask it once a second.
+      if (failing && Date.now() < retryAt) return pick(local)(...args);
       try {
         const result = await pick(shared)(...args);
         failing = false;
@@ -96,6 +101,7 @@ export function failClosedCounters(
       } catch (error) {
         if (!failing) onFailure(error);
         failing = true;
+        retryAt = Date.now() + SHARED_RETRY_MS;
         return pick(local)(...args);
       }
     };
