@@ -49,6 +49,8 @@ export interface TestAppOptions {
   uploadLimits?: BuildAppOptions["uploadLimits"];
   /** The voice call's clock (test/manual-clock.ts). */
   voiceClock?: BuildAppOptions["voiceClock"];
+  /** The billing clock (checkout sweep, sandbox): test/manual-clock.ts. */
+  billingClock?: BuildAppOptions["billingClock"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -78,6 +80,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     loginAccountLimit: options.loginAccountLimit ?? { max: 10_000 },
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
+    ...(options.billingClock ? { billingClock: options.billingClock } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

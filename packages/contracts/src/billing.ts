@@ -548,6 +548,8 @@ export const userTransactionSchema = z.object({
     packageName: z.string().nullable(),
     invoiceNumber: z.string().nullable(),
   }),
+  /** Why a `failed` payment failed (a decline, a paid amount that differs from the price). */
+  failureReason: z.string().nullable().optional(),
 });
 export type UserTransaction = z.infer<typeof userTransactionSchema>;
 
@@ -591,6 +593,8 @@ export const adminCreditTransactionSchema = z.object({
     packageName: z.string().nullable(),
     invoiceNumber: z.string().nullable(),
   }),
+  /** Why a `failed` payment failed (a decline, a paid amount that differs from the price). */
+  failureReason: z.string().nullable().optional(),
 });
 export type AdminCreditTransaction = z.infer<typeof adminCreditTransactionSchema>;
 
@@ -607,6 +611,8 @@ export const adminSubscriptionTransactionSchema = z.object({
   invoiceId: z.string().nullable(),
   /** Credits granted with this payment (plans that grant credits). */
   credits: z.number().int(),
+  /** Why a `failed` payment failed (a decline, a paid amount that differs from the price). */
+  failureReason: z.string().nullable().optional(),
 });
 export type AdminSubscriptionTransaction = z.infer<typeof adminSubscriptionTransactionSchema>;
 

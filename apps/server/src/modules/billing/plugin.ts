@@ -7,11 +7,13 @@ import {
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
+import { systemClock, type VoiceClock } from "../voice/clock.ts";
 import { adminBillingRoutes } from "./admin-routes.ts";
 import { createCatalogueRepository } from "./catalogue-repository.ts";
 import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
 import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
 import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
+import { type CheckoutSweep, createCheckoutSweep } from "./checkout-sweep.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
 import { createSandboxStore } from "./sandbox-store.ts";
 import { createSubscriptionsReader } from "./subscriptions-reader.ts";
@@ -31,6 +33,8 @@ export interface Billing {
   /** THE fulfilment (webhooks and sandbox); tests set `fulfilment.state.probe` to fail half-way. */
   fulfilment: Fulfilment;
   sandbox: SandboxPayments;
+  /** Re-reads checkout sessions left open (checkout-sweep.ts); runs every minute on the clock. */
+  sweep: CheckoutSweep;
 }
 
 declare module "fastify" {
@@ -42,6 +46,8 @@ declare module "fastify" {
 
 export interface BillingModuleOptions {
   config: Config;
+  /** The checkout sweep's and the sandbox's clock (tests move a manual one); default the system's. */
+  clock?: VoiceClock;
 }
 
 /**
@@ -55,12 +61,14 @@ export const billingModule = fp<BillingModuleOptions>(
     const db = app.database.db;
     const payments = () => app.providers.payments();
     const fulfilment = createFulfilment({ db, payments, log: app.log });
+    const clock = options.clock ?? systemClock;
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
     let sandbox: SandboxPayments | undefined;
     const sandboxOptions: SandboxOptions = {
       store: createSandboxStore(db),
       publicUrl: options.config.publicUrl,
+      now: () => new Date(clock.now()),
       deliver: async (event: PaymentEvent) => {
         await fulfilment.handle(event, sandbox);
       },
@@ -91,6 +99,9 @@ export const billingModule = fp<BillingModuleOptions>(
       fulfilment,
       reader,
     });
+    const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
+    app.addHook("onReady", async () => sweep.start());
+    app.addHook("onClose", async () => sweep.stop());
     app.decorate<Billing>("billing", {
       catalogue,
       checkout,
@@ -98,6 +109,7 @@ export const billingModule = fp<BillingModuleOptions>(
       transactions,
       fulfilment,
       sandbox,
+      sweep,
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });

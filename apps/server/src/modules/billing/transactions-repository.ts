@@ -36,7 +36,12 @@ import {
 } from "../../db/schema/index.ts";
 import { utcDaySql as day, utcPeriods } from "../dashboards/periods.ts";
 import { containsPattern } from "../users/repository.ts";
-import { type PopulatedUser, toHistoryEvent, toUserTransaction } from "./mappers.ts";
+import {
+  failureReasonOf,
+  type PopulatedUser,
+  toHistoryEvent,
+  toUserTransaction,
+} from "./mappers.ts";
 import { toMajor } from "./money.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -99,6 +104,7 @@ function toAdminCredit(row: PaymentRow, user: PopulatedUser | null): AdminCredit
     packageId: row.packageId,
     stripePaymentId: row.stripePaymentId,
     metadata: { packageName: row.itemName, invoiceNumber: row.invoiceNumber },
+    failureReason: failureReasonOf(row),
   };
 }
 
@@ -118,6 +124,7 @@ function toAdminSubscriptionPayment(
     stripePaymentId: row.stripePaymentId ?? row.invoiceId,
     invoiceId: row.invoiceId,
     credits: row.credits,
+    failureReason: failureReasonOf(row),
   };
 }
 
