@@ -757,11 +757,21 @@ export const adminUserSubscriptionTransactionsResponseSchema =
   adminSubscriptionTransactionsResponseSchema;
 
 /**
- * The transaction screens' Revenue Analytics cards: successful payments (credits, subscriptions
- * or both) in all and by UTC day and month, in major units, currencies added as given
- * (admin-side section 9: "shown as given").
+ * A revenue figure: `value` is the USD amount (major units), the headline every screen shows
+ * first; `byCurrency` has one entry per currency with revenue in that figure, USD first and
+ * always present. Currencies are never added together (decision 0036).
  */
-const metric = z.object({ value: z.number() });
+export const moneyMetricSchema = z.object({
+  value: z.number(),
+  byCurrency: z.array(z.object({ currency: currencySchema, value: z.number() })),
+});
+export type MoneyMetric = z.infer<typeof moneyMetricSchema>;
+
+/**
+ * The transaction screens' Revenue Analytics cards: successful payments (credits, subscriptions
+ * or both) in all and by UTC day and month, per currency, the same figures as the dashboard's.
+ */
+const metric = moneyMetricSchema;
 export const revenueFiguresSchema = z.object({
   totalRevenue: metric,
   todayRevenue: metric,

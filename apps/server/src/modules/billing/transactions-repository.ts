@@ -26,7 +26,6 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
-  dashboardDays,
   type PaymentRow,
   paymentCounts,
   payments,
@@ -34,7 +33,7 @@ import {
   subscriptionEvents,
   users,
 } from "../../db/schema/index.ts";
-import { utcDaySql as day, utcPeriods } from "../dashboards/periods.ts";
+import { type RevenueKind, revenueFigures } from "../dashboards/revenue.ts";
 import { containsPattern } from "../users/repository.ts";
 import {
   failureReasonOf,
@@ -311,41 +310,9 @@ export function createTransactionsRepository(db: Database) {
       return { data: rows.map(toEvent), pagination: pagination(total?.n ?? 0, page, limit) };
     },
 
-    /**
-     * Successful payments by UTC day and month (the Revenue Analytics cards), in any currency
-     * added as given, from the dashboard's rollup (dashboard_days: a few rows a day).
-     */
-    async revenue(
-      kind: "all" | "credits" | "subscriptions",
-      now = new Date(),
-    ): Promise<RevenueFigures> {
-      const p = utcPeriods(now);
-      const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-      const minor =
-        kind === "credits"
-          ? sql`${dashboardDays.creditsRevenueMinor}`
-          : kind === "subscriptions"
-            ? sql`${dashboardDays.subscriptionRevenueMinor}`
-            : sql`${dashboardDays.creditsRevenueMinor} + ${dashboardDays.subscriptionRevenueMinor}`;
-      const between = (from: Date, to: Date) =>
-        sql<number>`coalesce(sum(${minor}) filter (where ${dashboardDays.day} >= ${day(from)} and ${dashboardDays.day} < ${day(to)}), 0)::float8`;
-      const [row] = await db
-        .select({
-          total: sql<number>`coalesce(sum(${minor}), 0)::float8`,
-          today: between(p.today, p.tomorrow),
-          yesterday: between(p.yesterday, p.today),
-          thisMonth: between(p.thisMonth, nextMonth),
-          lastMonth: between(p.lastMonth, p.thisMonth),
-        })
-        .from(dashboardDays);
-      const value = (minor: unknown) => ({ value: toMajor(Number(minor ?? 0)) });
-      return {
-        totalRevenue: value(row?.total),
-        todayRevenue: value(row?.today),
-        yesterdayRevenue: value(row?.yesterday),
-        thisMonthRevenue: value(row?.thisMonth),
-        lastMonthRevenue: value(row?.lastMonth),
-      };
+    /** The Revenue Analytics cards: the dashboard's own figures, per currency. */
+    revenue(kind: RevenueKind, now = new Date()): Promise<RevenueFigures> {
+      return revenueFigures(db, kind, now);
     },
   };
 }

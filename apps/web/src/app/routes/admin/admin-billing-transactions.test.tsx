@@ -82,11 +82,17 @@ const page = (data: unknown[], total = data.length) => ({
 const revenue = {
   success: true,
   data: {
-    totalRevenue: { value: 1000 },
-    todayRevenue: { value: 12.5 },
-    yesterdayRevenue: { value: 0 },
-    thisMonthRevenue: { value: 1234.5 },
-    lastMonthRevenue: { value: 99 },
+    totalRevenue: { value: 1000, byCurrency: [{ currency: "usd", value: 1000 }] },
+    todayRevenue: {
+      value: 12.5,
+      byCurrency: [
+        { currency: "usd", value: 12.5 },
+        { currency: "eur", value: 30 },
+      ],
+    },
+    yesterdayRevenue: { value: 0.1, byCurrency: [{ currency: "usd", value: 0.1 }] },
+    thisMonthRevenue: { value: 1234.5, byCurrency: [{ currency: "usd", value: 1234.5 }] },
+    lastMonthRevenue: { value: 0, byCurrency: [{ currency: "usd", value: 0 }] },
   },
 };
 
@@ -97,7 +103,18 @@ describe("/admin/credit-transactions", () => {
       "GET /api/admin/revenue": () => jsonResponse(revenue),
       "GET /api/admin/credit-transactions": () =>
         jsonResponse(
-          page([credit(), credit({ _id: "c2", status: "failed", stripePaymentId: null })], 12),
+          page(
+            [
+              credit(),
+              credit({
+                _id: "c2",
+                status: "failed",
+                stripePaymentId: null,
+                failureReason: "Paid 0.01 USD for a sale of 45.00 USD: nothing granted",
+              }),
+            ],
+            12,
+          ),
         ),
     });
     renderApp("/admin/credit-transactions");
@@ -113,8 +130,18 @@ describe("/admin/credit-transactions", () => {
     expect(within(table).getAllByText("user1@example.com")).toHaveLength(2);
     expect(within(table).getByText("N/A")).toBeInTheDocument();
     const cards = screen.getAllByTestId("revenue-card");
-    expect(cards[0]).toHaveTextContent("Today's Revenue$12.50");
+    // USD the headline, other currencies beside it, never added; always two decimals.
+    expect(cards[0]).toHaveTextContent("Today's Revenue$12.50€30.00");
+    expect(within(cards[0] as HTMLElement).getByTestId("other-currencies")).toHaveTextContent(
+      "€30.00",
+    );
+    expect(cards[1]).toHaveTextContent("Yesterday's Revenue$0.10");
     expect(cards[2]).toHaveTextContent("This Month's Revenue$1,234.50");
+    expect(cards[3]).toHaveTextContent("Last Month's Revenue$0.00");
+    expect(within(cards[3] as HTMLElement).queryByTestId("other-currencies")).toBeNull();
+    expect(within(table).getByTestId("failure-reason")).toHaveTextContent(
+      "Paid 0.01 USD for a sale of 45.00 USD: nothing granted",
+    );
     expect(api.callsTo("GET /api/admin/revenue")[0]?.url.searchParams.get("kind")).toBe("credits");
     const query = api.callsTo("GET /api/admin/credit-transactions")[0]?.url.searchParams;
     expect(query?.get("limit")).toBe("10");

@@ -6,7 +6,7 @@ import {
   CREDIT_TRANSACTIONS_CSV_COLUMNS,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import { creditTransactionsQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
@@ -31,7 +31,11 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
     cellClassName: "tabular-nums",
     cell: (r) => formatMoney(r.amount, r.currency),
   },
-  { label: "Status", sortBy: "status", cell: (r) => <TransactionStatusBadge status={r.status} /> },
+  {
+    label: "Status",
+    sortBy: "status",
+    cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+  },
   { label: "Package", sortBy: "packageName", cell: (r) => r.metadata.packageName ?? "N/A" },
   {
     label: "Transaction ID",

@@ -6,7 +6,7 @@ import {
   type SUBSCRIPTION_HISTORY_SORT_FIELDS,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import { subscriptionHistoryQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm } from "./filters";

@@ -7,7 +7,7 @@ import {
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
 import { ApiError, errorMessage } from "@/lib/api-client";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import { subscriptionTransactionsQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
@@ -30,7 +30,11 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
     cellClassName: "tabular-nums",
     cell: (r) => formatMoney(r.amount, r.currency),
   },
-  { label: "Status", sortBy: "status", cell: (r) => <TransactionStatusBadge status={r.status} /> },
+  {
+    label: "Status",
+    sortBy: "status",
+    cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+  },
   {
     label: "Transaction ID",
     sortBy: "stripePaymentId",
