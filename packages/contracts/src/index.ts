@@ -5,6 +5,7 @@ export * from "./api";
 export * from "./auth";
 export * from "./billing";
 export * from "./chat";
+export * from "./csv";
 export * from "./dashboards";
 export * from "./settings";
 export * from "./text";

@@ -14,6 +14,7 @@ import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.
 import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
 import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
 import { type CheckoutSweep, createCheckoutSweep } from "./checkout-sweep.ts";
+import { adminExportRoutes } from "./export.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
 import { createSandboxStore } from "./sandbox-store.ts";
 import { createSubscriptionsReader } from "./subscriptions-reader.ts";
@@ -122,6 +123,7 @@ export const billingModule = fp<BillingModuleOptions>(
       guarded.addHook("onRequest", guarded.requireAdmin);
       await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
       await guarded.register(adminBillingRoutes, { transactions });
+      await guarded.register(adminExportRoutes, { transactions });
     });
   },
   { name: "billing", dependencies: ["providers", "accounts"] },

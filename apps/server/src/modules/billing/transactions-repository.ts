@@ -1,12 +1,14 @@
-import type {
-  AdminCreditTransaction,
-  AdminCreditTransactionsQuery,
-  AdminSubscriptionHistoryQuery,
-  AdminSubscriptionTransaction,
-  AdminSubscriptionTransactionsQuery,
-  Pagination,
-  RevenueFigures,
-  SubscriptionHistoryEvent,
+import {
+  type AdminCreditTransaction,
+  type AdminCreditTransactionsQuery,
+  type AdminSubscriptionHistoryQuery,
+  type AdminSubscriptionTransaction,
+  type AdminSubscriptionTransactionsQuery,
+  CURRENCIES,
+  type MoneyMetric,
+  type Pagination,
+  type RevenueFigures,
+  type SubscriptionHistoryEvent,
 } from "@twinline/contracts";
 import {
   type AnyColumn,
@@ -42,6 +44,9 @@ import {
   toUserTransaction,
 } from "./mappers.ts";
 import { toMajor } from "./money.ts";
+
+/** Rows read at a time by an export. */
+export const EXPORT_BATCH = 500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -156,27 +161,36 @@ export function createTransactionsRepository(db: Database) {
     }
   };
 
-  const listPayments = async (
-    kind: "credits" | "subscription",
-    query: AdminCreditTransactionsQuery | AdminSubscriptionTransactionsQuery,
-  ) => {
-    const where = and(
+  type PaymentsQuery = AdminCreditTransactionsQuery | AdminSubscriptionTransactionsQuery;
+  const paymentsWhere = (kind: "credits" | "subscription", query: PaymentsQuery) =>
+    and(
       eq(payments.kind, kind),
       query.status !== "all" ? eq(payments.status, query.status) : undefined,
       userFilter(payments.userId, query.userId),
       ...dateRange(payments.transactionDate, query.startDate, query.endDate),
     );
-    const rowsQuery = db
+  /** One page of a kind's payments as filtered and sorted (the list and the export). */
+  const paymentRows = (
+    kind: "credits" | "subscription",
+    query: PaymentsQuery,
+    page: number,
+    limit: number,
+  ) =>
+    db
       .select({ payment: payments, user: populated })
       .from(payments)
       .leftJoin(users, eq(users.id, payments.userId))
-      .where(where)
+      .where(paymentsWhere(kind, query))
       .orderBy(
         order(paymentSort(query.sortBy), query.sortOrder),
         order(payments.id, query.sortOrder),
       )
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit);
+      .limit(limit)
+      .offset((page - 1) * limit);
+
+  const listPayments = async (kind: "credits" | "subscription", query: PaymentsQuery) => {
+    const where = paymentsWhere(kind, query);
+    const rowsQuery = paymentRows(kind, query, query.page, query.limit);
     // Unfiltered by user or date: the trigger-kept counts, not a count over the whole table.
     const counted =
       !query.userId && !query.startDate && !query.endDate
@@ -225,6 +239,31 @@ export function createTransactionsRepository(db: Database) {
   const toEvent = (row: { event: SubscriptionEventRow; user: PopulatedUser | null }) =>
     toHistoryEvent(row.event, row.user);
 
+  const historyWhere = (query: AdminSubscriptionHistoryQuery) =>
+    and(
+      query.status !== "all" ? eq(subscriptionEvents.status, query.status) : undefined,
+      query.eventType !== "all" ? eq(subscriptionEvents.eventType, query.eventType) : undefined,
+      userFilter(subscriptionEvents.userId, query.userId),
+      ...dateRange(subscriptionEvents.timestamp, query.startDate, query.endDate),
+    );
+  const historyPage = (query: AdminSubscriptionHistoryQuery, page: number, limit: number) =>
+    historyRows(historyWhere(query))
+      .orderBy(
+        order(historySort(query.sortBy), query.sortOrder),
+        order(subscriptionEvents.id, query.sortOrder),
+      )
+      .limit(limit)
+      .offset((page - 1) * limit);
+
+  /** Every row of a filtered, sorted list, a batch at a time (the "Export all" CSVs). */
+  async function* batches<T>(page: (page: number) => Promise<T[]>): AsyncGenerator<T[]> {
+    for (let n = 1; ; n++) {
+      const rows = await page(n);
+      if (rows.length > 0) yield rows;
+      if (rows.length < EXPORT_BATCH) return;
+    }
+  }
+
   return {
     async adminCreditTransactions(query: AdminCreditTransactionsQuery) {
       const { rows, total } = await listPayments("credits", query);
@@ -243,20 +282,9 @@ export function createTransactionsRepository(db: Database) {
     },
 
     async adminSubscriptionHistory(query: AdminSubscriptionHistoryQuery) {
-      const where = and(
-        query.status !== "all" ? eq(subscriptionEvents.status, query.status) : undefined,
-        query.eventType !== "all" ? eq(subscriptionEvents.eventType, query.eventType) : undefined,
-        userFilter(subscriptionEvents.userId, query.userId),
-        ...dateRange(subscriptionEvents.timestamp, query.startDate, query.endDate),
-      );
+      const where = historyWhere(query);
       const [rows, [total]] = await Promise.all([
-        historyRows(where)
-          .orderBy(
-            order(historySort(query.sortBy), query.sortOrder),
-            order(subscriptionEvents.id, query.sortOrder),
-          )
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
+        historyPage(query, query.page, query.limit),
         db.select({ n: count() }).from(subscriptionEvents).where(where),
       ]);
       return {
@@ -264,6 +292,24 @@ export function createTransactionsRepository(db: Database) {
         pagination: pagination(total?.n ?? 0, query.page, query.limit),
       };
     },
+
+    /** Every credit purchase matching the list's filters, in its order (page and limit unused). */
+    exportCredits: (query: AdminCreditTransactionsQuery) =>
+      batches(async (page) =>
+        (await paymentRows("credits", query, page, EXPORT_BATCH)).map((row) =>
+          toAdminCredit(row.payment, row.user),
+        ),
+      ),
+    /** Every subscription payment matching the list's filters, in its order. */
+    exportSubscriptionPayments: (query: AdminSubscriptionTransactionsQuery) =>
+      batches(async (page) =>
+        (await paymentRows("subscription", query, page, EXPORT_BATCH)).map((row) =>
+          toAdminSubscriptionPayment(row.payment, row.user),
+        ),
+      ),
+    /** Every subscription event matching the list's filters, in its order. */
+    exportHistory: (query: AdminSubscriptionHistoryQuery) =>
+      batches(async (page) => (await historyPage(query, page, EXPORT_BATCH)).map(toEvent)),
 
     async historyEvent(id: string): Promise<SubscriptionHistoryEvent | undefined> {
       const [row] = await historyRows(eq(subscriptionEvents.id, id));
@@ -319,11 +365,23 @@ export function createTransactionsRepository(db: Database) {
 
 export type TransactionsRepository = ReturnType<typeof createTransactionsRepository>;
 
-/** A user's successful payments, major units (the admin's user details "totalSpent"). */
-export async function totalSpentOf(db: Database, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${payments.amountMinor}), 0)::bigint` })
+/**
+ * A user's successful payments per currency, major units (the admin's user details "Total
+ * Spent"): USD the headline, other currencies beside it, never added together.
+ */
+export async function totalSpentOf(db: Database, userId: string): Promise<MoneyMetric> {
+  const rows = await db
+    .select({
+      currency: payments.currency,
+      total: sql<string>`coalesce(sum(${payments.amountMinor}), 0)::text`,
+    })
     .from(payments)
-    .where(and(eq(payments.userId, userId), eq(payments.status, "success")));
-  return toMajor(Number(row?.total ?? 0));
+    .where(and(eq(payments.userId, userId), eq(payments.status, "success")))
+    .groupBy(payments.currency);
+  const totals = new Map(rows.map((row) => [row.currency, toMajor(Number(row.total))]));
+  const byCurrency = CURRENCIES.map((currency) => ({
+    currency,
+    value: totals.get(currency) ?? 0,
+  })).filter((entry) => entry.currency === "usd" || entry.value !== 0);
+  return { value: totals.get("usd") ?? 0, byCurrency };
 }

@@ -4,6 +4,7 @@ import {
   adminCreditTransactionsQuerySchema,
   type CREDIT_TRANSACTION_SORT_FIELDS,
   CREDIT_TRANSACTIONS_CSV_COLUMNS,
+  creditTransactionCsvRow,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatMoney } from "@/lib/format";
@@ -48,17 +49,7 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
 const CSV: CsvExport<Row> = {
   fileName: "credit-transactions",
   columns: CREDIT_TRANSACTIONS_CSV_COLUMNS,
-  row: (r) => [
-    r.transactionDate,
-    r.userId?.email,
-    r.userId?.name,
-    r.metadata.packageName,
-    r.credits,
-    r.amount.toFixed(2),
-    r.currency.toUpperCase(),
-    r.status,
-    r.stripePaymentId,
-  ],
+  row: creditTransactionCsvRow,
   done: "Export Complete",
   failed: "Failed to export credit transactions",
 };

@@ -4,6 +4,7 @@ import {
   adminSubscriptionTransactionsQuerySchema,
   type SUBSCRIPTION_TRANSACTION_SORT_FIELDS,
   SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
+  subscriptionTransactionCsvRow,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
 import { ApiError, errorMessage } from "@/lib/api-client";
@@ -46,16 +47,7 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
 const CSV: CsvExport<Row> = {
   fileName: "subscription-transactions",
   columns: SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
-  row: (r) => [
-    r.transactionDate,
-    r.userId?.email,
-    r.userId?.name,
-    planOf(r),
-    r.amount.toFixed(2),
-    r.currency.toUpperCase(),
-    r.status,
-    idOf(r),
-  ],
+  row: subscriptionTransactionCsvRow,
   done: "Export Complete",
   failed: "Failed to export subscription transactions",
 };
