@@ -205,6 +205,47 @@ describe("/admin/credit-transactions", () => {
     expect(lines[2]?.endsWith('"N/A"')).toBe(true);
   });
 
+  it("Export all asks the server for every row of the filters and saves its CSV", async () => {
+    signInAdmin();
+    const saveBlob = vi.spyOn(downloadCsv, "saveBlob").mockImplementation(() => {});
+    const api = mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()], 25)),
+      "GET /api/admin/credit-transactions/export": () =>
+        new Response('\uFEFF"Date"\r\n"2025-02-03"\r\n', {
+          headers: { "content-type": "text/csv; charset=utf-8" },
+        }),
+    });
+    renderApp("/admin/credit-transactions?status=failed&sortBy=amount&sortOrder=1&page=2");
+    await screen.findByText("Showing 1 of 25 transactions");
+    await userEvent.click(screen.getByRole("button", { name: "Export all" }));
+    expect(await screen.findByText("Export Complete")).toBeInTheDocument();
+    const asked = api.callsTo("GET /api/admin/credit-transactions/export")[0]?.url.searchParams;
+    expect(asked?.get("status")).toBe("failed");
+    expect(asked?.get("sortBy")).toBe("amount");
+    expect(asked?.get("sortOrder")).toBe("1");
+    // Every page: page and limit are not sent.
+    expect(asked?.has("page")).toBe(false);
+    expect(asked?.has("limit")).toBe(false);
+    const [name, blob] = saveBlob.mock.calls[0] as [string, Blob];
+    expect(name).toMatch(/^credit-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(await blob.text()).toContain('"2025-02-03"');
+  });
+
+  it("Export all toasts the screen's failure when the server fails", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
+      "GET /api/admin/credit-transactions/export": () =>
+        jsonResponse({ success: false, message: "Boom" }, 500),
+    });
+    renderApp("/admin/credit-transactions");
+    await screen.findByText("Showing 1 of 1 transactions");
+    await userEvent.click(screen.getByRole("button", { name: "Export all" }));
+    expect(await screen.findByText("Failed to export credit transactions")).toBeInTheDocument();
+  });
+
   it("shows 5 skeleton rows while loading, then the empty text", async () => {
     signInAdmin();
     let answer: () => void = () => {};

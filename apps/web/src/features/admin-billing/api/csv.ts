@@ -34,4 +34,15 @@ export const downloadCsv = {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   },
+  /** A file the server made (Export all): saved as it came, its BOM included. */
+  saveBlob(fileName: string, blob: Blob) {
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = fileName;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  },
 };

@@ -48,6 +48,7 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
 
 const CSV: CsvExport<Row> = {
   fileName: "credit-transactions",
+  allPath: "/api/admin/credit-transactions/export",
   columns: CREDIT_TRANSACTIONS_CSV_COLUMNS,
   row: creditTransactionCsvRow,
   done: "Export Complete",

@@ -58,6 +58,7 @@ const STATUSES: Option[] = [
 
 const CSV: CsvExport<Row> = {
   fileName: "subscription-history",
+  allPath: "/api/admin/subscription-history/export",
   columns: SUBSCRIPTION_HISTORY_CSV_COLUMNS,
   row: subscriptionHistoryCsvRow,
   done: "Export Successful",

@@ -46,6 +46,7 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
 
 const CSV: CsvExport<Row> = {
   fileName: "subscription-transactions",
+  allPath: "/api/admin/subscription-transactions/export",
   columns: SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
   row: subscriptionTransactionCsvRow,
   done: "Export Complete",
