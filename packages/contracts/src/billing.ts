@@ -745,13 +745,29 @@ export const adminSubscriptionHistoryEventResponseSchema = z.object({
   data: subscriptionHistoryEventSchema,
 });
 
+export const ADMIN_USER_TRANSACTION_SORT_FIELDS = [
+  "transactionDate",
+  "credits",
+  "amount",
+  "status",
+  "planName",
+  "transactionId",
+] as const;
+export type AdminUserTransactionSortField = (typeof ADMIN_USER_TRANSACTION_SORT_FIELDS)[number];
+
 /**
  * GET /api/admin/users/{userId}/transactions and /subscription-transactions: the user's own
- * rows, newest first (the details page searches, sorts and pages them on the screen).
+ * rows, newest first by default; the details page's tabs search, sort and page them on the
+ * server, so every transaction is reachable. `search`: part of the row's id, transaction id,
+ * status or plan name.
  */
-export const adminUserTransactionsQuerySchema = z.object(
-  pageQueryFields({ limit: 100, maxLimit: 500 }),
-);
+export const adminUserTransactionsQuerySchema = z.object({
+  ...pageQueryFields({ limit: 100, maxLimit: 500 }),
+  sortBy: z.enum(ADMIN_USER_TRANSACTION_SORT_FIELDS).default("transactionDate"),
+  sortOrder,
+  search: storableText("search", 200).optional(),
+});
+export type AdminUserTransactionsQuery = z.infer<typeof adminUserTransactionsQuerySchema>;
 export const adminUserCreditTransactionsResponseSchema = adminCreditTransactionsResponseSchema;
 export const adminUserSubscriptionTransactionsResponseSchema =
   adminSubscriptionTransactionsResponseSchema;

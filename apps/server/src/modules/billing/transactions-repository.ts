@@ -4,6 +4,7 @@ import {
   type AdminSubscriptionHistoryQuery,
   type AdminSubscriptionTransaction,
   type AdminSubscriptionTransactionsQuery,
+  type AdminUserTransactionSortField,
   CURRENCIES,
   type MoneyMetric,
   type Pagination,
@@ -208,6 +209,23 @@ export function createTransactionsRepository(db: Database) {
     return { rows, total: Number(total?.n ?? 0) };
   };
 
+  const userPaymentSort = (sortBy: AdminUserTransactionSortField): SQL | AnyColumn => {
+    switch (sortBy) {
+      case "credits":
+        return payments.credits;
+      case "amount":
+        return payments.amountMinor;
+      case "status":
+        return payments.status;
+      case "planName":
+        return payments.itemName;
+      case "transactionId":
+        return sql`coalesce(${payments.stripePaymentId}, ${payments.invoiceId})`;
+      default:
+        return payments.transactionDate;
+    }
+  };
+
   const historySort = (sortBy: string): SQL | AnyColumn => {
     switch (sortBy) {
       case "eventType":
@@ -316,21 +334,46 @@ export function createTransactionsRepository(db: Database) {
       return row ? toEvent(row) : undefined;
     },
 
-    /** A user's own payments of one kind, newest first. */
+    /**
+     * A user's own payments of one kind, newest first unless sorted otherwise; `search` matches
+     * part of the row id, the transaction id, the status or the item's name.
+     */
     async userPayments(
       userId: string,
       kind: "credits" | "subscription",
       page: number,
       limit: number,
+      options: {
+        sortBy?: AdminUserTransactionSortField;
+        sortOrder?: number;
+        search?: string | undefined;
+      } = {},
     ) {
-      const where = and(eq(payments.kind, kind), eq(payments.userId, userId));
+      const pattern = options.search?.trim() ? containsPattern(options.search.trim()) : null;
+      const where = and(
+        eq(payments.kind, kind),
+        eq(payments.userId, userId),
+        pattern
+          ? or(
+              ilike(sql`${payments.id}::text`, pattern),
+              ilike(payments.stripePaymentId, pattern),
+              ilike(payments.invoiceId, pattern),
+              ilike(sql`${payments.status}::text`, pattern),
+              ilike(payments.itemName, pattern),
+            )
+          : undefined,
+      );
+      const direction = options.sortOrder ?? -1;
       const [rows, [total]] = await Promise.all([
         db
           .select({ payment: payments, user: populated })
           .from(payments)
           .leftJoin(users, eq(users.id, payments.userId))
           .where(where)
-          .orderBy(desc(payments.transactionDate), desc(payments.id))
+          .orderBy(
+            order(userPaymentSort(options.sortBy ?? "transactionDate"), direction),
+            order(payments.id, direction),
+          )
           .limit(limit)
           .offset((page - 1) * limit),
         db.select({ n: count() }).from(payments).where(where),
