@@ -283,14 +283,17 @@ export function createFulfilment(options: FulfilmentOptions) {
       : null;
   };
 
-  /** A paid invoice of a subscription: the payment, the plan's credits, "renewed" on a cycle. */
+  /**
+   * A paid invoice of a subscription: the payment, the plan's credits, "renewed" on a cycle.
+   * Answers false when the amount paid does not match the sale (recorded failed, nothing granted).
+   */
   const recordPaidInvoice = async (
     tx: Database,
     invoice: InvoiceInfo,
     row: UserSubscriptionRow,
     checkout: CheckoutSessionRow | null,
-  ) => {
-    if (invoice.status !== "paid") return;
+  ): Promise<boolean> => {
+    if (invoice.status !== "paid") return true;
     const checkoutSessionId = checkout?.sessionId ?? null;
     const plan = await planOf(tx, row.planId);
     const planName = plan?.name ?? "Subscription";
@@ -324,7 +327,7 @@ export function createFulfilment(options: FulfilmentOptions) {
         })
         .onConflictDoNothing({ target: payments.sourceKey });
       log.warn({ invoiceId: invoice.id, mismatch }, "Subscription payment does not match the sale");
-      return;
+      return false;
     }
     // Plan credits come with the first and every renewal payment, not with a proration.
     const grants = plan && plan.credits > 0 && invoice.billingReason !== "subscription_update";
@@ -351,7 +354,7 @@ export function createFulfilment(options: FulfilmentOptions) {
       })
       .onConflictDoNothing({ target: payments.sourceKey })
       .returning({ id: payments.id });
-    if (!inserted) return;
+    if (!inserted) return true;
     await probe("payment-recorded");
     if (grants && plan) {
       await applyCreditMovement(tx, {
@@ -373,6 +376,7 @@ export function createFulfilment(options: FulfilmentOptions) {
         invoice.amountPaid,
       );
     }
+    return true;
   };
 
   const recordFailedInvoice = async (
@@ -508,7 +512,16 @@ export function createFulfilment(options: FulfilmentOptions) {
         userId: row.userId,
         planId: row.planId,
       });
-      if (mirrored && invoice) await recordPaidInvoice(tx, invoice, mirrored, row);
+      const verified =
+        mirrored && invoice ? await recordPaidInvoice(tx, invoice, mirrored, row) : true;
+      if (!verified) {
+        // Paid, but not the plan's price: the return page says failed; the sweep leaves it.
+        await tx
+          .update(checkoutSessions)
+          .set({ status: "complete", paymentStatus: "failed" })
+          .where(eq(checkoutSessions.id, row.id));
+        return;
+      }
     }
     await tx
       .update(checkoutSessions)

@@ -164,6 +164,10 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
       expect((await deliver(t, event)).statusCode).toBe(200);
     }
     expect(await balanceOf(t, user.token)).toBe(100);
+    const view = await call(t, "GET", `/api/payments/checkout-sessions/${sessionId}`, {
+      token: user.token,
+    });
+    expect(view.json().data).toMatchObject({ paymentStatus: "failed", fulfilled: false });
     expect(await adminSubscriptionRows(user.user.id)).toMatchObject([
       {
         status: "failed",

@@ -41,7 +41,7 @@ export default function SeriesCharts({ points }: { points: DashboardSeriesPoint[
           </BarChart>
         </ResponsiveContainer>
       </ChartCard>
-      <ChartCard title="Daily revenue">
+      <ChartCard title="Daily revenue (USD)">
         <ResponsiveContainer width="100%" height="100%">
           <AreaChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -8 }}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
