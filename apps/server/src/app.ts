@@ -188,6 +188,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.billingClock ? { clock: options.billingClock } : {}),
   });
   await app.register(voiceModule, {
+    spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });
   if (options.register) await app.register(options.register);
