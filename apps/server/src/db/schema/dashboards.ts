@@ -31,7 +31,7 @@ export const dashboardDays = pgTable(
 /**
  * Revenue per UTC day and currency (docs/decisions/0027, 0036): successful payments of each kind
  * in minor units, on the day of their transaction, kept by triggers on `payments` (hand-written
- * in migration 0013). Currencies are never added together: the dashboard and the transaction
+ * in migration 0014). Currencies are never added together: the dashboard and the transaction
  * screens' Revenue Analytics read one figure per currency. 16 slots per day and currency, as
  * dashboard_days.
  */

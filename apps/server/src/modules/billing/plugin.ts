@@ -8,6 +8,7 @@ import {
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
 import { systemClock, type VoiceClock } from "../voice/clock.ts";
+import { adminMoneyRoutes } from "./admin-money-routes.ts";
 import { adminBillingRoutes } from "./admin-routes.ts";
 import { createCatalogueRepository } from "./catalogue-repository.ts";
 import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
@@ -16,6 +17,7 @@ import { type CheckoutService, createCheckoutService } from "./checkout-service.
 import { type CheckoutSweep, createCheckoutSweep } from "./checkout-sweep.ts";
 import { adminExportRoutes } from "./export.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
+import { createRefundsService, type RefundsService } from "./refunds-service.ts";
 import { createSandboxStore } from "./sandbox-store.ts";
 import { createSubscriptionsReader } from "./subscriptions-reader.ts";
 import { createSubscriptionsService, type SubscriptionsService } from "./subscriptions-service.ts";
@@ -36,7 +38,11 @@ export interface Billing {
   sandbox: SandboxPayments;
   /** Re-reads checkout sessions left open (checkout-sweep.ts); runs every minute on the clock. */
   sweep: CheckoutSweep;
+  /** Refunds and disputes, and the sweep of claims left pending (decision 0050). */
+  refunds: RefundsService;
 }
+
+const REFUNDS_SWEEP_MS = 60_000;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -61,7 +67,16 @@ export const billingModule = fp<BillingModuleOptions>(
   async (app: FastifyInstance, options) => {
     const db = app.database.db;
     const payments = () => app.providers.payments();
-    const fulfilment = createFulfilment({ db, payments, log: app.log });
+    // The refunds service needs the sandbox, which needs the fulfilment: bound once made.
+    let refunds: RefundsService | undefined;
+    const fulfilment = createFulfilment({
+      db,
+      payments,
+      log: app.log,
+      onDuplicateSubscription: async (userId) => {
+        await refunds?.settleDuplicates(userId);
+      },
+    });
     const clock = options.clock ?? systemClock;
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
@@ -76,6 +91,17 @@ export const billingModule = fp<BillingModuleOptions>(
     };
     sandbox = createSandboxPayments(sandboxOptions);
     app.providers.configureSandbox(sandboxOptions);
+
+    refunds = createRefundsService({ db, payments, sandbox, log: app.log });
+    const refundsService = refunds;
+    // Refund claims left pending by a crash or an unreachable provider are settled again.
+    const refundsSweep = setInterval(() => {
+      refundsService.sweep().catch((error: unknown) => {
+        app.log.error({ err: error }, "The refunds sweep failed");
+      });
+    }, REFUNDS_SWEEP_MS);
+    refundsSweep.unref();
+    app.addHook("onClose", async () => clearInterval(refundsSweep));
 
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
@@ -111,6 +137,7 @@ export const billingModule = fp<BillingModuleOptions>(
       fulfilment,
       sandbox,
       sweep,
+      refunds: refundsService,
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
@@ -124,6 +151,12 @@ export const billingModule = fp<BillingModuleOptions>(
       await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
       await guarded.register(adminBillingRoutes, { transactions });
       await guarded.register(adminExportRoutes, { transactions });
+      await guarded.register(adminMoneyRoutes, {
+        db,
+        refunds: refundsService,
+        subscriptions,
+        reader,
+      });
     });
   },
   { name: "billing", dependencies: ["providers", "accounts"] },

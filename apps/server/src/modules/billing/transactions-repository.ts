@@ -60,7 +60,7 @@ export const pagination = (total: number, page: number, limit: number): Paginati
 });
 
 /** The date filters: a yyyy-MM-dd end date includes that whole UTC day. */
-function dateRange(column: AnyColumn, startDate?: string, endDate?: string): SQL[] {
+export function dateRange(column: AnyColumn, startDate?: string, endDate?: string): SQL[] {
   const conditions: SQL[] = [];
   if (startDate) {
     conditions.push(
@@ -106,6 +106,7 @@ function toAdminCredit(row: PaymentRow, user: PopulatedUser | null): AdminCredit
     amount: toMajor(row.amountMinor),
     currency: row.currency,
     status: row.status,
+    refundedAmount: toMajor(row.refundedMinor),
     packageId: row.packageId,
     stripePaymentId: row.stripePaymentId,
     metadata: { packageName: row.itemName, invoiceNumber: row.invoiceNumber },
@@ -126,6 +127,7 @@ function toAdminSubscriptionPayment(
     amount: toMajor(row.amountMinor),
     currency: row.currency,
     status: row.status,
+    refundedAmount: toMajor(row.refundedMinor),
     stripePaymentId: row.stripePaymentId ?? row.invoiceId,
     invoiceId: row.invoiceId,
     credits: row.credits,

@@ -16,6 +16,8 @@ export interface CreditTransactionRow {
   status: string;
   failureReason: string | null;
   transactionId: string | null;
+  /** Given back so far (refunds and disputes), in the payment's currency. */
+  refundedAmount: number;
 }
 
 /** A subscription payment of one user, as the Subscription Transactions tab shows it. */
@@ -28,6 +30,7 @@ export interface SubscriptionTransactionRow {
   status: string;
   failureReason: string | null;
   transactionId: string | null;
+  refundedAmount: number;
 }
 
 export interface TransactionsState<T> {
