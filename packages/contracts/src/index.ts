@@ -6,6 +6,7 @@ export * from "./auth";
 export * from "./billing";
 export * from "./chat";
 export * from "./dashboards";
+export * from "./memory";
 export * from "./settings";
 export * from "./text";
 export * from "./voice";

@@ -2,6 +2,7 @@ import websocket from "@fastify/websocket";
 import { VOICE_MAX_UTTERANCE_BYTES } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { createChatRepository } from "../chat/repository.ts";
 import { systemClock, type VoiceClock } from "./clock.ts";
 import { createVoiceEngine } from "./engine.ts";
 import { createVoiceRepository } from "./repository.ts";
@@ -44,6 +45,8 @@ export const voiceModule = fp<VoiceModuleOptions>(
       settings: app.settings,
       clock,
       log: app.log,
+      turns: createChatRepository(app.database.db),
+      onTurn: (userId) => app.memory.noteActivity(userId),
     });
     app.decorate("voice", voice);
 
@@ -72,5 +75,5 @@ export const voiceModule = fp<VoiceModuleOptions>(
     };
     sweep();
   },
-  { name: "voice", dependencies: ["settings", "providers", "accounts", "chat"] },
+  { name: "voice", dependencies: ["settings", "providers", "accounts", "chat", "memory"] },
 );

@@ -6,10 +6,10 @@ import {
   type VoiceCallRecord,
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
-import type { UserRow } from "../../db/schema/index.ts";
+import type { ChatMessageRow, UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
-import { InMemoryCallTurns } from "./call-turns.ts";
+import { type CallTurnStore, DatabaseCallTurns } from "./call-turns.ts";
 import type { VoiceClock } from "./clock.ts";
 import type { VoiceEngine } from "./engine.ts";
 import { CallMeter } from "./metering.ts";
@@ -68,6 +68,8 @@ export class LiveCall {
       clock: VoiceClock;
       log: FastifyBaseLogger;
       voiceId: string | null;
+      turns: CallTurnStore;
+      onTurn?: (userId: string) => void;
       onEnded(call: LiveCall): void;
     },
   ) {
@@ -75,7 +77,7 @@ export class LiveCall {
       deps.engine,
       socket,
       deps.voiceId,
-      new InMemoryCallTurns(),
+      new DatabaseCallTurns(deps.turns, row, deps.onTurn),
       deps.log,
     );
     this.meter = new CallMeter(row, {
@@ -151,10 +153,16 @@ export interface VoiceServiceOptions {
   settings: Pick<SettingsService, "get">;
   clock: VoiceClock;
   log: FastifyBaseLogger;
+  /** Where call turns are stored (the chat repository: one conversation with the chat). */
+  turns: CallTurnStore & {
+    callTranscript(callId: string): Promise<ChatMessageRow[]>;
+  };
+  /** A call turn was stored (memory may refresh the fan's summary). */
+  onTurn?: (userId: string) => void;
 }
 
 export function createVoiceService(options: VoiceServiceOptions) {
-  const { repository, engine, settings, clock, log } = options;
+  const { repository, engine, settings, clock, log, turns } = options;
   /** This instance's live calls, by user: one per user. */
   const live = new Map<string, LiveCall>();
   const now = () => clock.now();
@@ -216,6 +224,8 @@ export function createVoiceService(options: VoiceServiceOptions) {
         clock,
         log,
         voiceId,
+        turns,
+        ...(options.onTurn ? { onTurn: options.onTurn } : {}),
         onEnded: (ended) => {
           if (live.get(user.id) === ended) live.delete(user.id);
         },
@@ -273,6 +283,22 @@ export function createVoiceService(options: VoiceServiceOptions) {
           limit: page.limit,
           pages: Math.ceil(total / page.limit),
         },
+      };
+    },
+
+    /** One of the fan's calls and its transcript; another fan's (or none): 404. */
+    async callDetail(user: UserRow, callId: string) {
+      const row = await repository.findCall(callId);
+      if (!row || row.userId !== user.id) throw new HttpError(404, VOICE_MESSAGES.callNotFound);
+      const transcript = await turns.callTranscript(callId);
+      return {
+        call: toCallRecord(row, now()),
+        transcript: transcript.map((turn) => ({
+          _id: turn.id,
+          sender: turn.sender,
+          content: turn.content,
+          timestamp: turn.createdAt.toISOString(),
+        })),
       };
     },
 

@@ -1,0 +1,183 @@
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { chatMessages, fanMemory } from "../../db/schema/index.ts";
+import { wordsOf } from "../ai-training/retrieval.ts";
+
+/** What a reply is given of the fan's memory. */
+export interface Recall {
+  /** The running summary (memory on only). */
+  summary: string | null;
+  /** The fan's own earlier words that best match the new message, best first. */
+  recalled: string[];
+}
+
+/** One thing the fan told, as the memory screen lists it. */
+export interface RememberedRow {
+  id: string;
+  content: string;
+  createdAt: Date;
+  callId: string | null;
+}
+
+export interface MemoryView {
+  enabled: boolean;
+  summary: string | null;
+  summaryUpdatedAt: Date | null;
+  facts: RememberedRow[];
+}
+
+/** At most this many remembered facts are listed (the newest). */
+export const FACTS_LIMIT = 100;
+
+export function createMemoryRepository(db: Database) {
+  // Both drivers answer raw statements with { rows }.
+  const run = async <T>(query: SQL) => (await db.execute(query)) as unknown as { rows: T[] };
+
+  return {
+    /**
+     * Long-term recall for a new message, in one statement: the fan's summary and their own
+     * earlier words (chat messages and call turns) that match the message, by PostgreSQL
+     * full-text search over the GIN index of (user_id, tsv) (migration 0012), ranked by
+     * ts_rank_cd. Only this fan's words, never forgotten ones, never those in `exclude` (the
+     * history the prompt already has, the new message itself). Memory off: nothing.
+     */
+    async recall(
+      userId: string,
+      message: string,
+      exclude: string[],
+      limit: number,
+    ): Promise<Recall> {
+      const words = wordsOf(message);
+      const excluded =
+        exclude.length > 0
+          ? sql`and not (m.id = any(array[${sql.join(
+              exclude.map((id) => sql`${id}`),
+              sql`, `,
+            )}]::uuid[]))`
+          : sql``;
+      const search =
+        words.length > 0 && limit > 0
+          ? sql`(select coalesce(json_agg(r.content), '[]'::json) from (
+              select m.content from ${chatMessages} m, q
+              where m.user_id = ${userId} and m.sender = 'user' and not m.forgotten
+                and numnode(q.query) > 0 and m.tsv @@ q.query ${excluded}
+              order by ts_rank_cd(m.tsv, q.query) desc, m.created_at desc
+              limit ${limit}) r)`
+          : sql`'[]'::json`;
+      const result = await run<{ enabled: boolean | null; summary: string | null; recalled: unknown }>(sql`
+        with f as (select enabled, summary from ${fanMemory} where user_id = ${userId}),
+        q as (select to_tsquery('english', ${words.join(" | ") || "a"}) as query)
+        select (select enabled from f) as enabled, (select summary from f) as summary,
+          case when coalesce((select enabled from f), true) then ${search} else '[]'::json end
+            as recalled`);
+      const row = result.rows[0];
+      if (!row || row.enabled === false) return { summary: null, recalled: [] };
+      const raw = typeof row.recalled === "string" ? JSON.parse(row.recalled) : row.recalled;
+      return { summary: row.summary ?? null, recalled: (raw ?? []) as string[] };
+    },
+
+    /** The fan's memory screen: the switch, the summary, the newest remembered facts. */
+    async view(userId: string): Promise<MemoryView> {
+      const [[memory], facts] = await Promise.all([
+        db.select().from(fanMemory).where(eq(fanMemory.userId, userId)),
+        db
+          .select({
+            id: chatMessages.id,
+            content: chatMessages.content,
+            createdAt: chatMessages.createdAt,
+            callId: chatMessages.callId,
+          })
+          .from(chatMessages)
+          .where(
+            and(
+              eq(chatMessages.userId, userId),
+              sql`${chatMessages.remembered} and not ${chatMessages.forgotten}`,
+            ),
+          )
+          .orderBy(desc(chatMessages.createdAt))
+          .limit(FACTS_LIMIT),
+      ]);
+      return {
+        enabled: memory?.enabled ?? true,
+        summary: memory?.summary ?? null,
+        summaryUpdatedAt: memory?.summaryUpdatedAt ?? null,
+        facts,
+      };
+    },
+
+    async setEnabled(userId: string, enabled: boolean): Promise<void> {
+      await db
+        .insert(fanMemory)
+        .values({ userId, enabled })
+        .onConflictDoUpdate({ target: fanMemory.userId, set: { enabled } });
+    },
+
+    /** The summary goes; what it had read is not read again (summarized_seq stays). */
+    async deleteSummary(userId: string): Promise<void> {
+      await db
+        .update(fanMemory)
+        .set({ summary: null, summaryUpdatedAt: null })
+        .where(eq(fanMemory.userId, userId));
+    },
+
+    /** One of the fan's own messages is forgotten: never in a prompt again. False: not theirs. */
+    async forget(userId: string, messageId: string): Promise<boolean> {
+      const rows = await db
+        .update(chatMessages)
+        .set({ forgotten: true })
+        .where(
+          and(
+            eq(chatMessages.id, messageId),
+            eq(chatMessages.userId, userId),
+            eq(chatMessages.sender, "user"),
+          ),
+        )
+        .returning({ id: chatMessages.id });
+      return rows.length > 0;
+    },
+
+    /**
+     * What a summary update reads: the switch, the summary, and the fan's words since the last
+     * update (at most `limit`, the newest), oldest first.
+     */
+    async summaryInput(userId: string, limit: number) {
+      const result = await run<{
+        enabled: boolean | null;
+        summary: string | null;
+        seq: number | string | null;
+        words: unknown;
+      }>(sql`
+        with f as (select enabled, summary, summarized_seq from ${fanMemory} where user_id = ${userId})
+        select (select enabled from f) as enabled, (select summary from f) as summary,
+          (select max(seq) from (select seq from ${chatMessages} where user_id = ${userId}
+             and sender = 'user' and not forgotten
+             and seq > coalesce((select summarized_seq from f), 0)
+             order by seq desc limit ${limit}) s) as seq,
+          (select coalesce(json_agg(w.content order by w.seq), '[]'::json) from (
+             select seq, content from ${chatMessages} where user_id = ${userId}
+             and sender = 'user' and not forgotten
+             and seq > coalesce((select summarized_seq from f), 0)
+             order by seq desc limit ${limit}) w) as words`);
+      const row = result.rows[0];
+      const raw = typeof row?.words === "string" ? JSON.parse(row.words) : row?.words;
+      return {
+        enabled: row?.enabled ?? true,
+        summary: row?.summary ?? null,
+        throughSeq: row?.seq === null || row?.seq === undefined ? null : Number(row.seq),
+        words: (raw ?? []) as string[],
+      };
+    },
+
+    /** Stores a new summary, unless a later one (or memory off) got there first. */
+    async saveSummary(userId: string, summary: string, throughSeq: number): Promise<void> {
+      await run(sql`
+        insert into ${fanMemory} (user_id, summary, summary_updated_at, summarized_seq)
+        values (${userId}, ${summary}, clock_timestamp(), ${throughSeq})
+        on conflict (user_id) do update set summary = excluded.summary,
+          summary_updated_at = excluded.summary_updated_at, summarized_seq = excluded.summarized_seq
+        where ${fanMemory}.summarized_seq < excluded.summarized_seq and ${fanMemory}.enabled`);
+    },
+  };
+}
+
+export type MemoryRepository = ReturnType<typeof createMemoryRepository>;
