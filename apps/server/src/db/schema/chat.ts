@@ -87,9 +87,7 @@ export const chatMessages = pgTable(
     /** The fan asked the persona to forget it: never in a prompt again (recall or history). */
     forgotten: boolean("forgotten").notNull().default(false),
     /** The fan's words as a search document for long-term recall (memory/repository.ts). */
-    tsv: tsvector("tsv")
-      .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('english', content)`),
+    tsv: tsvector("tsv").notNull().generatedAlwaysAs(sql`to_tsvector('english', content)`),
     /** A fan's statement about themselves: listed under what the persona remembers. */
     remembered: boolean("remembered")
       .notNull()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildChatRequest, type ChatRequest, tokensOf, titleFrom } from "./prompt.ts";
+import { buildChatRequest, type ChatRequest, titleFrom, tokensOf } from "./prompt.ts";
 
 const base = { personaName: "Nova", systemPrompt: "Be kind.", passages: ["Nova sings."] };
 
@@ -63,7 +63,10 @@ describe("the shared token budget", () => {
     personaName: "Nova",
     systemPrompt: "Be kind.",
     passages: [words(200, "knowledge1"), words(200, "knowledge2")],
-    memory: { summary: words(80, "summary"), recalled: [words(150, "recall1"), words(150, "recall2")] },
+    memory: {
+      summary: words(80, "summary"),
+      recalled: [words(150, "recall1"), words(150, "recall2")],
+    },
     history,
     message: "What did I tell you?",
   };

@@ -101,7 +101,9 @@ const messageColumns = {
   content: chatMessages.content,
   createdAt: chatMessages.createdAt,
   callId: chatMessages.callId,
-  callDuration: sql<number | null>`case when ${voiceCalls.endedAt} is null then null else ${voiceCalls.durationSeconds} end`,
+  callDuration: sql<
+    number | null
+  >`case when ${voiceCalls.endedAt} is null then null else ${voiceCalls.durationSeconds} end`,
 };
 
 export function createChatRepository(db: Database) {

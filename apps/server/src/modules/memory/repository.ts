@@ -64,7 +64,11 @@ export function createMemoryRepository(db: Database) {
               order by ts_rank_cd(m.tsv, q.query) desc, m.created_at desc
               limit ${limit}) r)`
           : sql`'[]'::json`;
-      const result = await run<{ enabled: boolean | null; summary: string | null; recalled: unknown }>(sql`
+      const result = await run<{
+        enabled: boolean | null;
+        summary: string | null;
+        recalled: unknown;
+      }>(sql`
         with f as (select enabled, summary from ${fanMemory} where user_id = ${userId}),
         q as (select to_tsquery('english', ${words.join(" | ") || "a"}) as query)
         select (select enabled from f) as enabled, (select summary from f) as summary,

@@ -1,8 +1,8 @@
 import {
   callDetailResponseSchema,
   callHistoryQuerySchema,
-  callIdParamsSchema,
   callHistoryResponseSchema,
+  callIdParamsSchema,
   checkCreditsResponseSchema,
   endCallRequestSchema,
   endCallResponseSchema,
