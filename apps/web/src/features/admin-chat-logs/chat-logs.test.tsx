@@ -25,6 +25,7 @@ function log(patch: Partial<ChatLog> = {}): ChatLog {
     duration: 2700,
     messageCount: 14,
     plan: "standard",
+    calls: 0,
     ...patch,
   };
 }
