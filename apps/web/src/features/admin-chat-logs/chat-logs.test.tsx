@@ -97,6 +97,7 @@ describe("chat logs screen", () => {
       "Duration",
       "Messages",
       "Plan",
+      "Calls",
     ]);
     const first = within(rows[0] as HTMLElement);
     expect(first.getByText("Jade Fan")).toBeInTheDocument();
