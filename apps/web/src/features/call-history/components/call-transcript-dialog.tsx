@@ -27,7 +27,7 @@ export function CallTranscriptDialog({
       title="Call transcript"
       description={title}
       className="sm:max-w-lg"
-      testId="call-transcript"
+      testId="call-transcript-dialog"
     >
       {detail.isPending ? (
         <div className="flex justify-center py-6">

@@ -46,7 +46,7 @@ export function CallBlock({
       <details className="w-full max-w-[90%] rounded-2xl border border-stone-200 bg-white text-sm sm:max-w-[75%] dark:border-white/10 dark:bg-stone-800">
         <summary className="flex cursor-pointer items-center gap-2 px-4 py-2.5 font-medium text-stone-800 dark:text-stone-100">
           <Phone aria-hidden="true" className="size-4 text-brand-600 dark:text-brand-300" />
-          {callLabel(entry.duration)}
+          <span>{callLabel(entry.duration)}</span>
           <span className="ml-auto text-xs font-normal text-stone-500 dark:text-stone-400">
             Transcript
           </span>
