@@ -37,7 +37,7 @@ export function createMemoryRepository(db: Database) {
     /**
      * Long-term recall for a new message, in one statement: the fan's summary and their own
      * earlier words (chat messages and call turns) that match the message, by PostgreSQL
-     * full-text search over the GIN index of (user_id, tsv) (migration 0012), ranked by
+     * full-text search over the GIN index of (user_id, tsv) (migration 0013), ranked by
      * ts_rank_cd. Only this fan's words, never forgotten ones, never those in `exclude` (the
      * history the prompt already has, the new message itself). Memory off: nothing.
      */
