@@ -2,9 +2,9 @@ import websocket from "@fastify/websocket";
 import { VOICE_MAX_UTTERANCE_BYTES } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { createChatRepository } from "../chat/repository.ts";
 import type { VoiceSpendLimits } from "../../config.ts";
 import { watchSessionEnds } from "../auth/session-events.ts";
+import { createChatRepository } from "../chat/repository.ts";
 import { systemClock, type VoiceClock } from "./clock.ts";
 import { createVoiceEngine } from "./engine.ts";
 import { createVoiceRepository } from "./repository.ts";
@@ -108,5 +108,8 @@ export const voiceModule = fp<VoiceModuleOptions>(
     };
     sweep();
   },
-  { name: "voice", dependencies: ["settings", "providers", "accounts", "chat", "memory", "rate-limit"] },
+  {
+    name: "voice",
+    dependencies: ["settings", "providers", "accounts", "chat", "memory", "rate-limit"],
+  },
 );
