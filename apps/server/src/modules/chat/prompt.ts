@@ -22,9 +22,22 @@ const TOKENS_PER_TURN = 4;
 /** The instructions never take more than this share of the budget. */
 const INSTRUCTIONS_SHARE = 0.5;
 
+/**
+ * Counted texts: a fan's history is mostly the same from one send to the next, so most counts
+ * are looked up, not tokenised again. Emptied when full (a bound, not an LRU).
+ */
+const counted = new Map<string, number>();
+const COUNTED_MAX = 20_000;
+
 /** Tokens of a text, as the model counts them. */
 export function tokensOf(text: string): number {
-  return text ? countTokens(text) : 0;
+  if (!text) return 0;
+  const known = counted.get(text);
+  if (known !== undefined) return known;
+  const tokens = countTokens(text);
+  if (counted.size >= COUNTED_MAX) counted.clear();
+  counted.set(text, tokens);
+  return tokens;
 }
 
 export interface HistoryMessage {

@@ -26,6 +26,14 @@ export interface MemoryView {
   facts: RememberedRow[];
 }
 
+/**
+ * Words in more than this share of all messages (the planner's statistics of the tsv column,
+ * refreshed by ANALYZE) say nothing about what a fan told: they are left out of the search.
+ */
+export const COMMON_WORD_SHARE = 0.01;
+/** At most this many matching messages are ranked for one recall (a bound on its cost). */
+export const RECALL_CANDIDATES = 500;
+
 /** At most this many remembered facts are listed (the newest). */
 export const FACTS_LIMIT = 100;
 
@@ -36,9 +44,9 @@ export function createMemoryRepository(db: Database) {
   return {
     /**
      * Long-term recall for a new message, in one statement: the fan's summary and their own
-     * earlier words (chat messages and call turns) that match the message, by PostgreSQL
-     * full-text search over the GIN index of (user_id, tsv) (migration 0013), ranked by
-     * ts_rank_cd. Only this fan's words, never forgotten ones, never those in `exclude` (the
+     * earlier words (chat messages and call turns) that match any of the message's words,
+     * common words left out, by PostgreSQL full-text search over the GIN index of
+     * (user_id, tsv) (migration 0013), ranked by ts_rank_cd among at most RECALL_CANDIDATES. Only this fan's words, never forgotten ones, never those in `exclude` (the
      * history the prompt already has, the new message itself). Memory off: nothing.
      */
     async recall(
@@ -47,7 +55,6 @@ export function createMemoryRepository(db: Database) {
       exclude: string[],
       limit: number,
     ): Promise<Recall> {
-      const words = wordsOf(message);
       const excluded =
         exclude.length > 0
           ? sql`and not (m.id = any(array[${sql.join(
@@ -56,12 +63,14 @@ export function createMemoryRepository(db: Database) {
             )}]::uuid[]))`
           : sql``;
       const search =
-        words.length > 0 && limit > 0
+        wordsOf(message).length > 0 && limit > 0
           ? sql`(select coalesce(json_agg(r.content), '[]'::json) from (
-              select m.content from ${chatMessages} m, q
-              where m.user_id = ${userId} and m.sender = 'user' and not m.forgotten
-                and numnode(q.query) > 0 and m.tsv @@ q.query ${excluded}
-              order by ts_rank_cd(m.tsv, q.query) desc, m.created_at desc
+              select c.content from (
+                select m.content, m.tsv, m.created_at from ${chatMessages} m, q
+                where m.user_id = ${userId} and m.sender = 'user' and not m.forgotten
+                  and numnode(q.query) > 0 and m.tsv @@ q.query ${excluded}
+                limit ${RECALL_CANDIDATES}) c, q
+              order by ts_rank_cd(c.tsv, q.query) desc, c.created_at desc
               limit ${limit}) r)`
           : sql`'[]'::json`;
       const result = await run<{
@@ -70,7 +79,21 @@ export function createMemoryRepository(db: Database) {
         recalled: unknown;
       }>(sql`
         with f as (select enabled, summary from ${fanMemory} where user_id = ${userId}),
-        q as (select to_tsquery('english', ${words.join(" | ") || "a"}) as query)
+        common as (
+          select e.lexeme from pg_stats s,
+            unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, share)
+          where s.schemaname = current_schema() and s.tablename = 'chat_messages'
+            and s.attname = 'tsv' and e.share > ${COMMON_WORD_SHARE}
+        ),
+        lexemes as (
+          select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${message}))) as lexeme
+          where lexeme not in (select lexeme from common)
+          limit 32
+        ),
+        q as (
+          select to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme), ' | '), '')) as query
+          from lexemes
+        )
         select (select enabled from f) as enabled, (select summary from f) as summary,
           case when coalesce((select enabled from f), true) then ${search} else '[]'::json end
             as recalled`);
