@@ -29,7 +29,7 @@ const { directory, maintenanceIntervalMs } = workerData as {
   maintenanceIntervalMs: number;
 };
 // pg_trgm serves the admin's user search (migration 0001 creates the extension); btree_gin the
-// fan's long-term recall (migration 0013).
+// fan's long-term recall (migration 0014).
 const db = await PGlite.create(directory, { extensions: { btree_gin, pg_trgm } });
 const transactions = new Map<number, OpenTransaction>();
 let nextTransaction = 1;

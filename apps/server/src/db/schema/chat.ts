@@ -99,7 +99,7 @@ export const chatMessages = pgTable(
   },
   (table) => [
     // chat_messages_recall_idx, GIN on (user_id, tsv) of the fan's own words, needs btree_gin:
-    // created by hand at the end of migration 0013 after the extension.
+    // created by hand at the end of migration 0014 after the extension.
     // What the persona remembers, newest first (the fan's memory screen).
     index("chat_messages_remembered_idx")
       .on(table.userId, table.createdAt.desc())

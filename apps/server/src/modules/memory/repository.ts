@@ -46,7 +46,7 @@ export function createMemoryRepository(db: Database) {
      * Long-term recall for a new message, in one statement: the fan's summary and their own
      * earlier words (chat messages and call turns) that match any of the message's words,
      * common words left out, by PostgreSQL full-text search over the GIN index of
-     * (user_id, tsv) (migration 0013), ranked by ts_rank_cd among at most RECALL_CANDIDATES. Only this fan's words, never forgotten ones, never those in `exclude` (the
+     * (user_id, tsv) (migration 0014), ranked by ts_rank_cd among at most RECALL_CANDIDATES. Only this fan's words, never forgotten ones, never those in `exclude` (the
      * history the prompt already has, the new message itself). Memory off: nothing.
      */
     async recall(
