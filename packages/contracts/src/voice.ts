@@ -29,6 +29,7 @@ export const VOICE_MESSAGES = {
   historyFailed: "Failed to fetch call history",
   endFailed: "Failed to update call record",
   playFailed: "Failed to play audio response",
+  callNotFound: "Call not found",
   /** Not in the spec: voice off in the settings (site or AI profile). */
   voiceDisabled: "Voice calls are turned off at the moment",
   /** Not in the spec: sent as `credit_warning` before the last affordable minute. */
@@ -233,6 +234,26 @@ export const voiceCallRecordSchema = z.object({
   creditsConsumed: z.number().int(),
 });
 export type VoiceCallRecord = z.infer<typeof voiceCallRecordSchema>;
+
+/** The {id} of GET /api/voice-call/calls/{id}. */
+export const callIdParamsSchema = z.object({ id: z.uuid({ error: "Invalid call id" }) });
+
+/** One turn of a call's stored transcript, oldest first. */
+export const callTranscriptTurnSchema = z.object({
+  _id: z.string(),
+  sender: z.enum(["user", "ai"]),
+  content: z.string(),
+  timestamp: z.string(),
+});
+export type CallTranscriptTurn = z.infer<typeof callTranscriptTurnSchema>;
+
+/** GET /api/voice-call/calls/{id}: one of the fan's calls and its transcript (404 otherwise). */
+export const callDetailResponseSchema = z.object({
+  success: z.literal(true),
+  call: voiceCallRecordSchema,
+  transcript: z.array(callTranscriptTurnSchema),
+});
+export type CallDetailResponse = z.infer<typeof callDetailResponseSchema>;
 
 /** Spec: call history page size 10. */
 export const CALL_HISTORY_PAGE_SIZE = 10;
