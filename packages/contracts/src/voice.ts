@@ -52,6 +52,9 @@ export const VOICE_MESSAGES = {
   serverClosing: "The server is restarting. Please call again in a moment.",
   /** `transcription` (offline: true) when no speech-to-text key is set. */
   offlineTranscription: "Speech is not transcribed offline: no speech-to-text key is set",
+  /** Not in the spec: shown on a call whose speech is recognised offline (pocketsphinx). */
+  roughRecognition:
+    "Speech is recognised offline on this server: it is rough, so some words may be misheard.",
   /** Not in the spec: the token query parameter is missing or no longer valid. */
   unauthorized: "Your session has expired. Please log in again.",
   noCall: "No voice call found",
@@ -92,8 +95,11 @@ export const voiceCallStartedMessageSchema = z.object({
   creditsPerMinute: z.number().int(),
   /** Balance after the first minute. */
   creditsRemaining: z.number().int(),
-  /** The server's modes: offline STT means speech is not transcribed. */
-  stt: z.enum(["openai", "offline"]),
+  /**
+   * The server's modes: offline STT means speech is not transcribed; pocketsphinx, that it is
+   * recognised offline, roughly.
+   */
+  stt: z.enum(["openai", "pocketsphinx", "offline"]),
   tts: z.enum(["elevenlabs", "offline"]),
 });
 

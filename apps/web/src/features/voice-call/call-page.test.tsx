@@ -5,7 +5,7 @@ import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
-import type { CallDeps, MicrophoneHandlers, SocketLike } from "./call/call-session";
+import type { CallDeps, MicrophoneHandlers, PlayerHandlers, SocketLike } from "./call/call-session";
 import { CallPage } from "./components/call-page";
 
 configure({ asyncUtilTimeout: 5000 });
@@ -69,7 +69,12 @@ function fakeDevices() {
       mic = handlers;
       return { setMuted: vi.fn(), setPersonaSpeaking: vi.fn(), setBargeIn: vi.fn(), stop: vi.fn() };
     },
-    createPlayer: () => ({ play: vi.fn(), stop: vi.fn(), close: vi.fn() }),
+    createPlayer: (handlers: PlayerHandlers) => ({
+      // The persona's audio "plays" as soon as a frame is queued.
+      play: vi.fn(() => handlers.onPlaying(true)),
+      stop: vi.fn(),
+      close: vi.fn(),
+    }),
     reportEnd: async (duration) => {
       const { api } = await import("@/lib/api-client");
       return api.post("/api/voice-call/end", { duration });
@@ -219,7 +224,13 @@ describe("call overlay", () => {
     act(() => deps.mic().onSpeech(false));
     await act(async () => {
       socket.receive({ type: "transcription", text: "How are you today?" });
-      socket.receive({ type: "response", text: "I am great, thanks for calling!" });
+      socket.receive({ type: "response", text: "I am great, thanks for calling!", replyId: "r1" });
+    });
+    // The persona's words show as they are spoken: once its audio plays.
+    expect(within(overlay).queryByTestId("call-response")).not.toBeInTheDocument();
+    await act(async () => {
+      socket.receive({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+      socket.onmessage?.({ data: new ArrayBuffer(2000) });
     });
     expect(within(overlay).getByTestId("call-transcript")).toHaveTextContent("How are you today?");
     expect(within(overlay).getByTestId("call-response")).toHaveTextContent(
@@ -265,6 +276,16 @@ describe("call overlay", () => {
     const socket = deps.sockets[0] as (typeof deps.sockets)[number];
     await act(async () => {
       socket.open();
+    });
+    await act(async () => {
+      socket.receive({
+        type: "call_started",
+        callId: "c1",
+        creditsPerMinute: 5,
+        creditsRemaining: 45,
+        stt: "offline",
+        tts: "offline",
+      });
     });
     await act(async () => {
       socket.receive({
