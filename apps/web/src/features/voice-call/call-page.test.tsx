@@ -179,6 +179,25 @@ describe("call start screen", () => {
 });
 
 describe("call overlay", () => {
+  it("a socket refusing the token (4401) ends the session and goes to the login", async () => {
+    callApi();
+    const { deps, router } = renderCall();
+    await userEvent.click(await screen.findByRole("button", { name: "Start call" }));
+    await waitFor(() => expect(deps.sockets).toHaveLength(1));
+    const socket = deps.sockets[0] as (typeof deps.sockets)[number];
+    await act(async () => {
+      socket.open();
+      socket.receive({ type: "error", message: "Your session has expired. Please log in again." });
+      socket.onclose?.({ code: 4401, reason: "" });
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/auth"));
+    expect(localStorage.getItem("userToken")).toBeNull();
+    expect(
+      await screen.findByText("Your session has expired. Please log in again."),
+    ).toBeInTheDocument();
+    expect(deps.sockets).toHaveLength(1);
+  });
+
   it("places a call, shows what was heard and answered, hangs up and closes the record", async () => {
     const api = callApi({
       "POST /api/voice-call/end": {
