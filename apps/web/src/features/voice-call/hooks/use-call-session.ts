@@ -18,7 +18,7 @@ import { CREDIT_WARNING_MS } from "../call/policies";
  * `?vad=level` on the call page runs the previous client (the loudness detector, one committed
  * utterance per turn, no eager end of turn): bench/voice-browser measures both in one run.
  */
-function useLevelDetector(): boolean {
+function levelDetectorAsked(): boolean {
   return (
     typeof location !== "undefined" && new URLSearchParams(location.search).get("vad") === "level"
   );
@@ -26,7 +26,7 @@ function useLevelDetector(): boolean {
 
 /** The browser's socket, microphone, speakers and the REST end report. */
 function browserDeps(csrf: string | null, audio: AudioContext | null): CallDeps {
-  const level = useLevelDetector();
+  const level = levelDetectorAsked();
   return {
     socketUrl: () => voiceSocketUrl(csrf),
     createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
