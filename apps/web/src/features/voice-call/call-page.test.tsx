@@ -318,6 +318,28 @@ describe("call overlay", () => {
     expect(transcript).toHaveTextContent("Speech is not transcribed offline");
   });
 
+  it("says plainly that offline recognition (pocketsphinx) is rough", async () => {
+    callApi();
+    const { deps } = renderCall();
+    await userEvent.click(await screen.findByRole("button", { name: "Start call" }));
+    await waitFor(() => expect(deps.sockets).toHaveLength(1));
+    const socket = deps.sockets[0] as (typeof deps.sockets)[number];
+    await act(async () => {
+      socket.open();
+      socket.receive({
+        type: "call_started",
+        callId: "c1",
+        creditsPerMinute: 5,
+        creditsRemaining: 45,
+        stt: "pocketsphinx",
+        tts: "offline",
+      });
+    });
+    expect(screen.getByTestId("call-rough-stt")).toHaveTextContent(
+      "Speech is recognised offline on this server: it is rough, so some words may be misheard.",
+    );
+  });
+
   it("shows the server's refusal of the call", async () => {
     callApi();
     const { deps } = renderCall();
