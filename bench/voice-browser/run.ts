@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // bench/voice-browser: what a fan waits for, in a real browser. Debian's Chromium with a fake
 // microphone playing generated utterances (utterances.ts: half with a 300–600 ms pause
 // mid-sentence), the built app against stand-in providers with fixed latencies (STT 150 ms,

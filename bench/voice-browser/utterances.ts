@@ -34,7 +34,7 @@ async function speak(text: string): Promise<Float32Array> {
     signal: new AbortController().signal,
   });
   const wav = parseWav(spoken.audio);
-  if (!wav || wav.bitsPerSample !== 16) throw new Error("unexpected offline voice format");
+  if (wav?.bitsPerSample !== 16) throw new Error("unexpected offline voice format");
   const frames = wav.data.length / 2;
   const ratio = wav.sampleRate / RATE;
   const out = new Float32Array(Math.floor(frames / ratio));
