@@ -13,6 +13,7 @@ import {
   requestIdFor,
 } from "./logging.ts";
 import { adminModule } from "./modules/admin/plugin.ts";
+import { auditLogRoutesModule, auditModule } from "./modules/audit/plugin.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
 import { billingModule } from "./modules/billing/plugin.ts";
@@ -163,6 +164,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     loginAccount: { ...DEFAULT_LOGIN_ACCOUNT_LIMIT, ...options.loginAccountLimit },
     redisUrl: config.redisUrl,
   });
+  // Before every module: its one hook records the admin writes of all of them.
+  await app.register(auditModule);
   await app.register(settingsModule, { secretsKey: config.secretsKey });
   // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
   await app.register(providersPlugin, { config, storedKeys: () => app.providerKeys.read() });
@@ -176,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
   await app.register(adminModule);
+  await app.register(auditLogRoutesModule);
   await app.register(dashboardsModule);
   await app.register(operatorModule, {
     config,
@@ -183,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(billingModule, { config });
   await app.register(voiceModule, {
+    spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });
   if (options.register) await app.register(options.register);
