@@ -26,7 +26,9 @@ if (!installed) {
   );
 }
 
-const SAID = "Good morning. How are you today?";
+// eSpeak NG varies its intonation from run to run and the recogniser is rough: these words come
+// through every time here ("what is", "music"), others (e.g. "today") only sometimes.
+const SAID = "What is the weather like today? I would like to talk about music.";
 
 async function speech(text: string): Promise<Buffer> {
   const spoken = await createOfflineTts().synthesize({
@@ -57,9 +59,9 @@ describe.skipIf(!installed)("offline speech to text (pocketsphinx)", () => {
     });
     const heard = await stt.transcribe({ audio: said });
     expect(heard.offline).toBeUndefined();
-    const words = heard.text.toLowerCase().split(/\s+/);
-    expect(words).toContain("you");
-    expect(words).toContain("today");
+    const text = heard.text.toLowerCase();
+    expect(text).toMatch(/\bwhat is\b/);
+    expect(text.split(/\s+/)).toContain("music");
   });
 
   it("a call with no key hears the fan roughly: a real transcription, and the call says it is rough", async () => {
@@ -69,7 +71,7 @@ describe.skipIf(!installed)("offline speech to text (pocketsphinx)", () => {
     client.socket.send(said);
     const heard = await client.next("transcription", 60_000);
     expect(heard.offline).toBeUndefined();
-    expect(heard.text.toLowerCase()).toContain("today");
+    expect(heard.text.toLowerCase().split(/\s+/)).toContain("music");
     // The offline responder answers what was heard, in the offline voice.
     await client.next("response", 60_000);
     client.socket.close(1000);
