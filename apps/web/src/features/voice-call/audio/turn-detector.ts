@@ -36,7 +36,7 @@ export const DEFAULT_TURN_OPTIONS: TurnOptions = {
   keepThreshold: 0.35,
   minSpeechMs: 64,
   resumeMs: 64,
-  eagerMs: 160,
+  eagerMs: 96,
   commitMs: 704,
   minUtteranceMs: 200,
   bargeInThreshold: 0.8,

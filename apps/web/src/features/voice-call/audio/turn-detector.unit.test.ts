@@ -54,7 +54,7 @@ describe("TurnDetector", () => {
       ...frames(320, 0.9),
       ...frames(320, 0.4), // under the start threshold, above the keep one
       ...frames(320, 0.9),
-      ...frames(96, 0.1),
+      ...frames(64, 0.1),
       ...frames(320, 0.9),
     ]);
     expect(types(events)).toEqual(["speech_start"]);
