@@ -39,6 +39,8 @@ export interface TestAppOptions {
   authRateLimit?: BuildAppOptions["authRateLimit"];
   /** Failed logins per account; tests get a high one unless they test the limit itself. */
   loginAccountLimit?: BuildAppOptions["loginAccountLimit"];
+  /** Prefix of the limits' Redis keys (a test on a shared Redis gives each run its own). */
+  rateLimitKeyPrefix?: string;
   /** A Google verifier that checks the test's own tokens (test/google.ts). */
   googleVerifier?: BuildAppOptions["googleVerifier"];
   /** How long a chat reply may take (default 60 s). */
@@ -49,6 +51,8 @@ export interface TestAppOptions {
   uploadLimits?: BuildAppOptions["uploadLimits"];
   /** The voice call's clock (test/manual-clock.ts). */
   voiceClock?: BuildAppOptions["voiceClock"];
+  /** The billing clock (checkout sweep, sandbox): test/manual-clock.ts. */
+  billingClock?: BuildAppOptions["billingClock"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -76,8 +80,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.register ? { register: options.register } : {}),
     authRateLimit: options.authRateLimit ?? { max: 10_000 },
     loginAccountLimit: options.loginAccountLimit ?? { max: 10_000 },
+    ...(options.rateLimitKeyPrefix ? { rateLimitKeyPrefix: options.rateLimitKeyPrefix } : {}),
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
+    ...(options.billingClock ? { billingClock: options.billingClock } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

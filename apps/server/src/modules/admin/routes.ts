@@ -18,6 +18,7 @@ import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
 import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { auditNote } from "../audit/plugin.ts";
+import { noStore } from "../auth/routes.ts";
 import type { AuthService } from "../auth/service.ts";
 import { toAdmin } from "../users/mapper.ts";
 import { ADMIN_MESSAGES, type AdminService } from "./service.ts";
@@ -45,6 +46,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.post(
     `${ADMIN_PREFIX}/login`,
     {
+      onRequest: noStore,
       schema: {
         tags,
         summary: "Signs an admin in",
@@ -52,10 +54,13 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         response: { 200: adminLoginResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      // The login throttle: one per-IP budget with the user login, and failures per account.
-      const { user, token } = await app.loginThrottle.guard(request, request.body.email, () =>
-        auth.adminLogin(request.body),
+    async (request, reply) => {
+      // The login throttle: one per-address budget with the user login, per account, per device.
+      const { user, token } = await app.loginThrottle.guard(
+        request,
+        reply,
+        request.body.email,
+        () => auth.adminLogin(request.body),
       );
       return { success: true as const, token, admin: toAdmin(user) };
     },
@@ -100,6 +105,7 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.put(
     `${ADMIN_PREFIX}/change-password`,
     {
+      onRequest: noStore,
       schema: {
         tags,
         security,
