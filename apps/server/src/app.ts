@@ -22,6 +22,7 @@ import { billingModule } from "./modules/billing/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
 import { dashboardsModule } from "./modules/dashboards/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import type { VoiceClock } from "./modules/voice/clock.ts";
@@ -75,10 +76,10 @@ export interface BuildAppOptions {
   uploadLimits?: UploadLimitOverrides;
   /** The voice call's metering clock (tests move a manual clock); default the system's. */
   voiceClock?: VoiceClock;
-  /** The payments sandbox's clock, by which its subscriptions renew; default the system's. */
+  /** THE billing clock: the sandbox's time and the checkout and renewal sweeps' timers; default the system's. */
   billingClock?: VoiceClock;
-  /** The sandbox's renewal sweep runs every few minutes (default true). */
-  renewalSweep?: boolean;
+  /** The billing sweeps run on the billing clock's timers (default true; see billing/plugin.ts). */
+  billingSweeps?: boolean;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -225,6 +226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
+  await app.register(memoryModule);
   await app.register(chatModule, {
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
@@ -238,7 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(billingModule, {
     config,
     ...(options.billingClock ? { clock: options.billingClock } : {}),
-    ...(options.renewalSweep === false ? { renewalSweep: false } : {}),
+    ...(options.billingSweeps === false ? { sweeps: false } : {}),
   });
   await app.register(voiceModule, {
     spend: config.voiceSpend,

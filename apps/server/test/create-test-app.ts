@@ -51,8 +51,13 @@ export interface TestAppOptions {
   uploadLimits?: BuildAppOptions["uploadLimits"];
   /** The voice call's clock (test/manual-clock.ts). */
   voiceClock?: BuildAppOptions["voiceClock"];
-  /** The payments sandbox's clock (test/manual-clock.ts); tests run `billing.renewals.sweep()`. */
+  /** The billing clock (sandbox, checkout and renewal sweeps): test/manual-clock.ts. */
   billingClock?: BuildAppOptions["billingClock"];
+  /**
+   * False: the billing sweeps run only when the test calls them (`billing.renewals.sweep()`,
+   * `billing.sweep.sweep()`), for a test that moves its clock over days.
+   */
+  billingSweeps?: BuildAppOptions["billingSweeps"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -84,8 +89,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
     ...(options.billingClock ? { billingClock: options.billingClock } : {}),
-    // No background sweep on wall time in tests: a test moves its clock and sweeps.
-    renewalSweep: false,
+    ...(options.billingSweeps === false ? { billingSweeps: false } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

@@ -24,6 +24,10 @@ export const chatMessageSchema = z.object({
   sender: z.enum(["user", "ai"]),
   content: z.string(),
   timestamp: z.string(),
+  /** A turn of this voice call (the fan's transcribed words or the persona's spoken reply). */
+  callId: z.string().nullable().optional(),
+  /** The call's duration in seconds once it ended (call turns only). */
+  callDuration: z.number().int().nullable().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -125,6 +129,8 @@ export const chatLogsQuerySchema = z.object({
   plan: z.enum(["all", "premium", "standard"]).default("all"),
   startDate: queryDate("startDate must be a date (yyyy-MM-dd)").optional(),
   endDate: queryDate("endDate must be a date (yyyy-MM-dd)").optional(),
+  /** chat: conversations with no call; call: conversations holding a voice call's turns. */
+  channel: z.enum(["all", "chat", "call"]).default("all"),
   sortBy: z.enum(["startTime", "lastMessageAt", "messageCount", "duration"]).default("startTime"),
   sortOrder: z.coerce
     .number()
@@ -147,6 +153,8 @@ export const CHAT_LOGS_CSV_HEADER = [
   "Duration (s)",
   "Messages",
   "Plan",
+  "Calls",
+  "Call Transcript",
 ] as const;
 
 export const chatLogSchema = z.object({
@@ -164,6 +172,8 @@ export const chatLogSchema = z.object({
   duration: z.number().int(),
   messageCount: z.number().int(),
   plan: z.enum(["premium", "standard"]),
+  /** Voice calls whose turns are in this conversation. */
+  calls: z.number().int(),
 });
 export type ChatLog = z.infer<typeof chatLogSchema>;
 export const chatLogsResponseSchema = z.object({

@@ -43,6 +43,8 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
     if (kind === "stripe") fake = await startFakeStripe();
     t = await createTestApp({
       billingClock: clock,
+      // The test moves the clock over weeks and runs the sweeps itself.
+      billingSweeps: false,
       env: {
         PUBLIC_URL: "https://twinline.example",
         ...(fake

@@ -28,6 +28,8 @@ describe("plan changes and renewals in the sandbox", () => {
   beforeAll(async () => {
     t = await createTestApp({
       billingClock: clock,
+      // The test moves the clock over weeks and runs the sweeps itself.
+      billingSweeps: false,
       env: { PUBLIC_URL: "https://twinline.example" },
     });
     admin = (await adminSession(t)).token;

@@ -14,6 +14,8 @@ import { createCatalogueRepository } from "./catalogue-repository.ts";
 import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
 import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
 import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
+import { type CheckoutSweep, createCheckoutSweep } from "./checkout-sweep.ts";
+import { adminExportRoutes } from "./export.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
 import { createRefundsService, type RefundsService } from "./refunds-service.ts";
 import { createRenewals, type Renewals } from "./renewals.ts";
@@ -37,6 +39,8 @@ export interface Billing {
   sandbox: SandboxPayments;
   /** The sandbox's renewal sweep; tests move the clock and call `renewals.sweep()`. */
   renewals: Renewals;
+  /** Re-reads checkout sessions left open (checkout-sweep.ts); runs every minute on the clock. */
+  sweep: CheckoutSweep;
   /** Refunds and disputes, and the sweep of claims left pending (decision 0050). */
   refunds: RefundsService;
 }
@@ -52,10 +56,17 @@ declare module "fastify" {
 
 export interface BillingModuleOptions {
   config: Config;
-  /** The clock of the sandbox and its renewals (tests pass a manual one); default the system's. */
+  /**
+   * THE billing clock: the sandbox's time, its renewals' and the checkout sweep's timers (tests
+   * move a manual one); default the system's.
+   */
   clock?: VoiceClock;
-  /** Run the renewal sweep every few minutes (default true; tests call the sweep themselves). */
-  renewalSweep?: boolean;
+  /**
+   * Run the checkout sweep and the sandbox's renewal sweep on the clock's timers (default true).
+   * False: a test that moves its clock over days runs them itself (`renewals.sweep()`,
+   * `sweep.sweep()`), so nothing happens behind its back and a month is not 40,000 passes.
+   */
+  sweeps?: boolean;
 }
 
 /**
@@ -85,10 +96,10 @@ export const billingModule = fp<BillingModuleOptions>(
     const sandboxOptions: SandboxOptions = {
       store: createSandboxStore(db),
       publicUrl: options.config.publicUrl,
+      now: () => new Date(clock.now()),
       deliver: async (event: PaymentEvent) => {
         await fulfilment.handle(event, sandbox);
       },
-      now: () => new Date(clock.now()),
     };
     sandbox = createSandboxPayments(sandboxOptions);
     app.providers.configureSandbox(sandboxOptions);
@@ -96,13 +107,13 @@ export const billingModule = fp<BillingModuleOptions>(
     refunds = createRefundsService({ db, payments, sandbox, log: app.log });
     const refundsService = refunds;
     // Refund claims left pending by a crash or an unreachable provider are settled again.
-    const sweep = setInterval(() => {
+    const refundsSweep = setInterval(() => {
       refundsService.sweep().catch((error: unknown) => {
         app.log.error({ err: error }, "The refunds sweep failed");
       });
     }, REFUNDS_SWEEP_MS);
-    sweep.unref();
-    app.addHook("onClose", async () => clearInterval(sweep));
+    refundsSweep.unref();
+    app.addHook("onClose", async () => clearInterval(refundsSweep));
 
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
@@ -128,9 +139,16 @@ export const billingModule = fp<BillingModuleOptions>(
       reader,
     });
     const renewals = createRenewals({ db, sandbox, clock, log: app.log });
-    if (options.renewalSweep !== false) {
-      app.addHook("onReady", async () => renewals.start());
-      app.addHook("onClose", async () => renewals.stop());
+    const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
+    if (options.sweeps !== false) {
+      app.addHook("onReady", async () => {
+        sweep.start();
+        renewals.start();
+      });
+      app.addHook("onClose", async () => {
+        sweep.stop();
+        renewals.stop();
+      });
     }
     app.decorate<Billing>("billing", {
       catalogue,
@@ -140,6 +158,7 @@ export const billingModule = fp<BillingModuleOptions>(
       fulfilment,
       sandbox,
       renewals,
+      sweep,
       refunds: refundsService,
     });
 
@@ -153,6 +172,7 @@ export const billingModule = fp<BillingModuleOptions>(
       guarded.addHook("onRequest", guarded.requireAdmin);
       await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
       await guarded.register(adminBillingRoutes, { transactions });
+      await guarded.register(adminExportRoutes, { transactions });
       await guarded.register(adminMoneyRoutes, {
         db,
         refunds: refundsService,

@@ -140,8 +140,9 @@ export interface InvoiceInfo {
   amountPaid: number;
   amountDue: number;
   /**
-   * What the invoice is worth before account credit, signed: a downgrade's proration is
-   * negative, and that much goes to the customer's balance (Stripe's rule).
+   * What the invoice bills before account credit is applied (Stripe's `total`), signed: the price
+   * of the period, which fulfilment checks against what was sold (docs/decisions/0036); a
+   * downgrade's proration is negative, and that much goes to the customer's balance (0034).
    */
   totalMinor: number;
   /** Account credit (the customer's balance) this invoice used, minor units, >= 0. */

@@ -2,17 +2,13 @@
  * CSV export of the rows on screen, without a server call (admin-side spec, section 7): missing
  * values show as N/A, the file name carries the current date.
  */
-export type CsvValue = string | number | boolean | null | undefined;
+import { type CsvValue, csvLine } from "@twinline/contracts";
 
-function cell(value: CsvValue): string {
-  const text = value === null || value === undefined || value === "" ? "N/A" : String(value);
-  // Quote every cell; neutralise spreadsheet formulas.
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return `"${safe.replaceAll('"', '""')}"`;
-}
+export type { CsvValue };
 
+/** The cells are the contract's (csvCell): the server's "Export all" writes the same. */
 export function toCsv(headers: readonly string[], rows: readonly CsvValue[][]): string {
-  return [headers, ...rows].map((row) => row.map(cell).join(",")).join("\r\n");
+  return [headers, ...rows].map(csvLine).join("\r\n");
 }
 
 /** "credit-transactions-2026-11-22.csv". */
@@ -29,6 +25,17 @@ export function csvFileName(prefix: string, now = new Date()): string {
 export const downloadCsv = {
   save(fileName: string, csv: string) {
     const blob = new Blob([`\uFEFF${csv}`], { type: "text/csv;charset=utf-8" });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = fileName;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  },
+  /** A file the server made (Export all): saved as it came, its BOM included. */
+  saveBlob(fileName: string, blob: Blob) {
     const url = URL.createObjectURL(blob);
     const link = document.createElement("a");
     link.href = url;

@@ -4,16 +4,18 @@ import {
   adminSubscriptionTransactionsQuerySchema,
   type SUBSCRIPTION_TRANSACTION_SORT_FIELDS,
   SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
+  subscriptionTransactionCsvRow,
 } from "@twinline/contracts";
+import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
 import { useListParams } from "@/hooks/use-list-params";
 import { ApiError, errorMessage } from "@/lib/api-client";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import { subscriptionTransactionsQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { formatDateTime, RevenueCards, TransactionStatusBadge, UserCell } from "./ui";
+import { formatDateTime, RevenueCards, UserCell } from "./ui";
 
 type Row = AdminSubscriptionTransaction;
 
@@ -30,7 +32,11 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
     cellClassName: "tabular-nums",
     cell: (r) => formatMoney(r.amount, r.currency),
   },
-  { label: "Status", sortBy: "status", cell: (r) => <TransactionStatusBadge status={r.status} /> },
+  {
+    label: "Status",
+    sortBy: "status",
+    cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+  },
   {
     label: "Transaction ID",
     sortBy: "stripePaymentId",
@@ -41,17 +47,9 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
 
 const CSV: CsvExport<Row> = {
   fileName: "subscription-transactions",
+  allPath: "/api/admin/subscription-transactions/export",
   columns: SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
-  row: (r) => [
-    r.transactionDate,
-    r.userId?.email,
-    r.userId?.name,
-    planOf(r),
-    r.amount.toFixed(2),
-    r.currency.toUpperCase(),
-    r.status,
-    idOf(r),
-  ],
+  row: subscriptionTransactionCsvRow,
   done: "Export Complete",
   failed: "Failed to export subscription transactions",
 };

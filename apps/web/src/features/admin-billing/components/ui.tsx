@@ -2,24 +2,13 @@ import { useQuery } from "@tanstack/react-query";
 import { CalendarDays, TrendingUp } from "lucide-react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { MoneyFigure } from "@/components/ui/money-figure";
 import { Skeleton } from "@/components/ui/skeleton";
 import { UserAvatar } from "@/components/ui/user-avatar";
-import { formatMoney } from "@/lib/money";
 import { type RevenueKind, revenueQuery } from "../api/transactions";
 
 function capitalise(value: string): string {
   return value ? `${value[0]?.toUpperCase()}${value.slice(1)}` : "Unknown";
-}
-
-/** Success green, pending yellow, anything else red; shown capitalised (admin-side spec, 4). */
-export function TransactionStatusBadge({ status }: { status: string }) {
-  const tone =
-    status === "success" || status === "credited"
-      ? "green"
-      : status === "pending"
-        ? "yellow"
-        : "red";
-  return <Badge tone={tone}>{capitalise(status)}</Badge>;
 }
 
 const EVENT_TONES: Record<string, BadgeTone> = {
@@ -85,7 +74,7 @@ const REVENUE = [
   { key: "lastMonthRevenue", label: "Last Month's Revenue" },
 ] as const;
 
-/** Revenue Analytics: today, yesterday, this month and last month (USD). */
+/** Revenue Analytics: today, yesterday, this month and last month (USD, other currencies beside). */
 export function RevenueCards({ kind }: { kind: RevenueKind }) {
   const revenue = useQuery(revenueQuery(kind));
   return (
@@ -108,7 +97,7 @@ export function RevenueCards({ kind }: { kind: RevenueKind }) {
               <Skeleton className="mt-2 h-7 w-24" />
             ) : (
               <p className="mt-1 font-display text-2xl font-bold text-stone-900 tabular-nums dark:text-white">
-                {revenue.isError ? "—" : formatMoney(revenue.data[key].value, "usd")}
+                {revenue.isError ? "—" : <MoneyFigure metric={revenue.data[key]} />}
               </p>
             )}
           </Card>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { TextField } from "@/components/ui/field";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import { refundPayment } from "../api/money";
 import { useMoneyAction } from "../hooks/use-money-action";
 import { MoneyDialog } from "./money-dialog";

@@ -15,7 +15,7 @@ import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import { useSettings } from "@/lib/settings";
 import {
   CREDITS_HISTORY_PAGE_SIZE,

@@ -15,7 +15,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { useAuth } from "@/lib/auth/auth-provider";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import {
   activePlansQuery,
   billingKeys,

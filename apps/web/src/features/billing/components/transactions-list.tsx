@@ -8,7 +8,7 @@ import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
 import { capitalise, formatDate, statusTone } from "../api/format";
 

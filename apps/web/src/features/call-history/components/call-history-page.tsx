@@ -4,7 +4,8 @@ import {
   callHistoryQuerySchema,
   type VoiceCallRecord,
 } from "@twinline/contracts";
-import { History, Phone } from "lucide-react";
+import { FileText, History, Phone } from "lucide-react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -16,12 +17,14 @@ import { tdClasses } from "@/components/ui/sortable-header";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
 import { CALL_HISTORY_TEXT, callHistoryQuery } from "../api/call-history";
+import { CallTranscriptDialog } from "./call-transcript-dialog";
 
 const COLUMNS: readonly TableColumn<"startTime">[] = [
   { label: "Date" },
   { label: "Duration" },
   { label: "Credits consumed" },
   { label: "Ended" },
+  { label: "Transcript" },
 ];
 
 const FIXED = { limit: CALL_HISTORY_PAGE_SIZE };
@@ -39,7 +42,7 @@ export function formatDuration(seconds: number): string {
   return `${minutes} min ${String(s % 60).padStart(2, "0")} s`;
 }
 
-function CallRow({ call }: { call: VoiceCallRecord }) {
+function CallRow({ call, onOpen }: { call: VoiceCallRecord; onOpen: () => void }) {
   return (
     <tr data-testid="call-row">
       <td className={tdClasses}>{dateTime.format(new Date(call.startTime))}</td>
@@ -47,6 +50,17 @@ function CallRow({ call }: { call: VoiceCallRecord }) {
       <td className={tdClasses}>{call.creditsConsumed}</td>
       <td className={tdClasses}>
         {call.endTime ? timeOnly.format(new Date(call.endTime)) : "In progress"}
+      </td>
+      <td className={tdClasses}>
+        <button
+          type="button"
+          onClick={onOpen}
+          className={buttonClasses("ghost", "sm")}
+          aria-label={`Transcript of the call of ${dateTime.format(new Date(call.startTime))}`}
+        >
+          <FileText aria-hidden="true" className="size-4" />
+          View
+        </button>
       </td>
     </tr>
   );
@@ -63,6 +77,7 @@ export function CallHistoryPage() {
   useDocumentTitle("Call History · Twinline");
 
   const calls = history.data?.calls ?? [];
+  const [opened, setOpened] = useState<VoiceCallRecord | null>(null);
   return (
     <div className="space-y-6">
       <PageHeader title="Call History" description="Your voice calls, their length and cost." />
@@ -105,7 +120,7 @@ export function CallHistoryPage() {
               placeholder={history.isPlaceholderData}
             >
               {calls.map((call) => (
-                <CallRow key={call._id} call={call} />
+                <CallRow key={call._id} call={call} onOpen={() => setOpened(call)} />
               ))}
             </PagedTable>
             {pagination && pagination.total > 0 && (
@@ -120,6 +135,15 @@ export function CallHistoryPage() {
           </>
         )}
       </Card>
+      <CallTranscriptDialog
+        callId={opened?._id ?? null}
+        title={
+          opened
+            ? `${dateTime.format(new Date(opened.startTime))} · ${formatDuration(opened.duration)}`
+            : ""
+        }
+        onClose={() => setOpened(null)}
+      />
     </div>
   );
 }

@@ -28,6 +28,10 @@ export interface DisplayMessage {
   /** sending: on its way; failed: not delivered; streaming: the reply arriving; notice: a bubble of the screen's own (fallback, limit). */
   state?: "sending" | "failed" | "streaming" | "notice";
   notice?: "fallback" | "limit";
+  /** A turn of this voice call (shown folded into its call). */
+  callId?: string;
+  /** The call's length in seconds once it ended. */
+  callDuration?: number | null;
 }
 
 interface LocalEntry extends DisplayMessage {
@@ -113,6 +117,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
       sender: m.sender,
       content: m.content,
       timestamp: m.timestamp,
+      ...(m.callId ? { callId: m.callId, callDuration: m.callDuration ?? null } : {}),
     }));
     for (const entry of visibleLocal) {
       list.push({
