@@ -29,7 +29,7 @@ const CREATE_OR_CYCLE = new Set(["subscription_create", "subscription_cycle"]);
  * - at most one subscription is in force;
  * - every amount recorded is what the provider charged for what was sold (a period's price
  *   less the account credit used; a proration; a downgrade's credit), with the credits the
- *   rules give;
+ *   rules give; a refund never gives back more than was paid;
  * - every provider invoice is on exactly one row (each declined attempt on one failed row);
  * - the account credit at the provider is the credit recorded less the credit used;
  * - every screen's API shows the state the subscription row means.
@@ -78,7 +78,12 @@ export async function checkInvariants(
       expect(row.amountMinor, why).toBe(invoice.total);
       expect(row.credits, why).toBe(0);
       creditRecorded += row.amountMinor;
-    } else if (row.status === "success") {
+    } else if (row.status === "success" || row.status === "refunded") {
+      // A refund changes neither what was paid nor what was granted; it is never more than that.
+      expect(row.refundedMinor, why).toBeLessThanOrEqual(row.amountMinor);
+      expect(row.status === "refunded", why).toBe(
+        row.refundedMinor === row.amountMinor && row.amountMinor > 0,
+      );
       expect(row.amountMinor, why).toBe(invoice.amount_paid);
       const used = Number(meta(row).creditAppliedMinor ?? 0);
       expect(row.amountMinor + used, why).toBe(invoice.total);

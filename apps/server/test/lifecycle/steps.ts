@@ -1,10 +1,12 @@
+import { randomUUID } from "node:crypto";
 import {
   BILLING_MESSAGES,
   planChangeResultSchema,
   type SubscriptionPlan,
 } from "@twinline/contracts";
+import { and, asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import type { UserSubscriptionRow } from "../../src/db/schema/index.ts";
+import { payments, type UserSubscriptionRow } from "../../src/db/schema/index.ts";
 import { isInForce } from "../../src/modules/billing/subscription-state.ts";
 import { call, messageOf } from "../accounts.ts";
 import { balanceOf } from "../billing.ts";
@@ -21,13 +23,14 @@ export interface StepContext {
   row: UserSubscriptionRow | undefined;
   /** A random number for the step's own choices (which plan, which event). */
   choice: number;
+  /** An admin's token, for the money tools (refunds, credit adjustments). */
+  admin: string;
 }
 
 /**
  * The kinds of step a random lifecycle is made of. Each does what a user, the provider or the
  * clock would do, asserts what the answer must be, and leaves the invariants to the caller
- * (invariants.ts). Add a kind here (a refund, an admin adjustment) and the property test draws
- * it too.
+ * (invariants.ts). Add a kind here and the property test draws it too.
  */
 export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = {
   subscribe: async ({ t, driver, user, plans, row, choice }) => {
@@ -96,6 +99,69 @@ export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = 
   reordered: async ({ driver, choice }) => {
     const event = driver.events.length ? driver.events[choice % driver.events.length] : null;
     if (event) await driver.redeliver(event, true);
+  },
+
+  /**
+   * The operator refunds one of the user's subscription payments, in whole or in part, twice with
+   * the same request id (a double click): given back once, never more than was paid, the credits
+   * it granted taken back in proportion as far as the user still has them (decision 0050).
+   */
+  refund: async ({ t, user, choice, admin }) => {
+    const refundable = (
+      await t.app.database.db
+        .select()
+        .from(payments)
+        .where(
+          and(
+            eq(payments.userId, user.id),
+            eq(payments.kind, "subscription"),
+            eq(payments.status, "success"),
+          ),
+        )
+        .orderBy(asc(payments.transactionDate), asc(payments.id))
+    ).filter((row) => row.amountMinor - row.refundedMinor > 0);
+    if (refundable.length === 0) return;
+    const payment = pick(refundable, choice);
+    const left = payment.amountMinor - payment.refundedMinor;
+    // Half the time the rest in full, else a part of it (at least a cent).
+    const partMinor = choice % 2 === 0 ? null : Math.max(1, Math.floor(left / 3));
+    const body = {
+      reason: "Lifecycle property test",
+      requestId: randomUUID(),
+      ...(partMinor === null ? {} : { amount: partMinor / 100 }),
+    };
+    const path = `/api/admin/payments/${payment.id}/refund`;
+    const answers = [
+      await call(t, "POST", path, { token: admin, body }),
+      await call(t, "POST", path, { token: admin, body }),
+    ];
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    const [after] = await t.app.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.id, payment.id));
+    const given = partMinor ?? left;
+    expect(after?.refundedMinor).toBe(payment.refundedMinor + given);
+    expect(after?.status).toBe(given === left ? "refunded" : "success");
+  },
+
+  /** The operator grants or takes back credits; never below zero (decision 0050). */
+  adjustment: async ({ t, user, choice, admin }) => {
+    const before = await balanceOf(t, user.token);
+    // A third of the time more than the user has: refused, nothing changed.
+    const delta = choice % 3 === 0 ? -(before + 1) : choice % 3 === 1 ? 25 : -Math.min(before, 10);
+    if (delta === 0) return;
+    const answer = await call(t, "POST", `/api/admin/users/${user.id}/credits`, {
+      token: admin,
+      body: { delta, reason: "Lifecycle property test", requestId: randomUUID() },
+    });
+    if (before + delta < 0) {
+      expect(answer.statusCode, answer.body).toBe(400);
+      expect(await balanceOf(t, user.token)).toBe(before);
+      return;
+    }
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(await balanceOf(t, user.token)).toBe(before + delta);
   },
 
   /** Three plan changes at once (double clicks, two tabs): one goes through, charged once. */

@@ -95,7 +95,7 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
           const run = STEP_KINDS[step.kind];
           if (!user || !run) throw new Error(`No step ${step.kind} for user ${step.who}`);
           const row = await newestRow(user.id);
-          await run({ t, driver, user, plans, row, choice: step.choice });
+          await run({ t, driver, user, plans, row, choice: step.choice, admin });
           for (const each of users) {
             await checkInvariants(t, driver, each, admin, `step ${index} ${step.kind}`);
           }
