@@ -24,6 +24,8 @@ export const chatMessageSchema = z.object({
   sender: z.enum(["user", "ai"]),
   content: z.string(),
   timestamp: z.string(),
+  /** Set on a user's message the persona could not answer. */
+  replyFailed: z.boolean().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

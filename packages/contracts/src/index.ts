@@ -7,6 +7,7 @@ export * from "./billing";
 export * from "./chat";
 export * from "./dashboards";
 export * from "./settings";
+export * from "./site-pages";
 export * from "./text";
 export * from "./voice";
 export * from "./web-routes";

@@ -39,6 +39,8 @@ export const publicSettingsSchema = z.object({
   maxWordsPerMessage: z.number().int().min(1, { error: SETTINGS_MESSAGES_MIN.maxWordsPerMessage }),
   freeMessagesPerDay: z.number().int().min(1, { error: SETTINGS_MESSAGES_MIN.freeMessagesPerDay }),
   creditsPerMinute: z.number().int().min(1),
+  /** The operator as the legal pages and the footer name it. */
+  siteName: safeText().trim().min(1, { error: "Site name is required" }).max(80),
   lightThemeLogo: safeText(),
   darkThemeLogo: safeText(),
   favicon: safeText(),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   date,
   index,
   integer,
@@ -65,6 +66,8 @@ export const chatMessages = pgTable(
     seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
     sender: chatSender("sender").notNull(),
     content: text("content").notNull(),
+    /** A user's message the persona could not answer: the chat marks it after a reload too. */
+    replyFailed: boolean("reply_failed").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true })
       .notNull()
       .default(sql`clock_timestamp()`),

@@ -255,6 +255,14 @@ export function createChatRepository(db: Database) {
       return row ? toMessageRow(row) : undefined;
     },
 
+    /** Marks a user's message whose reply failed, so the chat shows it after a reload too. */
+    async markReplyFailed(messageId: string, userId: string): Promise<void> {
+      await db
+        .update(chatMessages)
+        .set({ replyFailed: true })
+        .where(and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId)));
+    },
+
     /**
      * One page of messages, page 1 the newest, oldest to newest inside the page: of one user
      * (across conversations) or of one conversation. Two indexed queries.
@@ -347,6 +355,7 @@ function toMessageRow(row: Record<string, unknown> | undefined): ChatMessageRow 
     userId: String(row.user_id),
     sender: row.sender === "ai" ? "ai" : "user",
     content: String(row.content),
+    replyFailed: row.reply_failed === true,
     createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
   };
 }

@@ -87,6 +87,7 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     sender: row.sender,
     content: row.content,
     timestamp: row.createdAt.toISOString(),
+    ...(row.replyFailed ? { replyFailed: true } : {}),
   };
 }
 
@@ -261,6 +262,9 @@ export function createChatService(options: ChatServiceOptions) {
           "The AI provider failed",
         );
         await giveBack(prepared);
+        await repository
+          .markReplyFailed(prepared.userMessage._id, prepared.user.id)
+          .catch((error) => log.error({ err: error }, "Could not mark a failed reply"));
         throw new HttpError(502, CHAT_MESSAGES.aiFailure);
       }
 

@@ -23,6 +23,7 @@ import {
 } from "../api/billing";
 import { formatDate } from "../api/format";
 import { CheckoutReturn } from "./checkout-return";
+import { CheckoutTerms } from "./checkout-terms";
 import { SubscriptionDialog } from "./subscription-dialog";
 import { TransactionsList } from "./transactions-list";
 
@@ -226,6 +227,7 @@ function Packages() {
         <p className="text-sm text-stone-600 dark:text-stone-400">
           Credits pay for voice calls. {CREDITS_TEXT.neverExpire}.
         </p>
+        <CheckoutTerms />
       </div>
       {packages.isPending ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="packages-loading">

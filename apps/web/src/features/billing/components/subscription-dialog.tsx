@@ -20,6 +20,7 @@ import {
   redirectTo,
 } from "../api/billing";
 import { formatDate, intervalLabel, planChangeKind } from "../api/format";
+import { CheckoutTerms } from "./checkout-terms";
 
 /** Toast titles and messages of user-side spec section 8. */
 export const SUBSCRIPTION_TEXT = {
@@ -309,6 +310,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
             </fieldset>
           )}
           {kind && chosen && result === null ? <ChangeBanner kind={kind} plan={chosen} /> : null}
+          <CheckoutTerms />
           <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
             {showCancel && (
               <button
