@@ -206,26 +206,29 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
                   </p>
                 </div>
               )}
-              <ol
+              {/* The live region wraps the list: role="log" on the <ol> itself would take its
+                  list role away and leave every <li> outside a list. */}
+              <div
                 role="log"
                 aria-live="polite"
                 aria-label={`Conversation with ${persona.name}`}
                 aria-busy={chat.isLoadingOlder || undefined}
-                className="space-y-4"
               >
-                {chat.items.map((message) => (
-                  <MessageBubble
-                    key={message.key}
-                    message={message}
-                    personaName={persona.name}
-                    personaImage={personaImage}
-                    onSubscribe={onSubscribe}
-                  />
-                ))}
-                {chat.isWaiting && (
-                  <TypingIndicator personaName={persona.name} personaImage={personaImage} />
-                )}
-              </ol>
+                <ol className="space-y-4">
+                  {chat.items.map((message) => (
+                    <MessageBubble
+                      key={message.key}
+                      message={message}
+                      personaName={persona.name}
+                      personaImage={personaImage}
+                      onSubscribe={onSubscribe}
+                    />
+                  ))}
+                  {chat.isWaiting && (
+                    <TypingIndicator personaName={persona.name} personaImage={personaImage} />
+                  )}
+                </ol>
+              </div>
             </>
           )}
         </div>

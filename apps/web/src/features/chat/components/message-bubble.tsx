@@ -73,6 +73,19 @@ export function MessageBubble({
             <AlertCircle aria-hidden="true" className="size-3.5" />
             Not sent
           </span>
+        ) : message.replyFailed ? (
+          <span
+            data-testid="reply-failed"
+            className="mt-1 inline-flex items-center gap-1 text-xs text-red-700 dark:text-red-300"
+          >
+            <AlertCircle aria-hidden="true" className="size-3.5" />
+            {CHAT_TEXT.replyFailedMark}
+            {time ? (
+              <time dateTime={message.timestamp} className="text-stone-500 dark:text-stone-400">
+                · {time}
+              </time>
+            ) : null}
+          </span>
         ) : message.state === "sending" ? (
           <span className="mt-1 text-xs text-stone-500 dark:text-stone-400">Sending…</span>
         ) : time ? (

@@ -28,6 +28,8 @@ export interface DisplayMessage {
   /** sending: on its way; failed: not delivered; streaming: the reply arriving; notice: a bubble of the screen's own (fallback, limit). */
   state?: "sending" | "failed" | "streaming" | "notice";
   notice?: "fallback" | "limit";
+  /** A message of the fan's the persona could not answer (kept by the server, so it lasts). */
+  replyFailed?: boolean;
 }
 
 interface LocalEntry extends DisplayMessage {
@@ -113,6 +115,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
       sender: m.sender,
       content: m.content,
       timestamp: m.timestamp,
+      ...(m.replyFailed ? { replyFailed: true } : {}),
     }));
     for (const entry of visibleLocal) {
       list.push({

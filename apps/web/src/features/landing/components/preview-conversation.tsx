@@ -107,7 +107,7 @@ export function PreviewConversation() {
             aria-hidden="true"
             className="flex items-center gap-2 border-t border-stone-200 px-4 py-3 dark:border-white/10"
           >
-            <span className="flex-1 rounded-full bg-stone-100 px-4 py-2 text-sm text-stone-500 dark:bg-white/5 dark:text-stone-400">
+            <span className="flex-1 rounded-full bg-stone-100 px-4 py-2 text-sm text-stone-600 dark:bg-white/5 dark:text-stone-300">
               Type a message…
             </span>
             <span className="flex size-9 items-center justify-center rounded-full bg-gradient-to-r from-brand-600 to-orange-500 text-white">
