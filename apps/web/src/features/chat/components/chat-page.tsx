@@ -58,7 +58,7 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
   const chat = useChat({ fallbackDailyLimit: settings.freeMessagesPerDay, onLimit });
   const [text, setText] = useState("");
   const [confirmClear, setConfirmClear] = useState(false);
-  const listRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLElement>(null);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   /** Where the list was before older messages were put above, so it can stay put. */
   const anchorRef = useRef<{ height: number; top: number } | null>(null);
@@ -178,10 +178,14 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
             Loading older messages…
           </p>
         )}
-        <div
+        <section
           ref={listRef}
           onScroll={onScroll}
           data-testid="chat-scroll"
+          // Focusable, so a keyboard user can scroll the messages with the arrow keys.
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus
+          tabIndex={0}
+          aria-label="Messages"
           className="h-full overflow-y-auto overscroll-contain px-3 py-4 sm:px-5"
         >
           {chat.isLoading ? (
@@ -231,7 +235,7 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
               </div>
             </>
           )}
-        </div>
+        </section>
       </div>
 
       <Composer
