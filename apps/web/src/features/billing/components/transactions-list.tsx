@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { UserTransaction as Transaction } from "@twinline/contracts";
 import { RotateCw } from "lucide-react";
 import { useState } from "react";
+import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/load-states";
@@ -74,7 +75,11 @@ export function TransactionsList({
         </h2>
         <button
           type="button"
-          onClick={() => void query.refetch()}
+          onClick={async () => {
+            // A failed refresh keeps the rows shown; the fan is told they may be out of date.
+            const result = await query.refetch();
+            if (result.isError) toast.error(errorMessage, { id: `refresh-${kind}` });
+          }}
           disabled={query.isFetching}
           className={buttonClasses("secondary", "sm")}
         >
@@ -85,6 +90,14 @@ export function TransactionsList({
           Refresh
         </button>
       </div>
+      {query.isError && query.data ? (
+        <p
+          role="alert"
+          className="border-b border-stone-200 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-white/10 dark:bg-red-500/10 dark:text-red-200"
+        >
+          {errorMessage}. The list below may be out of date.
+        </p>
+      ) : null}
       {query.isError && !query.data ? (
         <ErrorState layout="inline" message={errorMessage} onRetry={() => void query.refetch()} />
       ) : (

@@ -80,8 +80,11 @@ function SummaryRow({ label, children }: { label: string; children: ReactNode })
   );
 }
 
-/** /dashboard: the overview of the user-side spec (section 2). */
-export function OverviewPage() {
+/**
+ * /dashboard: the overview of the user-side spec (section 2). `onSubscribe` opens the
+ * subscription dialog (the route composes it from the billing feature).
+ */
+export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
   const user = useCurrentUser();
   const { refreshUser } = useAuth();
   const { settings } = useSettings();
@@ -213,9 +216,13 @@ export function OverviewPage() {
           detail={subscription.planName ?? "No plan"}
           action={
             !subscribed && (
-              <Link to="/dashboard/credits" className={buttonClasses("primary", "sm")}>
+              <button
+                type="button"
+                onClick={onSubscribe}
+                className={buttonClasses("primary", "sm")}
+              >
                 Subscribe now
-              </Link>
+              </button>
             )
           }
         />
@@ -233,9 +240,13 @@ export function OverviewPage() {
             <ShoppingCart aria-hidden="true" className="size-4" /> Buy Credits
           </Link>
           {!subscribed && (
-            <Link to="/dashboard/credits" className={buttonClasses("secondary", "md")}>
+            <button
+              type="button"
+              onClick={onSubscribe}
+              className={buttonClasses("secondary", "md")}
+            >
               <Sparkles aria-hidden="true" className="size-4" /> Subscribe Now
-            </Link>
+            </button>
           )}
         </div>
       </Section>
