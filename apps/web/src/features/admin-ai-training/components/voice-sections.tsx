@@ -294,7 +294,8 @@ export function VoiceCloneSection({ hasSample }: { hasSample: boolean }) {
             htmlFor={descriptionId}
             className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
           >
-            Description <span className="font-normal text-stone-500 dark:text-stone-400">(optional)</span>
+            Description{" "}
+            <span className="font-normal text-stone-500 dark:text-stone-400">(optional)</span>
           </label>
           <textarea
             id={descriptionId}

@@ -9,6 +9,7 @@ import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { formatMoney } from "@/lib/money";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
 import { capitalise, formatDate, statusTone } from "../api/format";
@@ -102,7 +103,7 @@ export function TransactionsList({
         <ErrorState layout="inline" message={errorMessage} onRetry={() => void query.refetch()} />
       ) : (
         <>
-          <div className="overflow-x-auto">
+          <TableScroll label={title}>
             <table
               className="min-w-full divide-y divide-stone-200 dark:divide-white/10"
               aria-busy={query.isFetching}
@@ -140,7 +141,7 @@ export function TransactionsList({
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           {!query.isPending && rows.length === 0 && (
             <p className="px-4 py-10 text-center text-sm text-stone-600 dark:text-stone-400">
               {EMPTY[kind]}

@@ -9,6 +9,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Section } from "@/components/ui/section";
 import { Skeleton } from "@/components/ui/skeleton";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
 import { useSettings } from "@/lib/settings";
 import {
@@ -301,7 +302,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
         {loading ? (
           <Skeleton className="h-24 w-full" />
         ) : data && data.creditUsage.recent.length > 0 ? (
-          <div className="overflow-x-auto">
+          <TableScroll label="Recent transactions">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Recent transactions</caption>
               <thead className="text-stone-500 dark:text-stone-400">
@@ -338,7 +339,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         ) : (
           <p className="py-8 text-center text-sm text-stone-500 dark:text-stone-400">
             No transactions yet
