@@ -7,7 +7,7 @@ import type {
 } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { downloadCsv } from "@/features/admin-billing/api/csv";
+import { downloadCsv } from "@/lib/csv";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 

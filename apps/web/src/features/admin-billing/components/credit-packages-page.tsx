@@ -13,7 +13,8 @@ import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
-import { discountedPrice, formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
+import { discountedPrice } from "@/lib/money";
 import {
   adminPackagesQuery,
   catalogueKeys,

@@ -1,5 +1,5 @@
 import toast from "react-hot-toast";
-import { type CsvValue, csvFileName, downloadCsv, toCsv } from "../api/csv";
+import { type CsvValue, csvFileName, downloadCsv, toCsv } from "@/lib/csv";
 
 /** A screen's CSV export (admin-side spec, section 7): its file, its columns and its toasts. */
 export interface CsvExport<Row> {

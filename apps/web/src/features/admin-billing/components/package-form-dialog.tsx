@@ -9,7 +9,8 @@ import {
 import { useEffect } from "react";
 import { type Control, useForm, useWatch } from "react-hook-form";
 import { TextField } from "@/components/ui/field";
-import { discountedPrice, formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
+import { discountedPrice } from "@/lib/money";
 import { CheckboxField, CurrencyField, PriceField, TextAreaField } from "./form-controls";
 import { FormDialog } from "./form-dialog";
 

@@ -12,7 +12,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import {
   adminPlansQuery,
   catalogueKeys,

@@ -4,7 +4,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { UserAvatar } from "@/components/ui/user-avatar";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import { type RevenueKind, revenueQuery } from "../api/transactions";
 
 function capitalise(value: string): string {
@@ -28,31 +28,6 @@ const EVENT_TONES: Record<string, BadgeTone> = {
 /** Active green, canceled red, past_due yellow, unpaid light red, incomplete grey, others blue. */
 export function SubscriptionStatusBadge({ status }: { status: string }) {
   return <Badge tone={EVENT_TONES[status] ?? "blue"}>{capitalise(status.replace("_", " "))}</Badge>;
-}
-
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-});
-const dateOnly = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-});
-
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return "N/A";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "N/A" : dateTime.format(date);
-}
-
-export function formatDay(value: string | null | undefined): string {
-  if (!value) return "N/A";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "N/A" : dateOnly.format(date);
 }
 
 /** The user of a row: avatar, name and e-mail. */

@@ -45,8 +45,3 @@ export const adminSeriesQuery = (days: SeriesDays) =>
     refetchInterval: ADMIN_REFRESH_MS,
     placeholderData: keepPreviousData,
   });
-
-/** Dollars with thousands separators and no cents when whole: "$12,345", "$9.99". */
-export function formatRevenue(value: number): string {
-  return `$${value.toLocaleString("en-US", { maximumFractionDigits: 2 })}`;
-}

@@ -18,12 +18,8 @@ import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import {
-  adminMetricsQuery,
-  adminSeriesQuery,
-  formatRevenue,
-  type SeriesDays,
-} from "../api/dashboard";
+import { formatMoney } from "@/lib/format";
+import { adminMetricsQuery, adminSeriesQuery, type SeriesDays } from "../api/dashboard";
 
 const SeriesCharts = lazy(() => import("./series-charts"));
 
@@ -42,7 +38,7 @@ const percent = (value: number) => `${value.toLocaleString("en-US")}%`;
 
 const MAIN: CardSpec[] = [
   { key: "totalUsers", label: "Total Users", icon: Users, format: count },
-  { key: "totalRevenue", label: "Total Revenue", icon: DollarSign, format: formatRevenue },
+  { key: "totalRevenue", label: "Total Revenue", icon: DollarSign, format: formatMoney },
   { key: "totalPaidUsers", label: "Total Paid Users", icon: CreditCard, format: count },
   { key: "conversionRate", label: "Call Conversions", icon: PhoneCall, format: percent },
 ];
@@ -140,7 +136,7 @@ export function AdminDashboardPage() {
           Revenue Analytics
         </h2>
         <MetricCards
-          cards={periods("Revenue", formatRevenue)}
+          cards={periods("Revenue", formatMoney)}
           data={metrics.data}
           pending={metrics.isPending}
           testId="revenue-card"

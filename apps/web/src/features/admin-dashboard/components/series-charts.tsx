@@ -12,7 +12,7 @@ import {
   YAxis,
 } from "recharts";
 import { Card } from "@/components/ui/card";
-import { formatRevenue } from "../api/dashboard";
+import { formatMoney } from "@/lib/format";
 
 function ChartCard({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -46,8 +46,8 @@ export default function SeriesCharts({ points }: { points: DashboardSeriesPoint[
           <AreaChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -8 }}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
             <XAxis dataKey="label" {...axis} interval="preserveStartEnd" />
-            <YAxis {...axis} tickFormatter={(v: number) => formatRevenue(v)} />
-            <Tooltip formatter={(value) => [formatRevenue(Number(value)), "Revenue"]} />
+            <YAxis {...axis} tickFormatter={(v: number) => formatMoney(v)} />
+            <Tooltip formatter={(value) => [formatMoney(Number(value)), "Revenue"]} />
             <Area
               dataKey="revenue"
               type="monotone"

@@ -2,7 +2,8 @@ import type { AdminUserDetail } from "@twinline/contracts";
 import { CreditCard } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { formatDate, formatUsd, planDurationLabel, renewalText } from "../api/format";
+import { formatDate, formatMoney } from "@/lib/format";
+import { planDurationLabel, renewalText } from "../api/format";
 
 /** The user's subscription; shown only when its status is active (admin-side spec, section 4). */
 export function SubscriptionCard({
@@ -30,7 +31,7 @@ export function SubscriptionCard({
           {active.plan && (
             <p className="text-sm text-stone-700 dark:text-stone-300">
               <span className="font-semibold text-stone-900 dark:text-white">
-                {formatUsd(active.plan.price)}
+                {formatMoney(active.plan.price)}
               </span>{" "}
               <span data-testid="plan-duration">{planDurationLabel(active.plan.duration)}</span>
             </p>

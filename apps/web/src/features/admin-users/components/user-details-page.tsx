@@ -12,7 +12,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { ApiError } from "@/lib/api-client";
-import { formatCount, formatDate, formatDateTime, formatUsd, roleLabel } from "../api/format";
+import { formatCount, formatDate, formatDateTime, formatMoney } from "@/lib/format";
+import { roleLabel } from "../api/format";
 import { adminUserQuery } from "../api/users";
 import { useUserStatus } from "../hooks/use-user-status";
 import {
@@ -47,7 +48,7 @@ const creditColumns: TransactionColumn<CreditTransactionRow>[] = [
     render: (r) => formatDateTime(r.transactionDate),
   },
   { label: "Credits", value: (r) => r.credits, render: (r) => formatCount(r.credits) },
-  { label: "Amount", value: (r) => r.amount, render: (r) => formatUsd(r.amount) },
+  { label: "Amount", value: (r) => r.amount, render: (r) => formatMoney(r.amount) },
   {
     label: "Status",
     value: (r) => r.status,
@@ -67,7 +68,7 @@ const subscriptionColumns: TransactionColumn<SubscriptionTransactionRow>[] = [
     render: (r) => formatDateTime(r.transactionDate),
   },
   { label: "Plan", value: (r) => r.planName ?? "", render: (r) => r.planName ?? "N/A" },
-  { label: "Amount", value: (r) => r.amount, render: (r) => formatUsd(r.amount) },
+  { label: "Amount", value: (r) => r.amount, render: (r) => formatMoney(r.amount) },
   {
     label: "Status",
     value: (r) => r.status,
@@ -159,7 +160,7 @@ function RecentList<
               </div>
               <div className="flex shrink-0 items-center gap-2">
                 <span className="tabular-nums text-stone-900 dark:text-white">
-                  {formatUsd(row.amount)}
+                  {formatMoney(row.amount)}
                 </span>
                 <TransactionStatusBadge status={row.status} />
               </div>
@@ -206,7 +207,7 @@ function Overview({
             <Field label="Join Date">{formatDate(user.createdAt)}</Field>
             <Field label="Last Login">{formatDateTime(user.lastLogin, "Never")}</Field>
             <Field label="Credits">{formatCount(user.credits)}</Field>
-            <Field label="Total Spent">{formatUsd(user.totalSpent)}</Field>
+            <Field label="Total Spent">{formatMoney(user.totalSpent)}</Field>
             <Field label="Messages Today">{formatCount(user.dailyMessageCount)}</Field>
             <Field label="Sign-in">{user.googleId ? "Google" : "Email and password"}</Field>
           </dl>

@@ -15,7 +15,8 @@ import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
-import { formatCount, formatDate, subscriptionStatusLabel } from "../api/format";
+import { formatCount, formatDate } from "@/lib/format";
+import { subscriptionStatusLabel } from "../api/format";
 import {
   adminUsersQuery,
   type SortOrder,

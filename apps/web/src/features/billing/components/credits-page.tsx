@@ -10,7 +10,7 @@ import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { formatMoney } from "@/lib/money";
+import { formatDate, formatMoney } from "@/lib/format";
 import { useSettings } from "@/lib/settings";
 import {
   CREDITS_HISTORY_PAGE_SIZE,
@@ -21,7 +21,6 @@ import {
   mySubscriptionQuery,
   redirectTo,
 } from "../api/billing";
-import { formatDate } from "../api/format";
 import { CheckoutReturn } from "./checkout-return";
 import { CheckoutTerms } from "./checkout-terms";
 import { SubscriptionDialog } from "./subscription-dialog";

@@ -13,7 +13,7 @@ import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Logo } from "@/components/ui/logo";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/format";
 import {
   cancelSandboxSession,
   paySandboxSession,

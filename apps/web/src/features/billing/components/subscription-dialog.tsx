@@ -9,7 +9,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { useAuth } from "@/lib/auth/auth-provider";
-import { formatMoney } from "@/lib/money";
+import { formatDate, formatMoney } from "@/lib/format";
 import {
   activePlansQuery,
   billingKeys,
@@ -19,7 +19,7 @@ import {
   mySubscriptionQuery,
   redirectTo,
 } from "../api/billing";
-import { formatDate, intervalLabel, planChangeKind } from "../api/format";
+import { intervalLabel, planChangeKind } from "../api/format";
 import { CheckoutTerms } from "./checkout-terms";
 
 /** Toast titles and messages of user-side spec section 8. */

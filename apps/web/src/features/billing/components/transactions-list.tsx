@@ -10,9 +10,9 @@ import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
 import { TableScroll } from "@/components/ui/table-scroll";
-import { formatMoney } from "@/lib/money";
+import { formatDate, formatMoney } from "@/lib/format";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
-import { capitalise, formatDate, statusTone } from "../api/format";
+import { capitalise, statusTone } from "../api/format";
 
 type Kind = HistoryKind;
 

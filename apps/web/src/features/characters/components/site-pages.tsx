@@ -2,9 +2,9 @@ import { Check, Crown, Heart, MessageCircle, Mic, Star } from "lucide-react";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { CHARACTERS } from "../data";
-import { CharacterImage } from "./character-image";
 
 /** /characters: every character with a link to its profile. */
 export function CharactersPage() {
@@ -20,10 +20,13 @@ export function CharactersPage() {
               className="block rounded-2xl focus-visible:outline-2"
             >
               <Card className="flex gap-4 p-4 transition hover:border-brand-300">
-                <CharacterImage
-                  src={character.imageUrl}
+                <UserAvatar
+                  image={character.imageUrl}
                   name={character.name}
                   className="size-24 shrink-0 rounded-2xl"
+                  labelled
+                  tone="muted"
+                  placeholderTestId="character-placeholder"
                 />
                 <div className="min-w-0">
                   <h2 className="flex items-center gap-2 font-display text-lg font-semibold text-stone-900 dark:text-white">

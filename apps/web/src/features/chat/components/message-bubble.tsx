@@ -1,17 +1,10 @@
 import { clsx } from "clsx";
 import { AlertCircle } from "lucide-react";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { formatTime } from "@/lib/format";
 import type { DisplayMessage } from "../hooks/use-chat";
 import { CHAT_TEXT } from "../messages";
 import { Markdown } from "./markdown";
-
-const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
-
-function formatTime(value: string | undefined): string | null {
-  if (!value) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : timeFormat.format(date);
-}
 
 interface MessageBubbleProps {
   message: DisplayMessage;
@@ -28,7 +21,7 @@ export function MessageBubble({
   onSubscribe,
 }: MessageBubbleProps) {
   const mine = message.sender === "user";
-  const time = formatTime(message.timestamp);
+  const time = formatTime(message.timestamp, "");
   const notice = message.state === "notice";
   return (
     <li

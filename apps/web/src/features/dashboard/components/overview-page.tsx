@@ -11,14 +11,9 @@ import { Section } from "@/components/ui/section";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
+import { formatDate, formatDuration, formatMoney } from "@/lib/format";
 import { useSettings } from "@/lib/settings";
-import {
-  dashboardMetricsQuery,
-  daysSince,
-  formatDay,
-  formatDollars,
-  formatDuration,
-} from "../api/metrics";
+import { dashboardMetricsQuery, daysSince } from "../api/metrics";
 
 // Recharts is heavy: only the overview downloads it, after its figures.
 const CreditUseChart = lazy(() => import("./credit-use-chart"));
@@ -257,7 +252,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
           <dl className="divide-y divide-stone-200 dark:divide-white/10">
             <SummaryRow label="Account type">{subscribed ? "Premium" : "Free"}</SummaryRow>
             <SummaryRow label="Member since">
-              {formatDay(memberSince)} ({daysSince(memberSince)} days)
+              {formatDate(memberSince)} ({daysSince(memberSince)} days)
             </SummaryRow>
             <SummaryRow label="Credit usage">
               {loading ? (
@@ -269,7 +264,11 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
               )}
             </SummaryRow>
             <SummaryRow label="Last activity">
-              {loading ? <Skeleton className="h-4 w-16" /> : formatDay(data?.lastActivity ?? null)}
+              {loading ? (
+                <Skeleton className="h-4 w-16" />
+              ) : (
+                formatDate(data?.lastActivity, "Never")
+              )}
             </SummaryRow>
           </dl>
         </Section>
@@ -327,9 +326,9 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
                     key={`${row.transactionDate}-${row.credits}`}
                     data-testid="recent-transaction"
                   >
-                    <td className="py-2.5 pr-4">{formatDay(row.transactionDate)}</td>
+                    <td className="py-2.5 pr-4">{formatDate(row.transactionDate)}</td>
                     <td className="py-2.5 pr-4 tabular-nums">{row.credits.toLocaleString()}</td>
-                    <td className="py-2.5 pr-4 tabular-nums">{formatDollars(row.amount)}</td>
+                    <td className="py-2.5 pr-4 tabular-nums">{formatMoney(row.amount)}</td>
                     <td className="py-2.5">
                       <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300">
                         Completed

@@ -62,7 +62,7 @@ describe("user overview /dashboard", () => {
       expect(within(calls).queryByText("3")).toBeNull();
       release?.();
       await waitFor(() => expect(within(calls).getByText("3")).toBeInTheDocument());
-      expect(within(calls).getByText("Total talk time: 3m 20s")).toBeInTheDocument();
+      expect(within(calls).getByText("Total talk time: 3m")).toBeInTheDocument();
       const messages = screen.getByTestId("card-messages");
       expect(within(messages).getByText("42")).toBeInTheDocument();
       expect(within(messages).getByText("4 free messages remaining today")).toBeInTheDocument();

@@ -1,10 +1,10 @@
 import { clsx } from "clsx";
 import { ArrowRight, Phone, SendHorizontal } from "lucide-react";
 import { buttonClasses } from "@/components/ui/button";
+import { UserAvatar } from "@/components/ui/user-avatar";
 import { AppLink } from "@/lib/navigation";
 import { useSettings } from "@/lib/settings";
 import { AUTH_PATH, PREVIEW_MESSAGES } from "../content";
-import { PersonaAvatar } from "./persona-avatar";
 
 /** A sample conversation between a fan and the persona. */
 export function PreviewConversation() {
@@ -38,11 +38,13 @@ export function PreviewConversation() {
           className="mx-auto w-full max-w-md overflow-hidden rounded-3xl border border-stone-200 bg-white shadow-2xl shadow-brand-900/10 dark:border-white/10 dark:bg-stone-900"
         >
           <figcaption className="flex items-center gap-3 border-b border-stone-200 px-4 py-3 dark:border-white/10">
-            <PersonaAvatar
+            <UserAvatar
               name={name}
               image={aiProfileImage}
               className="size-10 shrink-0 rounded-full"
               textClassName="text-sm"
+              labelled
+              placeholderTestId="persona-placeholder"
             />
             <span className="min-w-0 flex-1">
               <span className="block truncate font-semibold text-stone-900 dark:text-white">

@@ -1,0 +1,90 @@
+/**
+ * How the app shows dates, durations, money and counts: one home for each rule, on Intl, in the
+ * en-US style the specs show (decision 0047). Every screen formats through these.
+ */
+
+const dateFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+});
+const dateTimeFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
+const countFormat = new Intl.NumberFormat("en-US");
+
+type DateInput = string | Date | null | undefined;
+
+function toDate(value: DateInput): Date | null {
+  if (!value) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** "Jan 5, 2025", or `empty` when there is no valid date. */
+export function formatDate(value: DateInput, empty = "—"): string {
+  const date = toDate(value);
+  return date ? dateFormat.format(date) : empty;
+}
+
+/** "Jan 5, 2025, 3:07 PM", or `empty` when there is no valid date. */
+export function formatDateTime(value: DateInput, empty = "—"): string {
+  const date = toDate(value);
+  return date ? dateTimeFormat.format(date) : empty;
+}
+
+/** "3:07 PM", or `empty` when there is no valid date. */
+export function formatTime(value: DateInput, empty = "—"): string {
+  const date = toDate(value);
+  return date ? timeFormat.format(date) : empty;
+}
+
+/** Durations as the spec shows them: under 60 s in seconds ("45s"), else "2h 5m" or "7m". */
+export function formatDuration(seconds: number | null | undefined): string {
+  const total =
+    typeof seconds === "number" && Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds)) : 0;
+  if (total < 60) return `${total}s`;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  return hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m`;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string): Intl.NumberFormat {
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat("en-US", {
+        style: "currency",
+        currency: code,
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      });
+    } catch {
+      format = moneyFormat("USD");
+    }
+    moneyFormats.set(code, format);
+  }
+  return format;
+}
+
+/**
+ * Money in MAJOR units, always with two decimals and thousands separators, in its currency:
+ * "$9.99", "$12,345.00", "€12.00". An unknown currency falls back to USD, a missing amount to 0.
+ */
+export function formatMoney(amount: number | null | undefined, currency: string | null = "USD") {
+  const value = typeof amount === "number" && Number.isFinite(amount) ? amount : 0;
+  return moneyFormat(currency || "USD").format(value);
+}
+
+/** Whole numbers with thousands separators: "140,037". */
+export function formatCount(value: number): string {
+  return countFormat.format(value);
+}
