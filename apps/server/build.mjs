@@ -1,5 +1,6 @@
-// Bundles the server into dist/main.js, and the embedded database's thread into
-// dist/pglite-worker.js beside it (db/pglite-thread.ts starts it from there). npm dependencies stay external (node_modules has them);
+// Bundles the server into dist/main.js, and each worker thread's module beside it:
+// dist/pglite-worker.js (the embedded database) and dist/pdf-worker.js (knowledge PDFs);
+// lib/module-worker.ts starts them from there. npm dependencies stay external (node_modules has them);
 // the workspace package @twinline/contracts is TypeScript source, so it is bundled in.
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
@@ -17,6 +18,7 @@ await build({
   entryPoints: {
     main: here("./src/main.ts").pathname,
     "pglite-worker": here("./src/db/pglite-worker.ts").pathname,
+    "pdf-worker": here("./src/modules/ai-training/pdf-worker.ts").pathname,
   },
   outdir: here("./dist").pathname,
   bundle: true,
@@ -30,4 +32,4 @@ await build({
 // The migrator reads `./migrations` next to the running module: src/db/ from source,
 // dist/ from the bundle.
 cpSync(here("./src/db/migrations"), here("./dist/migrations"), { recursive: true });
-console.log("Built apps/server/dist/main.js and dist/pglite-worker.js");
+console.log("Built apps/server/dist/main.js, dist/pglite-worker.js and dist/pdf-worker.js");

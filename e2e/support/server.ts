@@ -12,7 +12,8 @@ export interface RunningServer {
   dataDir: string;
   /** Everything the server printed so far, for failure messages. */
   output(): string;
-  stop(): Promise<void>;
+  /** SIGTERM, as a container stop sends it; resolves with the exit code once it has exited. */
+  stop(): Promise<number | null>;
 }
 
 export interface StartServerOptions {
@@ -97,6 +98,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await exited;
       }
       if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+      return child.exitCode;
     },
   };
 }

@@ -183,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(billingModule, { config });
   await app.register(voiceModule, {
+    spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });
   if (options.register) await app.register(options.register);

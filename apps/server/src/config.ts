@@ -39,9 +39,20 @@ export interface Config {
   };
   googleClientId: string | undefined;
   redisUrl: string | undefined;
+  voiceSpend: VoiceSpendLimits;
   logLevel: LogLevel;
   /** NODE_ENV === "production": log formatting, and the outbox logs no mail text (reset links). */
   isProduction: boolean;
+}
+
+/** POST /api/voice-call/synthesize and /process: the operator's provider spend per user. */
+export interface VoiceSpendLimits {
+  /** Requests per user per minute, each route (VOICE_RATE_LIMIT_PER_MINUTE, default 20). */
+  perMinute: number;
+  /** Characters synthesized per user per UTC day (VOICE_DAILY_TTS_CHARACTERS, default 20,000). */
+  dailySynthesizedCharacters: number;
+  /** LLM replies per user per UTC day (VOICE_DAILY_LLM_CALLS, default 200). */
+  dailyLlmCalls: number;
 }
 
 // An empty variable (`PORT=` in a .env file) means "unset", as most tools read it.
@@ -70,6 +81,16 @@ const httpUrl = url(["http:", "https:"], "an http(s) URL");
 const secret = optional.refine((value) => value === undefined || value.length >= 32, {
   message: "must be at least 32 characters long (leave it unset to generate one)",
 });
+
+const count = (fallback: number) =>
+  optional.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .optional()
+      .transform((value) => value ?? fallback),
+  );
 
 const envSchema = z.object({
   PORT: optional.pipe(
@@ -102,6 +123,9 @@ const envSchema = z.object({
   STRIPE_API_BASE: httpUrl,
   GOOGLE_CLIENT_ID: optional,
   REDIS_URL: url(["redis:", "rediss:"], "a redis:// or rediss:// URL"),
+  VOICE_RATE_LIMIT_PER_MINUTE: count(20),
+  VOICE_DAILY_TTS_CHARACTERS: count(20_000),
+  VOICE_DAILY_LLM_CALLS: count(200),
   LOG_LEVEL: optional.pipe(
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
   ),
@@ -153,6 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     googleClientId: e.GOOGLE_CLIENT_ID,
     redisUrl: e.REDIS_URL,
+    voiceSpend: {
+      perMinute: e.VOICE_RATE_LIMIT_PER_MINUTE,
+      dailySynthesizedCharacters: e.VOICE_DAILY_TTS_CHARACTERS,
+      dailyLlmCalls: e.VOICE_DAILY_LLM_CALLS,
+    },
     logLevel: e.LOG_LEVEL ?? "info",
     isProduction: e.NODE_ENV === "production",
   };

@@ -42,7 +42,11 @@ export const VOICE_MESSAGES = {
   callEnded: "Call ended",
   /** `call_ended` to a socket whose call was taken over by a newer socket of the same user. */
   replaced: "The call continued on another connection",
-  /** `call_ended` when the server shuts down. */
+  /** Not in the spec: POST synthesize or process too often (per user, per minute). */
+  tooManyRequests: "Too many requests. Please wait a minute and try again.",
+  /** Not in the spec: a user's daily cap on synthesize or process is reached. */
+  dailyLimit: "You have reached today's limit for voice replies. Please try again tomorrow.",
+  /** `call_ended` when the server shuts down (and the refusal of a call while it does). */
   serverClosing: "The server is restarting. Please call again in a moment.",
   /** `transcription` (offline: true) when no speech-to-text key is set. */
   offlineTranscription: "Speech is not transcribed offline: no speech-to-text key is set",
@@ -60,17 +64,31 @@ export const SECONDS_PER_MINUTE = 60;
 
 /**
  * Close codes of the socket. 1000 is a normal end (hang-up, credits run out, call_ended);
- * the 44xx codes are refusals at the start, each preceded by an `error` message.
+ * the 44xx codes are refusals at the start, each preceded by an `error` message, except
+ * `sessionEnded`, which ends a live call after `call_ended`.
  */
 export const VOICE_CLOSE_CODES = {
   normal: 1000,
+  /** The server is restarting (shutdown): call again in a moment. */
+  serverRestart: 1012,
   /** No token, a bad or ended token, a deactivated account. */
   unauthorized: 4401,
   /** Fewer credits than one minute costs. */
   insufficientCredits: 4402,
   /** enableVoiceConversation is off (site or AI profile). */
   voiceDisabled: 4403,
+  /**
+   * Mid-call: the session that opened the call ended (logout, password change or reset,
+   * deactivation); `call_ended` (reason `session`) comes first. The same code as unauthorized.
+   */
+  sessionEnded: 4401,
 } as const;
+
+/** How long a dropped call waits for its user to reconnect (the same call and minute go on). */
+export const VOICE_RESUME_GRACE_MS = 15_000;
+
+/** The most text POST synthesize and process accept. */
+export const VOICE_TEXT_MAX_CHARS = 1_000;
 
 /** Spec: call cost = duration rounded up to whole minutes × creditsPerMinute. */
 export function callCost(durationSeconds: number, creditsPerMinute: number): number {
@@ -89,6 +107,8 @@ export const voiceCallStartedMessageSchema = z.object({
   /** The server's modes: offline STT means speech is not transcribed. */
   stt: z.enum(["openai", "offline"]),
   tts: z.enum(["elevenlabs", "offline"]),
+  /** Not in the spec: a reconnection within the grace took the dropped call over. */
+  resumed: z.boolean().optional(),
 });
 
 export const voiceTranscriptionMessageSchema = z.object({
@@ -140,7 +160,7 @@ export const voiceCallEndedMessageSchema = z.object({
   type: z.literal("call_ended"),
   message: z.string(),
   /** Not in the spec: why it ended. */
-  reason: z.enum(["credits", "hangup", "replaced", "server", "closed"]).optional(),
+  reason: z.enum(["credits", "hangup", "replaced", "server", "closed", "session"]).optional(),
 });
 
 export const voiceServerMessageSchema = z.discriminatedUnion("type", [
@@ -192,14 +212,14 @@ const safeText = (max: number) =>
     });
 
 /** POST /api/voice-call/process */
-export const processTextRequestSchema = z.object({ text: safeText(4_000) });
+export const processTextRequestSchema = z.object({ text: safeText(VOICE_TEXT_MAX_CHARS) });
 export const processTextResponseSchema = z.object({
   success: z.literal(true),
   response: z.string(),
 });
 
 /** POST /api/voice-call/synthesize: answers audio bytes (audio/mpeg or audio/wav). */
-export const synthesizeRequestSchema = z.object({ text: safeText(2_000) });
+export const synthesizeRequestSchema = z.object({ text: safeText(VOICE_TEXT_MAX_CHARS) });
 
 /** The spec's call record. */
 export const voiceCallRecordSchema = z.object({

@@ -7,4 +7,5 @@ export * from "./clock.ts";
 export * from "./elevenlabs.ts";
 export * from "./http.ts";
 export * from "./openai.ts";
+export * from "./pdf-bomb.ts";
 export * from "./stripe.ts";

@@ -1,7 +1,6 @@
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
+import { startModuleWorker } from "../lib/module-worker.ts";
 import {
   deserializeError,
   type WorkerCall,
@@ -22,25 +21,9 @@ export interface PgliteThread extends PgliteStatements {
   close(): Promise<void>;
 }
 
-/**
- * The worker: the bundle's dist/pglite-worker.js beside dist/main.js; from source (tests, tsx), a
- * bootstrap that registers tsx in the worker, then imports pglite-worker.ts (Node 20 does not
- * carry a parent's loader hooks into a worker's entry).
- */
+/** The worker (pglite-worker.ts), from source or from the bundle (lib/module-worker.ts). */
 function startWorker(workerData: { directory: string; maintenanceIntervalMs: number }): Worker {
-  const options = { workerData };
-  if (!import.meta.url.endsWith(".ts")) {
-    return new Worker(new URL("./pglite-worker.js", import.meta.url), options);
-  }
-  // tsx's ESM API (its exports map resolves require() to the .cjs twin).
-  const tsxApi = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve("tsx/esm/api")
-      .replace(/\.cjs$/, ".mjs"),
-  ).href;
-  const source = new URL("./pglite-worker.ts", import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
+  return startModuleWorker("pglite-worker", "db/pglite-worker", { workerData });
 }
 
 export interface PgliteThreadOptions {

@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import {
   check,
+  date,
   index,
   integer,
   pgEnum,
   pgTable,
+  primaryKey,
   timestamp,
   uniqueIndex,
   uuid,
@@ -23,6 +25,8 @@ export const voiceCallEndReason = pgEnum("voice_call_end_reason", [
   "replaced",
   /** The server stopped; closed at boot or by the sweep, at the end of its last paid minute. */
   "server",
+  /** The session that opened it ended: logout, password change or reset, deactivation. */
+  "session",
 ]);
 
 /**
@@ -68,3 +72,22 @@ export const voiceCalls = pgTable(
 
 export type VoiceCallRow = typeof voiceCalls.$inferSelect;
 export type VoiceCallEndReason = (typeof voiceCallEndReason.enumValues)[number];
+
+/**
+ * What a user spent today on the operator's providers outside a paid call (POST
+ * /api/voice-call/synthesize and /process): raised atomically up to the daily caps
+ * (docs/decisions/0040-abuse-limits.md).
+ */
+export const voiceDailyUsage = pgTable(
+  "voice_daily_usage",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The UTC day. */
+    day: date("day").notNull(),
+    synthesizedCharacters: integer("synthesized_characters").notNull().default(0),
+    llmCalls: integer("llm_calls").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.day] })],
+);

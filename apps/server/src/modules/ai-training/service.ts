@@ -5,7 +5,12 @@ import { ProviderError, ProviderUnavailableError } from "../../providers/errors.
 import type { FileStorage } from "../../providers/storage/index.ts";
 import type { TtsProvider } from "../../providers/tts/index.ts";
 import { splitIntoPassages } from "./passages.ts";
-import { extractPdfPages, UnreadablePdfError } from "./pdf-text.ts";
+import {
+  DEFAULT_PDF_LIMITS,
+  extractPdfPages,
+  PDF_MESSAGES,
+  UnreadablePdfError,
+} from "./pdf-text.ts";
 import type { AiTrainingRepository, AiTrainingRow, DocumentRow } from "./repository.ts";
 
 export const AI_TRAINING_MESSAGES = {
@@ -14,7 +19,7 @@ export const AI_TRAINING_MESSAGES = {
   documentDeleted: "Knowledge document deleted successfully",
   documentNotFound: "Knowledge document not found",
   notAPdf: "Only PDF files are allowed",
-  unreadablePdf: "This file could not be read as a PDF",
+  unreadablePdf: PDF_MESSAGES.unreadable(DEFAULT_PDF_LIMITS),
   noText: "This PDF has no extractable text",
   documentTooLarge: "File is too large (max 50 MB)",
   voiceSampleUploaded: "Voice sample uploaded successfully",
@@ -111,7 +116,7 @@ export function createAiTrainingService(deps: AiTrainingDeps): AiTrainingService
       } catch (error) {
         await discard(file);
         if (error instanceof UnreadablePdfError) {
-          throw new HttpError(400, AI_TRAINING_MESSAGES.unreadablePdf, { field: file.field });
+          throw new HttpError(400, error.message, { field: file.field });
         }
         throw error;
       }

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { endedTokens, passwordResetTokens } from "../../db/schema/index.ts";
+import { announceSessionEnded } from "./session-events.ts";
 
 export const RESET_TOKEN_LIFETIME_MINUTES = 60;
 
@@ -56,6 +57,7 @@ export function createEndedTokensRepository(db: Database) {
         await tx.insert(endedTokens).values({ jti, expiresAt }).onConflictDoNothing();
         await tx.delete(endedTokens).where(lt(endedTokens.expiresAt, sql`now()`));
       });
+      announceSessionEnded(db, { jti });
     },
 
     /** Whether the token `jti` was ended (one primary-key lookup). */

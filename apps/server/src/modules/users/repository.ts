@@ -14,6 +14,7 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { passwordResetTokens, type UserRow, users } from "../../db/schema/index.ts";
+import { announceSessionEnded } from "../auth/session-events.ts";
 
 export type NewUser = typeof users.$inferInsert;
 
@@ -92,8 +93,17 @@ export function createUsersRepository(db: Database) {
         }
         return row;
       };
-      if (tx) return run(tx);
-      return columns.passwordHash !== undefined ? db.transaction(run) : run(db);
+      const row = await (tx
+        ? run(tx)
+        : columns.passwordHash !== undefined
+          ? db.transaction(run)
+          : run(db));
+      // Every token of the account ended: its live call ends too (on PGlite's one process; on
+      // PostgreSQL the users trigger tells every instance at commit).
+      if (row && (bumpTokens || columns.isActive === false)) {
+        announceSessionEnded(db, { userId: id });
+      }
+      return row;
     },
 
     async recordLogin(id: string): Promise<UserRow | undefined> {

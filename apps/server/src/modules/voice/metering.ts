@@ -23,6 +23,8 @@ export class CallMeter {
   private cancelTimer: (() => void) | undefined;
   private warned = false;
   private stopped = false;
+  /** The next minute to charge (1 is the second). */
+  private next = 1;
   /** The charge in flight, so a close waits for it. */
   private charging: Promise<void> = Promise.resolve();
 
@@ -49,8 +51,21 @@ export class CallMeter {
     await this.charging;
   }
 
+  /**
+   * Charges again after a stop that was a pause (a dropped socket resumed): the minute due
+   * meanwhile is charged at once, the later ones as they start.
+   */
+  async resume(): Promise<void> {
+    // A charge in flight at the stop is settled first (a minute charged twice is charged once).
+    await this.charging;
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(this.next);
+  }
+
   private schedule(minute: number): void {
     if (this.stopped) return;
+    this.next = minute;
     const due = this.call.startedAt.getTime() + minute * MINUTE_MS;
     this.cancelTimer = this.deps.clock.setTimer(
       () => {

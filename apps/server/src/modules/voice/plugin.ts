@@ -2,6 +2,8 @@ import websocket from "@fastify/websocket";
 import { VOICE_MAX_UTTERANCE_BYTES } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import type { VoiceSpendLimits } from "../../config.ts";
+import { watchSessionEnds } from "../auth/session-events.ts";
 import { systemClock, type VoiceClock } from "./clock.ts";
 import { createVoiceEngine } from "./engine.ts";
 import { createVoiceRepository } from "./repository.ts";
@@ -19,7 +21,12 @@ declare module "fastify" {
 export interface VoiceModuleOptions {
   /** The metering's clock (tests move a manual one); default the system clock. */
   clock?: VoiceClock;
+  /** Provider spend outside a paid call (config.ts voiceSpend). */
+  spend: VoiceSpendLimits;
 }
+
+/** The channel of voice_calls closed anywhere (the migration's trigger). */
+const CALL_CLOSED_CHANNEL = "voice_call_closed";
 
 /** How often open calls are checked for ones a stopped server left behind. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -44,8 +51,33 @@ export const voiceModule = fp<VoiceModuleOptions>(
       settings: app.settings,
       clock,
       log: app.log,
+      authenticate: (token) => app.authenticateToken(token),
+      usage: {
+        synthesizedCharacters: options.spend.dailySynthesizedCharacters,
+        llmCalls: options.spend.dailyLlmCalls,
+      },
     });
     app.decorate("voice", voice);
+
+    // A session's end and a call closed on another instance reach this instance's calls at once.
+    const onError = (error: unknown) =>
+      app.log.error({ err: error }, "Voice call notification failed");
+    const stopSessions = await watchSessionEnds({
+      connection: app.database,
+      onEnd: (end) => void voice.sessionEnded(end).catch(onError),
+      onGap: () => void voice.sessionEnded().catch(onError),
+    });
+    let stopClosed = async () => {};
+    if (app.database.kind === "postgres") {
+      const hub = await app.database.notifications();
+      stopClosed = await hub.subscribe(CALL_CLOSED_CHANNEL, {
+        onNotify: (callId) => {
+          if (callId) void voice.closedElsewhere(callId).catch(onError);
+        },
+        // Missed closes are found at the call's next minute (the charge sees it closed).
+        onGap: () => {},
+      });
+    }
 
     let stopSweep = () => {};
     // Before @fastify/websocket's own preClose (which closes every socket with 1001): each live
@@ -53,11 +85,12 @@ export const voiceModule = fp<VoiceModuleOptions>(
     app.addHook("preClose", async () => {
       stopSweep();
       await voice.shutdown();
+      await Promise.all([stopSessions(), stopClosed()]);
     });
 
     await app.register(websocket, { options: { maxPayload: VOICE_MAX_UTTERANCE_BYTES + 1024 } });
     await app.register(voiceSocketRoutes, { voice });
-    await app.register(voiceRoutes, { voice });
+    await app.register(voiceRoutes, { voice, spendPerMinute: options.spend.perMinute });
 
     // Calls a stopped server left open are closed at boot and then every minute.
     await voice.closeAbandoned();
@@ -72,5 +105,5 @@ export const voiceModule = fp<VoiceModuleOptions>(
     };
     sweep();
   },
-  { name: "voice", dependencies: ["settings", "providers", "accounts", "chat"] },
+  { name: "voice", dependencies: ["settings", "providers", "accounts", "chat", "rate-limit"] },
 );

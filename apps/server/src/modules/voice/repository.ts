@@ -1,9 +1,21 @@
 import { and, count, desc, eq, isNull, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { type VoiceCallEndReason, type VoiceCallRow, voiceCalls } from "../../db/schema/index.ts";
+import {
+  type VoiceCallEndReason,
+  type VoiceCallRow,
+  voiceCalls,
+  voiceDailyUsage,
+} from "../../db/schema/index.ts";
 import { applyCreditMovement, InsufficientCreditsError } from "../credits/ledger.ts";
 
 export type { VoiceCallEndReason, VoiceCallRow };
+
+/** A user's daily caps on provider spend outside a paid call. */
+export interface VoiceUsageLimits {
+  synthesizedCharacters: number;
+  llmCalls: number;
+}
+export type UsageAmount = Partial<VoiceUsageLimits>;
 
 /** The ledger's key of a call's minute (0 is the first): a retry changes nothing. */
 export const minuteSourceKey = (callId: string, minute: number) => `call:${callId}:${minute}`;
@@ -275,6 +287,35 @@ export function createVoiceRepository(db: Database) {
           ),
         )
         .returning();
+    },
+
+    /**
+     * Adds `amount` to the user's usage of `day` if it stays within `limits`, atomically (one
+     * upsert whose update is conditional): answers whether it was added.
+     */
+    async addDailyUsage(
+      userId: string,
+      day: string,
+      amount: UsageAmount,
+      limits: VoiceUsageLimits,
+    ): Promise<boolean> {
+      const characters = amount.synthesizedCharacters ?? 0;
+      const calls = amount.llmCalls ?? 0;
+      if (characters > limits.synthesizedCharacters || calls > limits.llmCalls) return false;
+      const rows = await db
+        .insert(voiceDailyUsage)
+        .values({ userId, day, synthesizedCharacters: characters, llmCalls: calls })
+        .onConflictDoUpdate({
+          target: [voiceDailyUsage.userId, voiceDailyUsage.day],
+          set: {
+            synthesizedCharacters: sql`${voiceDailyUsage.synthesizedCharacters} + ${characters}`,
+            llmCalls: sql`${voiceDailyUsage.llmCalls} + ${calls}`,
+          },
+          setWhere: sql`${voiceDailyUsage.synthesizedCharacters} + ${characters} <= ${limits.synthesizedCharacters}
+            and ${voiceDailyUsage.llmCalls} + ${calls} <= ${limits.llmCalls}`,
+        })
+        .returning({ userId: voiceDailyUsage.userId });
+      return rows.length > 0;
     },
 
     /** The persona's trained voice (AI training), if any. */

@@ -8,14 +8,17 @@ import {
   processTextRequestSchema,
   processTextResponseSchema,
   synthesizeRequestSchema,
+  VOICE_MESSAGES,
 } from "@twinline/contracts";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { currentUser } from "../../plugins/auth.ts";
+import { HttpError } from "../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import type { VoiceService } from "./service.ts";
 
 const errors = errorResponses(400, 401, 403);
+const spendErrors = errorResponses(400, 401, 402, 403, 429);
 const tags = ["voice"];
 const security = bearerSecurity;
 
@@ -28,12 +31,27 @@ function clientGone(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
+export interface VoiceRoutesOptions {
+  voice: VoiceService;
+  /** POST synthesize and process, each: requests per user per minute. */
+  spendPerMinute: number;
+}
+
 /** The voice call's REST routes (user-side spec section 7), behind requireUser. */
-export const voiceRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> = async (
+export const voiceRoutes: FastifyPluginAsyncZod<VoiceRoutesOptions> = async (
   app,
-  { voice },
+  { voice, spendPerMinute },
 ) => {
   app.addHook("onRequest", app.requireUser);
+  // The routes that spend the operator's provider keys: per user (requireUser ran first, as
+  // the context's hook), whatever the address (docs/decisions/0040-abuse-limits.md).
+  const spendRateLimit = {
+    max: spendPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) => `voice-user:${currentUser(request).id}`,
+    errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+      new HttpError(429, VOICE_MESSAGES.tooManyRequests, { retryAfter: context.after }),
+  };
 
   app.get(
     "/api/voice-call/check-credits",
@@ -59,12 +77,13 @@ export const voiceRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> = async
         security,
         summary: "The persona's reply to a text, by the call's LLM path",
         body: processTextRequestSchema,
-        response: { 200: processTextResponseSchema, ...errors, 502: errorEnvelopeSchema },
+        response: { 200: processTextResponseSchema, ...spendErrors, 502: errorEnvelopeSchema },
       },
+      config: { rateLimit: spendRateLimit },
     },
     async (request, reply) => ({
       success: true as const,
-      response: await voice.process(request.body.text, clientGone(reply)),
+      response: await voice.process(currentUser(request), request.body.text, clientGone(reply)),
     }),
   );
 
@@ -76,11 +95,16 @@ export const voiceRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> = async
         security,
         summary: "A text spoken in the persona's voice: audio bytes (audio/mpeg or audio/wav)",
         body: synthesizeRequestSchema,
-        response: { ...errors, 502: errorEnvelopeSchema },
+        response: { ...spendErrors, 502: errorEnvelopeSchema },
       },
+      config: { rateLimit: spendRateLimit },
     },
     async (request, reply) => {
-      const spoken = await voice.synthesize(request.body.text, clientGone(reply));
+      const spoken = await voice.synthesize(
+        currentUser(request),
+        request.body.text,
+        clientGone(reply),
+      );
       return reply
         .header("content-type", spoken.format)
         .header("cache-control", "no-store")

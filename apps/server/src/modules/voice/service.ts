@@ -3,18 +3,26 @@ import {
   type PublicSettings,
   VOICE_CLOSE_CODES,
   VOICE_MESSAGES,
+  VOICE_RESUME_GRACE_MS,
   type VoiceCallRecord,
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import type { SessionEnd } from "../auth/session-events.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { InMemoryCallTurns } from "./call-turns.ts";
 import type { VoiceClock } from "./clock.ts";
 import type { VoiceEngine } from "./engine.ts";
 import { CallMeter } from "./metering.ts";
 import { type CallChannel, CallConversation } from "./pipeline.ts";
-import type { VoiceCallEndReason, VoiceCallRow, VoiceRepository } from "./repository.ts";
+import type {
+  UsageAmount,
+  VoiceCallEndReason,
+  VoiceCallRow,
+  VoiceRepository,
+  VoiceUsageLimits,
+} from "./repository.ts";
 
 /** How late a live call's next minute may be before the sweep takes it for abandoned. */
 export const ABANDONED_GRACE_MS = 30_000;
@@ -45,23 +53,38 @@ export interface CallSocket extends CallChannel {
 export interface EndOptions {
   /** Sent as call_ended before the socket closes; absent: the socket is already gone. */
   message?: string;
-  reason?: "credits" | "hangup" | "replaced" | "server" | "closed";
+  reason?: "credits" | "hangup" | "replaced" | "server" | "closed" | "session";
   /** The row is already closed in the database (elsewhere); do not close it again. */
   closedInDatabase?: boolean;
   /** Close code (default 1000). */
   code?: number;
   reportedDurationSeconds?: number;
+  /** When it ended, if not now (a dropped call that was not resumed: when it dropped). */
+  endedAt?: Date;
 }
 
-/** One live call on this instance: its record, meter, conversation and socket. */
+/** The session a call was opened with: a logout of it or the account's end ends the call. */
+export interface CallSession {
+  token: string;
+  jti: string;
+}
+
+/**
+ * One live call on this instance: its record, meter, conversation and socket. The socket may
+ * drop and another take its place within VOICE_RESUME_GRACE_MS (the same call and minute go on).
+ */
 export class LiveCall {
   private ending: Promise<VoiceCallRow | undefined> | undefined;
   readonly conversation: CallConversation;
   readonly meter: CallMeter;
+  /** The socket carrying the call; undefined while it is dropped and may be resumed. */
+  private socket: CallSocket | undefined;
+  private cancelGrace: (() => void) | undefined;
 
   constructor(
     readonly row: VoiceCallRow,
-    private readonly socket: CallSocket,
+    socket: CallSocket,
+    readonly session: CallSession,
     private readonly deps: {
       repository: VoiceRepository;
       engine: VoiceEngine;
@@ -71,9 +94,15 @@ export class LiveCall {
       onEnded(call: LiveCall): void;
     },
   ) {
+    this.socket = socket;
+    // The conversation speaks to whichever socket carries the call now.
+    const channel = {
+      sendJson: (message: Parameters<CallSocket["sendJson"]>[0]) => this.socket?.sendJson(message),
+      sendAudio: (audio: Buffer) => this.socket?.sendAudio(audio),
+    };
     this.conversation = new CallConversation(
       deps.engine,
-      socket,
+      channel,
       deps.voiceId,
       new InMemoryCallTurns(),
       deps.log,
@@ -84,7 +113,7 @@ export class LiveCall {
       log: deps.log,
       events: {
         onWarning: (message, creditsRemaining) =>
-          socket.sendJson({ type: "credit_warning", message, creditsRemaining }),
+          channel.sendJson({ type: "credit_warning", message, creditsRemaining }),
         onCreditsOut: () =>
           void this.end("credits", { message: VOICE_MESSAGES.creditsRunOut, reason: "credits" }),
         onClosedElsewhere: () =>
@@ -107,8 +136,43 @@ export class LiveCall {
     return this.ending;
   }
 
+  get ended(): boolean {
+    return this.ending !== undefined;
+  }
+
+  /** True while the socket is dropped and the call waits for a reconnection. */
+  get detached(): boolean {
+    return this.socket === undefined && !this.ended;
+  }
+
+  /**
+   * The socket `from` dropped: the reply stops, no minute is charged, and unless a new socket
+   * takes the call over within VOICE_RESUME_GRACE_MS it is closed as dropped, at the time it dropped.
+   * A socket that no longer carries the call changes nothing.
+   */
+  drop(from: CallSocket): void {
+    if (this.socket !== from || this.ended) return;
+    this.socket = undefined;
+    const droppedAt = new Date(this.deps.clock.now());
+    this.conversation.interrupt();
+    void this.meter.stop();
+    this.cancelGrace = this.deps.clock.setTimer(() => {
+      void this.end("dropped", { endedAt: droppedAt });
+    }, VOICE_RESUME_GRACE_MS);
+  }
+
+  /** A reconnection takes the dropped call over: the meter goes on where it paused. */
+  resume(socket: CallSocket, session: CallSession): void {
+    this.cancelGrace?.();
+    this.cancelGrace = undefined;
+    this.socket = socket;
+    Object.assign(this.session, session);
+    void this.meter.resume();
+  }
+
   private async finish(reason: VoiceCallEndReason, options: EndOptions) {
-    const endedAt = new Date(this.deps.clock.now());
+    const endedAt = options.endedAt ?? new Date(this.deps.clock.now());
+    this.cancelGrace?.();
     this.deps.onEnded(this);
     // No more of a reply goes out; no more minutes are charged.
     this.conversation.interrupt();
@@ -128,7 +192,7 @@ export class LiveCall {
       this.deps.log.error({ err: error, callId: this.row.id }, "Could not close a call record");
     }
     // The record is closed before the client hears of it: its history is right at once.
-    if (options.message) {
+    if (options.message && this.socket) {
       this.socket.sendJson({
         type: "call_ended",
         message: options.message,
@@ -151,33 +215,64 @@ export interface VoiceServiceOptions {
   settings: Pick<SettingsService, "get">;
   clock: VoiceClock;
   log: FastifyBaseLogger;
+  /** The account of a session token if it is still valid, else throws (plugins/auth.ts). */
+  authenticate(token: string): Promise<UserRow>;
+  /** The daily caps of synthesize and process (provider spend outside a paid call). */
+  usage: VoiceUsageLimits;
 }
 
 export function createVoiceService(options: VoiceServiceOptions) {
   const { repository, engine, settings, clock, log } = options;
+  /** Set when the server begins to shut down: no call starts or resumes any more. */
+  let closing = false;
   /** This instance's live calls, by user: one per user. */
   const live = new Map<string, LiveCall>();
   const now = () => clock.now();
+  const checkCredits = async (user: UserRow): Promise<Omit<CheckCreditsResponse, "success">> => {
+    const current = await settings.get();
+    return {
+      credits: user.credits,
+      creditsPerMinute: current.creditsPerMinute,
+      hasCredits: user.credits >= current.creditsPerMinute,
+      voiceEnabled: voiceEnabled(current),
+    };
+  };
+  /**
+   * What POST synthesize and process need: voice on and credits for a minute (the rule of
+   * check-credits), then room under the user's daily cap; else 403, 402 or 429.
+   */
+  const assertVoiceAccess = async (user: UserRow): Promise<void> => {
+    const access = await checkCredits(user);
+    if (!access.voiceEnabled) throw new HttpError(403, VOICE_MESSAGES.voiceDisabled);
+    if (!access.hasCredits) throw new HttpError(402, VOICE_MESSAGES.insufficientCredits);
+  };
+  const spend = async (user: UserRow, amount: UsageAmount) => {
+    const allowed = await repository.addDailyUsage(
+      user.id,
+      new Date(now()).toISOString().slice(0, 10),
+      amount,
+      options.usage,
+    );
+    if (!allowed) throw new HttpError(429, VOICE_MESSAGES.dailyLimit);
+  };
 
   return {
     live,
 
-    async checkCredits(user: UserRow): Promise<Omit<CheckCreditsResponse, "success">> {
-      const current = await settings.get();
-      return {
-        credits: user.credits,
-        creditsPerMinute: current.creditsPerMinute,
-        hasCredits: user.credits >= current.creditsPerMinute,
-        voiceEnabled: voiceEnabled(current),
-      };
-    },
+    checkCredits,
 
     /**
      * Starts a call for `user` on `socket`: refused when voice is off or the credits do not
      * pay a minute; else the first minute is charged, an older call of the user is ended
      * (the newer connection wins), and metering starts.
      */
-    async open(user: UserRow, socket: CallSocket): Promise<OpenOutcome> {
+    async open(user: UserRow, socket: CallSocket, session: CallSession): Promise<OpenOutcome> {
+      const restarting = {
+        kind: "refused" as const,
+        message: VOICE_MESSAGES.serverClosing,
+        code: VOICE_CLOSE_CODES.serverRestart,
+      };
+      if (closing) return restarting;
       const current = await settings.get();
       if (!voiceEnabled(current)) {
         return {
@@ -192,6 +287,22 @@ export function createVoiceService(options: VoiceServiceOptions) {
         message: VOICE_MESSAGES.insufficientCredits,
         code: VOICE_CLOSE_CODES.insufficientCredits,
       };
+      // A reconnection within the grace after a drop: the same call and minute go on.
+      const dropped = live.get(user.id);
+      if (dropped?.detached) {
+        dropped.resume(socket, session);
+        const { stt, tts } = await engine.modes();
+        socket.sendJson({
+          type: "call_started",
+          callId: dropped.row.id,
+          creditsPerMinute: dropped.row.creditsPerMinute,
+          creditsRemaining: user.credits,
+          stt,
+          tts,
+          resumed: true,
+        });
+        return { kind: "open", call: dropped };
+      }
       if (user.credits < rate) return insufficient;
       const [started, voiceId] = await Promise.all([
         repository.startCall({
@@ -210,7 +321,11 @@ export function createVoiceService(options: VoiceServiceOptions) {
           closedInDatabase: true,
         });
       }
-      const call = new LiveCall(started.call, socket, {
+      if (closing) {
+        await repository.closeCall(started.call.id, "server", new Date(now()));
+        return restarting;
+      }
+      const call = new LiveCall(started.call, socket, session, {
         repository,
         engine,
         clock,
@@ -276,7 +391,53 @@ export function createVoiceService(options: VoiceServiceOptions) {
       };
     },
 
-    async process(text: string, signal: AbortSignal): Promise<string> {
+    /**
+     * A session ended (logout, password change or reset, deactivation; heard from any
+     * instance): the live call it opened ends now, with 4401. Without `end` (notifications may
+     * have been missed), every live call's session is checked.
+     */
+    async sessionEnded(end?: SessionEnd): Promise<void> {
+      const calls = [...live.values()].filter(
+        (call) =>
+          !end || ("userId" in end ? call.row.userId === end.userId : call.session.jti === end.jti),
+      );
+      await Promise.all(
+        calls.map(async (call) => {
+          try {
+            await options.authenticate(call.session.token);
+            return;
+          } catch (error) {
+            if (!(error instanceof HttpError) || error.statusCode !== 401) {
+              log.warn({ err: error, callId: call.row.id }, "Could not check a call's session");
+              return;
+            }
+          }
+          await call.end("session", {
+            message: VOICE_MESSAGES.unauthorized,
+            reason: "session",
+            code: VOICE_CLOSE_CODES.sessionEnded,
+          });
+        }),
+      );
+    },
+
+    /** A call was closed in the database by another instance (replaced, POST /end there). */
+    async closedElsewhere(callId: string): Promise<void> {
+      const call = [...live.values()].find((candidate) => candidate.row.id === callId);
+      if (!call || call.ended) return;
+      const row = await repository.findCall(callId);
+      if (!row?.endedAt) return;
+      const replaced = row.endReason === "replaced";
+      await call.end(row.endReason ?? "hangup", {
+        message: replaced ? VOICE_MESSAGES.replaced : VOICE_MESSAGES.callEnded,
+        reason: replaced ? "replaced" : "closed",
+        closedInDatabase: true,
+      });
+    },
+
+    async process(user: UserRow, text: string, signal: AbortSignal): Promise<string> {
+      await assertVoiceAccess(user);
+      await spend(user, { llmCalls: 1 });
       try {
         const answer = await engine.answer(text, signal);
         if (!answer) throw new Error("empty reply");
@@ -287,7 +448,9 @@ export function createVoiceService(options: VoiceServiceOptions) {
       }
     },
 
-    async synthesize(text: string, signal: AbortSignal) {
+    async synthesize(user: UserRow, text: string, signal: AbortSignal) {
+      await assertVoiceAccess(user);
+      await spend(user, { synthesizedCharacters: text.length });
       try {
         return await engine.speak(text, await repository.voiceId(), signal);
       } catch (error) {
@@ -307,14 +470,18 @@ export function createVoiceService(options: VoiceServiceOptions) {
       return closed.length;
     },
 
-    /** Shutdown: every live call hears call_ended and is closed now. */
+    /**
+     * Shutdown: no call starts any more; every live call hears the restart message and its
+     * record is closed (the writes finish before the database closes).
+     */
     async shutdown(): Promise<void> {
+      closing = true;
       await Promise.all(
         [...live.values()].map((call) =>
           call.end("server", {
             message: VOICE_MESSAGES.serverClosing,
             reason: "server",
-            code: 1001,
+            code: VOICE_CLOSE_CODES.serverRestart,
           }),
         ),
       );

@@ -105,24 +105,32 @@ export const voiceSocketRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> =
       });
       socket.on("close", (code) => {
         socketClosed = true;
-        // A normal close is the user's hang-up; anything else a dropped connection.
-        void call?.end(code === VOICE_CLOSE_CODES.normal ? "hangup" : "dropped");
+        if (!call) return;
+        // A normal close is the user's hang-up; anything else a dropped connection, which the
+        // user may take up again within the grace (the same call and minute).
+        if (code === VOICE_CLOSE_CODES.normal) void call.end("hangup");
+        else call.drop(channel);
       });
       socket.on("error", (error) => request.log.warn({ err: error }, "Voice socket error"));
 
       void (async () => {
         let user: Awaited<ReturnType<typeof app.authenticateToken>>;
+        const token = request.query.token;
+        let jti: string | undefined;
         try {
-          user = await app.authenticateToken(request.query.token);
+          user = await app.authenticateToken(token);
+          jti = (await app.tokens.verify(token ?? ""))?.jti;
         } catch (error) {
           const message = error instanceof HttpError ? error.message : VOICE_MESSAGES.unauthorized;
           return refuse(message, VOICE_CLOSE_CODES.unauthorized);
         }
-        const outcome = await voice.open(user, channel);
+        if (!token || !jti)
+          return refuse(VOICE_MESSAGES.unauthorized, VOICE_CLOSE_CODES.unauthorized);
+        const outcome = await voice.open(user, channel, { token, jti });
         if (outcome.kind === "refused") return refuse(outcome.message, outcome.code);
         call = outcome.call;
         if (socketClosed) {
-          await call.end("dropped");
+          call.drop(channel);
           return;
         }
         for (const frame of early.splice(0)) handle(frame);

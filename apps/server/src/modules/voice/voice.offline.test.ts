@@ -49,6 +49,19 @@ describe("voice call offline", () => {
     await client.closed;
   });
 
+  it("speaks a sentence that starts with a dash (eSpeak reads it as text, not options)", async () => {
+    const session = await signUp(t);
+    for (const text of ["-v is how the list begins", "--help is not a request"]) {
+      const response = await call(t, "POST", "/api/voice-call/synthesize", {
+        token: session.token,
+        body: { text },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers["content-type"]).toBe("audio/wav");
+      expect(response.rawPayload.subarray(0, 4).toString("latin1")).toBe("RIFF");
+    }
+  });
+
   it("the admin's settings say speech to text is offline", async () => {
     const admin = await adminSession(t);
     const response = await call(t, "GET", "/api/admin/settings", { token: admin.token });

@@ -1,5 +1,11 @@
 import type { AddressInfo } from "node:net";
-import { AUTH_MESSAGES, callCost, VOICE_CLOSE_CODES, VOICE_MESSAGES } from "@twinline/contracts";
+import {
+  AUTH_MESSAGES,
+  callCost,
+  VOICE_CLOSE_CODES,
+  VOICE_MESSAGES,
+  VOICE_RESUME_GRACE_MS,
+} from "@twinline/contracts";
 import {
   DEFAULT_FAKE_TRANSCRIPTION,
   FAKE_ELEVENLABS_KEY,
@@ -85,6 +91,14 @@ async function userWith(credits: number) {
     });
   }
   return session;
+}
+
+/** Waits for the server's side to catch up with what the client did (a socket's close). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  expect(condition()).toBe(true);
 }
 
 async function balanceOf(userId: string): Promise<number> {
@@ -250,7 +264,7 @@ describe("voice call socket", () => {
     expect(await ledgerSum(row?.id ?? "")).toBe(-15);
   });
 
-  it("a dropped socket closes the record once; POST /end retried changes nothing", async () => {
+  it("a dropped socket not taken up again closes the record once; POST /end retried changes nothing", async () => {
     const session = await userWith(100);
     const client = await connectVoice(origin, session.token);
     await client.next("call_started");
@@ -258,6 +272,9 @@ describe("voice call socket", () => {
     expect(await balanceOf(session.user.id)).toBe(90);
     client.socket.terminate();
     await client.closed;
+    // Nobody reconnects within the grace: the call closes as dropped, at the time it dropped.
+    await until(() => t.app.voice.live.get(session.user.id)?.detached === true);
+    await clock.advance(VOICE_RESUME_GRACE_MS);
 
     let rows = await callRows(session.user.id);
     for (let i = 0; i < 50 && rows[0]?.endedAt === null; i++) {

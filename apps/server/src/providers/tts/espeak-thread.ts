@@ -22,7 +22,8 @@ const { fileURLToPath } = require("node:url");
       try {
         const out = "/speech.wav";
         const instance = await ESpeakNg({
-          arguments: ["-v", voice, "-s", "165", "-w", out, text],
+          // "--" ends the options: a sentence starting with "-" is spoken, not parsed.
+          arguments: ["-v", voice, "-s", "165", "-w", out, "--", text],
           print: () => {},
           printErr: () => {},
           instantiateWasm(imports, done) {
