@@ -15,6 +15,14 @@ const dateTimeFormat = new Intl.DateTimeFormat("en-US", {
   hour: "numeric",
   minute: "2-digit",
 });
+const timestampFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+});
 const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
 const countFormat = new Intl.NumberFormat("en-US");
 
@@ -36,6 +44,12 @@ export function formatDate(value: DateInput, empty = "—"): string {
 export function formatDateTime(value: DateInput, empty = "—"): string {
   const date = toDate(value);
   return date ? dateTimeFormat.format(date) : empty;
+}
+
+/** "Jan 5, 2025, 3:07:09 PM" (to the second: logs), or `empty` when there is no valid date. */
+export function formatTimestamp(value: DateInput, empty = "—"): string {
+  const date = toDate(value);
+  return date ? timestampFormat.format(date) : empty;
 }
 
 /** "3:07 PM", or `empty` when there is no valid date. */

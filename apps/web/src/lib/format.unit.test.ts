@@ -6,6 +6,7 @@ import {
   formatDuration,
   formatMoney,
   formatTime,
+  formatTimestamp,
 } from "./format";
 
 describe("formatDuration: under 60 s in seconds, else Xh Ym or Ym", () => {
@@ -54,6 +55,7 @@ describe("dates", () => {
     expect(formatDate(when.toISOString())).toBe("Jan 5, 2025");
     expect(formatDateTime(when)).toBe("Jan 5, 2025, 3:07 PM");
     expect(formatTime(when)).toBe("3:07 PM");
+    expect(formatTimestamp(new Date(2025, 0, 5, 15, 7, 9))).toBe("Jan 5, 2025, 3:07:09 PM");
   });
 
   it("shows the given empty text for a missing or invalid date", () => {
