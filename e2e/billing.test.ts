@@ -99,12 +99,16 @@ describe("billing", () => {
     await fan.getByTestId("checkout-success").waitFor();
     expect(await fan.getByTestId("checkout-success").textContent()).toContain("250 credits");
     await expect.poll(() => balance(fan), { timeout: 15_000 }).toBe(before + 250);
-    await fan.getByTestId("credits-transactions").getByText(PACKAGE).waitFor();
+    // The paid purchase and, beside it, the declined attempt as a failed row (issue 16, item 5).
+    await fan.getByTestId("credits-transactions").getByText(PACKAGE).first().waitFor();
 
     await fan.goto(`${server.url}/dashboard/transactions`);
     const credits = fan.getByTestId("credits-transactions");
-    await credits.getByText(PACKAGE).waitFor();
+    await credits.getByText(PACKAGE).first().waitFor();
+    expect(await credits.getByText(PACKAGE).count()).toBe(2);
     expect(await credits.textContent()).toContain("$18.00");
+    expect(await credits.textContent()).toContain("Success");
+    expect(await credits.textContent()).toContain("Failed");
     await fan.getByRole("tab", { name: "Subscription Payments" }).click();
     await fan.getByText("No subscription payments yet.").waitFor();
   });
@@ -187,6 +191,23 @@ describe("billing", () => {
     const line = lines.find((l) => l.includes(USER_EMAIL));
     expect(line).toContain(`"${USER_NAME}","${PACKAGE}","250","18.00","USD","success"`);
     await admin.getByText("Export Complete").waitFor();
+
+    // The declined card left a failed row with its reason (issue 16, item 5).
+    const failed = admin
+      .getByRole("row")
+      .filter({ hasText: USER_EMAIL })
+      .filter({ hasText: "Failed" });
+    await failed.first().getByText("Your card was declined.").waitFor();
+
+    // Export all: the server's CSV of every row of the filters, both attempts included.
+    const all = admin.waitForEvent("download");
+    await admin.getByRole("button", { name: "Export all" }).click();
+    const allFile = await all;
+    expect(allFile.suggestedFilename()).toMatch(/^credit-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const allCsv = (await readFile(await allFile.path(), "utf8")).replace(/^\uFEFF/, "");
+    const mine = allCsv.split("\r\n").filter((l) => l.includes(USER_EMAIL));
+    expect(mine.some((l) => l.includes('"success"'))).toBe(true);
+    expect(mine.some((l) => l.includes('"failed"'))).toBe(true);
 
     await admin.goto(`${server.url}/admin/subscription-transactions`);
     await admin

@@ -75,6 +75,8 @@ export interface BuildAppOptions {
   uploadLimits?: UploadLimitOverrides;
   /** The voice call's metering clock (tests move a manual clock); default the system's. */
   voiceClock?: VoiceClock;
+  /** The billing clock: the checkout sweep's timer and the sandbox's time; default the system's. */
+  billingClock?: VoiceClock;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -231,7 +233,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
   });
-  await app.register(billingModule, { config });
+  await app.register(billingModule, {
+    config,
+    ...(options.billingClock ? { clock: options.billingClock } : {}),
+  });
   await app.register(voiceModule, {
     spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),

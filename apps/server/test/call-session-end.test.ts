@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailOutbox, users, voiceCalls } from "../src/db/schema/index.ts";
 import { adminSession, call, PASSWORD, signUp } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
+import { testDatabaseKind } from "./database-kind.ts";
 import { createManualClock, type ManualClock } from "./manual-clock.ts";
 import { connectVoice, type VoiceClient } from "./voice-client.ts";
 
@@ -208,7 +209,7 @@ describe("a live call ends with its session (one instance)", () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
+describe.runIf(testDatabaseKind() === "postgres")("two instances on one PostgreSQL", () => {
   let a: Instance;
   let b: Instance;
   beforeAll(async () => {

@@ -51,6 +51,8 @@ export interface TestAppOptions {
   uploadLimits?: BuildAppOptions["uploadLimits"];
   /** The voice call's clock (test/manual-clock.ts). */
   voiceClock?: BuildAppOptions["voiceClock"];
+  /** The billing clock (checkout sweep, sandbox): test/manual-clock.ts. */
+  billingClock?: BuildAppOptions["billingClock"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -81,6 +83,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.rateLimitKeyPrefix ? { rateLimitKeyPrefix: options.rateLimitKeyPrefix } : {}),
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
+    ...(options.billingClock ? { billingClock: options.billingClock } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

@@ -90,7 +90,12 @@ export const adminUserDetailSchema = z.object({
   lastLogin: z.string().nullable(),
   dailyMessageCount: z.number().int(),
   credits: z.number().int(),
+  /** Successful payments in USD (major units); other currencies in totalSpentByCurrency. */
   totalSpent: z.number(),
+  /** Every currency the user paid in, USD first (decision 0036: never added together). */
+  totalSpentByCurrency: z
+    .array(z.object({ currency: z.enum(["usd", "eur", "gbp", "inr"]), value: z.number() }))
+    .optional(),
   googleId: z.string().nullable(),
   subscription: z
     .object({

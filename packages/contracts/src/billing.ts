@@ -551,6 +551,8 @@ export const userTransactionSchema = z.object({
     packageName: z.string().nullable(),
     invoiceNumber: z.string().nullable(),
   }),
+  /** Why a `failed` payment failed (a decline, a paid amount that differs from the price). */
+  failureReason: z.string().nullable().optional(),
 });
 export type UserTransaction = z.infer<typeof userTransactionSchema>;
 
@@ -596,6 +598,8 @@ export const adminCreditTransactionSchema = z.object({
     packageName: z.string().nullable(),
     invoiceNumber: z.string().nullable(),
   }),
+  /** Why a `failed` payment failed (a decline, a paid amount that differs from the price). */
+  failureReason: z.string().nullable().optional(),
 });
 export type AdminCreditTransaction = z.infer<typeof adminCreditTransactionSchema>;
 
@@ -614,6 +618,8 @@ export const adminSubscriptionTransactionSchema = z.object({
   invoiceId: z.string().nullable(),
   /** Credits granted with this payment (plans that grant credits). */
   credits: z.number().int(),
+  /** Why a `failed` payment failed (a decline, a paid amount that differs from the price). */
+  failureReason: z.string().nullable().optional(),
 });
 export type AdminSubscriptionTransaction = z.infer<typeof adminSubscriptionTransactionSchema>;
 
@@ -746,23 +752,49 @@ export const adminSubscriptionHistoryEventResponseSchema = z.object({
   data: subscriptionHistoryEventSchema,
 });
 
+export const ADMIN_USER_TRANSACTION_SORT_FIELDS = [
+  "transactionDate",
+  "credits",
+  "amount",
+  "status",
+  "planName",
+  "transactionId",
+] as const;
+export type AdminUserTransactionSortField = (typeof ADMIN_USER_TRANSACTION_SORT_FIELDS)[number];
+
 /**
  * GET /api/admin/users/{userId}/transactions and /subscription-transactions: the user's own
- * rows, newest first (the details page searches, sorts and pages them on the screen).
+ * rows, newest first by default; the details page's tabs search, sort and page them on the
+ * server, so every transaction is reachable. `search`: part of the row's id, transaction id,
+ * status or plan name.
  */
-export const adminUserTransactionsQuerySchema = z.object(
-  pageQueryFields({ limit: 100, maxLimit: 500 }),
-);
+export const adminUserTransactionsQuerySchema = z.object({
+  ...pageQueryFields({ limit: 100, maxLimit: 500 }),
+  sortBy: z.enum(ADMIN_USER_TRANSACTION_SORT_FIELDS).default("transactionDate"),
+  sortOrder,
+  search: storableText("search", 200).optional(),
+});
+export type AdminUserTransactionsQuery = z.infer<typeof adminUserTransactionsQuerySchema>;
 export const adminUserCreditTransactionsResponseSchema = adminCreditTransactionsResponseSchema;
 export const adminUserSubscriptionTransactionsResponseSchema =
   adminSubscriptionTransactionsResponseSchema;
 
 /**
- * The transaction screens' Revenue Analytics cards: successful payments (credits, subscriptions
- * or both) in all and by UTC day and month, in major units, currencies added as given
- * (admin-side section 9: "shown as given").
+ * A revenue figure: `value` is the USD amount (major units), the headline every screen shows
+ * first; `byCurrency` has one entry per currency with revenue in that figure, USD first and
+ * always present. Currencies are never added together (decision 0036).
  */
-const metric = z.object({ value: z.number() });
+export const moneyMetricSchema = z.object({
+  value: z.number(),
+  byCurrency: z.array(z.object({ currency: currencySchema, value: z.number() })),
+});
+export type MoneyMetric = z.infer<typeof moneyMetricSchema>;
+
+/**
+ * The transaction screens' Revenue Analytics cards: successful payments (credits, subscriptions
+ * or both) in all and by UTC day and month, per currency, the same figures as the dashboard's.
+ */
+const metric = moneyMetricSchema;
 export const revenueFiguresSchema = z.object({
   totalRevenue: metric,
   todayRevenue: metric,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { userGrowthSchema } from "./admin";
 import { paginationSchema } from "./api";
+import { moneyMetricSchema } from "./billing";
 
 /** Strings the database stores or compares must carry no NUL byte nor lone surrogate. */
 const safeText = z
@@ -68,16 +69,19 @@ export const userDashboardMetricsResponseSchema = z.object({
 
 const metric = z.object({ value: z.number() });
 
-/** Every figure of the admin dashboard, each `{ value }`; revenue in dollars (major units). */
+/**
+ * Every figure of the admin dashboard, each `{ value }`; revenue as a money metric: `value` in
+ * dollars (major units), and each currency beside it (never added together).
+ */
 export const adminDashboardMetricsSchema = userGrowthSchema.extend({
-  totalRevenue: metric,
+  totalRevenue: moneyMetricSchema,
   totalPaidUsers: metric,
   /** Percent (0–100, one decimal) of users who have made at least one voice call. */
   conversionRate: metric,
-  todayRevenue: metric,
-  yesterdayRevenue: metric,
-  thisMonthRevenue: metric,
-  lastMonthRevenue: metric,
+  todayRevenue: moneyMetricSchema,
+  yesterdayRevenue: moneyMetricSchema,
+  thisMonthRevenue: moneyMetricSchema,
+  lastMonthRevenue: moneyMetricSchema,
 });
 export type AdminDashboardMetrics = z.infer<typeof adminDashboardMetricsSchema>;
 

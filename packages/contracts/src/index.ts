@@ -6,6 +6,7 @@ export * from "./audit";
 export * from "./auth";
 export * from "./billing";
 export * from "./chat";
+export * from "./csv";
 export * from "./dashboards";
 export * from "./refunds";
 export * from "./settings";

@@ -178,6 +178,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       status: input.paid ? "paid" : "open",
       customer: input.subscription.customer,
       currency: input.subscription.currency,
+      total: input.amount,
       amount_due: input.amount,
       amount_paid: input.paid ? input.amount : 0,
       amount_remaining: input.paid ? 0 : input.amount,

@@ -1,25 +1,15 @@
 /**
- * The one CSV encoder of the web app (decision 0047): every cell quoted, missing values as N/A,
- * and one formula rule: a text cell starting with = + - @, a tab or a carriage return is
- * neutralised with a leading apostrophe, so a spreadsheet never runs it ("-1+1", "=HYPERLINK").
- * A cell that is only a number ("-5.00", an amount of a refund) is a number, not a formula, and
- * is written as it is.
+ * The one CSV encoder of the web app (decision 0047): every cell quoted, missing values as N/A.
+ * The cell rule, formula-safe cells included, is the contract's csvCell, so the page exports here
+ * and the server's "Export all" write the same cells.
  */
-export type CsvValue = string | number | boolean | null | undefined;
+import { type CsvValue, csvCell, csvLine } from "@twinline/contracts";
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
-
-export function csvCell(value: CsvValue): string {
-  if (typeof value === "number") return `"${Number.isFinite(value) ? value : "N/A"}"`;
-  const text = value === null || value === undefined || value === "" ? "N/A" : String(value);
-  const safe = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
-  return `"${safe.replaceAll('"', '""')}"`;
-}
+export { type CsvValue, csvCell };
 
 /** Header and rows, CRLF between lines (RFC 4180). */
 export function toCsv(headers: readonly string[], rows: readonly CsvValue[][]): string {
-  return [headers, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n");
+  return [headers, ...rows].map(csvLine).join("\r\n");
 }
 
 /** "credit-transactions-2026-11-22.csv" (the local date). */

@@ -102,3 +102,16 @@ export function formatMoney(amount: number | null | undefined, currency: string 
 export function formatCount(value: number): string {
   return countFormat.format(value);
 }
+
+/** A revenue figure: the USD headline, and each other currency beside it (never added up). */
+export interface MoneyByCurrency {
+  value: number;
+  byCurrency?: { currency: string; value: number }[];
+}
+
+/** The currencies other than USD of a figure, formatted: ["€99.99", "₹500.00"]. */
+export function otherCurrencies(metric: MoneyByCurrency): string[] {
+  return (metric.byCurrency ?? [])
+    .filter((entry) => entry.currency !== "usd")
+    .map((entry) => formatMoney(entry.value, entry.currency));
+}

@@ -7,6 +7,7 @@ import {
   formatMoney,
   formatTime,
   formatTimestamp,
+  otherCurrencies,
 } from "./format";
 
 describe("formatDuration: under 60 s in seconds, else Xh Ym or Ym", () => {
@@ -34,6 +35,10 @@ describe("formatMoney: major units, two decimals, thousands separators", () => {
     [12, "EUR", "€12.00"],
     [-5, "USD", "-$5.00"],
     [1.005, "USD", "$1.01"],
+    [1234.5, "usd", "$1,234.50"],
+    [0.1, "usd", "$0.10"],
+    [0, "usd", "$0.00"],
+    [499, "INR", "₹499.00"],
   ])("%s %s reads %s", (amount, currency, expected) => {
     expect(formatMoney(amount, currency)).toBe(expected);
   });
@@ -43,6 +48,24 @@ describe("formatMoney: major units, two decimals, thousands separators", () => {
     expect(formatMoney(3, "not-a-currency")).toBe("$3.00");
     expect(formatMoney(null)).toBe("$0.00");
     expect(formatMoney(Number.POSITIVE_INFINITY)).toBe("$0.00");
+    expect(formatMoney(Number.NaN, null)).toBe("$0.00");
+    expect(formatMoney(5, "zz")).toBe("$5.00");
+  });
+});
+
+describe("otherCurrencies", () => {
+  it("lists every currency but USD, each in its own money, never added", () => {
+    expect(
+      otherCurrencies({
+        value: 10,
+        byCurrency: [
+          { currency: "usd", value: 10 },
+          { currency: "eur", value: 99.99 },
+          { currency: "inr", value: 500 },
+        ],
+      }),
+    ).toEqual(["€99.99", "₹500.00"]);
+    expect(otherCurrencies({ value: 10 })).toEqual([]);
   });
 });
 

@@ -102,15 +102,21 @@ export const adminBillingRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         security,
-        summary: "One user's credit purchases, newest first",
+        summary: "One user's credit purchases: searched, sorted (newest first) and paged",
         params: adminUserIdParamsSchema,
         querystring: adminUserTransactionsQuerySchema,
         response: { 200: adminCreditTransactionsResponseSchema, ...errors },
       },
     },
     async (request) => {
-      const { page, limit } = request.query;
-      const found = await transactions.userPayments(request.params.userId, "credits", page, limit);
+      const { page, limit, ...options } = request.query;
+      const found = await transactions.userPayments(
+        request.params.userId,
+        "credits",
+        page,
+        limit,
+        options,
+      );
       return { success: true as const, data: found.adminCredits, pagination: found.pagination };
     },
   );
@@ -121,19 +127,20 @@ export const adminBillingRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         security,
-        summary: "One user's subscription payments, newest first",
+        summary: "One user's subscription payments: searched, sorted (newest first) and paged",
         params: adminUserIdParamsSchema,
         querystring: adminUserTransactionsQuerySchema,
         response: { 200: adminSubscriptionTransactionsResponseSchema, ...errors },
       },
     },
     async (request) => {
-      const { page, limit } = request.query;
+      const { page, limit, ...options } = request.query;
       const found = await transactions.userPayments(
         request.params.userId,
         "subscription",
         page,
         limit,
+        options,
       );
       return {
         success: true as const,

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   BILLING_MESSAGES,
   CHECKOUT_RETURN_PATHS,
@@ -24,6 +25,7 @@ import {
   sandboxId,
 } from "../../providers/payments/index.ts";
 import type { CatalogueService } from "./catalogue-service.ts";
+import { recordFailedCheckout } from "./failed-payments.ts";
 import type { Fulfilment } from "./fulfilment.ts";
 import { discountedMinor, providerCall, toMajor } from "./money.ts";
 import type { SubscriptionsReader } from "./subscriptions-reader.ts";
@@ -62,6 +64,9 @@ function toView(row: CheckoutSessionRow, now: Date): CheckoutSessionView {
     expiresAt: row.expiresAt.toISOString(),
   };
 }
+
+/** Card errors that are the issuer's answer; the others are the form's checks. */
+const DECLINE_CODES = new Set(["card_declined", "expired_card"]);
 
 /** What is sold, at the provider's price when Stripe has one (plan changes sell the same item). */
 export const planItem = (plan: SubscriptionPlanRow, provider: PaymentsProvider): CheckoutItem => ({
@@ -292,8 +297,18 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           cvc: card.cvc,
         });
       } catch (error) {
-        if (error instanceof CardError)
+        if (error instanceof CardError) {
+          // The issuer said no (not a form mistake): the attempt is a failed row (decision 0036).
+          if (DECLINE_CODES.has(error.code)) {
+            await db.transaction((tx) =>
+              recordFailedCheckout(tx, row, {
+                sourceKey: `checkout:${row.sessionId}:declined:${randomUUID()}`,
+                reason: error.message,
+              }),
+            );
+          }
           throw new HttpError(402, error.message, { code: error.code });
+        }
         if (error instanceof SessionClosedError) {
           throw new HttpError(409, BILLING_MESSAGES.sessionClosed);
         }

@@ -4,6 +4,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import {
+  billingPrices,
   type CheckoutSessionRow,
   checkoutSessions,
   paymentRefunds,
@@ -25,7 +26,9 @@ import type {
   SubscriptionInfo,
 } from "../../providers/payments/index.ts";
 import { applyCreditMovement } from "../credits/ledger.ts";
+import { recordFailedCheckout } from "./failed-payments.ts";
 import { applyChargeRefunds, applyDispute } from "./refunds-ledger.ts";
+import { type MoneyAmount, paymentMismatch } from "./verify-payment.ts";
 
 /**
  * Where a test may make fulfilment fail half-way: called inside the transaction after each
@@ -76,19 +79,18 @@ interface EventEffects {
 }
 
 /**
- * A package checkout's payment. Paid and failed share the session's source key: one row per
- * session, which a later success takes over and a later failure leaves alone.
+ * A package checkout's paid payment, at the amount the provider took (verified equal to the
+ * price). It shares the session's source key with an asynchronous failure: one row per session,
+ * which a later success takes over.
  */
 const checkoutPayment = (
   row: CheckoutSessionRow,
   session: CheckoutSessionInfo,
-  status: "success" | "failed",
-  amountMinor: number,
 ): typeof payments.$inferInsert => ({
   kind: "credits",
   userId: row.userId,
-  status,
-  amountMinor,
+  status: "success",
+  amountMinor: session.amountTotal,
   currency: row.currency,
   credits: row.credits ?? 0,
   packageId: row.packageId,
@@ -316,16 +318,84 @@ export function createFulfilment(options: FulfilmentOptions) {
     return updated;
   };
 
-  /** A paid invoice of a subscription: the payment, the plan's credits, "renewed" on a cycle. */
+  /**
+   * What a subscription's invoice must bill (docs/decisions/0036): the first one the plan price
+   * of its checkout, else the price the subscription is on (the Price this app made at Stripe,
+   * the sandbox's own record); a renewal the same. Prorations are the provider's computation:
+   * not checked here.
+   */
+  const soldFor = async (
+    tx: Database,
+    invoice: InvoiceInfo,
+    row: UserSubscriptionRow,
+    checkout: CheckoutSessionRow | null,
+  ): Promise<MoneyAmount | null> => {
+    if (
+      invoice.billingReason !== "subscription_create" &&
+      invoice.billingReason !== "subscription_cycle"
+    )
+      return null;
+    if (checkout && invoice.billingReason === "subscription_create") {
+      return { amountMinor: checkout.amountMinor, currency: checkout.currency };
+    }
+    if (row.priceId) {
+      const [price] = await tx
+        .select({ amountMinor: billingPrices.amountMinor, currency: billingPrices.currency })
+        .from(billingPrices)
+        .where(eq(billingPrices.priceId, row.priceId));
+      if (price) return price;
+    }
+    return row.provider === "sandbox"
+      ? { amountMinor: row.priceMinor, currency: row.currency }
+      : null;
+  };
+
+  /**
+   * A paid invoice of a subscription: the payment, the plan's credits, "renewed" on a cycle.
+   * Answers false when the amount paid does not match the sale (recorded failed, nothing granted).
+   */
   const recordPaidInvoice = async (
     tx: Database,
     invoice: InvoiceInfo,
     row: UserSubscriptionRow,
-    checkoutSessionId: string | null,
-  ) => {
-    if (invoice.status !== "paid") return;
+    checkout: CheckoutSessionRow | null,
+  ): Promise<boolean> => {
+    if (invoice.status !== "paid") return true;
+    const checkoutSessionId = checkout?.sessionId ?? null;
     const plan = await planOf(tx, row.planId);
     const planName = plan?.name ?? "Subscription";
+    const sold = await soldFor(tx, invoice, row, checkout);
+    const mismatch =
+      sold && paymentMismatch(sold, { amountMinor: invoice.total, currency: invoice.currency });
+    if (mismatch) {
+      await tx
+        .insert(payments)
+        .values({
+          kind: "subscription",
+          userId: row.userId,
+          status: "failed",
+          amountMinor: invoice.amountPaid,
+          currency: currencyOf(invoice.currency),
+          planId: row.planId,
+          subscriptionId: row.id,
+          itemName: planName,
+          provider: row.provider,
+          stripePaymentId: invoice.paymentId,
+          invoiceId: invoice.id,
+          invoiceNumber: invoice.number,
+          checkoutSessionId,
+          sourceKey: `invoice:${invoice.id}`,
+          transactionDate: invoice.created,
+          metadata: {
+            billingReason: invoice.billingReason,
+            failureReason: mismatch,
+            charged: { amountMinor: invoice.amountPaid, currency: invoice.currency },
+          },
+        })
+        .onConflictDoNothing({ target: payments.sourceKey });
+      log.warn({ invoiceId: invoice.id, mismatch }, "Subscription payment does not match the sale");
+      return false;
+    }
     // Plan credits come with the first and every renewal payment, not with a proration.
     const grants = plan && plan.credits > 0 && invoice.billingReason !== "subscription_update";
     const [inserted] = await tx
@@ -351,7 +421,7 @@ export function createFulfilment(options: FulfilmentOptions) {
       })
       .onConflictDoNothing({ target: payments.sourceKey })
       .returning({ id: payments.id });
-    if (!inserted) return;
+    if (!inserted) return true;
     await probe("payment-recorded");
     if (grants && plan) {
       await applyCreditMovement(tx, {
@@ -373,6 +443,7 @@ export function createFulfilment(options: FulfilmentOptions) {
         invoice.amountPaid,
       );
     }
+    return true;
   };
 
   const recordFailedInvoice = async (
@@ -449,11 +520,39 @@ export function createFulfilment(options: FulfilmentOptions) {
       session.paymentStatus === "paid" || session.paymentStatus === "no_payment_required";
     if (!paid) {
       if (eventType === "checkout.session.async_payment_failed" && !row.fulfilledAt) {
-        await recordFailedCheckout(tx, row, session);
+        await tx
+          .update(checkoutSessions)
+          .set({ paymentStatus: "failed" })
+          .where(eq(checkoutSessions.id, row.id));
+        await recordFailedCheckout(tx, row, {
+          sourceKey: `checkout:${row.sessionId}`,
+          reason: "The payment failed",
+          paymentId: session.paymentIntentId,
+        });
       }
       return;
     }
     if (row.fulfilledAt) return;
+    const paidAmount = { amountMinor: session.amountTotal, currency: session.currency };
+    const mismatch =
+      row.mode === "payment"
+        ? paymentMismatch({ amountMinor: row.amountMinor, currency: row.currency }, paidAmount)
+        : null;
+    if (mismatch) {
+      // Charged, but not what was sold: nothing granted; the admin sees the row and its reason.
+      await recordFailedCheckout(tx, row, {
+        sourceKey: `checkout:${row.sessionId}`,
+        reason: mismatch,
+        charged: paidAmount,
+        paymentId: session.paymentIntentId,
+      });
+      await tx
+        .update(checkoutSessions)
+        .set({ status: "complete", paymentStatus: "failed" })
+        .where(eq(checkoutSessions.id, row.id));
+      log.warn({ sessionId: row.sessionId, mismatch }, "Checkout payment does not match the sale");
+      return;
+    }
     if (row.mode === "payment") {
       await applyCreditMovement(tx, {
         userId: row.userId,
@@ -465,10 +564,15 @@ export function createFulfilment(options: FulfilmentOptions) {
       await probe("credits-granted");
       await tx
         .insert(payments)
-        .values(checkoutPayment(row, session, "success", session.amountTotal || row.amountMinor))
+        .values(checkoutPayment(row, session))
         .onConflictDoUpdate({
           target: payments.sourceKey,
-          set: { status: "success", stripePaymentId: session.paymentIntentId },
+          set: {
+            status: "success",
+            amountMinor: session.amountTotal,
+            stripePaymentId: session.paymentIntentId,
+            metadata: {},
+          },
         });
       await probe("payment-recorded");
     } else {
@@ -479,28 +583,21 @@ export function createFulfilment(options: FulfilmentOptions) {
         { userId: row.userId, planId: row.planId },
         effects,
       );
-      if (mirrored && invoice) await recordPaidInvoice(tx, invoice, mirrored, row.sessionId);
+      const verified =
+        mirrored && invoice ? await recordPaidInvoice(tx, invoice, mirrored, row) : true;
+      if (!verified) {
+        // Paid, but not the plan's price: the return page says failed; the sweep leaves it.
+        await tx
+          .update(checkoutSessions)
+          .set({ status: "complete", paymentStatus: "failed" })
+          .where(eq(checkoutSessions.id, row.id));
+        return;
+      }
     }
     await tx
       .update(checkoutSessions)
       .set({ status: "complete", paymentStatus: "paid", fulfilledAt: new Date() })
       .where(eq(checkoutSessions.id, row.id));
-  };
-
-  const recordFailedCheckout = async (
-    tx: Database,
-    row: CheckoutSessionRow,
-    session: CheckoutSessionInfo,
-  ) => {
-    await tx
-      .update(checkoutSessions)
-      .set({ paymentStatus: "failed" })
-      .where(eq(checkoutSessions.id, row.id));
-    if (row.mode !== "payment") return;
-    await tx
-      .insert(payments)
-      .values(checkoutPayment(row, session, "failed", row.amountMinor))
-      .onConflictDoNothing({ target: payments.sourceKey });
   };
 
   /**

@@ -72,8 +72,13 @@ export function toUserTransaction(row: PaymentRow): UserTransaction {
       packageName: row.kind === "credits" ? row.itemName : null,
       invoiceNumber: row.invoiceNumber,
     },
+    failureReason: failureReasonOf(row),
   };
 }
+
+/** The reason kept with a failed payment (failed-payments.ts, verify-payment.ts), or null. */
+export const failureReasonOf = (row: PaymentRow): string | null =>
+  typeof row.metadata.failureReason === "string" ? row.metadata.failureReason : null;
 
 export interface PopulatedUser {
   _id: string;

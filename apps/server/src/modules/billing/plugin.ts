@@ -7,12 +7,15 @@ import {
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
+import { systemClock, type VoiceClock } from "../voice/clock.ts";
 import { adminMoneyRoutes } from "./admin-money-routes.ts";
 import { adminBillingRoutes } from "./admin-routes.ts";
 import { createCatalogueRepository } from "./catalogue-repository.ts";
 import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
 import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
 import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
+import { type CheckoutSweep, createCheckoutSweep } from "./checkout-sweep.ts";
+import { adminExportRoutes } from "./export.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
 import { createRefundsService, type RefundsService } from "./refunds-service.ts";
 import { createSandboxStore } from "./sandbox-store.ts";
@@ -33,6 +36,8 @@ export interface Billing {
   /** THE fulfilment (webhooks and sandbox); tests set `fulfilment.state.probe` to fail half-way. */
   fulfilment: Fulfilment;
   sandbox: SandboxPayments;
+  /** Re-reads checkout sessions left open (checkout-sweep.ts); runs every minute on the clock. */
+  sweep: CheckoutSweep;
   /** Refunds and disputes, and the sweep of claims left pending (decision 0050). */
   refunds: RefundsService;
 }
@@ -48,6 +53,8 @@ declare module "fastify" {
 
 export interface BillingModuleOptions {
   config: Config;
+  /** The checkout sweep's and the sandbox's clock (tests move a manual one); default the system's. */
+  clock?: VoiceClock;
 }
 
 /**
@@ -70,12 +77,14 @@ export const billingModule = fp<BillingModuleOptions>(
         await refunds?.settleDuplicates(userId);
       },
     });
+    const clock = options.clock ?? systemClock;
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
     let sandbox: SandboxPayments | undefined;
     const sandboxOptions: SandboxOptions = {
       store: createSandboxStore(db),
       publicUrl: options.config.publicUrl,
+      now: () => new Date(clock.now()),
       deliver: async (event: PaymentEvent) => {
         await fulfilment.handle(event, sandbox);
       },
@@ -86,13 +95,13 @@ export const billingModule = fp<BillingModuleOptions>(
     refunds = createRefundsService({ db, payments, sandbox, log: app.log });
     const refundsService = refunds;
     // Refund claims left pending by a crash or an unreachable provider are settled again.
-    const sweep = setInterval(() => {
+    const refundsSweep = setInterval(() => {
       refundsService.sweep().catch((error: unknown) => {
         app.log.error({ err: error }, "The refunds sweep failed");
       });
     }, REFUNDS_SWEEP_MS);
-    sweep.unref();
-    app.addHook("onClose", async () => clearInterval(sweep));
+    refundsSweep.unref();
+    app.addHook("onClose", async () => clearInterval(refundsSweep));
 
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
@@ -117,6 +126,9 @@ export const billingModule = fp<BillingModuleOptions>(
       fulfilment,
       reader,
     });
+    const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
+    app.addHook("onReady", async () => sweep.start());
+    app.addHook("onClose", async () => sweep.stop());
     app.decorate<Billing>("billing", {
       catalogue,
       checkout,
@@ -124,6 +136,7 @@ export const billingModule = fp<BillingModuleOptions>(
       transactions,
       fulfilment,
       sandbox,
+      sweep,
       refunds: refundsService,
     });
 
@@ -137,6 +150,7 @@ export const billingModule = fp<BillingModuleOptions>(
       guarded.addHook("onRequest", guarded.requireAdmin);
       await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
       await guarded.register(adminBillingRoutes, { transactions });
+      await guarded.register(adminExportRoutes, { transactions });
       await guarded.register(adminMoneyRoutes, {
         db,
         refunds: refundsService,

@@ -200,23 +200,32 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     const history = userTransactionsResponseSchema.parse(
       (await call(t, "GET", "/api/payments/history", { token: user.token })).json(),
     );
-    expect(history.transactions).toHaveLength(1);
-    expect(history.transactions[0]).toMatchObject({
+    // The declined attempt is a failed row of its own beside the paid one (decision 0036).
+    expect(history.transactions).toHaveLength(2);
+    expect(history.transactions.find((row) => row.status === "success")).toMatchObject({
       credits: 250,
       amount: 20,
       currency: "usd",
       status: "success",
       metadata: { packageName: "Value Pack" },
+      failureReason: null,
     });
-    expect(history.pagination).toEqual({ total: 1, page: 1, limit: 10, pages: 1 });
+    expect(history.transactions.find((row) => row.status === "failed")).toMatchObject({
+      credits: 250,
+      amount: 20,
+      failureReason: "Your card was declined.",
+    });
+    expect(history.pagination).toEqual({ total: 2, page: 1, limit: 10, pages: 1 });
 
-    const rows = await adminCreditRows(t, admin, { userId: user.user.email });
+    const rows = await adminCreditRows(t, admin, { userId: user.user.email, status: "success" });
     expect(rows.data).toHaveLength(1);
     expect(rows.data[0]).toMatchObject({
       credits: 250,
       amount: 20,
       userId: { _id: user.user.id, email: user.user.email, name: "Test User" },
     });
+    const failed = await adminCreditRows(t, admin, { userId: user.user.email, status: "failed" });
+    expect(failed.data).toMatchObject([{ failureReason: "Your card was declined." }]);
   });
 
   it("20 payments of one sandbox session at once credit it once", async () => {

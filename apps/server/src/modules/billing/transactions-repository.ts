@@ -1,12 +1,15 @@
-import type {
-  AdminCreditTransaction,
-  AdminCreditTransactionsQuery,
-  AdminSubscriptionHistoryQuery,
-  AdminSubscriptionTransaction,
-  AdminSubscriptionTransactionsQuery,
-  Pagination,
-  RevenueFigures,
-  SubscriptionHistoryEvent,
+import {
+  type AdminCreditTransaction,
+  type AdminCreditTransactionsQuery,
+  type AdminSubscriptionHistoryQuery,
+  type AdminSubscriptionTransaction,
+  type AdminSubscriptionTransactionsQuery,
+  type AdminUserTransactionSortField,
+  CURRENCIES,
+  type MoneyMetric,
+  type Pagination,
+  type RevenueFigures,
+  type SubscriptionHistoryEvent,
 } from "@twinline/contracts";
 import {
   type AnyColumn,
@@ -26,7 +29,6 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
-  dashboardDays,
   type PaymentRow,
   paymentCounts,
   payments,
@@ -34,10 +36,18 @@ import {
   subscriptionEvents,
   users,
 } from "../../db/schema/index.ts";
-import { utcDaySql as day, utcPeriods } from "../dashboards/periods.ts";
+import { type RevenueKind, revenueFigures } from "../dashboards/revenue.ts";
 import { containsPattern } from "../users/repository.ts";
-import { type PopulatedUser, toHistoryEvent, toUserTransaction } from "./mappers.ts";
+import {
+  failureReasonOf,
+  type PopulatedUser,
+  toHistoryEvent,
+  toUserTransaction,
+} from "./mappers.ts";
 import { toMajor } from "./money.ts";
+
+/** Rows read at a time by an export. */
+export const EXPORT_BATCH = 500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -100,6 +110,7 @@ function toAdminCredit(row: PaymentRow, user: PopulatedUser | null): AdminCredit
     packageId: row.packageId,
     stripePaymentId: row.stripePaymentId,
     metadata: { packageName: row.itemName, invoiceNumber: row.invoiceNumber },
+    failureReason: failureReasonOf(row),
   };
 }
 
@@ -120,6 +131,7 @@ function toAdminSubscriptionPayment(
     stripePaymentId: row.stripePaymentId ?? row.invoiceId,
     invoiceId: row.invoiceId,
     credits: row.credits,
+    failureReason: failureReasonOf(row),
   };
 }
 
@@ -152,27 +164,36 @@ export function createTransactionsRepository(db: Database) {
     }
   };
 
-  const listPayments = async (
-    kind: "credits" | "subscription",
-    query: AdminCreditTransactionsQuery | AdminSubscriptionTransactionsQuery,
-  ) => {
-    const where = and(
+  type PaymentsQuery = AdminCreditTransactionsQuery | AdminSubscriptionTransactionsQuery;
+  const paymentsWhere = (kind: "credits" | "subscription", query: PaymentsQuery) =>
+    and(
       eq(payments.kind, kind),
       query.status !== "all" ? eq(payments.status, query.status) : undefined,
       userFilter(payments.userId, query.userId),
       ...dateRange(payments.transactionDate, query.startDate, query.endDate),
     );
-    const rowsQuery = db
+  /** One page of a kind's payments as filtered and sorted (the list and the export). */
+  const paymentRows = (
+    kind: "credits" | "subscription",
+    query: PaymentsQuery,
+    page: number,
+    limit: number,
+  ) =>
+    db
       .select({ payment: payments, user: populated })
       .from(payments)
       .leftJoin(users, eq(users.id, payments.userId))
-      .where(where)
+      .where(paymentsWhere(kind, query))
       .orderBy(
         order(paymentSort(query.sortBy), query.sortOrder),
         order(payments.id, query.sortOrder),
       )
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit);
+      .limit(limit)
+      .offset((page - 1) * limit);
+
+  const listPayments = async (kind: "credits" | "subscription", query: PaymentsQuery) => {
+    const where = paymentsWhere(kind, query);
+    const rowsQuery = paymentRows(kind, query, query.page, query.limit);
     // Unfiltered by user or date: the trigger-kept counts, not a count over the whole table.
     const counted =
       !query.userId && !query.startDate && !query.endDate
@@ -188,6 +209,23 @@ export function createTransactionsRepository(db: Database) {
         : db.select({ n: count() }).from(payments).where(where);
     const [rows, [total]] = await Promise.all([rowsQuery, counted]);
     return { rows, total: Number(total?.n ?? 0) };
+  };
+
+  const userPaymentSort = (sortBy: AdminUserTransactionSortField): SQL | AnyColumn => {
+    switch (sortBy) {
+      case "credits":
+        return payments.credits;
+      case "amount":
+        return payments.amountMinor;
+      case "status":
+        return payments.status;
+      case "planName":
+        return payments.itemName;
+      case "transactionId":
+        return sql`coalesce(${payments.stripePaymentId}, ${payments.invoiceId})`;
+      default:
+        return payments.transactionDate;
+    }
   };
 
   const historySort = (sortBy: string): SQL | AnyColumn => {
@@ -221,6 +259,31 @@ export function createTransactionsRepository(db: Database) {
   const toEvent = (row: { event: SubscriptionEventRow; user: PopulatedUser | null }) =>
     toHistoryEvent(row.event, row.user);
 
+  const historyWhere = (query: AdminSubscriptionHistoryQuery) =>
+    and(
+      query.status !== "all" ? eq(subscriptionEvents.status, query.status) : undefined,
+      query.eventType !== "all" ? eq(subscriptionEvents.eventType, query.eventType) : undefined,
+      userFilter(subscriptionEvents.userId, query.userId),
+      ...dateRange(subscriptionEvents.timestamp, query.startDate, query.endDate),
+    );
+  const historyPage = (query: AdminSubscriptionHistoryQuery, page: number, limit: number) =>
+    historyRows(historyWhere(query))
+      .orderBy(
+        order(historySort(query.sortBy), query.sortOrder),
+        order(subscriptionEvents.id, query.sortOrder),
+      )
+      .limit(limit)
+      .offset((page - 1) * limit);
+
+  /** Every row of a filtered, sorted list, a batch at a time (the "Export all" CSVs). */
+  async function* batches<T>(page: (page: number) => Promise<T[]>): AsyncGenerator<T[]> {
+    for (let n = 1; ; n++) {
+      const rows = await page(n);
+      if (rows.length > 0) yield rows;
+      if (rows.length < EXPORT_BATCH) return;
+    }
+  }
+
   return {
     async adminCreditTransactions(query: AdminCreditTransactionsQuery) {
       const { rows, total } = await listPayments("credits", query);
@@ -239,20 +302,9 @@ export function createTransactionsRepository(db: Database) {
     },
 
     async adminSubscriptionHistory(query: AdminSubscriptionHistoryQuery) {
-      const where = and(
-        query.status !== "all" ? eq(subscriptionEvents.status, query.status) : undefined,
-        query.eventType !== "all" ? eq(subscriptionEvents.eventType, query.eventType) : undefined,
-        userFilter(subscriptionEvents.userId, query.userId),
-        ...dateRange(subscriptionEvents.timestamp, query.startDate, query.endDate),
-      );
+      const where = historyWhere(query);
       const [rows, [total]] = await Promise.all([
-        historyRows(where)
-          .orderBy(
-            order(historySort(query.sortBy), query.sortOrder),
-            order(subscriptionEvents.id, query.sortOrder),
-          )
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
+        historyPage(query, query.page, query.limit),
         db.select({ n: count() }).from(subscriptionEvents).where(where),
       ]);
       return {
@@ -261,26 +313,69 @@ export function createTransactionsRepository(db: Database) {
       };
     },
 
+    /** Every credit purchase matching the list's filters, in its order (page and limit unused). */
+    exportCredits: (query: AdminCreditTransactionsQuery) =>
+      batches(async (page) =>
+        (await paymentRows("credits", query, page, EXPORT_BATCH)).map((row) =>
+          toAdminCredit(row.payment, row.user),
+        ),
+      ),
+    /** Every subscription payment matching the list's filters, in its order. */
+    exportSubscriptionPayments: (query: AdminSubscriptionTransactionsQuery) =>
+      batches(async (page) =>
+        (await paymentRows("subscription", query, page, EXPORT_BATCH)).map((row) =>
+          toAdminSubscriptionPayment(row.payment, row.user),
+        ),
+      ),
+    /** Every subscription event matching the list's filters, in its order. */
+    exportHistory: (query: AdminSubscriptionHistoryQuery) =>
+      batches(async (page) => (await historyPage(query, page, EXPORT_BATCH)).map(toEvent)),
+
     async historyEvent(id: string): Promise<SubscriptionHistoryEvent | undefined> {
       const [row] = await historyRows(eq(subscriptionEvents.id, id));
       return row ? toEvent(row) : undefined;
     },
 
-    /** A user's own payments of one kind, newest first. */
+    /**
+     * A user's own payments of one kind, newest first unless sorted otherwise; `search` matches
+     * part of the row id, the transaction id, the status or the item's name.
+     */
     async userPayments(
       userId: string,
       kind: "credits" | "subscription",
       page: number,
       limit: number,
+      options: {
+        sortBy?: AdminUserTransactionSortField;
+        sortOrder?: number;
+        search?: string | undefined;
+      } = {},
     ) {
-      const where = and(eq(payments.kind, kind), eq(payments.userId, userId));
+      const pattern = options.search?.trim() ? containsPattern(options.search.trim()) : null;
+      const where = and(
+        eq(payments.kind, kind),
+        eq(payments.userId, userId),
+        pattern
+          ? or(
+              ilike(sql`${payments.id}::text`, pattern),
+              ilike(payments.stripePaymentId, pattern),
+              ilike(payments.invoiceId, pattern),
+              ilike(sql`${payments.status}::text`, pattern),
+              ilike(payments.itemName, pattern),
+            )
+          : undefined,
+      );
+      const direction = options.sortOrder ?? -1;
       const [rows, [total]] = await Promise.all([
         db
           .select({ payment: payments, user: populated })
           .from(payments)
           .leftJoin(users, eq(users.id, payments.userId))
           .where(where)
-          .orderBy(desc(payments.transactionDate), desc(payments.id))
+          .orderBy(
+            order(userPaymentSort(options.sortBy ?? "transactionDate"), direction),
+            order(payments.id, direction),
+          )
           .limit(limit)
           .offset((page - 1) * limit),
         db.select({ n: count() }).from(payments).where(where),
@@ -306,52 +401,32 @@ export function createTransactionsRepository(db: Database) {
       return { data: rows.map(toEvent), pagination: pagination(total?.n ?? 0, page, limit) };
     },
 
-    /**
-     * Successful payments by UTC day and month (the Revenue Analytics cards), in any currency
-     * added as given, from the dashboard's rollup (dashboard_days: a few rows a day).
-     */
-    async revenue(
-      kind: "all" | "credits" | "subscriptions",
-      now = new Date(),
-    ): Promise<RevenueFigures> {
-      const p = utcPeriods(now);
-      const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-      const minor =
-        kind === "credits"
-          ? sql`${dashboardDays.creditsRevenueMinor}`
-          : kind === "subscriptions"
-            ? sql`${dashboardDays.subscriptionRevenueMinor}`
-            : sql`${dashboardDays.creditsRevenueMinor} + ${dashboardDays.subscriptionRevenueMinor}`;
-      const between = (from: Date, to: Date) =>
-        sql<number>`coalesce(sum(${minor}) filter (where ${dashboardDays.day} >= ${day(from)} and ${dashboardDays.day} < ${day(to)}), 0)::float8`;
-      const [row] = await db
-        .select({
-          total: sql<number>`coalesce(sum(${minor}), 0)::float8`,
-          today: between(p.today, p.tomorrow),
-          yesterday: between(p.yesterday, p.today),
-          thisMonth: between(p.thisMonth, nextMonth),
-          lastMonth: between(p.lastMonth, p.thisMonth),
-        })
-        .from(dashboardDays);
-      const value = (minor: unknown) => ({ value: toMajor(Number(minor ?? 0)) });
-      return {
-        totalRevenue: value(row?.total),
-        todayRevenue: value(row?.today),
-        yesterdayRevenue: value(row?.yesterday),
-        thisMonthRevenue: value(row?.thisMonth),
-        lastMonthRevenue: value(row?.lastMonth),
-      };
+    /** The Revenue Analytics cards: the dashboard's own figures, per currency. */
+    revenue(kind: RevenueKind, now = new Date()): Promise<RevenueFigures> {
+      return revenueFigures(db, kind, now);
     },
   };
 }
 
 export type TransactionsRepository = ReturnType<typeof createTransactionsRepository>;
 
-/** A user's successful payments, major units (the admin's user details "totalSpent"). */
-export async function totalSpentOf(db: Database, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${payments.amountMinor}), 0)::bigint` })
+/**
+ * A user's successful payments per currency, major units (the admin's user details "Total
+ * Spent"): USD the headline, other currencies beside it, never added together.
+ */
+export async function totalSpentOf(db: Database, userId: string): Promise<MoneyMetric> {
+  const rows = await db
+    .select({
+      currency: payments.currency,
+      total: sql<string>`coalesce(sum(${payments.amountMinor}), 0)::text`,
+    })
     .from(payments)
-    .where(and(eq(payments.userId, userId), eq(payments.status, "success")));
-  return toMajor(Number(row?.total ?? 0));
+    .where(and(eq(payments.userId, userId), eq(payments.status, "success")))
+    .groupBy(payments.currency);
+  const totals = new Map(rows.map((row) => [row.currency, toMajor(Number(row.total))]));
+  const byCurrency = CURRENCIES.map((currency) => ({
+    currency,
+    value: totals.get(currency) ?? 0,
+  })).filter((entry) => entry.currency === "usd" || entry.value !== 0);
+  return { value: totals.get("usd") ?? 0, byCurrency };
 }

@@ -188,10 +188,11 @@ describe("revenue, paid users and recent purchases", () => {
       await seedPayment(t4, b.user.id, "2026-03-02T00:00:00Z", 2000, { kind: "subscription" });
       await seedPayment(t4, b.user.id, "2026-02-28T23:59:59Z", 500_000); // last month
       await seedPayment(t4, b.user.id, "2026-01-10T00:00:00Z", 100); // before: total only
-      // Not revenue: failed, pending, another currency.
+      // Not revenue: failed, pending. Another currency: beside the dollars, never added to them.
       await seedPayment(t4, c.user.id, "2026-03-15T02:00:00Z", 7777, { status: "failed" });
       await seedPayment(t4, c.user.id, "2026-03-15T02:00:00Z", 8888, { status: "pending" });
       await seedPayment(t4, c.user.id, "2026-03-15T02:00:00Z", 9999, { currency: "eur" });
+      await seedPayment(t4, c.user.id, "2026-02-15T02:00:00Z", 50_000, { currency: "inr" });
 
       const [plan] = await t4.app.database.db
         .insert(subscriptionPlans)
@@ -237,12 +238,40 @@ describe("revenue, paid users and recent purchases", () => {
       });
       const { data } = adminDashboardFullResponseSchema.parse(response.json());
       expect(data).toMatchObject({
-        totalRevenue: { value: 5040.99 },
-        todayRevenue: { value: 9.99 },
-        yesterdayRevenue: { value: 10 },
+        totalRevenue: {
+          value: 5040.99,
+          byCurrency: [
+            { currency: "usd", value: 5040.99 },
+            { currency: "eur", value: 99.99 },
+            { currency: "inr", value: 500 },
+          ],
+        },
+        todayRevenue: {
+          value: 9.99,
+          byCurrency: [
+            { currency: "usd", value: 9.99 },
+            { currency: "eur", value: 99.99 },
+          ],
+        },
+        yesterdayRevenue: { value: 10, byCurrency: [{ currency: "usd", value: 10 }] },
         thisMonthRevenue: { value: 39.99 },
-        lastMonthRevenue: { value: 5000 },
+        lastMonthRevenue: {
+          value: 5000,
+          byCurrency: [
+            { currency: "usd", value: 5000 },
+            { currency: "inr", value: 500 },
+          ],
+        },
         totalPaidUsers: { value: 3 },
+      });
+      // The transaction screens' cards (kind all) show the very same figures.
+      const cards = await call(t4, "GET", "/api/admin/revenue", { token: admin4.token });
+      expect(cards.json().data).toEqual({
+        totalRevenue: data.totalRevenue,
+        todayRevenue: data.todayRevenue,
+        yesterdayRevenue: data.yesterdayRevenue,
+        thisMonthRevenue: data.thisMonthRevenue,
+        lastMonthRevenue: data.lastMonthRevenue,
       });
 
       const series = await call(t4, "GET", "/api/admin/dashboard/series", {

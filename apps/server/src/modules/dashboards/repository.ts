@@ -11,6 +11,7 @@ import {
 } from "../../db/schema/index.ts";
 import { containsPattern } from "../users/repository.ts";
 import { utcDaySql as day, type UtcPeriods } from "./periods.ts";
+import { dailyUsdRevenue, type RevenueKind, revenueFigures } from "./revenue.ts";
 
 /**
  * Chat session time (docs/decisions/0026): messages of a user more than this apart belong to
@@ -42,8 +43,8 @@ export interface InteractionRow {
 
 /**
  * The admin dashboard's figures (docs/decisions/0027): users (not admins) signed up in all and in
- * each UTC period, successful USD payments in cents likewise, users who have called, and users
- * whose subscription carries a subscriber's rights now.
+ * each UTC period, users who have called, and users whose subscription carries a subscriber's
+ * rights now. Revenue is per currency: dashboards/revenue.ts.
  */
 const ADMIN_FIGURES = [
   "totalUsers",
@@ -51,11 +52,6 @@ const ADMIN_FIGURES = [
   "yesterdayUsers",
   "thisMonthUsers",
   "lastMonthUsers",
-  "totalRevenueCents",
-  "todayRevenueCents",
-  "yesterdayRevenueCents",
-  "thisMonthRevenueCents",
-  "lastMonthRevenueCents",
   "callers",
   "paidUsers",
 ] as const;
@@ -205,11 +201,6 @@ export function createDashboardsRepository(db: Database) {
           coalesce(sum(${dashboardDays.signups}) filter (where ${days(periods.yesterday, periods.today)}), 0)::float8 as "yesterdayUsers",
           coalesce(sum(${dashboardDays.signups}) filter (where ${days(periods.thisMonth)}), 0)::float8 as "thisMonthUsers",
           coalesce(sum(${dashboardDays.signups}) filter (where ${days(periods.lastMonth, periods.thisMonth)}), 0)::float8 as "lastMonthUsers",
-          coalesce(sum(${dashboardDays.revenueCents}), 0)::float8 as "totalRevenueCents",
-          coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.today)}), 0)::float8 as "todayRevenueCents",
-          coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.yesterday, periods.today)}), 0)::float8 as "yesterdayRevenueCents",
-          coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.thisMonth)}), 0)::float8 as "thisMonthRevenueCents",
-          coalesce(sum(${dashboardDays.revenueCents}) filter (where ${days(periods.lastMonth, periods.thisMonth)}), 0)::float8 as "lastMonthRevenueCents",
           coalesce(sum(${dashboardDays.callers}), 0)::float8 as "callers",
           (coalesce(sum(${dashboardDays.subscribers}), 0)
             + coalesce(sum(${dashboardDays.cancelling}) filter (where ${dashboardDays.day} >= ${day(periods.tomorrow)}), 0)
@@ -224,32 +215,38 @@ export function createDashboardsRepository(db: Database) {
       return figures;
     },
 
-    /** Sign-ups, revenue in cents and call seconds per UTC day from `since` on (days with none absent). */
+    /**
+     * Sign-ups, USD revenue in cents and call seconds per UTC day from `since` on (days with none
+     * absent).
+     */
     async dailySeries(since: Date): Promise<Map<string, DailyFigures>> {
-      const { rows } = await run<{
-        day: string;
-        signups: number;
-        revenue_cents: number;
-        call_seconds: number;
-      }>(sql`
-        select to_char(${dashboardDays.day}, 'YYYY-MM-DD') as day,
-          sum(${dashboardDays.signups})::float8 as signups,
-          sum(${dashboardDays.revenueCents})::float8 as revenue_cents,
-          sum(${dashboardDays.callSeconds})::float8 as call_seconds
-        from ${dashboardDays}
-        where ${dashboardDays.day} >= ${day(since)}
-        group by ${dashboardDays.day}`);
-      return new Map(
-        rows.map((row) => [
-          row.day,
-          {
-            signups: Number(row.signups),
-            revenueCents: Number(row.revenue_cents),
-            callSeconds: Number(row.call_seconds),
-          },
-        ]),
-      );
+      const [{ rows }, revenue] = await Promise.all([
+        run<{ day: string; signups: number; call_seconds: number }>(sql`
+          select to_char(${dashboardDays.day}, 'YYYY-MM-DD') as day,
+            sum(${dashboardDays.signups})::float8 as signups,
+            sum(${dashboardDays.callSeconds})::float8 as call_seconds
+          from ${dashboardDays}
+          where ${dashboardDays.day} >= ${day(since)}
+          group by ${dashboardDays.day}`),
+        dailyUsdRevenue(db, since),
+      ]);
+      const series = new Map<string, DailyFigures>();
+      for (const row of rows) {
+        series.set(row.day, {
+          signups: Number(row.signups),
+          revenueCents: 0,
+          callSeconds: Number(row.call_seconds),
+        });
+      }
+      for (const [date, cents] of revenue) {
+        const figures = series.get(date) ?? { signups: 0, revenueCents: 0, callSeconds: 0 };
+        series.set(date, { ...figures, revenueCents: cents });
+      }
+      return series;
     },
+
+    /** The revenue figures of a kind, per currency (dashboards/revenue.ts). */
+    revenue: (kind: RevenueKind, now: Date) => revenueFigures(db, kind, now),
 
     /** One page of the interactions, sorted and searched, with the totals over every user. */
     async userAnalytics(query: UserAnalyticsQuery) {

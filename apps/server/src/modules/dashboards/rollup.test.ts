@@ -44,9 +44,6 @@ async function countedFromTables(now: Date): Promise<AdminFigures> {
   const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
   const between = (column: SQL, from: Date, to: Date) =>
     sql`${column} >= ${iso(from)} and ${column} < ${iso(to)}`;
-  const revenue = (range: SQL) =>
-    sql`(select coalesce(sum(amount_minor), 0) from payments
-      where status = 'success' and currency = 'usd' and ${range})::float8`;
   const signups = (range: SQL) =>
     sql`(select count(*) from users where role = 'user' and ${range})::float8`;
   const [row] = await rows<AdminFigures>(sql`select
@@ -55,11 +52,6 @@ async function countedFromTables(now: Date): Promise<AdminFigures> {
     ${signups(between(sql`created_at`, p.yesterday, p.today))} as "yesterdayUsers",
     ${signups(between(sql`created_at`, p.thisMonth, p.tomorrow))} as "thisMonthUsers",
     ${signups(between(sql`created_at`, p.lastMonth, p.thisMonth))} as "lastMonthUsers",
-    ${revenue(sql`true`)} as "totalRevenueCents",
-    ${revenue(between(sql`transaction_date`, p.today, p.tomorrow))} as "todayRevenueCents",
-    ${revenue(between(sql`transaction_date`, p.yesterday, p.today))} as "yesterdayRevenueCents",
-    ${revenue(between(sql`transaction_date`, p.thisMonth, p.tomorrow))} as "thisMonthRevenueCents",
-    ${revenue(between(sql`transaction_date`, p.lastMonth, p.thisMonth))} as "lastMonthRevenueCents",
     (select count(*) from users u where role = 'user'
       and exists (select 1 from voice_calls v where v.user_id = u.id))::float8 as "callers",
     (select count(*) from users u where role = 'user' and coalesce((
@@ -97,21 +89,41 @@ async function dailyFromTables() {
   );
 }
 
-/** The transaction screens' revenue cards counted from the tables: any currency, as given. */
+/**
+ * The revenue figures counted from the tables: each currency summed on its own (never added
+ * together), USD as the headline and first, other currencies beside it when not zero.
+ */
 async function revenueFromTables(kind: "all" | "credits" | "subscriptions", now: Date) {
   const p = utcPeriods(now);
   const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   const ofKind =
     kind === "all" ? sql`true` : sql`kind = ${kind === "credits" ? "credits" : "subscription"}`;
-  const sum = (from?: Date, to?: Date) =>
-    sql`(select coalesce(sum(amount_minor), 0) from payments where status = 'success' and ${ofKind}
-      ${from && to ? sql`and transaction_date >= ${from.toISOString()}::timestamptz and transaction_date < ${to.toISOString()}::timestamptz` : sql``})::float8`;
-  const [row] = await rows<Record<string, number>>(sql`select ${sum()} as "totalRevenue",
-    ${sum(p.today, p.tomorrow)} as "todayRevenue", ${sum(p.yesterday, p.today)} as "yesterdayRevenue",
-    ${sum(p.thisMonth, nextMonth)} as "thisMonthRevenue", ${sum(p.lastMonth, p.thisMonth)} as "lastMonthRevenue"`);
-  return Object.fromEntries(
-    Object.entries(row ?? {}).map(([key, cents]) => [key, { value: Number(cents) / 100 }]),
-  );
+  const figures = {
+    totalRevenue: [undefined, undefined],
+    todayRevenue: [p.today, p.tomorrow],
+    yesterdayRevenue: [p.yesterday, p.today],
+    thisMonthRevenue: [p.thisMonth, nextMonth],
+    lastMonthRevenue: [p.lastMonth, p.thisMonth],
+  } as const;
+  const result: Record<
+    string,
+    { value: number; byCurrency: { currency: string; value: number }[] }
+  > = {};
+  for (const [name, [from, to]] of Object.entries(figures)) {
+    const range =
+      from && to
+        ? sql`and transaction_date >= ${from.toISOString()}::timestamptz and transaction_date < ${to.toISOString()}::timestamptz`
+        : sql``;
+    const sums = await rows<{ currency: string; cents: string }>(sql`
+      select c.currency, coalesce((select sum(amount_minor) from payments
+        where status = 'success' and currency = c.currency::billing_currency and ${ofKind} ${range}), 0)::text as cents
+      from (values ('usd', 1), ('eur', 2), ('gbp', 3), ('inr', 4)) as c(currency, n) order by c.n`);
+    const byCurrency = sums
+      .map((row) => ({ currency: row.currency, value: Number(row.cents) / 100 }))
+      .filter((entry) => entry.currency === "usd" || entry.value !== 0);
+    result[name] = { value: byCurrency[0]?.value ?? 0, byCurrency };
+  }
+  return result;
 }
 
 async function expectRollupExact(now: Date) {
@@ -121,6 +133,8 @@ async function expectRollupExact(now: Date) {
   for (const kind of ["all", "credits", "subscriptions"] as const) {
     expect(await transactions.revenue(kind, now)).toEqual(await revenueFromTables(kind, now));
   }
+  // The dashboard's revenue and the "all" cards are the same figures.
+  expect(await repository.revenue("all", now)).toEqual(await transactions.revenue("all", now));
   const series = await repository.dailySeries(new Date(0));
   const nonZero = new Map(
     [...series].filter(([, d]) => d.signups !== 0 || d.revenueCents !== 0 || d.callSeconds !== 0),
@@ -163,7 +177,7 @@ function operations(now: Date): fc.Arbitrary<Operation> {
         at: moment(now),
         cents: fc.integer({ min: 0, max: 100_000 }),
         status: fc.constantFrom("success", "success", "pending", "failed"),
-        currency: fc.constantFrom("usd", "usd", "eur"),
+        currency: fc.constantFrom("usd", "usd", "eur", "gbp", "inr"),
         kind: fc.constantFrom("credits", "subscription"),
       })
       .map((p) => async () => {
@@ -187,6 +201,7 @@ function operations(now: Date): fc.Arbitrary<Operation> {
         cents: fc.integer({ min: 0, max: 100_000 }),
         status: fc.constantFrom("success", "pending", "failed"),
         kind: fc.constantFrom("credits", "subscription"),
+        currency: fc.constantFrom("usd", "eur", "inr"),
       })
       .map((p) => async () => {
         const payment = await pick<{ id: string }>(
@@ -194,7 +209,7 @@ function operations(now: Date): fc.Arbitrary<Operation> {
         );
         if (!payment) return;
         await db.execute(sql`update payments set status = ${p.status}, amount_minor = ${p.cents},
-          kind = ${p.kind}, transaction_date = ${p.at.toISOString()}::timestamptz where id = ${payment.id}`);
+          kind = ${p.kind}, currency = ${p.currency}, transaction_date = ${p.at.toISOString()}::timestamptz where id = ${payment.id}`);
       }),
     fc.constant(async () => {
       await db.execute(

@@ -81,7 +81,10 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
     /** GET /api/admin/dashboard/metrics (admin-side spec, section 3). */
     async adminMetrics(): Promise<AdminDashboardMetrics> {
       const clock = now();
-      const figures = await repository.adminFigures(utcPeriods(clock), clock);
+      const [figures, revenue] = await Promise.all([
+        repository.adminFigures(utcPeriods(clock), clock),
+        repository.revenue("all", clock),
+      ]);
       // Percent of users who have called, one decimal.
       const conversionRate =
         figures.totalUsers > 0 ? Math.round((figures.callers / figures.totalUsers) * 1000) / 10 : 0;
@@ -92,13 +95,13 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
         yesterdayUsers: v(figures.yesterdayUsers),
         thisMonthUsers: v(figures.thisMonthUsers),
         lastMonthUsers: v(figures.lastMonthUsers),
-        totalRevenue: v(major(figures.totalRevenueCents)),
+        totalRevenue: revenue.totalRevenue,
         totalPaidUsers: v(figures.paidUsers),
         conversionRate: v(conversionRate),
-        todayRevenue: v(major(figures.todayRevenueCents)),
-        yesterdayRevenue: v(major(figures.yesterdayRevenueCents)),
-        thisMonthRevenue: v(major(figures.thisMonthRevenueCents)),
-        lastMonthRevenue: v(major(figures.lastMonthRevenueCents)),
+        todayRevenue: revenue.todayRevenue,
+        yesterdayRevenue: revenue.yesterdayRevenue,
+        thisMonthRevenue: revenue.thisMonthRevenue,
+        lastMonthRevenue: revenue.lastMonthRevenue,
       };
     },
 

@@ -1,4 +1,10 @@
-import type { Admin, AdminUserDetail, AdminUserListItem, User } from "@twinline/contracts";
+import type {
+  Admin,
+  AdminUserDetail,
+  AdminUserListItem,
+  MoneyMetric,
+  User,
+} from "@twinline/contracts";
 import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
@@ -185,8 +191,8 @@ export function toAdminListItem(
 export interface AdminUserFigures {
   /** Messages answered today (UTC), from the chat's daily counter. */
   dailyMessageCount: number;
-  /** Successful payments (credits and subscriptions), major units. */
-  totalSpent?: number;
+  /** Successful payments (credits and subscriptions) per currency, major units. */
+  totalSpent?: MoneyMetric;
   subscription?: SubscriptionView;
 }
 
@@ -210,7 +216,8 @@ export function toAdminUserDetail(
     lastLogin: iso(user.lastLogin),
     dailyMessageCount: figures.dailyMessageCount,
     credits: user.credits,
-    totalSpent: figures.totalSpent ?? 0,
+    totalSpent: figures.totalSpent?.value ?? 0,
+    totalSpentByCurrency: figures.totalSpent?.byCurrency ?? [{ currency: "usd", value: 0 }],
     googleId: user.googleId,
     subscription,
   };

@@ -195,6 +195,7 @@ function toInvoice(data: Json): InvoiceInfo {
     subscriptionId: str(data.subscription),
     amountPaid: Number(data.amount_paid),
     amountDue: Number(data.amount_due),
+    total: Number(data.total ?? data.amount_due),
     currency: String(data.currency),
     billingReason: str(data.billing_reason),
     paymentId: str(data.payment_intent),

@@ -140,6 +140,7 @@ function toInvoice(invoice: Stripe.Invoice): InvoiceInfo {
     subscriptionId: idOf(parent as string | Stripe.Subscription | null | undefined),
     amountPaid: invoice.amount_paid,
     amountDue: invoice.amount_due,
+    total: invoice.total ?? invoice.amount_due,
     currency: invoice.currency,
     billingReason: invoice.billing_reason ?? null,
     paymentId:

@@ -139,6 +139,11 @@ export interface InvoiceInfo {
   subscriptionId: string | null;
   amountPaid: number;
   amountDue: number;
+  /**
+   * What the invoice bills before any account credit is applied (Stripe's `total`): the price of
+   * the period, which fulfilment checks against what was sold (docs/decisions/0036).
+   */
+  total: number;
   currency: string;
   /** subscription_create, subscription_cycle, subscription_update, manual... */
   billingReason: string | null;

@@ -7,7 +7,7 @@ import type {
 } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { downloadCsv } from "@/lib/csv";
+import { downloadCsv, downloadFile } from "@/lib/csv";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
@@ -84,11 +84,17 @@ const page = (data: unknown[], total = data.length) => ({
 const revenue = {
   success: true,
   data: {
-    totalRevenue: { value: 1000 },
-    todayRevenue: { value: 12.5 },
-    yesterdayRevenue: { value: 0 },
-    thisMonthRevenue: { value: 1234.5 },
-    lastMonthRevenue: { value: 99 },
+    totalRevenue: { value: 1000, byCurrency: [{ currency: "usd", value: 1000 }] },
+    todayRevenue: {
+      value: 12.5,
+      byCurrency: [
+        { currency: "usd", value: 12.5 },
+        { currency: "eur", value: 30 },
+      ],
+    },
+    yesterdayRevenue: { value: 0.1, byCurrency: [{ currency: "usd", value: 0.1 }] },
+    thisMonthRevenue: { value: 1234.5, byCurrency: [{ currency: "usd", value: 1234.5 }] },
+    lastMonthRevenue: { value: 0, byCurrency: [{ currency: "usd", value: 0 }] },
   },
 };
 
@@ -99,7 +105,18 @@ describe("/admin/credit-transactions", () => {
       "GET /api/admin/revenue": () => jsonResponse(revenue),
       "GET /api/admin/credit-transactions": () =>
         jsonResponse(
-          page([credit(), credit({ _id: "c2", status: "failed", stripePaymentId: null })], 12),
+          page(
+            [
+              credit(),
+              credit({
+                _id: "c2",
+                status: "failed",
+                stripePaymentId: null,
+                failureReason: "Paid 0.01 USD for a sale of 45.00 USD: nothing granted",
+              }),
+            ],
+            12,
+          ),
         ),
     });
     renderApp("/admin/credit-transactions");
@@ -115,8 +132,18 @@ describe("/admin/credit-transactions", () => {
     expect(within(table).getAllByText("user1@example.com")).toHaveLength(2);
     expect(within(table).getByText("N/A")).toBeInTheDocument();
     const cards = screen.getAllByTestId("revenue-card");
-    expect(cards[0]).toHaveTextContent("Today's Revenue$12.50");
+    // USD the headline, other currencies beside it, never added; always two decimals.
+    expect(cards[0]).toHaveTextContent("Today's Revenue$12.50€30.00");
+    expect(within(cards[0] as HTMLElement).getByTestId("other-currencies")).toHaveTextContent(
+      "€30.00",
+    );
+    expect(cards[1]).toHaveTextContent("Yesterday's Revenue$0.10");
     expect(cards[2]).toHaveTextContent("This Month's Revenue$1,234.50");
+    expect(cards[3]).toHaveTextContent("Last Month's Revenue$0.00");
+    expect(within(cards[3] as HTMLElement).queryByTestId("other-currencies")).toBeNull();
+    expect(within(table).getByTestId("failure-reason")).toHaveTextContent(
+      "Paid 0.01 USD for a sale of 45.00 USD: nothing granted",
+    );
     expect(api.callsTo("GET /api/admin/revenue")[0]?.url.searchParams.get("kind")).toBe("credits");
     const query = api.callsTo("GET /api/admin/credit-transactions")[0]?.url.searchParams;
     expect(query?.get("limit")).toBe("10");
@@ -178,6 +205,47 @@ describe("/admin/credit-transactions", () => {
     );
     expect(lines[2]).toContain('"N/A","N/A","Big Pack"');
     expect(lines[2]?.endsWith('"N/A"')).toBe(true);
+  });
+
+  it("Export all asks the server for every row of the filters and saves its CSV", async () => {
+    signInAdmin();
+    const saveFile = vi.spyOn(downloadFile, "save").mockImplementation(() => {});
+    const api = mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()], 25)),
+      "GET /api/admin/credit-transactions/export": () =>
+        new Response('\uFEFF"Date"\r\n"2025-02-03"\r\n', {
+          headers: { "content-type": "text/csv; charset=utf-8" },
+        }),
+    });
+    renderApp("/admin/credit-transactions?status=failed&sortBy=amount&sortOrder=1&page=2");
+    await screen.findByText("Showing 1 of 25 transactions");
+    await userEvent.click(screen.getByRole("button", { name: "Export all" }));
+    expect(await screen.findByText("Export Complete")).toBeInTheDocument();
+    const asked = api.callsTo("GET /api/admin/credit-transactions/export")[0]?.url.searchParams;
+    expect(asked?.get("status")).toBe("failed");
+    expect(asked?.get("sortBy")).toBe("amount");
+    expect(asked?.get("sortOrder")).toBe("1");
+    // Every page: page and limit are not sent.
+    expect(asked?.has("page")).toBe(false);
+    expect(asked?.has("limit")).toBe(false);
+    const [name, blob] = saveFile.mock.calls[0] as [string, Blob];
+    expect(name).toMatch(/^credit-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(await blob.text()).toContain('"2025-02-03"');
+  });
+
+  it("Export all toasts the screen's failure when the server fails", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
+      "GET /api/admin/credit-transactions/export": () =>
+        jsonResponse({ success: false, message: "Boom" }, 500),
+    });
+    renderApp("/admin/credit-transactions");
+    await screen.findByText("Showing 1 of 1 transactions");
+    await userEvent.click(screen.getByRole("button", { name: "Export all" }));
+    expect(await screen.findByText("Failed to export credit transactions")).toBeInTheDocument();
   });
 
   it("shows 5 skeleton rows while loading, then the empty text", async () => {

@@ -29,7 +29,7 @@ describe("admin dashboard", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/admin/dashboard"));
   });
 
-  it("loading: $0 for Total Revenue until the figures arrive", SLOW, async () => {
+  it("loading: $0.00 for Total Revenue until the figures arrive", SLOW, async () => {
     signInAdmin();
     let release: (() => void) | undefined;
     const gate = new Promise<void>((resolve) => {
@@ -43,10 +43,10 @@ describe("admin dashboard", () => {
     });
     renderApp("/admin/dashboard");
     await screen.findByRole("heading", { name: "Dashboard", level: 1 });
-    expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$0");
+    expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$0.00");
     release?.();
     await waitFor(() =>
-      expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$12,345.5"),
+      expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$12,345.50"),
     );
   });
 
@@ -62,8 +62,11 @@ describe("admin dashboard", () => {
       expect(cardValue("metric-card", "Call Conversions")).toHaveTextContent("33.3%");
       expect(cardValue("growth-card", "Today's Users")).toHaveTextContent("3");
       expect(cardValue("growth-card", "Last Month's Users")).toHaveTextContent("25");
-      expect(cardValue("revenue-card", "Today's Revenue")).toHaveTextContent("$19.99");
-      expect(cardValue("revenue-card", "This Month's Revenue")).toHaveTextContent("$1,200");
+      // Euros and rupees beside the dollars, never added to them.
+      expect(cardValue("revenue-card", "Today's Revenue")).toHaveTextContent(
+        "Today's Revenue$19.99€5.00 · ₹1,234.50",
+      );
+      expect(cardValue("revenue-card", "This Month's Revenue")).toHaveTextContent("$1,200.00");
       expect(cardValue("revenue-card", "Last Month's Revenue")).toHaveTextContent("$3,400.25");
       expect(await screen.findByTestId("series-charts")).toBeInTheDocument();
       expect(api.callsTo("GET /api/admin/dashboard/series")[0]?.url.searchParams.get("days")).toBe(
@@ -84,13 +87,20 @@ describe("admin dashboard", () => {
 
   it("empty: zeros read as zeros", SLOW, async () => {
     signInAdmin();
-    const zero = Object.fromEntries(Object.keys(growth.data).map((key) => [key, { value: 0 }]));
+    const zero = Object.fromEntries(
+      Object.keys(growth.data).map((key) => [
+        key,
+        key.endsWith("Revenue")
+          ? { value: 0, byCurrency: [{ currency: "usd", value: 0 }] }
+          : { value: 0 },
+      ]),
+    );
     mockAdminApi({
       "GET /api/admin/dashboard/metrics": () => jsonResponse({ success: true, data: zero }),
     });
     renderApp("/admin/dashboard");
     await waitFor(() => expect(cardValue("metric-card", "Total Users")).toHaveTextContent("0"));
-    expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$0");
+    expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$0.00");
     expect(cardValue("metric-card", "Call Conversions")).toHaveTextContent("0%");
   });
 

@@ -201,21 +201,24 @@ describe("user details", () => {
     expect(await screen.findByText("Failed to deactivate user")).toBeInTheDocument();
   });
 
-  it("shows the user's real transactions: three recent of each kind and both tabs", async () => {
+  it("pages the user's transactions on the server: recent three, every page reachable, search and sort", async () => {
     signInAdmin();
-    const credit = (n: number, status = "success") => ({
+    // 25 credit purchases, c1 the newest; every 5th pending; the server pages and searches them.
+    const credit = (n: number) => ({
       _id: `c${n}`,
-      transactionDate: `2025-02-0${n}T10:00:00.000Z`,
+      transactionDate: new Date(Date.UTC(2025, 1, 28, 12) - n * 3_600_000).toISOString(),
       userId: null,
       credits: n * 100,
       amount: n * 10,
-      currency: "usd",
-      status,
+      currency: n === 2 ? "eur" : "usd",
+      status: n % 5 === 0 ? "pending" : "success",
       refundedAmount: 0,
       packageId: null,
       stripePaymentId: `pi_${n}`,
       metadata: { packageName: `Pack ${n}`, invoiceNumber: null },
+      failureReason: null,
     });
+    const all = Array.from({ length: 25 }, (_, i) => credit(i + 1));
     const payment = {
       _id: "s1",
       transactionDate: "2025-02-02T10:00:00.000Z",
@@ -229,25 +232,33 @@ describe("user details", () => {
       stripePaymentId: null,
       invoiceId: "in_9",
       credits: 0,
+      failureReason: "Your card was declined.",
     };
-    const page = (data: unknown[]) => ({
-      success: true,
-      data,
-      pagination: { total: data.length, page: 1, limit: 100, pages: 1 },
-    });
-    mockAdminApi({
+    const answer = (rows: unknown[], url: URL) => {
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const limit = Number(url.searchParams.get("limit") ?? 100);
+      return jsonResponse({
+        success: true,
+        data: rows.slice((page - 1) * limit, page * limit),
+        pagination: { total: rows.length, page, limit, pages: Math.ceil(rows.length / limit) },
+      });
+    };
+    const api = mockAdminApi({
       "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
-      "GET /api/admin/users/:id/transactions": () =>
-        jsonResponse(page([credit(1), credit(2, "pending"), credit(3), credit(4)])),
-      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([payment])),
+      "GET /api/admin/users/:id/transactions": ({ url }) => {
+        const search = url.searchParams.get("search");
+        const rows = search ? all.filter((row) => row.status.includes(search)) : all;
+        return answer(url.searchParams.get("sortOrder") === "1" ? [...rows].reverse() : rows, url);
+      },
+      "GET /api/admin/users/:id/subscription-transactions": ({ url }) => answer([payment], url),
     });
     renderApp("/admin/users/u1");
     const recentCredits = (
       await screen.findByRole("heading", { name: "Recent Credit Transactions" })
     ).parentElement?.parentElement as HTMLElement;
     await waitFor(() => expect(within(recentCredits).getAllByRole("listitem")).toHaveLength(3));
-    expect(within(recentCredits).getByText("400 credits")).toBeInTheDocument();
-    expect(within(recentCredits).queryByText("100 credits")).toBeNull();
+    expect(within(recentCredits).getByText("100 credits")).toBeInTheDocument();
+    expect(within(recentCredits).getByText("€20.00")).toBeInTheDocument();
     const recentSubs = screen.getByRole("heading", { name: "Recent Subscription Transactions" })
       .parentElement?.parentElement as HTMLElement;
     expect(within(recentSubs).getByText("Gold")).toBeInTheDocument();
@@ -255,16 +266,35 @@ describe("user details", () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole("tab", { name: "Credit Transactions" }));
     const table = await screen.findByRole("table", { name: "Credit Transactions" });
-    expect(within(table).getAllByRole("row")).toHaveLength(5);
-    expect(within(table).getByText("pi_4")).toBeInTheDocument();
-    expect(within(table).getByText("Pending")).toBeInTheDocument();
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(11));
+    expect(within(table).getByText("pi_1")).toBeInTheDocument();
+    // The last page, beyond what one answer holds, is one click away at a time.
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await waitFor(() => expect(within(table).getByText("pi_25")).toBeInTheDocument());
+    expect(within(table).getAllByRole("row")).toHaveLength(6);
+    const asked = api.callsTo("GET /api/admin/users/u1/transactions");
+    expect(asked.at(-1)?.url.searchParams.get("page")).toBe("3");
+    expect(asked.at(-1)?.url.searchParams.get("limit")).toBe("10");
+
+    await user.click(within(table).getByRole("button", { name: /Amount/ }));
+    await waitFor(() => {
+      const last = api.callsTo("GET /api/admin/users/u1/transactions").at(-1)?.url.searchParams;
+      expect(last?.get("sortBy")).toBe("amount");
+      expect(last?.get("page")).toBe("1");
+    });
+
     await user.type(screen.getByRole("searchbox"), "pending");
-    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(2));
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(6));
+    expect(
+      api.callsTo("GET /api/admin/users/u1/transactions").at(-1)?.url.searchParams.get("search"),
+    ).toBe("pending");
 
     await user.click(screen.getByRole("tab", { name: "Subscription Transactions" }));
     const subs = await screen.findByRole("table", { name: "Subscription Transactions" });
     expect(within(subs).getByText("in_9")).toBeInTheDocument();
     expect(within(subs).getByText("$19.99")).toBeInTheDocument();
     expect(within(subs).getByText("Failed")).toBeInTheDocument();
+    expect(within(subs).getByText("Your card was declined.")).toBeInTheDocument();
   });
 });

@@ -78,13 +78,20 @@ export const growth = {
     yesterdayUsers: { value: 5 },
     thisMonthUsers: { value: 17 },
     lastMonthUsers: { value: 25 },
-    totalRevenue: { value: 12345.5 },
+    totalRevenue: { value: 12345.5, byCurrency: [{ currency: "usd", value: 12345.5 }] },
     totalPaidUsers: { value: 7 },
     conversionRate: { value: 33.3 },
-    todayRevenue: { value: 19.99 },
-    yesterdayRevenue: { value: 0 },
-    thisMonthRevenue: { value: 1200 },
-    lastMonthRevenue: { value: 3400.25 },
+    todayRevenue: {
+      value: 19.99,
+      byCurrency: [
+        { currency: "usd", value: 19.99 },
+        { currency: "eur", value: 5 },
+        { currency: "inr", value: 1234.5 },
+      ],
+    },
+    yesterdayRevenue: { value: 0, byCurrency: [{ currency: "usd", value: 0 }] },
+    thisMonthRevenue: { value: 1200, byCurrency: [{ currency: "usd", value: 1200 }] },
+    lastMonthRevenue: { value: 3400.25, byCurrency: [{ currency: "usd", value: 3400.25 }] },
   },
 };
 

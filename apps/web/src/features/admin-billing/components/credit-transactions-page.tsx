@@ -4,6 +4,7 @@ import {
   adminCreditTransactionsQuerySchema,
   type CREDIT_TRANSACTION_SORT_FIELDS,
   CREDIT_TRANSACTIONS_CSV_COLUMNS,
+  creditTransactionCsvRow,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatDateTime, formatMoney } from "@/lib/format";
@@ -35,7 +36,11 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
     cellClassName: "tabular-nums",
     cell: (r) => formatMoney(r.amount, r.currency),
   },
-  { label: "Status", sortBy: "status", cell: (r) => <TransactionStatusBadge status={r.status} /> },
+  {
+    label: "Status",
+    sortBy: "status",
+    cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+  },
   { label: "Package", sortBy: "packageName", cell: (r) => r.metadata.packageName ?? "N/A" },
   {
     label: "Transaction ID",
@@ -47,18 +52,9 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
 
 const CSV: CsvExport<Row> = {
   fileName: "credit-transactions",
+  allPath: "/api/admin/credit-transactions/export",
   columns: CREDIT_TRANSACTIONS_CSV_COLUMNS,
-  row: (r) => [
-    r.transactionDate,
-    r.userId?.email,
-    r.userId?.name,
-    r.metadata.packageName,
-    r.credits,
-    r.amount.toFixed(2),
-    r.currency.toUpperCase(),
-    r.status,
-    r.stripePaymentId,
-  ],
+  row: creditTransactionCsvRow,
   done: "Export Complete",
   failed: "Failed to export credit transactions",
 };

@@ -1,5 +1,9 @@
 import toast from "react-hot-toast";
-import { type CsvValue, csvFileName, downloadCsv, toCsv } from "@/lib/csv";
+import { api, type QueryValue } from "@/lib/api-client";
+import { type CsvValue, csvFileName, downloadCsv, downloadFile, toCsv } from "@/lib/csv";
+
+/** A server export of many thousand rows takes longer than a list call. */
+const EXPORT_ALL_TIMEOUT_MS = 5 * 60_000;
 
 /** A screen's CSV export (admin-side spec, section 7): its file, its columns and its toasts. */
 export interface CsvExport<Row> {
@@ -11,12 +15,40 @@ export interface CsvExport<Row> {
   row: (row: Row) => CsvValue[];
   done: string;
   failed: string;
+  /** "Export all": the server's CSV of every row matching the filters (same columns). */
+  allPath: string;
 }
 
 /** Downloads the rows on screen as the screen's CSV and toasts how it went. */
 export function exportCsv<Row>(csv: CsvExport<Row>, rows: readonly Row[]): void {
   try {
     downloadCsv.save(csvFileName(csv.fileName), toCsv(csv.columns, rows.map(csv.row)));
+    toast.success(csv.done);
+  } catch {
+    toast.error(csv.failed);
+  }
+}
+
+/**
+ * "Export all": asks the server for every row matching the screen's filters and sort (its
+ * GET .../export streams them as CSV), saves the file and toasts how it went.
+ */
+export async function exportAllCsv<Row>(
+  csv: CsvExport<Row>,
+  params: Record<string, unknown>,
+): Promise<void> {
+  const query: Record<string, QueryValue> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (key === "page" || key === "limit") continue;
+    if (["string", "number", "boolean"].includes(typeof value)) query[key] = value as QueryValue;
+  }
+  try {
+    const blob = (await api.get(csv.allPath, {
+      query,
+      responseType: "blob",
+      timeoutMs: EXPORT_ALL_TIMEOUT_MS,
+    })) as Blob;
+    downloadFile.save(csvFileName(csv.fileName), blob);
     toast.success(csv.done);
   } catch {
     toast.error(csv.failed);

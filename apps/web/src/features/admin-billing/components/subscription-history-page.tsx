@@ -4,6 +4,7 @@ import {
   type SubscriptionHistoryEvent as Row,
   SUBSCRIPTION_HISTORY_CSV_COLUMNS,
   type SUBSCRIPTION_HISTORY_SORT_FIELDS,
+  subscriptionHistoryCsvRow,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatDate, formatDateTime, formatMoney } from "@/lib/format";
@@ -57,21 +58,9 @@ const STATUSES: Option[] = [
 
 const CSV: CsvExport<Row> = {
   fileName: "subscription-history",
+  allPath: "/api/admin/subscription-history/export",
   columns: SUBSCRIPTION_HISTORY_CSV_COLUMNS,
-  row: (r) => [
-    r.timestamp,
-    r.userId?.email,
-    r.userId?.name,
-    r.planId?.name,
-    r.eventType,
-    r.status,
-    r.startDate,
-    r.endDate,
-    r.amount.toFixed(2),
-    r.currency?.toUpperCase(),
-    r.autoRenew ? "Yes" : "No",
-    r.stripeSubscriptionId,
-  ],
+  row: subscriptionHistoryCsvRow,
   done: "Export Successful",
   failed: "There was a problem exporting the subscription history data.",
 };

@@ -4,6 +4,7 @@ import {
   adminSubscriptionTransactionsQuerySchema,
   type SUBSCRIPTION_TRANSACTION_SORT_FIELDS,
   SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
+  subscriptionTransactionCsvRow,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
 import { ApiError, errorMessage } from "@/lib/api-client";
@@ -34,7 +35,11 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
     cellClassName: "tabular-nums",
     cell: (r) => formatMoney(r.amount, r.currency),
   },
-  { label: "Status", sortBy: "status", cell: (r) => <TransactionStatusBadge status={r.status} /> },
+  {
+    label: "Status",
+    sortBy: "status",
+    cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+  },
   {
     label: "Transaction ID",
     sortBy: "stripePaymentId",
@@ -45,17 +50,9 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
 
 const CSV: CsvExport<Row> = {
   fileName: "subscription-transactions",
+  allPath: "/api/admin/subscription-transactions/export",
   columns: SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
-  row: (r) => [
-    r.transactionDate,
-    r.userId?.email,
-    r.userId?.name,
-    planOf(r),
-    r.amount.toFixed(2),
-    r.currency.toUpperCase(),
-    r.status,
-    idOf(r),
-  ],
+  row: subscriptionTransactionCsvRow,
   done: "Export Complete",
   failed: "Failed to export subscription transactions",
 };

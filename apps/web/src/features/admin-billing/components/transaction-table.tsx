@@ -15,7 +15,8 @@ export interface TransactionColumn<Row, F extends string> extends TableColumn<F>
 
 /** The sort and page of a transaction screen, kept in the address by its useListParams. */
 export interface TransactionList<F extends string> {
-  params: { sortBy: F; sortOrder: 1 | -1; page: number };
+  /** The list's query: sort, page and the filters (Export all sends them to the server). */
+  params: { sortBy: F; sortOrder: 1 | -1; page: number } & Record<string, unknown>;
   sort: (field: F) => void;
   update: (patch: { page: number }) => void;
 }

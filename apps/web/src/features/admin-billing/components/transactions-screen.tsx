@@ -1,6 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { Download, RotateCw } from "lucide-react";
-import { type ReactElement, type ReactNode, useEffect } from "react";
+import { type ReactElement, type ReactNode, useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { getAdminToken } from "@/lib/storage";
 import { ADMIN_TRANSACTIONS_PAGE_SIZE } from "../api/transactions";
-import { type CsvExport, exportCsv } from "./csv-export";
+import { type CsvExport, exportAllCsv, exportCsv } from "./csv-export";
 import { ScreenHeader } from "./screen-header";
 import {
   type ListAnswer,
@@ -28,8 +28,9 @@ export function hasAdminToken(): boolean {
 export const TRANSACTION_LIST_OPTIONS = { fixed: { limit: ADMIN_TRANSACTIONS_PAGE_SIZE } };
 
 /**
- * The frame of the admin transaction screens: title, Refresh and Export CSV, optional revenue
- * cards, the filters, and the transactions table.
+ * The frame of the admin transaction screens: title, Refresh, Export CSV (the page) and Export
+ * all (every row of the filters, from the server), optional revenue cards, the filters, and the
+ * transactions table.
  */
 export function TransactionsScreen<Row extends { _id: string }, F extends string>({
   title,
@@ -58,6 +59,7 @@ export function TransactionsScreen<Row extends { _id: string }, F extends string
   authorised: boolean;
 }) {
   useDocumentTitle(`${title} · Twinline Admin`);
+  const [exporting, setExporting] = useState(false);
   useEffect(() => {
     if (!query.isError) return;
     const message = typeof failedMessage === "string" ? failedMessage : failedMessage(query.error);
@@ -105,6 +107,23 @@ export function TransactionsScreen<Row extends { _id: string }, F extends string
         >
           <Download aria-hidden="true" className="size-4" />
           Export CSV
+        </button>
+        <button
+          type="button"
+          onClick={async () => {
+            setExporting(true);
+            try {
+              await exportAllCsv(csv, list.params);
+            } finally {
+              setExporting(false);
+            }
+          }}
+          disabled={exporting}
+          aria-busy={exporting}
+          className={buttonClasses("secondary", "md")}
+        >
+          <Download aria-hidden="true" className="size-4" />
+          Export all
         </button>
       </ScreenHeader>
       {top}

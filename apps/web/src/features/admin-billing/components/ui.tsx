@@ -2,19 +2,37 @@ import { useQuery } from "@tanstack/react-query";
 import { CalendarDays, TrendingUp } from "lucide-react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { MoneyFigure } from "@/components/ui/money-figure";
 import { Skeleton } from "@/components/ui/skeleton";
 import { UserAvatar } from "@/components/ui/user-avatar";
-import { formatMoney } from "@/lib/format";
 import { type RevenueKind, revenueQuery } from "../api/transactions";
 
 function capitalise(value: string): string {
   return value ? `${value[0]?.toUpperCase()}${value.slice(1)}` : "Unknown";
 }
 
-/** Success green, pending yellow, anything else red; shown capitalised (admin-side spec, 4). */
-export function TransactionStatusBadge({ status }: { status: string }) {
+/**
+ * Success green, pending yellow, anything else red; shown capitalised (admin-side spec, 4). A
+ * failed payment's reason (a decline, a paid amount that differs from the price) shows below.
+ */
+export function TransactionStatusBadge({
+  status,
+  reason,
+}: {
+  status: string;
+  reason?: string | null | undefined;
+}) {
   const tone = status === "success" ? "green" : status === "pending" ? "yellow" : "red";
-  return <Badge tone={tone}>{capitalise(status)}</Badge>;
+  const badge = <Badge tone={tone}>{capitalise(status)}</Badge>;
+  if (!reason) return badge;
+  return (
+    <span className="inline-flex max-w-56 flex-col items-start gap-1">
+      {badge}
+      <span className="text-xs text-red-700 dark:text-red-300" data-testid="failure-reason">
+        {reason}
+      </span>
+    </span>
+  );
 }
 
 const EVENT_TONES: Record<string, BadgeTone> = {
@@ -55,7 +73,7 @@ const REVENUE = [
   { key: "lastMonthRevenue", label: "Last Month's Revenue" },
 ] as const;
 
-/** Revenue Analytics: today, yesterday, this month and last month (USD). */
+/** Revenue Analytics: today, yesterday, this month and last month (USD, other currencies beside). */
 export function RevenueCards({ kind }: { kind: RevenueKind }) {
   const revenue = useQuery(revenueQuery(kind));
   return (
@@ -78,7 +96,7 @@ export function RevenueCards({ kind }: { kind: RevenueKind }) {
               <Skeleton className="mt-2 h-7 w-24" />
             ) : (
               <p className="mt-1 font-display text-2xl font-bold text-stone-900 tabular-nums dark:text-white">
-                {revenue.isError ? "—" : formatMoney(revenue.data[key].value, "usd")}
+                {revenue.isError ? "—" : <MoneyFigure metric={revenue.data[key]} />}
               </p>
             )}
           </Card>

@@ -15,6 +15,7 @@ import {
 import { lazy, Suspense, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
+import { MoneyFigure } from "@/components/ui/money-figure";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/hooks/use-document-title";
@@ -30,7 +31,8 @@ interface CardSpec {
   key: Key;
   label: string;
   icon: LucideIcon;
-  format: (value: number) => string;
+  /** A count or percent; money cards show their currencies (MoneyFigure) instead. */
+  format: ((value: number) => string) | "money";
 }
 
 const count = (value: number) => value.toLocaleString("en-US");
@@ -38,12 +40,12 @@ const percent = (value: number) => `${value.toLocaleString("en-US")}%`;
 
 const MAIN: CardSpec[] = [
   { key: "totalUsers", label: "Total Users", icon: Users, format: count },
-  { key: "totalRevenue", label: "Total Revenue", icon: DollarSign, format: formatMoney },
+  { key: "totalRevenue", label: "Total Revenue", icon: DollarSign, format: "money" },
   { key: "totalPaidUsers", label: "Total Paid Users", icon: CreditCard, format: count },
   { key: "conversionRate", label: "Call Conversions", icon: PhoneCall, format: percent },
 ];
 
-const periods = (kind: "Users" | "Revenue", format: (v: number) => string): CardSpec[] => [
+const periods = (kind: "Users" | "Revenue", format: CardSpec["format"]): CardSpec[] => [
   { key: `today${kind}`, label: `Today's ${kind}`, icon: UserPlus, format },
   { key: `yesterday${kind}`, label: `Yesterday's ${kind}`, icon: CalendarClock, format },
   { key: `thisMonth${kind}`, label: `This Month's ${kind}`, icon: CalendarDays, format },
@@ -72,8 +74,18 @@ function MetricCards({
                 <Skeleton className="mt-2 h-7 w-16" />
               ) : (
                 <p className="mt-1 font-display text-2xl font-bold break-all text-stone-900 dark:text-white">
-                  {/* Total Revenue reads $0 until loaded (admin-side spec). */}
-                  {data ? format(data[key].value) : key === "totalRevenue" ? "$0" : "—"}
+                  {/* Total Revenue reads $0.00 until loaded (admin-side spec). */}
+                  {!data ? (
+                    key === "totalRevenue" ? (
+                      formatMoney(0, "usd")
+                    ) : (
+                      "—"
+                    )
+                  ) : format === "money" ? (
+                    <MoneyFigure metric={data[key]} />
+                  ) : (
+                    format(data[key].value)
+                  )}
                 </p>
               )}
             </div>
@@ -136,7 +148,7 @@ export function AdminDashboardPage() {
           Revenue Analytics
         </h2>
         <MetricCards
-          cards={periods("Revenue", formatMoney)}
+          cards={periods("Revenue", "money")}
           data={metrics.data}
           pending={metrics.isPending}
           testId="revenue-card"

@@ -41,13 +41,13 @@ export default function SeriesCharts({ points }: { points: DashboardSeriesPoint[
           </BarChart>
         </ResponsiveContainer>
       </ChartCard>
-      <ChartCard title="Daily revenue">
+      <ChartCard title="Daily revenue (USD)">
         <ResponsiveContainer width="100%" height="100%">
           <AreaChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -8 }}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
             <XAxis dataKey="label" {...axis} interval="preserveStartEnd" />
-            <YAxis {...axis} tickFormatter={(v: number) => formatMoney(v)} />
-            <Tooltip formatter={(value) => [formatMoney(Number(value)), "Revenue"]} />
+            <YAxis {...axis} tickFormatter={(v: number) => formatMoney(v, "usd")} />
+            <Tooltip formatter={(value) => [formatMoney(Number(value), "usd"), "Revenue"]} />
             <Area
               dataKey="revenue"
               type="monotone"

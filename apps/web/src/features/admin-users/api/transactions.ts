@@ -1,4 +1,5 @@
 import {
+  type AdminUserTransactionSortField,
   adminUserCreditTransactionsResponseSchema,
   adminUserSubscriptionTransactionsResponseSchema,
 } from "@twinline/contracts";
@@ -8,50 +9,95 @@ import type {
   SubscriptionTransactionRow,
 } from "../hooks/use-user-transactions";
 
-export const userTransactionKeys = {
-  credits: (userId: string) => ["admin", "users", "detail", userId, "transactions"] as const,
-  subscriptions: (userId: string) =>
-    ["admin", "users", "detail", userId, "subscription-transactions"] as const,
-};
-
-/** GET /api/admin/users/{userId}/transactions. */
-export async function fetchUserCreditTransactions(
-  userId: string,
-  signal?: AbortSignal,
-): Promise<CreditTransactionRow[]> {
-  const body = await api.get(`/api/admin/users/${encodeURIComponent(userId)}/transactions`, {
-    signal,
-    schema: adminUserCreditTransactionsResponseSchema,
-  });
-  return body.data.map((r) => ({
-    _id: r._id,
-    transactionDate: r.transactionDate,
-    credits: r.credits,
-    amount: r.amount,
-    status: r.status,
-    transactionId: r.stripePaymentId ?? null,
-    refundedAmount: r.refundedAmount,
-    currency: r.currency,
-  }));
+/** One page of a user's transactions as the server searched, sorted and paged them. */
+export interface UserTransactionsParams {
+  page: number;
+  limit: number;
+  sortBy: AdminUserTransactionSortField;
+  sortOrder: 1 | -1;
+  /** Part of an id, a transaction id, a status or a plan name; "" for all. */
+  search: string;
 }
 
-/** GET /api/admin/users/{userId}/subscription-transactions. */
+export interface TransactionsPage<T> {
+  rows: T[];
+  total: number;
+  pages: number;
+}
+
+export const userTransactionKeys = {
+  credits: (userId: string, params?: UserTransactionsParams) =>
+    ["admin", "users", "detail", userId, "transactions", ...(params ? [params] : [])] as const,
+  subscriptions: (userId: string, params?: UserTransactionsParams) =>
+    [
+      "admin",
+      "users",
+      "detail",
+      userId,
+      "subscription-transactions",
+      ...(params ? [params] : []),
+    ] as const,
+};
+
+const queryOf = (params: UserTransactionsParams) => ({
+  page: params.page,
+  limit: params.limit,
+  sortBy: params.sortBy,
+  sortOrder: params.sortOrder,
+  search: params.search.trim() || undefined,
+});
+
+/** GET /api/admin/users/{userId}/transactions: one page. */
+export async function fetchUserCreditTransactions(
+  userId: string,
+  params: UserTransactionsParams,
+  signal?: AbortSignal,
+): Promise<TransactionsPage<CreditTransactionRow>> {
+  const body = await api.get(`/api/admin/users/${encodeURIComponent(userId)}/transactions`, {
+    signal,
+    query: queryOf(params),
+    schema: adminUserCreditTransactionsResponseSchema,
+  });
+  return {
+    rows: body.data.map((r) => ({
+      _id: r._id,
+      transactionDate: r.transactionDate,
+      credits: r.credits,
+      amount: r.amount,
+      currency: r.currency,
+      status: r.status,
+      failureReason: r.failureReason ?? null,
+      refundedAmount: r.refundedAmount,
+      transactionId: r.stripePaymentId ?? null,
+    })),
+    total: body.pagination.total,
+    pages: body.pagination.pages,
+  };
+}
+
+/** GET /api/admin/users/{userId}/subscription-transactions: one page. */
 export async function fetchUserSubscriptionTransactions(
   userId: string,
+  params: UserTransactionsParams,
   signal?: AbortSignal,
-): Promise<SubscriptionTransactionRow[]> {
+): Promise<TransactionsPage<SubscriptionTransactionRow>> {
   const body = await api.get(
     `/api/admin/users/${encodeURIComponent(userId)}/subscription-transactions`,
-    { signal, schema: adminUserSubscriptionTransactionsResponseSchema },
+    { signal, query: queryOf(params), schema: adminUserSubscriptionTransactionsResponseSchema },
   );
-  return body.data.map((r) => ({
-    _id: r._id,
-    transactionDate: r.transactionDate,
-    planName: r.planId?.name ?? r.planName ?? null,
-    amount: r.amount,
-    status: r.status,
-    transactionId: r.stripePaymentId ?? r.invoiceId ?? null,
-    refundedAmount: r.refundedAmount,
-    currency: r.currency,
-  }));
+  return {
+    rows: body.data.map((r) => ({
+      _id: r._id,
+      transactionDate: r.transactionDate,
+      planName: r.planId?.name ?? r.planName ?? null,
+      amount: r.amount,
+      currency: r.currency,
+      status: r.status,
+      failureReason: r.failureReason ?? null,
+      refundedAmount: r.refundedAmount,
+      transactionId: r.stripePaymentId ?? r.invoiceId ?? null,
+    })),
+    total: body.pagination.total,
+    pages: body.pagination.pages,
+  };
 }

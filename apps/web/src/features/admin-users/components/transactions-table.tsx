@@ -1,80 +1,94 @@
+import type { AdminUserTransactionSortField } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { Search } from "lucide-react";
-import { type ReactNode, useId, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SortableHeader, tdClasses } from "@/components/ui/sortable-header";
+import { TableScroll } from "@/components/ui/table-scroll";
+import type { UserTransactionsParams } from "../api/transactions";
+import type { TransactionsState } from "../hooks/use-user-transactions";
 
 /** Page size of the user transaction tables (admin-side spec, section 9). */
 export const TRANSACTIONS_PAGE_SIZE = 10;
+/** The search asks the server once typing pauses this long. */
+const SEARCH_DELAY_MS = 300;
 
 export interface TransactionColumn<T> {
   label: string;
-  value: (row: T) => string | number;
-  render?: (row: T) => ReactNode;
+  /** The server's sort field of this column. */
+  sortBy: AdminUserTransactionSortField;
+  render: (row: T) => ReactNode;
 }
+
+/** The first page, newest first, no search. */
+export const FIRST_PAGE: UserTransactionsParams = {
+  page: 1,
+  limit: TRANSACTIONS_PAGE_SIZE,
+  sortBy: "transactionDate",
+  sortOrder: -1,
+  search: "",
+};
 
 interface TransactionsTableProps<T extends { _id: string }> {
   title: string;
-  rows: T[];
-  isPending: boolean;
+  /** The page shown, as the server searched, sorted and paged it. */
+  state: TransactionsState<T>;
+  params: UserTransactionsParams;
+  onParams: (params: UserTransactionsParams) => void;
   columns: TransactionColumn<T>[];
-  /** Whether a row matches the search text (lower case). */
-  matches: (row: T, search: string) => boolean;
   searchLabel: string;
   emptyMessage: string;
   noMatchMessage: string;
 }
 
-/** Success green, pending yellow, anything else red; shown capitalised (admin-side spec, section 4). */
-export function TransactionStatusBadge({ status }: { status: string }) {
+/**
+ * Success green, pending yellow, anything else red; shown capitalised (admin-side spec, section
+ * 4). A failed payment's reason shows below.
+ */
+export function TransactionStatusBadge({
+  status,
+  reason,
+}: {
+  status: string;
+  reason?: string | null;
+}) {
   const tone = status === "success" ? "green" : status === "pending" ? "yellow" : "red";
   const label = status ? `${status[0]?.toUpperCase()}${status.slice(1)}` : "Unknown";
-  return <Badge tone={tone}>{label}</Badge>;
+  if (!reason) return <Badge tone={tone}>{label}</Badge>;
+  return (
+    <span className="inline-flex max-w-56 flex-col items-start gap-1">
+      <Badge tone={tone}>{label}</Badge>
+      <span className="text-xs text-red-700 dark:text-red-300">{reason}</span>
+    </span>
+  );
 }
 
 /**
  * A user's transactions: a search box, sortable columns (newest first by default) and
- * Previous/Next paging with "Page X of N", shown only when there is more than one page.
+ * Previous/Next paging with "Page X of N", shown only when there is more than one page. The
+ * server searches, sorts and pages, so every transaction is reachable however many there are.
  */
 export function TransactionsTable<T extends { _id: string }>({
   title,
-  rows,
-  isPending,
+  state,
+  params,
+  onParams,
   columns,
-  matches,
   searchLabel,
   emptyMessage,
   noMatchMessage,
 }: TransactionsTableProps<T>) {
   const searchId = useId();
-  const [search, setSearch] = useState("");
-  const [sort, setSort] = useState<{ column: number; ascending: boolean }>({
-    column: 0,
-    ascending: false,
-  });
-  const [page, setPage] = useState(1);
-
-  const visible = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    const filtered = needle ? rows.filter((row) => matches(row, needle)) : rows;
-    const column = columns[sort.column];
-    if (!column) return filtered;
-    return [...filtered].sort((a, b) => {
-      const x = column.value(a);
-      const y = column.value(b);
-      const order = x < y ? -1 : x > y ? 1 : 0;
-      return sort.ascending ? order : -order;
-    });
-  }, [rows, search, sort, columns, matches]);
-
-  const pages = Math.max(1, Math.ceil(visible.length / TRANSACTIONS_PAGE_SIZE));
-  const current = Math.min(page, pages);
-  const shown = visible.slice(
-    (current - 1) * TRANSACTIONS_PAGE_SIZE,
-    current * TRANSACTIONS_PAGE_SIZE,
-  );
+  const [search, setSearch] = useState(params.search);
+  useEffect(() => {
+    if (search === params.search) return;
+    const timer = setTimeout(() => onParams({ ...params, search, page: 1 }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search, params, onParams]);
+  const { rows, pages, isPending } = state;
+  const shown = rows;
 
   return (
     <div>
@@ -94,35 +108,37 @@ export function TransactionsTable<T extends { _id: string }>({
             id={searchId}
             type="search"
             value={search}
-            onChange={(event) => {
-              setSearch(event.target.value);
-              setPage(1);
-            }}
+            onChange={(event) => setSearch(event.target.value)}
             placeholder="Search transactions"
             className="h-10 w-full rounded-xl border border-stone-300 bg-white pr-3 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500"
           />
         </div>
       </div>
-      <div className="overflow-x-auto">
+      <TableScroll label={title}>
         <table className="min-w-full divide-y divide-stone-200 dark:divide-white/10">
           <caption className="sr-only">{title}</caption>
           <thead className="bg-stone-50 dark:bg-white/[0.03]">
             <tr>
-              {columns.map((column, index) => (
+              {columns.map((column) => (
                 <SortableHeader
                   key={column.label}
                   label={column.label}
                   direction={
-                    sort.column === index ? (sort.ascending ? "ascending" : "descending") : null
+                    params.sortBy === column.sortBy
+                      ? params.sortOrder === 1
+                        ? "ascending"
+                        : "descending"
+                      : null
                   }
-                  onSort={() => {
-                    setSort((s) =>
-                      s.column === index
-                        ? { column: index, ascending: !s.ascending }
-                        : { column: index, ascending: false },
-                    );
-                    setPage(1);
-                  }}
+                  onSort={() =>
+                    onParams({
+                      ...params,
+                      sortBy: column.sortBy,
+                      sortOrder:
+                        params.sortBy === column.sortBy ? (params.sortOrder === 1 ? -1 : 1) : -1,
+                      page: 1,
+                    })
+                  }
                 />
               ))}
             </tr>
@@ -143,21 +159,27 @@ export function TransactionsTable<T extends { _id: string }>({
               <tr key={row._id}>
                 {columns.map((column) => (
                   <td key={column.label} className={clsx(tdClasses)}>
-                    {column.render ? column.render(row) : column.value(row)}
+                    {column.render(row)}
                   </td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {!isPending && shown.length === 0 && (
         // Outside the scrolling table, so it stays centred in the card on narrow screens.
         <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
-          {search.trim() && rows.length > 0 ? noMatchMessage : emptyMessage}
+          {params.search.trim() ? noMatchMessage : emptyMessage}
         </p>
       )}
-      {pages > 1 && <Pager page={current} pages={pages} onPage={setPage} />}
+      {pages > 1 && (
+        <Pager
+          page={Math.min(params.page, pages)}
+          pages={pages}
+          onPage={(page) => onParams({ ...params, page })}
+        />
+      )}
     </div>
   );
 }

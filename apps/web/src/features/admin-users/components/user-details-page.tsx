@@ -8,12 +8,14 @@ import { Link, useSearchParams } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { MoneyFigure } from "@/components/ui/money-figure";
 import { Spinner } from "@/components/ui/spinner";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { ApiError } from "@/lib/api-client";
 import { formatCount, formatDate, formatDateTime, formatMoney } from "@/lib/format";
 import { roleLabel } from "../api/format";
+import type { UserTransactionsParams } from "../api/transactions";
 import { adminUserQuery } from "../api/users";
 import { useUserStatus } from "../hooks/use-user-status";
 import {
@@ -27,6 +29,7 @@ import { MoneyActions } from "./money-actions";
 import { RefundDialog, type RefundTarget, withRefundAction } from "./refund-dialog";
 import { SubscriptionCard } from "./subscription-card";
 import {
+  FIRST_PAGE,
   type TransactionColumn,
   TransactionStatusBadge,
   TransactionsTable,
@@ -43,53 +46,34 @@ type TabValue = (typeof TABS)[number]["value"];
 /** The overview's recent lists show this many (admin-side spec, section 9). */
 const RECENT_COUNT = 3;
 
+const money = (r: { amount: number; currency: string }) => formatMoney(r.amount, r.currency);
+
 const creditColumns: TransactionColumn<CreditTransactionRow>[] = [
-  {
-    label: "Date",
-    value: (r) => r.transactionDate,
-    render: (r) => formatDateTime(r.transactionDate),
-  },
-  { label: "Credits", value: (r) => r.credits, render: (r) => formatCount(r.credits) },
-  { label: "Amount", value: (r) => r.amount, render: (r) => formatMoney(r.amount) },
+  { label: "Date", sortBy: "transactionDate", render: (r) => formatDateTime(r.transactionDate) },
+  { label: "Credits", sortBy: "credits", render: (r) => formatCount(r.credits) },
+  { label: "Amount", sortBy: "amount", render: money },
   {
     label: "Status",
-    value: (r) => r.status,
-    render: (r) => <TransactionStatusBadge status={r.status} />,
+    sortBy: "status",
+    render: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
   },
-  {
-    label: "Transaction ID",
-    value: (r) => r.transactionId ?? "",
-    render: (r) => r.transactionId ?? "N/A",
-  },
+  { label: "Transaction ID", sortBy: "transactionId", render: (r) => r.transactionId ?? "N/A" },
 ];
 
 const subscriptionColumns: TransactionColumn<SubscriptionTransactionRow>[] = [
-  {
-    label: "Date",
-    value: (r) => r.transactionDate,
-    render: (r) => formatDateTime(r.transactionDate),
-  },
-  { label: "Plan", value: (r) => r.planName ?? "", render: (r) => r.planName ?? "N/A" },
-  { label: "Amount", value: (r) => r.amount, render: (r) => formatMoney(r.amount) },
+  { label: "Date", sortBy: "transactionDate", render: (r) => formatDateTime(r.transactionDate) },
+  { label: "Plan", sortBy: "planName", render: (r) => r.planName ?? "N/A" },
+  { label: "Amount", sortBy: "amount", render: money },
   {
     label: "Status",
-    value: (r) => r.status,
-    render: (r) => <TransactionStatusBadge status={r.status} />,
+    sortBy: "status",
+    render: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
   },
-  {
-    label: "Transaction ID",
-    value: (r) => r.transactionId ?? "",
-    render: (r) => r.transactionId ?? "N/A",
-  },
+  { label: "Transaction ID", sortBy: "transactionId", render: (r) => r.transactionId ?? "N/A" },
 ];
 
-// Credit tab search: id or status; subscription tab: id, plan name or status (spec section 5).
-const creditMatches = (row: CreditTransactionRow, s: string) =>
-  [row._id, row.transactionId ?? "", row.status].some((v) => v.toLowerCase().includes(s));
-const subscriptionMatches = (row: SubscriptionTransactionRow, s: string) =>
-  [row._id, row.transactionId ?? "", row.planName ?? "", row.status].some((v) =>
-    v.toLowerCase().includes(s),
-  );
+/** The overview's recent lists: the newest few of each kind. */
+const RECENT: UserTransactionsParams = { ...FIRST_PAGE, limit: RECENT_COUNT };
 
 function BackLink() {
   return (
@@ -115,7 +99,13 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function RecentList<
-  T extends { _id: string; transactionDate: string; amount: number; status: string },
+  T extends {
+    _id: string;
+    transactionDate: string;
+    amount: number;
+    currency: string;
+    status: string;
+  },
 >({
   title,
   rows,
@@ -127,9 +117,7 @@ function RecentList<
   describe: (row: T) => string;
   onViewAll: () => void;
 }) {
-  const recent = [...rows]
-    .sort((a, b) => (a.transactionDate < b.transactionDate ? 1 : -1))
-    .slice(0, RECENT_COUNT);
+  const recent = rows.slice(0, RECENT_COUNT);
   return (
     <Card className="p-5">
       <div className="flex items-center justify-between gap-2">
@@ -162,7 +150,7 @@ function RecentList<
               </div>
               <div className="flex shrink-0 items-center gap-2">
                 <span className="tabular-nums text-stone-900 dark:text-white">
-                  {formatMoney(row.amount)}
+                  {formatMoney(row.amount, row.currency)}
                 </span>
                 <TransactionStatusBadge status={row.status} />
               </div>
@@ -209,7 +197,11 @@ function Overview({
             <Field label="Join Date">{formatDate(user.createdAt)}</Field>
             <Field label="Last Login">{formatDateTime(user.lastLogin, "Never")}</Field>
             <Field label="Credits">{formatCount(user.credits)}</Field>
-            <Field label="Total Spent">{formatMoney(user.totalSpent)}</Field>
+            <Field label="Total Spent">
+              <MoneyFigure
+                metric={{ value: user.totalSpent, byCurrency: user.totalSpentByCurrency }}
+              />
+            </Field>
             <Field label="Messages Today">{formatCount(user.dailyMessageCount)}</Field>
             <Field label="Sign-in">{user.googleId ? "Google" : "Email and password"}</Field>
           </dl>
@@ -240,8 +232,12 @@ function Overview({
  */
 export function AdminUserDetailsPage({ userId }: { userId: string }) {
   const user = useQuery(adminUserQuery(userId));
-  const credits = useUserCreditTransactions(userId);
-  const subscriptions = useUserSubscriptionTransactions(userId);
+  const [creditParams, setCreditParams] = useState(FIRST_PAGE);
+  const [subscriptionParams, setSubscriptionParams] = useState(FIRST_PAGE);
+  const credits = useUserCreditTransactions(userId, creditParams);
+  const subscriptions = useUserSubscriptionTransactions(userId, subscriptionParams);
+  const recentCredits = useUserCreditTransactions(userId, RECENT);
+  const recentSubscriptions = useUserSubscriptionTransactions(userId, RECENT);
   const status = useUserStatus();
   const [target, setTarget] = useState<StatusTarget | null>(null);
   const [refunding, setRefunding] = useState<RefundTarget | null>(null);
@@ -349,8 +345,8 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
         <Tabs.Content value="overview" className="pt-6">
           <Overview
             user={detail}
-            credits={credits.rows}
-            subscriptions={subscriptions.rows}
+            credits={recentCredits.rows}
+            subscriptions={recentSubscriptions.rows}
             onTab={setTab}
           />
         </Tabs.Content>
@@ -358,14 +354,14 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
           <Card className="overflow-hidden">
             <TransactionsTable
               title="Credit Transactions"
-              rows={credits.rows}
-              isPending={credits.isPending}
+              state={credits}
+              params={creditParams}
+              onParams={setCreditParams}
               columns={withRefundAction(
                 creditColumns,
                 (r) => `${formatCount(r.credits)} credits`,
                 setRefunding,
               )}
-              matches={creditMatches}
               searchLabel="Search credit transactions by ID or status"
               emptyMessage="No credit transactions found"
               noMatchMessage="No matching transactions found"
@@ -376,14 +372,14 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
           <Card className="overflow-hidden">
             <TransactionsTable
               title="Subscription Transactions"
-              rows={subscriptions.rows}
-              isPending={subscriptions.isPending}
+              state={subscriptions}
+              params={subscriptionParams}
+              onParams={setSubscriptionParams}
               columns={withRefundAction(
                 subscriptionColumns,
                 (r) => r.planName ?? "Subscription",
                 setRefunding,
               )}
-              matches={subscriptionMatches}
               searchLabel="Search subscription transactions by ID, plan or status"
               emptyMessage="No subscription transactions found"
               noMatchMessage="No matching subscription transactions found"

@@ -1,7 +1,8 @@
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import {
   fetchUserCreditTransactions,
   fetchUserSubscriptionTransactions,
+  type UserTransactionsParams,
   userTransactionKeys,
 } from "../api/transactions";
 
@@ -11,11 +12,12 @@ export interface CreditTransactionRow {
   transactionDate: string;
   credits: number;
   amount: number;
-  status: string;
-  transactionId: string | null;
-  /** Given back so far (refunds and disputes), and the payment's currency. */
-  refundedAmount: number;
   currency: string;
+  status: string;
+  failureReason: string | null;
+  transactionId: string | null;
+  /** Given back so far (refunds and disputes), in the payment's currency. */
+  refundedAmount: number;
 }
 
 /** A subscription payment of one user, as the Subscription Transactions tab shows it. */
@@ -24,36 +26,56 @@ export interface SubscriptionTransactionRow {
   transactionDate: string;
   planName: string | null;
   amount: number;
+  currency: string;
   status: string;
+  failureReason: string | null;
   transactionId: string | null;
   refundedAmount: number;
-  currency: string;
 }
 
 export interface TransactionsState<T> {
   rows: T[];
+  total: number;
+  pages: number;
   isPending: boolean;
 }
 
 /**
- * The user's credit transactions (GET /api/admin/users/{userId}/transactions). Load failures
- * stay silent (admin-side spec, section 8): the tab shows its empty state.
+ * One page of the user's credit transactions (GET /api/admin/users/{userId}/transactions),
+ * searched, sorted and paged on the server. Load failures stay silent (admin-side spec,
+ * section 8): the tab shows its empty state. The previous page stays while the next loads.
  */
-export function useUserCreditTransactions(userId: string): TransactionsState<CreditTransactionRow> {
+export function useUserCreditTransactions(
+  userId: string,
+  params: UserTransactionsParams,
+): TransactionsState<CreditTransactionRow> {
   const query = useQuery({
-    queryKey: userTransactionKeys.credits(userId),
-    queryFn: ({ signal }) => fetchUserCreditTransactions(userId, signal),
+    queryKey: userTransactionKeys.credits(userId, params),
+    queryFn: ({ signal }) => fetchUserCreditTransactions(userId, params, signal),
+    placeholderData: keepPreviousData,
   });
-  return { rows: query.data ?? [], isPending: query.isPending };
+  return {
+    rows: query.data?.rows ?? [],
+    total: query.data?.total ?? 0,
+    pages: query.data?.pages ?? 0,
+    isPending: query.isPending,
+  };
 }
 
-/** The user's subscription transactions (GET /api/admin/users/{userId}/subscription-transactions). */
+/** One page of the user's subscription transactions (.../subscription-transactions). */
 export function useUserSubscriptionTransactions(
   userId: string,
+  params: UserTransactionsParams,
 ): TransactionsState<SubscriptionTransactionRow> {
   const query = useQuery({
-    queryKey: userTransactionKeys.subscriptions(userId),
-    queryFn: ({ signal }) => fetchUserSubscriptionTransactions(userId, signal),
+    queryKey: userTransactionKeys.subscriptions(userId, params),
+    queryFn: ({ signal }) => fetchUserSubscriptionTransactions(userId, params, signal),
+    placeholderData: keepPreviousData,
   });
-  return { rows: query.data ?? [], isPending: query.isPending };
+  return {
+    rows: query.data?.rows ?? [],
+    total: query.data?.total ?? 0,
+    pages: query.data?.pages ?? 0,
+    isPending: query.isPending,
+  };
 }

@@ -1,0 +1,68 @@
+import type {
+  AdminCreditTransaction,
+  AdminSubscriptionTransaction,
+  SubscriptionHistoryEvent,
+} from "./billing";
+
+/**
+ * The one CSV cell rule of the project (decision 0047): the web app's encoder (apps/web
+ * lib/csv.ts), the admin screens' page export and the server's "Export all"
+ * (GET /api/admin/{...}/export) all write cells through csvCell, and the transaction screens'
+ * columns through the row functions below (admin-side section 7). Every cell is quoted and
+ * missing values show as N/A. A text cell starting with = + - @, a tab or a carriage return is
+ * neutralised with a leading apostrophe, so a spreadsheet never runs it ("-1+1", "=HYPERLINK");
+ * a cell that is only a number ("-5.00", a refund's amount) is a number, not a formula, and is
+ * written as it is.
+ */
+export type CsvValue = string | number | boolean | null | undefined;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+export function csvCell(value: CsvValue): string {
+  if (typeof value === "number") return `"${Number.isFinite(value) ? value : "N/A"}"`;
+  const text = value === null || value === undefined || value === "" ? "N/A" : String(value);
+  const safe = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+  return `"${safe.replaceAll('"', '""')}"`;
+}
+
+/** One CSV line (no line end). */
+export const csvLine = (values: readonly CsvValue[]): string => values.map(csvCell).join(",");
+
+export const creditTransactionCsvRow = (r: AdminCreditTransaction): CsvValue[] => [
+  r.transactionDate,
+  r.userId?.email,
+  r.userId?.name,
+  r.metadata.packageName,
+  r.credits,
+  r.amount.toFixed(2),
+  r.currency.toUpperCase(),
+  r.status,
+  r.stripePaymentId,
+];
+
+export const subscriptionTransactionCsvRow = (r: AdminSubscriptionTransaction): CsvValue[] => [
+  r.transactionDate,
+  r.userId?.email,
+  r.userId?.name,
+  r.planId?.name ?? r.planName ?? null,
+  r.amount.toFixed(2),
+  r.currency.toUpperCase(),
+  r.status,
+  r.stripePaymentId ?? r.invoiceId ?? null,
+];
+
+export const subscriptionHistoryCsvRow = (r: SubscriptionHistoryEvent): CsvValue[] => [
+  r.timestamp,
+  r.userId?.email,
+  r.userId?.name,
+  r.planId?.name,
+  r.eventType,
+  r.status,
+  r.startDate,
+  r.endDate,
+  r.amount.toFixed(2),
+  r.currency?.toUpperCase(),
+  r.autoRenew ? "Yes" : "No",
+  r.stripeSubscriptionId,
+];
