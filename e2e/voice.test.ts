@@ -108,6 +108,8 @@ const played = (page: Page) =>
 describe("voice call", () => {
   it("places a call, hears the persona answer, hangs up and finds the call in call history", async () => {
     const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
     const token = await signUpFan(page, server.url, uniqueFan("caller", "Test User"));
     await page.goto(`${server.url}/dashboard/call`);
     await page.getByTestId("call-credits").getByText("100 credits").waitFor();
@@ -123,12 +125,26 @@ describe("voice call", () => {
       .getByText(/95 credits/)
       .waitFor();
 
-    // The fake microphone speaks; the utterance goes up, is transcribed and answered.
-    await page.getByTestId("call-transcript").getByText(HEARD).waitFor({ timeout: 30_000 });
-    await page
+    // The fake microphone speaks; Silero VAD (its model and onnxruntime's WASM served by this
+    // app, run in this Chromium) hears it; the utterance goes up, is transcribed and answered,
+    // and the live captions show both sides.
+    const captions = page.getByRole("log");
+    await captions.getByTestId("call-transcript").first().getByText(HEARD).waitFor({
+      timeout: 30_000,
+    });
+    await captions
       .getByTestId("call-response")
+      .first()
       .getByText(/loud and clear/)
       .waitFor({ timeout: 30_000 });
+    expect(await captions.getAttribute("aria-live")).toBe("polite");
+    const vadFiles = requested.filter((url) => new URL(url).pathname.startsWith("/vad/"));
+    expect(vadFiles.map((url) => new URL(url).pathname)).toEqual(
+      expect.arrayContaining(["/vad/silero_vad_v5.onnx", "/vad/ort-wasm-simd-threaded.wasm"]),
+    );
+    expect(
+      requested.filter((url) => !url.startsWith(server.url) && !url.startsWith("data:")),
+    ).toEqual([]);
     // The persona's voice plays: buffers started, with sound in them.
     await expect
       .poll(async () => (await played(page)).buffers, { timeout: 30_000 })
@@ -149,6 +165,8 @@ describe("voice call", () => {
     );
     await page.getByRole("button", { name: "Hang up" }).click();
     await expect.poll(() => page.getByTestId("call-status").textContent()).toBe("Call ended");
+    // Said once, not in the status and again below it.
+    expect(await overlay.getByText("Call ended", { exact: true }).count()).toBe(1);
     expect((await report).ok()).toBe(true);
     await page.getByRole("button", { name: "Close" }).click();
     await overlay.waitFor({ state: "detached" });

@@ -1,13 +1,66 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 const API_TARGET = "http://127.0.0.1:3000";
 
+/**
+ * The voice call's VAD files (docs/decisions/0043-neural-voice-detection.md): the Silero model
+ * and the audio worklet of @ricky0123/vad-web and onnxruntime-web's WASM, served by this app
+ * under /vad/ (copied into the build, answered by the dev server), never from a CDN. Only the
+ * call page fetches them.
+ */
+function vadAssets(): Plugin {
+  const require = createRequire(import.meta.url);
+  const vadDir = dirname(require.resolve("@ricky0123/vad-web"));
+  const ortDir = dirname(require.resolve("onnxruntime-web/wasm"));
+  const files: Record<string, string> = {
+    "silero_vad_v5.onnx": join(vadDir, "silero_vad_v5.onnx"),
+    "vad.worklet.bundle.min.js": join(vadDir, "vad.worklet.bundle.min.js"),
+    "ort-wasm-simd-threaded.wasm": join(ortDir, "ort-wasm-simd-threaded.wasm"),
+    "ort-wasm-simd-threaded.mjs": join(ortDir, "ort-wasm-simd-threaded.mjs"),
+  };
+  const types: Record<string, string> = {
+    onnx: "application/octet-stream",
+    js: "text/javascript",
+    mjs: "text/javascript",
+    wasm: "application/wasm",
+  };
+  return {
+    name: "twinline-vad-assets",
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        const name = request.url?.split("?")[0]?.replace(/^\/vad\//, "");
+        const file = name && request.url?.startsWith("/vad/") ? files[name] : undefined;
+        if (!file || !name) return next();
+        response.setHeader("content-type", types[name.split(".").pop() ?? ""] ?? "");
+        response.end(readFileSync(file));
+      });
+    },
+    generateBundle() {
+      for (const [name, file] of Object.entries(files)) {
+        this.emitFile({ type: "asset", fileName: `vad/${name}`, source: readFileSync(file) });
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
-  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL("./src", import.meta.url)),
+      // onnxruntime-web's build that loads its WASM from `wasmPaths` (/vad/), rather than the
+      // one that makes the bundler copy the same 14 MB file into assets/ a second time.
+      "onnxruntime-web/wasm": createRequire(import.meta.url)
+        .resolve("onnxruntime-web/wasm")
+        .replace(/ort\.wasm\.min\.js$/, "ort.wasm.min.mjs"),
+    },
+  },
+  plugins: [react(), tailwindcss(), vadAssets()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

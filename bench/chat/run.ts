@@ -244,3 +244,7 @@ console.log(
         ? "goal met at p50, not at p99 (< 5 ms)"
         : "goal NOT met (>= 5 ms)"),
 );
+
+// Phase 3: a long-time fan, recall on against recall off (long-history.ts, also
+// `npm run bench:chat:memory` alone).
+if (process.env.BENCH_LONG_HISTORY !== "0") await import("./long-history.ts");

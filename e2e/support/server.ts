@@ -20,6 +20,8 @@ export interface StartServerOptions {
   env?: Record<string, string>;
   /** Reuse a data directory, e.g. to reopen what an earlier server wrote. */
   dataDir?: string;
+  /** How long the server may take to answer /api/health (default 30 s). */
+  healthTimeoutMs?: number;
 }
 
 async function freePort(): Promise<number> {
@@ -35,8 +37,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 30_000;
+async function waitForHealth(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 30_000,
+) {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       throw new Error(`server exited with ${child.exitCode} before it was healthy:\n${output()}`);
@@ -49,7 +56,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`server did not become healthy within 30 s:\n${output()}`);
+  throw new Error(`server did not become healthy within ${timeoutMs} ms:\n${output()}`);
 }
 
 /** Starts the built app (npm run build first) as `npm start` would, on its own data directory. */
@@ -82,7 +89,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   const output = () => log;
   try {
-    await waitForHealth(url, child, output);
+    await waitForHealth(url, child, output, options.healthTimeoutMs);
   } catch (error) {
     child.kill("SIGKILL");
     throw error;

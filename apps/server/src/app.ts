@@ -22,6 +22,7 @@ import { billingModule } from "./modules/billing/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
 import { dashboardsModule } from "./modules/dashboards/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import type { VoiceClock } from "./modules/voice/clock.ts";
@@ -223,6 +224,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
+  await app.register(memoryModule);
   await app.register(chatModule, {
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });

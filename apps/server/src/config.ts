@@ -2,6 +2,10 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./config-error.ts";
+import {
+  DEFAULT_POCKETSPHINX_BIN,
+  DEFAULT_POCKETSPHINX_MODEL_DIR,
+} from "./providers/stt/pocketsphinx.ts";
 import { loadOrCreateSecret } from "./secrets.ts";
 
 export { ConfigError };
@@ -31,6 +35,8 @@ export interface Config {
     model: string | undefined;
     sttModel: string | undefined;
   };
+  /** The offline recogniser (Debian's pocketsphinx); used with no key when installed. */
+  pocketsphinx: { bin: string; modelDir: string };
   elevenlabs: { apiKey: string | undefined; baseUrl: string | undefined };
   stripe: {
     secretKey: string | undefined;
@@ -143,6 +149,8 @@ const envSchema = z.object({
   OPENAI_BASE_URL: httpUrl,
   OPENAI_MODEL: optional,
   OPENAI_STT_MODEL: optional,
+  POCKETSPHINX_BIN: optional,
+  POCKETSPHINX_MODEL_DIR: optional,
   ELEVENLABS_API_KEY: optional,
   ELEVENLABS_BASE_URL: httpUrl,
   STRIPE_SECRET_KEY: optional,
@@ -195,6 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       baseUrl: e.OPENAI_BASE_URL,
       model: e.OPENAI_MODEL,
       sttModel: e.OPENAI_STT_MODEL,
+    },
+    pocketsphinx: {
+      bin: e.POCKETSPHINX_BIN ?? DEFAULT_POCKETSPHINX_BIN,
+      modelDir: e.POCKETSPHINX_MODEL_DIR ?? DEFAULT_POCKETSPHINX_MODEL_DIR,
     },
     elevenlabs: { apiKey: e.ELEVENLABS_API_KEY, baseUrl: e.ELEVENLABS_BASE_URL },
     stripe: {

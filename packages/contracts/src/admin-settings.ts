@@ -68,8 +68,11 @@ export type ApiKeys = z.infer<typeof apiKeysSchema>;
 /** Which implementation each provider runs right now, so the admin sees what is offline. */
 export const providerModesSchema = z.object({
   llm: z.enum(["openai", "offline"]),
-  /** Speech to text of the voice call: OpenAI-compatible transcription, or none offline. */
-  stt: z.enum(["openai", "offline"]),
+  /**
+   * Speech to text of the voice call: OpenAI-compatible transcription; offline, pocketsphinx
+   * (rough) when it is installed, else none.
+   */
+  stt: z.enum(["openai", "pocketsphinx", "offline"]),
   tts: z.enum(["elevenlabs", "offline"]),
   payments: z.enum(["stripe", "sandbox"]),
 });

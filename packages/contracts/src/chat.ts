@@ -26,6 +26,10 @@ export const chatMessageSchema = z.object({
   timestamp: z.string(),
   /** Set on a user's message the persona could not answer. */
   replyFailed: z.boolean().optional(),
+  /** A turn of this voice call (the fan's transcribed words or the persona's spoken reply). */
+  callId: z.string().nullable().optional(),
+  /** The call's duration in seconds once it ended (call turns only). */
+  callDuration: z.number().int().nullable().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -127,6 +131,8 @@ export const chatLogsQuerySchema = z.object({
   plan: z.enum(["all", "premium", "standard"]).default("all"),
   startDate: queryDate("startDate must be a date (yyyy-MM-dd)").optional(),
   endDate: queryDate("endDate must be a date (yyyy-MM-dd)").optional(),
+  /** chat: conversations with no call; call: conversations holding a voice call's turns. */
+  channel: z.enum(["all", "chat", "call"]).default("all"),
   sortBy: z.enum(["startTime", "lastMessageAt", "messageCount", "duration"]).default("startTime"),
   sortOrder: z.coerce
     .number()
@@ -149,6 +155,8 @@ export const CHAT_LOGS_CSV_HEADER = [
   "Duration (s)",
   "Messages",
   "Plan",
+  "Calls",
+  "Call Transcript",
 ] as const;
 
 export const chatLogSchema = z.object({
@@ -166,6 +174,8 @@ export const chatLogSchema = z.object({
   duration: z.number().int(),
   messageCount: z.number().int(),
   plan: z.enum(["premium", "standard"]),
+  /** Voice calls whose turns are in this conversation. */
+  calls: z.number().int(),
 });
 export type ChatLog = z.infer<typeof chatLogSchema>;
 export const chatLogsResponseSchema = z.object({

@@ -8,6 +8,7 @@ export * from "./billing";
 export * from "./chat";
 export * from "./csv";
 export * from "./dashboards";
+export * from "./memory";
 export * from "./refunds";
 export * from "./settings";
 export * from "./site-pages";

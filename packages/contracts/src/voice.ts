@@ -9,6 +9,12 @@ import { paginationSchema } from "./api";
  *   more than VOICE_MIN_UTTERANCE_BYTES bytes; smaller frames are ignored.
  * - client → server, JSON: `interrupt` (barge-in: the rest of the reply is cancelled) and
  *   `end` (hang up: the call is closed and the socket closes with 1000).
+ * - Eager end of turn (not in the spec; docs/decisions/0042-eager-end-of-turn.md): JSON
+ *   `candidate {candidateId}` announces that the NEXT binary frame is the utterance so far, sent
+ *   on a short pause: the server transcribes and answers it at once but sends nothing of it
+ *   until `commit {candidateId}` (the pause reached the end of the turn); `cancel {candidateId}`
+ *   (the fan spoke again) drops it, and the next candidate carries the whole utterance. A binary
+ *   frame without a `candidate` before it is an utterance committed at once (the spec's way).
  * - server → client, JSON: the messages of voiceServerMessageSchema.
  * - server → client, binary: audio of the persona's reply. Each binary frame is ONE complete,
  *   self-contained audio file (one sentence, in `audio_start.format`), playable on its own;
@@ -29,6 +35,7 @@ export const VOICE_MESSAGES = {
   historyFailed: "Failed to fetch call history",
   endFailed: "Failed to update call record",
   playFailed: "Failed to play audio response",
+  callNotFound: "Call not found",
   /** Not in the spec: voice off in the settings (site or AI profile). */
   voiceDisabled: "Voice calls are turned off at the moment",
   /** Not in the spec: sent as `credit_warning` before the last affordable minute. */
@@ -50,6 +57,9 @@ export const VOICE_MESSAGES = {
   serverClosing: "The server is restarting. Please call again in a moment.",
   /** `transcription` (offline: true) when no speech-to-text key is set. */
   offlineTranscription: "Speech is not transcribed offline: no speech-to-text key is set",
+  /** Not in the spec: shown on a call whose speech is recognised offline (pocketsphinx). */
+  roughRecognition:
+    "Speech is recognised offline on this server: it is rough, so some words may be misheard.",
   /** Not in the spec: the token query parameter is missing or no longer valid. */
   unauthorized: "Your session has expired. Please log in again.",
   noCall: "No voice call found",
@@ -104,8 +114,11 @@ export const voiceCallStartedMessageSchema = z.object({
   creditsPerMinute: z.number().int(),
   /** Balance after the first minute. */
   creditsRemaining: z.number().int(),
-  /** The server's modes: offline STT means speech is not transcribed. */
-  stt: z.enum(["openai", "offline"]),
+  /**
+   * The server's modes: offline STT means speech is not transcribed; pocketsphinx, that it is
+   * recognised offline, roughly.
+   */
+  stt: z.enum(["openai", "pocketsphinx", "offline"]),
   tts: z.enum(["elevenlabs", "offline"]),
   /** Not in the spec: a reconnection within the grace took the dropped call over. */
   resumed: z.boolean().optional(),
@@ -177,11 +190,20 @@ export type VoiceServerMessage = z.infer<typeof voiceServerMessageSchema>;
 
 // ---- socket: client → server (JSON text frames) ----
 
+/** A candidate's id, chosen by the client (unique within the call). */
+export const voiceCandidateIdSchema = z.string().min(1).max(64);
+
 export const voiceClientMessageSchema = z.discriminatedUnion("type", [
   /** Barge-in: stop the current reply (LLM stream and pending speech) on the server. */
   z.object({ type: z.literal("interrupt") }),
   /** Hang up: the call is closed and the socket closes with 1000. */
   z.object({ type: z.literal("end") }),
+  /** The next binary frame is a candidate utterance: answer it, but hold the answer. */
+  z.object({ type: z.literal("candidate"), candidateId: voiceCandidateIdSchema }),
+  /** The candidate is the fan's turn: send its held answer now, and the rest as it comes. */
+  z.object({ type: z.literal("commit"), candidateId: voiceCandidateIdSchema }),
+  /** The fan went on speaking: drop the candidate and the work on it. */
+  z.object({ type: z.literal("cancel"), candidateId: voiceCandidateIdSchema }),
 ]);
 export type VoiceClientMessage = z.infer<typeof voiceClientMessageSchema>;
 
@@ -233,6 +255,26 @@ export const voiceCallRecordSchema = z.object({
   creditsConsumed: z.number().int(),
 });
 export type VoiceCallRecord = z.infer<typeof voiceCallRecordSchema>;
+
+/** The {id} of GET /api/voice-call/calls/{id}. */
+export const callIdParamsSchema = z.object({ id: z.uuid({ error: "Invalid call id" }) });
+
+/** One turn of a call's stored transcript, oldest first. */
+export const callTranscriptTurnSchema = z.object({
+  _id: z.string(),
+  sender: z.enum(["user", "ai"]),
+  content: z.string(),
+  timestamp: z.string(),
+});
+export type CallTranscriptTurn = z.infer<typeof callTranscriptTurnSchema>;
+
+/** GET /api/voice-call/calls/{id}: one of the fan's calls and its transcript (404 otherwise). */
+export const callDetailResponseSchema = z.object({
+  success: z.literal(true),
+  call: voiceCallRecordSchema,
+  transcript: z.array(callTranscriptTurnSchema),
+});
+export type CallDetailResponse = z.infer<typeof callDetailResponseSchema>;
 
 /** Spec: call history page size 10. */
 export const CALL_HISTORY_PAGE_SIZE = 10;

@@ -4,6 +4,7 @@
 // the database in shape as autovacuum would.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import {
   serializeError,
@@ -27,8 +28,9 @@ const { directory, maintenanceIntervalMs } = workerData as {
   directory: string;
   maintenanceIntervalMs: number;
 };
-// pg_trgm serves the admin's user search (migration 0001 creates the extension).
-const db = await PGlite.create(directory, { extensions: { pg_trgm } });
+// pg_trgm serves the admin's user search (migration 0001 creates the extension); btree_gin the
+// fan's long-term recall (migration 0015).
+const db = await PGlite.create(directory, { extensions: { btree_gin, pg_trgm } });
 const transactions = new Map<number, OpenTransaction>();
 let nextTransaction = 1;
 

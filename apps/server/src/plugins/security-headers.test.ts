@@ -23,7 +23,7 @@ describe("security headers", () => {
     for (const url of ["/", "/api/docs/"]) {
       const response = await t.app.inject({ method: "GET", url });
       const csp = String(response.headers["content-security-policy"]);
-      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval';");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain("upgrade-insecure-requests");
       expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");

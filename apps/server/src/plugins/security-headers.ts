@@ -34,7 +34,9 @@ export function contentSecurityPolicy(https: boolean, googleSignIn = false) {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", ...google(GOOGLE_IDENTITY_SOURCES.script)],
+      // 'wasm-unsafe-eval': the call page's voice detector compiles onnxruntime's WebAssembly
+      // (a file of this origin); it allows WebAssembly only, not eval of JavaScript.
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...google(GOOGLE_IDENTITY_SOURCES.script)],
       styleSrc: ["'self'", "'unsafe-inline'", ...google(GOOGLE_IDENTITY_SOURCES.style)],
       imgSrc: ["'self'", "data:", "blob:", "https:"],
       connectSrc: ["'self'", "ws:", "wss:", ...google(GOOGLE_IDENTITY_SOURCES.connect)],

@@ -95,7 +95,7 @@ describe("serving the web app", () => {
     );
     expect(directives).toEqual({
       "default-src": "'self'",
-      "script-src": "'self'",
+      "script-src": "'self' 'wasm-unsafe-eval'",
       "style-src": "'self' 'unsafe-inline'",
       "img-src": "'self' data: blob: https:",
       "connect-src": "'self' ws: wss:",

@@ -7,7 +7,13 @@ import {
   type PaymentsProvider,
   type SandboxOptions,
 } from "./payments/index.ts";
-import { createOfflineStt, createOpenAiStt, type SttProvider } from "./stt/index.ts";
+import {
+  createOfflineStt,
+  createOpenAiStt,
+  createPocketsphinxStt,
+  pocketsphinxInstalled,
+  type SttProvider,
+} from "./stt/index.ts";
 import { createElevenLabsTts, createOfflineTts, type TtsProvider } from "./tts/index.ts";
 
 /** The provider keys the admin saved (decrypted), each absent when not set. */
@@ -63,7 +69,9 @@ export const llmFor = (config: Config, apiKey: string | undefined): LlmProvider 
 export const sttFor = (config: Config, apiKey: string | undefined): SttProvider =>
   apiKey
     ? createOpenAiStt({ apiKey, baseUrl: config.openai.baseUrl, model: config.openai.sttModel })
-    : createOfflineStt();
+    : pocketsphinxInstalled(config.pocketsphinx)
+      ? createPocketsphinxStt(config.pocketsphinx)
+      : createOfflineStt();
 
 export const ttsFor = (config: Config, apiKey: string | undefined): TtsProvider =>
   apiKey ? createElevenLabsTts({ apiKey, baseUrl: config.elevenlabs.baseUrl }) : createOfflineTts();
@@ -93,7 +101,8 @@ function builtOncePerKey<T>(build: (key: string | undefined) => T) {
  * the next call without a restart; each is built once per key, since an SDK client (OpenAI's
  * alone makes dozens of objects) on every chat message is garbage the reply waits on.
  * - llm: OpenAI (or a compatible server at OPENAI_BASE_URL) with a key, else the offline responder;
- * - stt: OpenAI-compatible transcription (same key and base URL, OPENAI_STT_MODEL), else none;
+ * - stt: OpenAI-compatible transcription (same key and base URL, OPENAI_STT_MODEL), else
+ *   Debian's pocketsphinx when installed (rough), else none;
  * - tts: ElevenLabs (ELEVENLABS_BASE_URL) with a key, else the offline voice;
  * - payments: Stripe (STRIPE_API_BASE) with a secret key, else the sandbox.
  */
@@ -124,7 +133,11 @@ export async function providerModes(deps: ProviderDeps): Promise<ProviderModes> 
   const keys = await effectiveKeys(deps);
   return {
     llm: keys.openai ? "openai" : "offline",
-    stt: keys.openai ? "openai" : "offline",
+    stt: keys.openai
+      ? "openai"
+      : pocketsphinxInstalled(deps.config.pocketsphinx)
+        ? "pocketsphinx"
+        : "offline",
     tts: keys.elevenLabs ? "elevenlabs" : "offline",
     payments: keys.stripeSecret ? "stripe" : "sandbox",
   };

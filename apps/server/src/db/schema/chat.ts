@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -13,6 +14,16 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { users } from "./users.ts";
+import { voiceCalls } from "./voice.ts";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * What counts as a fact the fan told about themselves (offline, with no model to summarise):
+ * a statement in the first person, not a question. PostgreSQL regex (ARE), case-insensitive.
+ */
+export const SELF_DISCLOSURE_PATTERN =
+  "\\m(my|mine|i am|i'm|im|i live|i work|i love|i like|i hate|i have|i've|i was|i grew|call me)\\M";
 
 export const chatSender = pgEnum("chat_sender", ["user", "ai"]);
 
@@ -36,6 +47,8 @@ export const conversations = pgTable(
       .notNull()
       .default(sql`clock_timestamp()`),
     messageCount: integer("message_count").notNull().default(0),
+    /** Voice calls whose turns are in this conversation (kept by the call-turn insert). */
+    callCount: integer("call_count").notNull().default(0),
   },
   (table) => [
     // The admin's chat logs: one index per sort, and the date-range filter on started_at.
@@ -71,8 +84,30 @@ export const chatMessages = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true })
       .notNull()
       .default(sql`clock_timestamp()`),
+    /** A turn of this voice call (the fan's transcribed words or the persona's spoken reply). */
+    callId: uuid("call_id").references(() => voiceCalls.id, { onDelete: "set null" }),
+    /** The fan asked the persona to forget it: never in a prompt again (recall or history). */
+    forgotten: boolean("forgotten").notNull().default(false),
+    /** The fan's words as a search document for long-term recall (memory/repository.ts). */
+    tsv: tsvector("tsv").notNull().generatedAlwaysAs(sql`to_tsvector('english', content)`),
+    /** A fan's statement about themselves: listed under what the persona remembers. */
+    remembered: boolean("remembered")
+      .notNull()
+      .generatedAlwaysAs(
+        sql.raw(
+          `sender = 'user' and content ~* '${SELF_DISCLOSURE_PATTERN.replaceAll("'", "''")}' and content !~ '[?]\\s*$'`,
+        ),
+      ),
   },
   (table) => [
+    // chat_messages_recall_idx, GIN on (user_id, tsv) of the fan's own words, needs btree_gin:
+    // created by hand at the end of migration 0015 after the extension.
+    // What the persona remembers, newest first (the fan's memory screen).
+    index("chat_messages_remembered_idx")
+      .on(table.userId, table.createdAt.desc())
+      .where(sql`${table.remembered} and not ${table.forgotten}`),
+    // A call's transcript.
+    index("chat_messages_call_idx").on(table.callId, table.createdAt, table.seq),
     // Pages and the prompt's history read the newest messages first (a backward scan), ties
     // broken by seq: with seq in the index a read stops after its rows instead of sorting all.
     index("chat_messages_user_created_seq_idx").on(table.userId, table.createdAt, table.seq),
@@ -101,6 +136,29 @@ export const chatDailyUsage = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.day] })],
 );
 
+/**
+ * What the persona keeps of a fan beyond their messages: whether memory is on, and (with an LLM
+ * key) a short running summary, refreshed in the background after conversations. `summarized_seq`
+ * is the last message the summary has read, so a deleted summary is not rebuilt from old words.
+ */
+export const fanMemory = pgTable("fan_memory", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  enabled: boolean("enabled").notNull().default(true),
+  summary: text("summary"),
+  summaryUpdatedAt: timestamp("summary_updated_at", { withTimezone: true }),
+  summarizedSeq: bigint("summarized_seq", { mode: "number" }).notNull().default(0),
+});
+
 export type ConversationRow = typeof conversations.$inferSelect;
 /** A message as the app handles it; `seq` only orders ties and never leaves the database. */
-export type ChatMessageRow = Omit<typeof chatMessages.$inferSelect, "seq">;
+export type ChatMessageRow = Pick<
+  typeof chatMessages.$inferSelect,
+  "id" | "conversationId" | "userId" | "sender" | "content" | "createdAt" | "replyFailed"
+> & {
+  callId?: string | null;
+  /** The call's duration in seconds once it ended (a call turn's only). */
+  callDuration?: number | null;
+};
+export type FanMemoryRow = typeof fanMemory.$inferSelect;

@@ -9,7 +9,7 @@ export interface RelevantPassage {
 }
 
 /** Words of a question, safe inside to_tsquery (letters and digits only), at most 32. */
-function wordsOf(question: string): string[] {
+export function wordsOf(question: string): string[] {
   const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words)].slice(0, 32);
 }

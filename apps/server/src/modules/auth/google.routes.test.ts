@@ -30,7 +30,9 @@ describe("POST /api/auth/google", () => {
     });
     const page = await t.app.inject({ method: "GET", url: "/" });
     const csp = String(page.headers["content-security-policy"]);
-    expect(csp).toContain("script-src 'self' https://accounts.google.com/gsi/client");
+    expect(csp).toContain(
+      "script-src 'self' 'wasm-unsafe-eval' https://accounts.google.com/gsi/client",
+    );
     expect(csp).toContain("frame-src https://accounts.google.com/gsi/");
     expect(csp).toContain("https://accounts.google.com/gsi/style");
   });

@@ -19,7 +19,7 @@ const errors = errorResponses(400, 401, 403, 404);
 const tags = ["admin"];
 const security = bearerSecurity;
 
-function csvLine(log: ChatLog): string {
+function csvLine(log: ChatLog & { transcript: string }): string {
   return csvRow([
     log.startTime,
     log.user.name,
@@ -28,6 +28,8 @@ function csvLine(log: ChatLog): string {
     log.duration,
     log.messageCount,
     log.plan,
+    log.calls,
+    log.transcript,
   ]);
 }
 

@@ -74,6 +74,7 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
       duration: 120,
       messageCount: 4,
       plan: "standard",
+      calls: 0,
     });
   });
 
@@ -164,10 +165,10 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
     const lines = response.body.split("\r\n");
     expect(lines[0]).toBe(CHAT_LOGS_CSV_HEADER.join(","));
     expect(lines.slice(1)).toEqual([
-      "2025-03-01T10:00:00.000Z,Amber Field,amber.field@example.com,Nova Star,120,4,standard",
-      `2025-03-02T08:00:00.000Z,"'=HYPERLINK(""x"")",formula@example.org,Nova Star,600,6,standard`,
-      "2025-03-03T23:59:59.000Z,Amber Field,amber.field@example.com,Nova Star,30,2,standard",
-      `2025-03-04T00:00:00.000Z,"Carol ""CJ"", Jr",carol@example.net,Nova Star,5,1,standard`,
+      "2025-03-01T10:00:00.000Z,Amber Field,amber.field@example.com,Nova Star,120,4,standard,0,",
+      `2025-03-02T08:00:00.000Z,"'=HYPERLINK(""x"")",formula@example.org,Nova Star,600,6,standard,0,`,
+      "2025-03-03T23:59:59.000Z,Amber Field,amber.field@example.com,Nova Star,30,2,standard,0,",
+      `2025-03-04T00:00:00.000Z,"Carol ""CJ"", Jr",carol@example.net,Nova Star,5,1,standard,0,`,
       "",
     ]);
 

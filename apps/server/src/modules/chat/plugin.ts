@@ -51,6 +51,7 @@ export const chatModule = fp<ChatModuleOptions>(
       settings: app.settings,
       llm: options.llm ?? (() => app.providers.llm()),
       persona,
+      memory: app.memory,
       log: app.log,
       subscriptionOf: (userId) => subscriptionOf(app.database.db, userId),
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
@@ -60,5 +61,5 @@ export const chatModule = fp<ChatModuleOptions>(
     await app.register(chatRoutes, { chat });
     await app.register(adminGuarded(chatLogsRoutes), { chat });
   },
-  { name: "chat", dependencies: ["settings", "providers", "accounts"] },
+  { name: "chat", dependencies: ["settings", "providers", "accounts", "memory"] },
 );

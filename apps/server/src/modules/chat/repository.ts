@@ -8,6 +8,8 @@ import {
   eq,
   gte,
   ilike,
+  inArray,
+  isNotNull,
   lt,
   or,
   type SQL,
@@ -22,6 +24,7 @@ import {
   conversations,
   type UserRow,
   users,
+  voiceCalls,
 } from "../../db/schema/index.ts";
 import { hasActiveSubscriptionSql } from "../users/mapper.ts";
 import { containsPattern } from "../users/repository.ts";
@@ -73,6 +76,8 @@ function chatLogFilters(query: Omit<ChatLogsQuery, "page" | "limit">): SQL | und
     filters.push(query.plan === "premium" ? subscribed : sql`not (${subscribed})`);
   }
   // Whole UTC days, both ends included.
+  if (query.channel === "call") filters.push(sql`${conversations.callCount} > 0`);
+  if (query.channel === "chat") filters.push(sql`${conversations.callCount} = 0`);
   if (query.startDate) {
     filters.push(gte(conversations.startedAt, new Date(`${query.startDate}T00:00:00.000Z`)));
   }
@@ -83,6 +88,24 @@ function chatLogFilters(query: Omit<ChatLogsQuery, "page" | "limit">): SQL | und
   }
   return filters.length > 0 ? and(...filters) : undefined;
 }
+
+/** The title of a conversation a call started. */
+export const CALL_CONVERSATION_TITLE = "Voice call";
+
+/** A message's columns, with its call's duration when it is a call turn (null while live). */
+const messageColumns = {
+  id: chatMessages.id,
+  conversationId: chatMessages.conversationId,
+  userId: chatMessages.userId,
+  sender: chatMessages.sender,
+  content: chatMessages.content,
+  createdAt: chatMessages.createdAt,
+  replyFailed: chatMessages.replyFailed,
+  callId: chatMessages.callId,
+  callDuration: sql<
+    number | null
+  >`case when ${voiceCalls.endedAt} is null then null else ${voiceCalls.durationSeconds} end`,
+};
 
 export function createChatRepository(db: Database) {
   // Both drivers answer raw statements with { rows }.
@@ -153,7 +176,7 @@ export function createChatRepository(db: Database) {
       const history = input.conversationId
         ? sql`(select coalesce(json_agg(json_build_object('id', h.id, 'sender', h.sender, 'content', h.content)), '[]'::json)
             from (select id, sender, content from ${chatMessages}
-                  where conversation_id = ${input.conversationId}
+                  where conversation_id = ${input.conversationId} and not forgotten
                   order by created_at desc, seq desc limit ${input.historyLimit}) h)`
         : sql`'[]'::json`;
       const result = await run<Record<string, unknown>>(sql`
@@ -264,6 +287,71 @@ export function createChatRepository(db: Database) {
     },
 
     /**
+     * A turn of a voice call, into the fan's most recently active conversation (a new one,
+     * titled "Voice call", when they have none), its counters moved, in one statement. Call
+     * turns are paid by the call's minutes: they do not count against the free messages.
+     */
+    async addCallTurn(input: {
+      userId: string;
+      callId: string;
+      sender: "user" | "ai";
+      content: string;
+    }): Promise<ChatMessageRow> {
+      const { userId, callId, sender, content } = input;
+      const result = await run<Record<string, unknown>>(sql`
+        with target as (
+          select id from ${conversations} where user_id = ${userId}
+          order by last_message_at desc limit 1
+        ),
+        created as (
+          insert into ${conversations} (user_id, title, message_count, call_count)
+          select ${userId}, ${CALL_CONVERSATION_TITLE}, 1, 1 where not exists (select 1 from target)
+          returning id, started_at as at
+        ),
+        moved as (
+          update ${conversations}
+          set message_count = message_count + 1, last_message_at = clock_timestamp(),
+            call_count = call_count + case when exists (
+              select 1 from ${chatMessages} where call_id = ${callId} and conversation_id = ${conversations}.id
+            ) then 0 else 1 end
+          where id in (select id from target)
+          returning id, last_message_at as at
+        ),
+        c as (select id, at from moved union all select id, at from created)
+        insert into ${chatMessages} (conversation_id, user_id, sender, content, created_at, call_id)
+        select c.id, ${userId}, ${sender}, ${content}, c.at, ${callId} from c
+        returning id, conversation_id, user_id, sender, content, call_id, to_json(created_at) #>> '{}' as created_at`);
+      return toMessageRow(result.rows[0]);
+    },
+
+    /**
+     * The prompt history of a call: the newest `limit` messages of the fan's most recently
+     * active conversation (chat and call turns alike), oldest first, forgotten ones left out.
+     */
+    async recentHistory(userId: string, limit: number): Promise<HistoryRow[]> {
+      const result = await run<HistoryRow>(sql`
+        select id, sender, content from (
+          select m.id, m.sender, m.content, m.created_at, m.seq from ${chatMessages} m
+          where m.conversation_id = (
+            select id from ${conversations} where user_id = ${userId}
+            order by last_message_at desc limit 1
+          ) and not m.forgotten
+          order by m.created_at desc, m.seq desc limit ${limit}
+        ) h order by created_at, seq`);
+      return result.rows;
+    },
+
+    /** A call's transcript, oldest first (empty once the fan cleared their history). */
+    async callTranscript(callId: string): Promise<ChatMessageRow[]> {
+      return db
+        .select(messageColumns)
+        .from(chatMessages)
+        .leftJoin(voiceCalls, eq(voiceCalls.id, chatMessages.callId))
+        .where(eq(chatMessages.callId, callId))
+        .orderBy(asc(chatMessages.createdAt), asc(chatMessages.seq));
+    },
+
+    /**
      * One page of messages, page 1 the newest, oldest to newest inside the page: of one user
      * (across conversations) or of one conversation. Two indexed queries.
      */
@@ -277,8 +365,9 @@ export function createChatRepository(db: Database) {
           : eq(chatMessages.conversationId, scope.conversationId);
       const [rows, totals] = await Promise.all([
         db
-          .select()
+          .select(messageColumns)
           .from(chatMessages)
+          .leftJoin(voiceCalls, eq(voiceCalls.id, chatMessages.callId))
           .where(where)
           .orderBy(desc(chatMessages.createdAt), desc(chatMessages.seq))
           .limit(limit)
@@ -331,6 +420,36 @@ export function createChatRepository(db: Database) {
       return { rows, total: totals[0]?.total ?? 0 };
     },
 
+    /**
+     * The call turns of some conversations, oldest first, by conversation (the CSV export's
+     * transcripts): one statement per batch of rows.
+     */
+    async callTurnsOf(conversationIds: string[]): Promise<Map<string, HistoryRow[]>> {
+      const turns = new Map<string, HistoryRow[]>();
+      if (conversationIds.length === 0) return turns;
+      const rows = await db
+        .select({
+          id: chatMessages.id,
+          conversationId: chatMessages.conversationId,
+          sender: chatMessages.sender,
+          content: chatMessages.content,
+        })
+        .from(chatMessages)
+        .where(
+          and(
+            inArray(chatMessages.conversationId, conversationIds),
+            isNotNull(chatMessages.callId),
+          ),
+        )
+        .orderBy(asc(chatMessages.createdAt), asc(chatMessages.seq));
+      for (const { conversationId, ...turn } of rows) {
+        const list = turns.get(conversationId) ?? [];
+        list.push(turn);
+        turns.set(conversationId, list);
+      }
+      return turns;
+    },
+
     /** Every chat log matching the filters, in batches (the CSV export streams them). */
     async *allChatLogs(
       query: Omit<ChatLogsQuery, "page" | "limit">,
@@ -356,6 +475,7 @@ function toMessageRow(row: Record<string, unknown> | undefined): ChatMessageRow 
     sender: row.sender === "ai" ? "ai" : "user",
     content: String(row.content),
     replyFailed: row.reply_failed === true,
+    callId: row.call_id === null || row.call_id === undefined ? null : String(row.call_id),
     createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
   };
 }

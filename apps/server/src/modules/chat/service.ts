@@ -30,6 +30,18 @@ export interface ChatLlm {
   streamChat(request: StreamChatRequest): AsyncIterable<string>;
 }
 
+/** What the persona remembers of a fan (memory/service.ts fits it). */
+export interface MemorySource {
+  /** The fan's summary and their own earlier words matching `message`, none of `exclude`. */
+  recall(
+    userId: string,
+    message: string,
+    exclude: string[],
+  ): Promise<{ summary: string | null; recalled: string[] }>;
+  /** A conversation moved on: the summary may be refreshed in the background. */
+  noteActivity(userId: string): void;
+}
+
 /** What the persona knows: the admin's system prompt and the knowledge retrieval. */
 export interface PersonaSource {
   systemPrompt(): Promise<string>;
@@ -42,6 +54,8 @@ export interface ChatServiceOptions {
   /** The LLM in force for this call (stored key, environment, else offline). */
   llm: () => Promise<ChatLlm>;
   persona: PersonaSource;
+  /** Long-term memory; absent: the persona remembers only the history window. */
+  memory?: MemorySource;
   /** The whole reply must arrive within this (default 60 s); else 502. */
   providerTimeoutMs?: number;
   log: FastifyBaseLogger;
@@ -88,6 +102,7 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     content: row.content,
     timestamp: row.createdAt.toISOString(),
     ...(row.replyFailed ? { replyFailed: true } : {}),
+    ...(row.callId ? { callId: row.callId, callDuration: row.callDuration ?? null } : {}),
   };
 }
 
@@ -115,6 +130,7 @@ export function toChatLog(row: ChatLogRow, character: string): ChatLog {
     ),
     messageCount: conversation.messageCount,
     plan: user.subscribed ? "premium" : "standard",
+    calls: conversation.callCount,
   };
 }
 
@@ -190,9 +206,13 @@ export function createChatService(options: ChatServiceOptions) {
       try {
         if (outcome.kind === "notFound") throw notFound();
         const saved = outcome.message;
-        const [systemPrompt, passages] = await Promise.all([
+        const [systemPrompt, passages, memory] = await Promise.all([
           persona.systemPrompt(),
           passagesFor(message),
+          options.memory?.recall(user.id, message, [
+            saved.id,
+            ...outcome.history.map((entry) => entry.id),
+          ]),
         ]);
         const count = outcome.count;
         const history = [...outcome.history].reverse();
@@ -205,6 +225,7 @@ export function createChatService(options: ChatServiceOptions) {
             personaName: current.aiProfile.name,
             systemPrompt,
             passages,
+            memory,
             history,
             message,
           }),
@@ -275,6 +296,7 @@ export function createChatService(options: ChatServiceOptions) {
         text,
       );
       if (!saved) throw notFound();
+      options.memory?.noteActivity(prepared.user.id);
       return {
         response: text,
         conversationId: prepared.conversationId,
@@ -337,11 +359,23 @@ export function createChatService(options: ChatServiceOptions) {
       };
     },
 
-    /** Every matching chat log, batch by batch, for the CSV export. */
-    async *allChatLogs(query: Omit<ChatLogsQuery, "page" | "limit">): AsyncGenerator<ChatLog[]> {
+    /**
+     * Every matching chat log, batch by batch, for the CSV export, each with its calls'
+     * transcript ("Fan: …" and "<persona>: …" lines; empty without calls).
+     */
+    async *allChatLogs(
+      query: Omit<ChatLogsQuery, "page" | "limit">,
+    ): AsyncGenerator<Array<ChatLog & { transcript: string }>> {
       const character = (await settings.get()).aiProfile.name;
       for await (const rows of repository.allChatLogs(query)) {
-        yield rows.map((row) => toChatLog(row, character));
+        const withCalls = rows.filter((row) => row.conversation.callCount > 0);
+        const turns = await repository.callTurnsOf(withCalls.map((row) => row.conversation.id));
+        yield rows.map((row) => ({
+          ...toChatLog(row, character),
+          transcript: (turns.get(row.conversation.id) ?? [])
+            .map((turn) => `${turn.sender === "ai" ? character : "Fan"}: ${turn.content}`)
+            .join("\n"),
+        }));
       }
     },
   };

@@ -34,3 +34,45 @@ export class InMemoryCallTurns implements CallTurns {
     this.turns.splice(0, Math.max(0, this.turns.length - HISTORY_TURNS));
   }
 }
+
+/** Where a call's turns are stored: the chat repository's call-turn statements. */
+export interface CallTurnStore {
+  addCallTurn(input: {
+    userId: string;
+    callId: string;
+    sender: "user" | "ai";
+    content: string;
+  }): Promise<unknown>;
+  recentHistory(userId: string, limit: number): Promise<HistoryMessage[]>;
+}
+
+/**
+ * A call's turns in the fan's conversation: each final turn is saved as a chat message marked
+ * with the call's id (so the chat, the call history and the admin's logs show it, and the next
+ * chat reply has it in its history), and the history of each reply is the conversation's recent
+ * chat and call turns alike. `onRecorded` tells memory the conversation moved on.
+ */
+export class DatabaseCallTurns implements CallTurns {
+  constructor(
+    private readonly store: CallTurnStore,
+    private readonly call: { id: string; userId: string },
+    private readonly onRecorded: (userId: string) => void = () => {},
+  ) {}
+
+  async history(): Promise<HistoryMessage[]> {
+    const rows = await this.store.recentHistory(this.call.userId, HISTORY_TURNS);
+    return rows.map((row) => ({ sender: row.sender, content: row.content }));
+  }
+
+  async record(turn: CallTurn): Promise<void> {
+    const content = turn.content.trim();
+    if (!content) return;
+    await this.store.addCallTurn({
+      userId: this.call.userId,
+      callId: this.call.id,
+      sender: turn.sender,
+      content,
+    });
+    this.onRecorded(this.call.userId);
+  }
+}

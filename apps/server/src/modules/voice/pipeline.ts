@@ -75,14 +75,71 @@ class SpokenReply {
 }
 
 /**
+ * A turn's way out: while its utterance is only a candidate, everything it would send is held;
+ * `release` (the commit) sends what was held, in order, and lets the rest through; `drop` (a
+ * cancel) forgets it. So nothing of a candidate's answer reaches the fan before the commit.
+ */
+class HeldChannel implements CallChannel {
+  private held: (() => void)[] | null = [];
+  private dropped = false;
+
+  constructor(private readonly target: CallChannel) {}
+
+  sendJson(message: VoiceServerMessage): void {
+    this.pass(() => this.target.sendJson(message));
+  }
+
+  sendAudio(audio: Buffer): void {
+    this.pass(() => this.target.sendAudio(audio));
+  }
+
+  release(): void {
+    if (this.dropped) return;
+    const held = this.held ?? [];
+    this.held = null;
+    for (const send of held) send();
+  }
+
+  drop(): void {
+    this.dropped = true;
+    this.held = null;
+  }
+
+  private pass(send: () => void): void {
+    if (this.dropped) return;
+    if (this.held) this.held.push(send);
+    else send();
+  }
+}
+
+/** One utterance of the fan, from its (candidate) audio to its recorded turns. */
+interface Turn {
+  id: string;
+  controller: AbortController;
+  channel: HeldChannel;
+  /** Resolves true on the commit, false on a cancel, a newer utterance or the call's end. */
+  committed: Promise<boolean>;
+  settle(committed: boolean): void;
+  settled: boolean;
+}
+
+/** Candidate ids remembered per call, so a replayed id is never answered again. */
+const SEEN_IDS_LIMIT = 1_000;
+
+/**
  * The conversation of one live call: each utterance is transcribed, answered by the persona
- * and spoken back. Utterances are answered one at a time, in order; a new utterance or an
- * `interrupt` (barge-in) cancels the reply in progress: its LLM stream and pending speech
- * requests are aborted and no more of its audio is sent.
+ * and spoken back. Utterances are answered one at a time, in order.
+ *
+ * Eager end of turn (docs/decisions/0042-eager-end-of-turn.md): a candidate is answered at once
+ * but nothing of it is sent before its commit; a cancel, a newer utterance or an `interrupt`
+ * aborts its work (STT, LLM stream, speech requests). After its commit the reply goes out as it
+ * comes; a newer utterance or an `interrupt` (barge-in) then cancels the reply in progress. The
+ * fan's words are recorded only for a committed turn, the persona's once spoken.
  */
 export class CallConversation {
-  private current: AbortController | undefined;
+  private current: Turn | undefined;
   private turn: Promise<void> = Promise.resolve();
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly engine: VoiceEngine,
@@ -92,20 +149,72 @@ export class CallConversation {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** A new utterance: cancels the current reply and answers this one. */
+  /** An utterance committed at once (a binary frame with no candidate before it). */
   utterance(audio: Buffer): void {
+    const id = randomUUID();
+    this.candidate(id, audio);
+    this.commit(id);
+  }
+
+  /**
+   * The utterance so far, on a short pause: the reply in progress (or an older candidate) is
+   * cancelled and this one answered, held until `commit(id)`. A reused id is ignored.
+   */
+  candidate(id: string, audio: Buffer): void {
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
+    if (this.seen.size > SEEN_IDS_LIMIT) {
+      const oldest = this.seen.values().next().value;
+      if (oldest !== undefined) this.seen.delete(oldest);
+    }
     this.interrupt();
-    const controller = new AbortController();
-    this.current = controller;
+    let settle: (committed: boolean) => void = () => {};
+    const committed = new Promise<boolean>((resolve) => {
+      settle = resolve;
+    });
+    const turn: Turn = {
+      id,
+      controller: new AbortController(),
+      channel: new HeldChannel(this.channel),
+      committed,
+      settled: false,
+      settle(value) {
+        if (turn.settled) return;
+        turn.settled = true;
+        settle(value);
+      },
+    };
+    this.current = turn;
     this.turn = this.turn
-      .then(() => this.respond(audio, controller.signal))
+      .then(() => this.respond(audio, turn))
       .catch((error: unknown) => this.log.error({ err: error }, "Voice reply failed"));
   }
 
-  /** Barge-in: the reply in progress stops here. */
+  /** The candidate is the fan's turn: its held answer goes out now. Once per candidate. */
+  commit(id: string): void {
+    const turn = this.current;
+    if (!turn || turn.id !== id || turn.settled) return;
+    turn.settle(true);
+    turn.channel.release();
+  }
+
+  /** The fan spoke again: the candidate and its work are dropped. */
+  cancel(id: string): void {
+    const turn = this.current;
+    if (!turn || turn.id !== id || turn.settled) return;
+    this.interrupt();
+  }
+
+  /** Barge-in: the reply in progress stops here (an uncommitted candidate is dropped). */
   interrupt(): void {
-    this.current?.abort();
+    const turn = this.current;
+    if (!turn) return;
     this.current = undefined;
+    if (!turn.settled) {
+      turn.channel.drop();
+      turn.settle(false);
+    }
+    turn.controller.abort();
   }
 
   /** Stops everything; resolves when the turn in progress has wound down. */
@@ -114,7 +223,9 @@ export class CallConversation {
     await this.turn;
   }
 
-  private async respond(audio: Buffer, signal: AbortSignal): Promise<void> {
+  private async respond(audio: Buffer, turn: Turn): Promise<void> {
+    const { signal } = turn.controller;
+    const channel = turn.channel;
     if (signal.aborted) return;
     let heard: { text: string; offline?: boolean };
     try {
@@ -122,11 +233,11 @@ export class CallConversation {
     } catch (error) {
       if (signal.aborted) return;
       this.log.error({ err: error }, "Speech to text failed");
-      this.channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
+      channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
       return;
     }
     if (signal.aborted) return;
-    this.channel.sendJson({
+    channel.sendJson({
       type: "transcription",
       text: heard.text,
       ...(heard.offline ? { offline: true } : {}),
@@ -138,7 +249,7 @@ export class CallConversation {
     const speech = new SpokenReply(
       replyId,
       (sentence) => this.engine.speak(sentence, this.voiceId, signal),
-      this.channel,
+      channel,
       signal,
       this.log,
     );
@@ -159,12 +270,12 @@ export class CallConversation {
       if (!signal.aborted) {
         failed = true;
         this.log.error({ err: error }, "The AI provider failed during a call");
-        this.channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
+        channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
       }
     }
     const reply = text.trim();
     if (reply && !failed) {
-      this.channel.sendJson({
+      channel.sendJson({
         type: "response",
         text: reply,
         replyId,
@@ -172,8 +283,10 @@ export class CallConversation {
       });
     }
     await speech.finish();
-    if (!heard.offline && reply) {
-      await this.turns.record({ sender: "user", content: heard.text });
+    // A candidate's words count only once it is committed; a cancelled one left no trace.
+    if (!(await turn.committed) || heard.offline) return;
+    await this.turns.record({ sender: "user", content: heard.text });
+    if (reply) {
       await this.turns.record({
         sender: "ai",
         content: reply,

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { VoiceSpendLimits } from "../../config.ts";
 import { watchSessionEnds } from "../auth/session-events.ts";
+import { createChatRepository } from "../chat/repository.ts";
 import { systemClock, type VoiceClock } from "./clock.ts";
 import { createVoiceEngine } from "./engine.ts";
 import { createVoiceRepository } from "./repository.ts";
@@ -51,6 +52,8 @@ export const voiceModule = fp<VoiceModuleOptions>(
       settings: app.settings,
       clock,
       log: app.log,
+      turns: createChatRepository(app.database.db),
+      onTurn: (userId) => app.memory.noteActivity(userId),
       authenticate: (token) => app.authenticateToken(token),
       usage: {
         synthesizedCharacters: options.spend.dailySynthesizedCharacters,
@@ -105,5 +108,8 @@ export const voiceModule = fp<VoiceModuleOptions>(
     };
     sweep();
   },
-  { name: "voice", dependencies: ["settings", "providers", "accounts", "chat", "rate-limit"] },
+  {
+    name: "voice",
+    dependencies: ["settings", "providers", "accounts", "chat", "memory", "rate-limit"],
+  },
 );

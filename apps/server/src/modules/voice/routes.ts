@@ -1,6 +1,8 @@
 import {
+  callDetailResponseSchema,
   callHistoryQuerySchema,
   callHistoryResponseSchema,
+  callIdParamsSchema,
   checkCreditsResponseSchema,
   endCallRequestSchema,
   endCallResponseSchema,
@@ -126,6 +128,23 @@ export const voiceRoutes: FastifyPluginAsyncZod<VoiceRoutesOptions> = async (
     async (request) => ({
       success: true as const,
       ...(await voice.history(currentUser(request), request.query)),
+    }),
+  );
+
+  app.get(
+    "/api/voice-call/calls/:id",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "One of the user's calls and its stored transcript",
+        params: callIdParamsSchema,
+        response: { 200: callDetailResponseSchema, ...errors, 404: errorEnvelopeSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await voice.callDetail(currentUser(request), request.params.id)),
     }),
   );
 

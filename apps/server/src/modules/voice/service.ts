@@ -7,11 +7,11 @@ import {
   type VoiceCallRecord,
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
-import type { UserRow } from "../../db/schema/index.ts";
+import type { ChatMessageRow, UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { SessionEnd } from "../auth/session-events.ts";
 import type { SettingsService } from "../settings/service.ts";
-import { InMemoryCallTurns } from "./call-turns.ts";
+import { type CallTurnStore, DatabaseCallTurns } from "./call-turns.ts";
 import type { VoiceClock } from "./clock.ts";
 import type { VoiceEngine } from "./engine.ts";
 import { CallMeter } from "./metering.ts";
@@ -91,6 +91,8 @@ export class LiveCall {
       clock: VoiceClock;
       log: FastifyBaseLogger;
       voiceId: string | null;
+      turns: CallTurnStore;
+      onTurn?: (userId: string) => void;
       onEnded(call: LiveCall): void;
     },
   ) {
@@ -104,7 +106,7 @@ export class LiveCall {
       deps.engine,
       channel,
       deps.voiceId,
-      new InMemoryCallTurns(),
+      new DatabaseCallTurns(deps.turns, row, deps.onTurn),
       deps.log,
     );
     this.meter = new CallMeter(row, {
@@ -215,6 +217,12 @@ export interface VoiceServiceOptions {
   settings: Pick<SettingsService, "get">;
   clock: VoiceClock;
   log: FastifyBaseLogger;
+  /** Where call turns are stored (the chat repository: one conversation with the chat). */
+  turns: CallTurnStore & {
+    callTranscript(callId: string): Promise<ChatMessageRow[]>;
+  };
+  /** A call turn was stored (memory may refresh the fan's summary). */
+  onTurn?: (userId: string) => void;
   /** The account of a session token if it is still valid, else throws (plugins/auth.ts). */
   authenticate(token: string): Promise<UserRow>;
   /** The daily caps of synthesize and process (provider spend outside a paid call). */
@@ -222,7 +230,7 @@ export interface VoiceServiceOptions {
 }
 
 export function createVoiceService(options: VoiceServiceOptions) {
-  const { repository, engine, settings, clock, log } = options;
+  const { repository, engine, settings, clock, log, turns } = options;
   /** Set when the server begins to shut down: no call starts or resumes any more. */
   let closing = false;
   /** This instance's live calls, by user: one per user. */
@@ -331,6 +339,8 @@ export function createVoiceService(options: VoiceServiceOptions) {
         clock,
         log,
         voiceId,
+        turns,
+        ...(options.onTurn ? { onTurn: options.onTurn } : {}),
         onEnded: (ended) => {
           if (live.get(user.id) === ended) live.delete(user.id);
         },
@@ -388,6 +398,22 @@ export function createVoiceService(options: VoiceServiceOptions) {
           limit: page.limit,
           pages: Math.ceil(total / page.limit),
         },
+      };
+    },
+
+    /** One of the fan's calls and its transcript; another fan's (or none): 404. */
+    async callDetail(user: UserRow, callId: string) {
+      const row = await repository.findCall(callId);
+      if (!row || row.userId !== user.id) throw new HttpError(404, VOICE_MESSAGES.callNotFound);
+      const transcript = await turns.callTranscript(callId);
+      return {
+        call: toCallRecord(row, now()),
+        transcript: transcript.map((turn) => ({
+          _id: turn.id,
+          sender: turn.sender,
+          content: turn.content,
+          timestamp: turn.createdAt.toISOString(),
+        })),
       };
     },
 

@@ -70,6 +70,8 @@ export const voiceSocketRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> =
       const early: Frame[] = [];
       let call: LiveCall | undefined;
       let socketClosed = false;
+      /** Set by a `candidate` message: the next binary frame is that candidate's audio. */
+      let candidateId: string | undefined;
 
       const refuse = (message: string, code: number) => {
         channel.sendJson({ type: "error", message });
@@ -79,12 +81,15 @@ export const voiceSocketRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> =
       const handle = ({ data, isBinary }: Frame) => {
         if (!call) return;
         if (isBinary) {
+          const id = candidateId;
+          candidateId = undefined;
           if (data.length <= VOICE_MIN_UTTERANCE_BYTES) return;
           if (data.length > VOICE_MAX_UTTERANCE_BYTES) {
             channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
             return;
           }
-          call.conversation.utterance(data);
+          if (id === undefined) call.conversation.utterance(data);
+          else call.conversation.candidate(id, data);
           return;
         }
         let parsed: ReturnType<typeof voiceClientMessageSchema.safeParse>;
@@ -94,7 +99,11 @@ export const voiceSocketRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> =
           parsed = voiceClientMessageSchema.safeParse(undefined);
         }
         if (!parsed.success) return;
-        if (parsed.data.type === "interrupt") call.conversation.interrupt();
+        const message = parsed.data;
+        if (message.type === "interrupt") call.conversation.interrupt();
+        else if (message.type === "candidate") candidateId = message.candidateId;
+        else if (message.type === "commit") call.conversation.commit(message.candidateId);
+        else if (message.type === "cancel") call.conversation.cancel(message.candidateId);
         else void call.end("hangup", { message: VOICE_MESSAGES.callEnded, reason: "hangup" });
       };
 

@@ -36,10 +36,13 @@ function clip(text: string, max: number): string {
 
 /** The deterministic answer of the offline responder (exported for tests and the voice call). */
 export function offlineAnswer(request: Pick<StreamChatRequest, "system" | "messages">): string {
-  const { personaName, passages } = parseSystemPrompt(request.system);
+  const { personaName, passages, memories = [] } = parseSystemPrompt(request.system);
   const question =
     [...request.messages].reverse().find((turn) => turn.role === "user")?.content ?? "";
   const intro = `(Offline mode) Hi, I'm ${personaName}.`;
+  // What the fan told before comes first: it is what they are asking back about.
+  const memory = bestPassage(question, memories);
+  if (memory) return `${intro} You told me before: "${clip(memory, 600)}"`;
   const passage = bestPassage(question, passages);
   if (passage) {
     return `${intro} Here is what I can tell you about that: ${clip(passage, 600)}`;

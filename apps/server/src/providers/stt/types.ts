@@ -14,6 +14,6 @@ export interface Transcription {
 
 /** Speech to text of the voice call (docs/decisions/0021-voice-call.md). */
 export interface SttProvider {
-  readonly mode: "openai" | "offline";
+  readonly mode: "openai" | "pocketsphinx" | "offline";
   transcribe(request: TranscribeRequest): Promise<Transcription>;
 }

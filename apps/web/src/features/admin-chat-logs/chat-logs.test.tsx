@@ -24,6 +24,7 @@ function log(patch: Partial<ChatLog> = {}): ChatLog {
     duration: 2700,
     messageCount: 14,
     plan: "standard",
+    calls: 0,
     ...patch,
   };
 }
@@ -82,6 +83,7 @@ describe("chat logs screen", () => {
       "Duration",
       "Messages",
       "Plan",
+      "Calls",
     ]);
     const first = within(rows[0] as HTMLElement);
     expect(first.getByText("Jade Fan")).toBeInTheDocument();

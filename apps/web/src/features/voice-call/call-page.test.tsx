@@ -5,7 +5,7 @@ import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
-import type { CallDeps, MicrophoneHandlers, SocketLike } from "./call/call-session";
+import type { CallDeps, MicrophoneHandlers, PlayerHandlers, SocketLike } from "./call/call-session";
 import { CallPage } from "./components/call-page";
 
 configure({ asyncUtilTimeout: 5000 });
@@ -69,7 +69,12 @@ function fakeDevices() {
       mic = handlers;
       return { setMuted: vi.fn(), setPersonaSpeaking: vi.fn(), setBargeIn: vi.fn(), stop: vi.fn() };
     },
-    createPlayer: () => ({ play: vi.fn(), stop: vi.fn(), close: vi.fn() }),
+    createPlayer: (handlers: PlayerHandlers) => ({
+      // The persona's audio "plays" as soon as a frame is queued.
+      play: vi.fn(() => handlers.onPlaying(true)),
+      stop: vi.fn(),
+      close: vi.fn(),
+    }),
     reportEnd: async (duration) => {
       const { api } = await import("@/lib/api-client");
       return api.post("/api/voice-call/end", { duration });
@@ -174,6 +179,25 @@ describe("call start screen", () => {
 });
 
 describe("call overlay", () => {
+  it("a socket refusing the token (4401) ends the session and goes to the login", async () => {
+    callApi();
+    const { deps, router } = renderCall();
+    await userEvent.click(await screen.findByRole("button", { name: "Start call" }));
+    await waitFor(() => expect(deps.sockets).toHaveLength(1));
+    const socket = deps.sockets[0] as (typeof deps.sockets)[number];
+    await act(async () => {
+      socket.open();
+      socket.receive({ type: "error", message: "Your session has expired. Please log in again." });
+      socket.onclose?.({ code: 4401, reason: "" });
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/auth"));
+    expect(localStorage.getItem("userToken")).toBeNull();
+    expect(
+      await screen.findByText("Your session has expired. Please log in again."),
+    ).toBeInTheDocument();
+    expect(deps.sockets).toHaveLength(1);
+  });
+
   it("places a call, shows what was heard and answered, hangs up and closes the record", async () => {
     const api = callApi({
       "POST /api/voice-call/end": {
@@ -219,7 +243,13 @@ describe("call overlay", () => {
     act(() => deps.mic().onSpeech(false));
     await act(async () => {
       socket.receive({ type: "transcription", text: "How are you today?" });
-      socket.receive({ type: "response", text: "I am great, thanks for calling!" });
+      socket.receive({ type: "response", text: "I am great, thanks for calling!", replyId: "r1" });
+    });
+    // The persona's words show as they are spoken: once its audio plays.
+    expect(within(overlay).queryByTestId("call-response")).not.toBeInTheDocument();
+    await act(async () => {
+      socket.receive({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+      socket.onmessage?.({ data: new ArrayBuffer(2000) });
     });
     expect(within(overlay).getByTestId("call-transcript")).toHaveTextContent("How are you today?");
     expect(within(overlay).getByTestId("call-response")).toHaveTextContent(
@@ -268,6 +298,16 @@ describe("call overlay", () => {
     });
     await act(async () => {
       socket.receive({
+        type: "call_started",
+        callId: "c1",
+        creditsPerMinute: 5,
+        creditsRemaining: 45,
+        stt: "offline",
+        tts: "offline",
+      });
+    });
+    await act(async () => {
+      socket.receive({
         type: "transcription",
         text: "Speech is not transcribed offline: no speech-to-text key is set",
         offline: true,
@@ -276,6 +316,28 @@ describe("call overlay", () => {
     const transcript = screen.getByTestId("call-transcript");
     expect(transcript).toHaveAttribute("data-offline", "true");
     expect(transcript).toHaveTextContent("Speech is not transcribed offline");
+  });
+
+  it("says plainly that offline recognition (pocketsphinx) is rough", async () => {
+    callApi();
+    const { deps } = renderCall();
+    await userEvent.click(await screen.findByRole("button", { name: "Start call" }));
+    await waitFor(() => expect(deps.sockets).toHaveLength(1));
+    const socket = deps.sockets[0] as (typeof deps.sockets)[number];
+    await act(async () => {
+      socket.open();
+      socket.receive({
+        type: "call_started",
+        callId: "c1",
+        creditsPerMinute: 5,
+        creditsRemaining: 45,
+        stt: "pocketsphinx",
+        tts: "offline",
+      });
+    });
+    expect(screen.getByTestId("call-rough-stt")).toHaveTextContent(
+      "Speech is recognised offline on this server: it is rough, so some words may be misheard.",
+    );
   });
 
   it("shows the server's refusal of the call", async () => {

@@ -37,7 +37,13 @@ export {
   type QueryValue,
   type RequestOptions,
 } from "./request";
-export { type BearerKind, onUnauthorized, UNAUTHORIZED_EVENT, usesAdminToken } from "./rules";
+export {
+  type BearerKind,
+  handleUnauthorized,
+  onUnauthorized,
+  UNAUTHORIZED_EVENT,
+  usesAdminToken,
+} from "./rules";
 export { createSseParser, type StreamEvent } from "./sse-parser";
 export {
   type ApiStreamOptions,

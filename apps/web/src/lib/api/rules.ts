@@ -68,7 +68,8 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => window.removeEventListener(UNAUTHORIZED_EVENT, handler);
 }
 
-function handleUnauthorized(): void {
+/** Ends the stored session as a 401 answer does (for a 401 seen outside fetch: a socket). */
+export function handleUnauthorized(): void {
   clearAuthStorage();
   window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
 }

@@ -18,6 +18,7 @@ const EXPORT_TIMEOUT_MS = 60_000;
 
 export type ChatLogSortField = ChatLogsQuery["sortBy"];
 export type ChatLogPlan = ChatLogsQuery["plan"];
+export type ChatLogChannel = ChatLogsQuery["channel"];
 export type SortOrder = 1 | -1;
 
 /** What the table asks for (all but the page go to the export too). */
@@ -25,6 +26,8 @@ export interface ChatLogsParams {
   page: number;
   search: string;
   plan: ChatLogPlan;
+  /** Conversations with voice calls, without, or all. */
+  channel: ChatLogChannel;
   /** yyyy-MM-dd or "" */
   startDate: string;
   endDate: string;
@@ -53,6 +56,7 @@ export function filterQuery(params: Omit<ChatLogsParams, "page">) {
   return {
     search: params.search || undefined,
     plan: params.plan,
+    channel: params.channel === "all" ? undefined : params.channel,
     startDate: params.startDate || undefined,
     endDate: params.endDate || undefined,
     sortBy: params.sortBy,

@@ -20,6 +20,7 @@ import { csvFileName, downloadFile } from "@/lib/csv";
 import { formatDateTime, formatDuration } from "@/lib/format";
 import {
   CHAT_LOGS_PAGE_SIZE,
+  type ChatLogChannel,
   type ChatLogPlan,
   type ChatLogSortField,
   type ChatLogsParams,
@@ -36,6 +37,7 @@ const COLUMNS: TableColumn<ChatLogSortField>[] = [
   { label: "Duration", sortBy: "duration" },
   { label: "Messages", sortBy: "messageCount" },
   { label: "Plan" },
+  { label: "Calls" },
 ];
 
 const inputClasses =
@@ -46,7 +48,13 @@ const FIXED = { limit: CHAT_LOGS_PAGE_SIZE };
 
 /** /admin/chat-logs: real conversations, searched, filtered by plan and dates, sorted, paged, exported. */
 export function AdminChatLogsPage() {
-  const ids = { search: useId(), plan: useId(), start: useId(), end: useId() };
+  const ids = {
+    search: useId(),
+    plan: useId(),
+    channel: useId(),
+    start: useId(),
+    end: useId(),
+  };
   // Page, filters and sort live in the address, read through the contract's query schema.
   const list = useListParams(chatLogsQuerySchema, { fixed: FIXED });
   const { update, filter, sort, reset, defaults } = list;
@@ -55,6 +63,7 @@ export function AdminChatLogsPage() {
       page: list.params.page,
       search: list.params.search ?? "",
       plan: list.params.plan,
+      channel: list.params.channel,
       startDate: list.params.startDate ?? "",
       endDate: list.params.endDate ?? "",
       sortBy: list.params.sortBy,
@@ -83,6 +92,7 @@ export function AdminChatLogsPage() {
   const filtered =
     params.search !== "" ||
     params.plan !== defaults.plan ||
+    params.channel !== defaults.channel ||
     params.startDate !== "" ||
     params.endDate !== "";
 
@@ -133,7 +143,7 @@ export function AdminChatLogsPage() {
       </div>
 
       <Card className="overflow-hidden">
-        <div className="grid gap-3 border-b border-stone-200 p-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end dark:border-white/10">
+        <div className="grid gap-3 border-b border-stone-200 p-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))_auto] lg:items-end dark:border-white/10">
           <div className="sm:col-span-2 lg:col-span-1">
             <label
               htmlFor={ids.search}
@@ -168,6 +178,24 @@ export function AdminChatLogsPage() {
               <option value="all">All plans</option>
               <option value="premium">Premium</option>
               <option value="standard">Standard</option>
+            </select>
+          </div>
+          <div>
+            <label
+              htmlFor={ids.channel}
+              className="mb-1 block text-xs font-medium text-stone-600 dark:text-stone-400"
+            >
+              Type
+            </label>
+            <select
+              id={ids.channel}
+              value={params.channel}
+              onChange={(event) => filter({ channel: event.target.value as ChatLogChannel })}
+              className={inputClasses}
+            >
+              <option value="all">Chats and calls</option>
+              <option value="call">With voice calls</option>
+              <option value="chat">Chat only</option>
             </select>
           </div>
           <div>
@@ -281,6 +309,7 @@ export function AdminChatLogsPage() {
                       {log.plan === "premium" ? "Premium" : "Standard"}
                     </Badge>
                   </td>
+                  <td className={clsx(tdClasses, "tabular-nums")}>{log.calls}</td>
                 </tr>
               ))}
             </PagedTable>

@@ -84,6 +84,7 @@ function ConversationMessages({ log }: { log: ChatLog }) {
                 >
                   <span className="mb-0.5 text-xs text-stone-500 dark:text-stone-400">
                     {user ? log.user.name : log.character} · {formatDateTime(message.timestamp)}
+                    {message.callId ? " · Voice call" : ""}
                   </span>
                   <p
                     className={clsx(

@@ -39,6 +39,23 @@ async function openPage() {
 }
 
 describe("API Configuration", () => {
+  it("says speech to text runs offline with pocketsphinx when the server has it", async () => {
+    mockAdminApi({
+      "GET /api/admin/settings": () =>
+        jsonResponse({
+          success: true,
+          data: adminSettings({
+            providers: { llm: "offline", stt: "pocketsphinx", tts: "offline", payments: "sandbox" },
+          }),
+        }),
+    });
+    await openPage();
+    const stt = await screen.findByTestId("provider-mode-stt");
+    expect(stt).toHaveTextContent("Speech to text");
+    expect(stt).toHaveTextContent("Offline (pocketsphinx)");
+    expect(stt).toHaveTextContent("roughly");
+  });
+
   it("shows the masked key, which providers run offline, and enables a test only once a key is entered", async () => {
     const api = keysApi();
     const user = await openPage();

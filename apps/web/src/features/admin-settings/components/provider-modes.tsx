@@ -20,6 +20,13 @@ const ROWS = [
     liveText: "OpenAI transcription",
     offlineText: "Offline: not transcribed",
     offlineHint: "Voice calls still answer, but what the caller says is not transcribed.",
+    // Debian's pocketsphinx is installed: heard offline, roughly (decision 0043).
+    other: {
+      pocketsphinx: {
+        text: "Offline (pocketsphinx)",
+        hint: "Speech is recognised on this server, roughly; a key turns on OpenAI transcription.",
+      },
+    },
   },
   {
     key: "tts",
@@ -47,6 +54,10 @@ export function ProviderModes({ modes }: { modes: Modes }) {
     <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Provider modes">
       {ROWS.map((row) => {
         const live = modes[row.key] === row.live;
+        const other =
+          "other" in row
+            ? (row.other as Record<string, { text: string; hint: string }>)[modes[row.key]]
+            : undefined;
         const Icon = row.icon;
         return (
           <li
@@ -76,10 +87,12 @@ export function ProviderModes({ modes }: { modes: Modes }) {
               </span>
             </div>
             <p className="mt-2 font-semibold text-stone-900 dark:text-white">
-              {live ? row.liveText : row.offlineText}
+              {live ? row.liveText : (other?.text ?? row.offlineText)}
             </p>
             {!live && (
-              <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">{row.offlineHint}</p>
+              <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+                {other?.hint ?? row.offlineHint}
+              </p>
             )}
           </li>
         );

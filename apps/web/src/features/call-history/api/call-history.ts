@@ -1,11 +1,18 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { type CallHistoryQuery, callHistoryResponseSchema } from "@twinline/contracts";
+import {
+  type CallHistoryQuery,
+  callDetailResponseSchema,
+  callHistoryResponseSchema,
+} from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { api } from "@/lib/api-client";
 
 export const CALL_HISTORY_TEXT = {
   failedFetch: "Failed to fetch call history",
   failedInline: "Unable to load call history. Please try again later.",
+  failedTranscript: "Failed to load the call's transcript",
+  noTranscript:
+    "Nothing was said on this call, or its transcript was cleared with the chat history.",
 } as const;
 
 /** GET /api/voice-call/history?page&limit (calls, pagination). */
@@ -25,4 +32,15 @@ export const callHistoryQuery = (params: CallHistoryQuery) =>
       }
     },
     placeholderData: keepPreviousData,
+  });
+
+/** GET /api/voice-call/calls/{id}: the call and its stored transcript (loaded when opened). */
+export const callDetailQuery = (callId: string) =>
+  queryOptions({
+    queryKey: ["voice-call", "call", callId] as const,
+    queryFn: ({ signal }) =>
+      api.get(`/api/voice-call/calls/${encodeURIComponent(callId)}`, {
+        signal,
+        schema: callDetailResponseSchema,
+      }),
   });

@@ -4,7 +4,8 @@ import {
   callHistoryQuerySchema,
   type VoiceCallRecord,
 } from "@twinline/contracts";
-import { History, Phone } from "lucide-react";
+import { FileText, History, Phone } from "lucide-react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -17,23 +18,36 @@ import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatDateTime, formatDuration, formatTime } from "@/lib/format";
 import { CALL_HISTORY_TEXT, callHistoryQuery } from "../api/call-history";
+import { CallTranscriptDialog } from "./call-transcript-dialog";
 
 const COLUMNS: readonly TableColumn<"startTime">[] = [
   { label: "Date" },
   { label: "Duration" },
   { label: "Credits consumed" },
   { label: "Ended" },
+  { label: "Transcript" },
 ];
 
 const FIXED = { limit: CALL_HISTORY_PAGE_SIZE };
 
-function CallRow({ call }: { call: VoiceCallRecord }) {
+function CallRow({ call, onOpen }: { call: VoiceCallRecord; onOpen: () => void }) {
   return (
     <tr data-testid="call-row">
       <td className={tdClasses}>{formatDateTime(call.startTime)}</td>
       <td className={tdClasses}>{formatDuration(call.duration)}</td>
       <td className={tdClasses}>{call.creditsConsumed}</td>
       <td className={tdClasses}>{call.endTime ? formatTime(call.endTime) : "In progress"}</td>
+      <td className={tdClasses}>
+        <button
+          type="button"
+          onClick={onOpen}
+          className={buttonClasses("ghost", "sm")}
+          aria-label={`Transcript of the call of ${formatDateTime(call.startTime)}`}
+        >
+          <FileText aria-hidden="true" className="size-4" />
+          View
+        </button>
+      </td>
     </tr>
   );
 }
@@ -49,6 +63,7 @@ export function CallHistoryPage() {
   useDocumentTitle("Call History · Twinline");
 
   const calls = history.data?.calls ?? [];
+  const [opened, setOpened] = useState<VoiceCallRecord | null>(null);
   return (
     <div className="space-y-6">
       <PageHeader title="Call History" description="Your voice calls, their length and cost." />
@@ -91,7 +106,7 @@ export function CallHistoryPage() {
               placeholder={history.isPlaceholderData}
             >
               {calls.map((call) => (
-                <CallRow key={call._id} call={call} />
+                <CallRow key={call._id} call={call} onOpen={() => setOpened(call)} />
               ))}
             </PagedTable>
             {pagination && pagination.total > 0 && (
@@ -106,6 +121,13 @@ export function CallHistoryPage() {
           </>
         )}
       </Card>
+      <CallTranscriptDialog
+        callId={opened?._id ?? null}
+        title={
+          opened ? `${formatDateTime(opened.startTime)} · ${formatDuration(opened.duration)}` : ""
+        }
+        onClose={() => setOpened(null)}
+      />
     </div>
   );
 }

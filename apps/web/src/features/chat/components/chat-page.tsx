@@ -1,5 +1,5 @@
 import { LoaderCircle, MessageCircle, Trash2 } from "lucide-react";
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/load-states";
@@ -8,6 +8,7 @@ import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSettings } from "@/lib/settings";
 import { useChat } from "../hooks/use-chat";
 import { CHAT_TEXT, LOAD_OLDER_THRESHOLD_PX } from "../messages";
+import { CallBlock, groupCalls } from "./call-block";
 import { ClearChatDialog } from "./clear-chat-dialog";
 import { Composer } from "./composer";
 import { MessageBubble, TypingIndicator } from "./message-bubble";
@@ -138,6 +139,7 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
         : `${remaining} free ${remaining === 1 ? "message" : "messages"} left today`;
 
   const personaImage = persona.aiProfileImage;
+  const entries = useMemo(() => groupCalls(chat.items), [chat.items]);
 
   return (
     <div className="flex h-[calc(100dvh-7rem)] min-h-[26rem] flex-col overflow-hidden rounded-3xl border border-stone-200 bg-stone-50 shadow-xs sm:h-[calc(100dvh-8rem)] lg:h-[calc(100dvh-4rem)] dark:border-white/10 dark:bg-stone-900/60">
@@ -219,15 +221,19 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
                 aria-busy={chat.isLoadingOlder || undefined}
               >
                 <ol className="space-y-4">
-                  {chat.items.map((message) => (
-                    <MessageBubble
-                      key={message.key}
-                      message={message}
-                      personaName={persona.name}
-                      personaImage={personaImage}
-                      onSubscribe={onSubscribe}
-                    />
-                  ))}
+                  {entries.map((entry) =>
+                    entry.kind === "call" ? (
+                      <CallBlock key={entry.key} entry={entry} personaName={persona.name} />
+                    ) : (
+                      <MessageBubble
+                        key={entry.message.key}
+                        message={entry.message}
+                        personaName={persona.name}
+                        personaImage={personaImage}
+                        onSubscribe={onSubscribe}
+                      />
+                    ),
+                  )}
                   {chat.isWaiting && (
                     <TypingIndicator personaName={persona.name} personaImage={personaImage} />
                   )}

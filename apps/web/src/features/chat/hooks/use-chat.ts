@@ -30,6 +30,10 @@ export interface DisplayMessage {
   notice?: "fallback" | "limit";
   /** A message of the fan's the persona could not answer (kept by the server, so it lasts). */
   replyFailed?: boolean;
+  /** A turn of this voice call (shown folded into its call). */
+  callId?: string;
+  /** The call's length in seconds once it ended. */
+  callDuration?: number | null;
 }
 
 interface LocalEntry extends DisplayMessage {
@@ -116,6 +120,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
       content: m.content,
       timestamp: m.timestamp,
       ...(m.replyFailed ? { replyFailed: true } : {}),
+      ...(m.callId ? { callId: m.callId, callDuration: m.callDuration ?? null } : {}),
     }));
     for (const entry of visibleLocal) {
       list.push({

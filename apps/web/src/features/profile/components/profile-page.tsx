@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { changePasswordRequestSchema, updateProfileRequestSchema } from "@twinline/contracts";
 import { Info, KeyRound, Save, UserRound } from "lucide-react";
-import { type ReactNode, useEffect, useId } from "react";
+import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { z } from "zod";
@@ -13,6 +13,8 @@ import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
 import { STORAGE_KEYS, writeStorage } from "@/lib/storage";
 import { changePassword, updateProfile } from "../api/profile-api";
 import { PROFILE_TEXT } from "../messages";
+import { MemorySection } from "./memory-section";
+import { ProfileCard } from "./profile-card";
 
 /** "Update Failed" with the server's message, else the fallback (spec, section 8). */
 function failureToast(error: unknown, fallback: string) {
@@ -22,39 +24,6 @@ function failureToast(error: unknown, fallback: string) {
       <strong className="block">{PROFILE_TEXT.updateFailedTitle}</strong>
       {message}
     </span>,
-  );
-}
-
-function Card({
-  icon,
-  title,
-  description,
-  children,
-}: {
-  icon: ReactNode;
-  title: string;
-  description: string;
-  children: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <section
-      aria-labelledby={id}
-      className="rounded-3xl border border-stone-200 bg-white p-5 sm:p-7 dark:border-white/10 dark:bg-stone-900"
-    >
-      <div className="flex items-start gap-3">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-2xl bg-brand-100 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
-          {icon}
-        </span>
-        <div>
-          <h2 id={id} className="font-display text-lg font-bold text-stone-900 dark:text-white">
-            {title}
-          </h2>
-          <p className="text-sm text-stone-600 dark:text-stone-400">{description}</p>
-        </div>
-      </div>
-      <div className="mt-6">{children}</div>
-    </section>
   );
 }
 
@@ -89,7 +58,7 @@ function ProfileDetails() {
   });
 
   return (
-    <Card
+    <ProfileCard
       icon={<UserRound aria-hidden="true" className="size-5" />}
       title="Profile Information"
       description="Your name as the persona sees it."
@@ -115,7 +84,7 @@ function ProfileDetails() {
           {isSubmitting ? "Saving..." : "Save Changes"}
         </button>
       </form>
-    </Card>
+    </ProfileCard>
   );
 }
 
@@ -159,7 +128,7 @@ function PasswordChange() {
   });
 
   return (
-    <Card
+    <ProfileCard
       icon={<KeyRound aria-hidden="true" className="size-5" />}
       title="Change Password"
       description="Use at least 8 characters."
@@ -194,7 +163,7 @@ function PasswordChange() {
           {isSubmitting ? "Updating..." : "Update Password"}
         </button>
       </form>
-    </Card>
+    </ProfileCard>
   );
 }
 
@@ -218,6 +187,7 @@ export function ProfilePage() {
       </div>
       <ProfileDetails />
       <PasswordChange />
+      <MemorySection />
     </div>
   );
 }

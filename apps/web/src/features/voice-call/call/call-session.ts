@@ -7,6 +7,7 @@ import {
 import { CALL_TEXT } from "../messages";
 import {
   type AttemptOutcome,
+  CALL_STARTED_TIMEOUT_MS,
   CLEANUP_DELAY_MS,
   CONNECT_TIMEOUT_MS,
   connectWithRetry,
@@ -24,6 +25,20 @@ import {
 
 export type CallStatus = "idle" | "connecting" | "active" | "error" | "ended";
 export type Speaker = "none" | "user" | "persona";
+
+/** One line of the live captions: the fan's words as transcribed, the persona's as spoken. */
+export interface Caption {
+  id: number;
+  who: "user" | "persona";
+  text: string;
+  /** The fan's line is the offline notice (nothing was transcribed). */
+  offline?: boolean;
+  /** The persona's reply was cut short by barge-in. */
+  interrupted?: boolean;
+}
+
+/** Captions kept on screen (the oldest scroll away). */
+export const MAX_CAPTIONS = 200;
 
 export interface CallState {
   status: CallStatus;
@@ -43,6 +58,10 @@ export interface CallState {
   thinking: boolean;
   transcript: { text: string; offline: boolean } | null;
   response: string | null;
+  /** The running transcript of the call, oldest first. */
+  captions: Caption[];
+  /** The server's speech-to-text: "offline" hears nothing, "pocketsphinx" hears roughly. */
+  stt: "openai" | "pocketsphinx" | "offline" | null;
   creditsPerMinute: number | null;
   /** The balance the server last reported (after the first minute at the start)… */
   creditsRemaining: number | null;
@@ -68,6 +87,8 @@ export const INITIAL_CALL_STATE: CallState = {
   thinking: false,
   transcript: null,
   response: null,
+  captions: [],
+  stt: null,
   creditsPerMinute: null,
   creditsRemaining: null,
   creditsMinute: 1,
@@ -89,8 +110,16 @@ export interface SocketLike {
 }
 
 export interface MicrophoneHandlers {
-  /** One utterance, as one self-contained audio file. */
+  /** One utterance, as one self-contained audio file, committed at once (the level detector). */
   onUtterance(blob: Blob): void;
+  /** Eager end of turn (decision 0042): the utterance so far, on a short pause. */
+  onCandidate(blob: Blob): void;
+  /** The pause reached the end of the turn: the candidate is the fan's turn. */
+  onCommit(): void;
+  /** The fan spoke again: the candidate is dropped (the next one carries the whole utterance). */
+  onCancel(): void;
+  /** What seemed speech was too short to be an utterance (a cough): nothing was sent. */
+  onMisfire(): void;
   /** The user started or stopped speaking. */
   onSpeech(speaking: boolean): void;
   /** The user spoke over the persona. */
@@ -142,6 +171,12 @@ export interface CallDeps {
 }
 
 const OPEN = 1;
+/** Close codes that refuse the call: final answers, not connection failures to retry. */
+const REFUSALS = new Set<number>([
+  VOICE_CLOSE_CODES.unauthorized,
+  VOICE_CLOSE_CODES.insufficientCredits,
+  VOICE_CLOSE_CODES.voiceDisabled,
+]);
 
 export class CallSession {
   private state: CallState = INITIAL_CALL_STATE;
@@ -155,6 +190,23 @@ export class CallSession {
   private playedReplyId: string | null = null;
   private personaPlaying = false;
   private userSpeaking = false;
+  /** The candidate sent and not yet committed or cancelled (decision 0042). */
+  private candidateId: string | null = null;
+  private candidates = 0;
+  /** Reply frames that arrived while the fan was speaking: played when they stop. */
+  private held: { bytes: ArrayBuffer; format: string }[] = [];
+  private captionIds = 0;
+  /** The persona's reply text, shown once its audio plays (or at once when it has none). */
+  private pendingCaption: {
+    replyId: string | undefined;
+    text: string;
+    interrupted: boolean;
+  } | null = null;
+  /** Messages that arrived before the call was attached (call_started, a refusal's error). */
+  private early: { messages: unknown[]; closedWith: number | null } = {
+    messages: [],
+    closedWith: null,
+  };
   private lastServerError: string | null = null;
   private finished = false;
   private cancelled = false;
@@ -194,8 +246,13 @@ export class CallSession {
       this.mic = await this.deps.openMicrophone(
         {
           onUtterance: (blob) => this.sendUtterance(blob),
+          onCandidate: (blob) => this.sendCandidate(blob),
+          onCommit: () => this.commitCandidate(),
+          onCancel: () => this.cancelCandidate(),
+          onMisfire: () => this.releaseHeld(),
           onSpeech: (speaking) => {
             this.userSpeaking = speaking;
+            if (!speaking && this.candidateId === null) this.releaseHeld();
             this.updateSpeaker();
           },
           onBargeIn: () => this.bargeIn(),
@@ -218,6 +275,7 @@ export class CallSession {
     this.player = this.deps.createPlayer({
       onPlaying: (playing) => {
         this.personaPlaying = playing;
+        if (playing) this.showPendingCaption();
         this.mic?.setPersonaSpeaking(playing);
         this.updateSpeaker();
       },
@@ -239,6 +297,10 @@ export class CallSession {
       return;
     }
     this.attach(outcome.socket);
+    const { messages, closedWith } = this.early;
+    this.early = { messages: [], closedWith: null };
+    for (const message of messages) this.onMessage(message);
+    if (closedWith !== null) this.onClose(closedWith);
   }
 
   /** Hang up (also while connecting). */
@@ -277,6 +339,12 @@ export class CallSession {
 
   // ---- socket ----
 
+  /**
+   * One connection attempt: the socket must open within CONNECT_TIMEOUT_MS and the server's
+   * `call_started` arrive within CALL_STARTED_TIMEOUT_MS of the opening, else the attempt failed
+   * (and is retried). A refusal (an error, then a 44xx close) ends the attempts: it is the
+   * answer, handled once attached.
+   */
   private openSocket(_attempt: number): Promise<AttemptOutcome<SocketLike>> {
     return new Promise((resolve) => {
       let socket: SocketLike;
@@ -287,26 +355,41 @@ export class CallSession {
         return;
       }
       socket.binaryType = "arraybuffer";
+      const early: unknown[] = [];
       let settled = false;
-      const settle = (outcome: AttemptOutcome<SocketLike>) => {
+      let timer: ReturnType<typeof setTimeout>;
+      const settle = (outcome: AttemptOutcome<SocketLike>, closedWith: number | null = null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        if (outcome.ok) this.early = { messages: early, closedWith };
         resolve(outcome);
       };
-      const timer = setTimeout(() => {
+      const giveUp = (reason: string) => () => {
         socket.onopen = socket.onclose = socket.onerror = socket.onmessage = null;
         try {
           socket.close();
         } catch {
           // already closing
         }
-        settle({ ok: false, reason: "timeout" });
-      }, CONNECT_TIMEOUT_MS);
-      socket.onopen = () => settle({ ok: true, socket });
+        settle({ ok: false, reason });
+      };
+      timer = setTimeout(giveUp("timeout"), CONNECT_TIMEOUT_MS);
+      socket.onopen = () => {
+        clearTimeout(timer);
+        timer = setTimeout(giveUp("no call_started"), CALL_STARTED_TIMEOUT_MS);
+      };
       socket.onerror = () => undefined;
-      socket.onclose = () => settle({ ok: false, reason: "closed" });
-      // Messages that arrive before the attach (same task) are not lost: attach is synchronous.
+      socket.onmessage = (event) => {
+        early.push(event.data);
+        if (typeof event.data === "string" && event.data.includes('"call_started"')) {
+          settle({ ok: true, socket });
+        }
+      };
+      socket.onclose = (event) => {
+        if (REFUSALS.has(event.code)) settle({ ok: true, socket }, event.code);
+        else settle({ ok: false, reason: "closed" });
+      };
     });
   }
 
@@ -343,7 +426,37 @@ export class CallSession {
     if (!this.reply || this.finished) return;
     this.update({ audioFrames: this.state.audioFrames + 1 });
     this.playedReplyId = this.reply.id;
+    // A reply never starts while the fan speaks: it waits for them (or is dropped by their
+    // next candidate). Once it plays, barge-in is what stops it.
+    if ((this.userSpeaking || this.held.length > 0) && !this.personaPlaying) {
+      this.held.push({ bytes, format: this.reply.format });
+      return;
+    }
     this.player?.play(bytes, this.reply.format);
+  }
+
+  /** The fan stopped without a new turn (a cough, a short noise): the waiting reply plays. */
+  private releaseHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const frame of held) this.player?.play(frame.bytes, frame.format);
+  }
+
+  private addCaption(caption: Omit<Caption, "id">): void {
+    this.captionIds += 1;
+    const captions = [...this.state.captions, { ...caption, id: this.captionIds }];
+    this.update({ captions: captions.slice(-MAX_CAPTIONS) });
+  }
+
+  private showPendingCaption(): void {
+    const pending = this.pendingCaption;
+    if (!pending) return;
+    this.pendingCaption = null;
+    this.addCaption({
+      who: "persona",
+      text: pending.text,
+      ...(pending.interrupted ? { interrupted: true } : {}),
+    });
   }
 
   private handle(message: VoiceServerMessage): void {
@@ -355,17 +468,35 @@ export class CallSession {
           creditsPerMinute: message.creditsPerMinute,
           creditsRemaining: message.creditsRemaining,
           creditsMinute: 1,
+          stt: message.stt,
         });
         return;
       case "transcription":
+        this.showPendingCaption();
         this.update({
           transcript: { text: message.text, offline: message.offline === true },
           response: null,
         });
+        if (message.text.trim()) {
+          this.addCaption({
+            who: "user",
+            text: message.text,
+            ...(message.offline ? { offline: true } : {}),
+          });
+        }
         return;
-      case "response":
+      case "response": {
         this.update({ response: message.text, thinking: false });
+        this.showPendingCaption();
+        this.pendingCaption = {
+          replyId: message.replyId,
+          text: message.text,
+          interrupted: message.interrupted === true,
+        };
+        // Already playing (or cut short): the words are being (or were) spoken now.
+        if (this.personaPlaying || message.interrupted) this.showPendingCaption();
         return;
+      }
       case "audio_start":
         // A new reply supersedes what is still queued of an older one (the server cut it).
         if (this.playedReplyId !== null && this.playedReplyId !== message.replyId) {
@@ -377,6 +508,7 @@ export class CallSession {
         return;
       case "audio_complete":
         if (this.reply?.id === message.replyId) this.reply = null;
+        if (message.segments === 0) this.showPendingCaption();
         // Cut short on the server (a new utterance): drop what is queued of it.
         if (message.interrupted && this.playedReplyId === message.replyId) {
           this.player?.stop();
@@ -384,6 +516,7 @@ export class CallSession {
         }
         return;
       case "error":
+        this.showPendingCaption();
         this.lastServerError = message.message;
         if (this.state.status === "active") {
           this.update({ thinking: false });
@@ -401,6 +534,58 @@ export class CallSession {
       case "call_ended":
         this.finish("ended", message.message);
         return;
+    }
+  }
+
+  // ---- eager end of turn (decision 0042) ----
+
+  private canSend(): SocketLike | null {
+    const socket = this.socket;
+    if (this.finished || this.state.status !== "active" || !socket || socket.readyState !== OPEN) {
+      return null;
+    }
+    return socket;
+  }
+
+  /** The utterance so far, on a short pause: the server answers it but holds the answer. */
+  private sendCandidate(blob: Blob): void {
+    const socket = this.canSend();
+    if (!socket || blob.size <= VOICE_MIN_UTTERANCE_BYTES) return;
+    // The fan has a new turn: what is left of the persona's reply (waiting, or playing with
+    // barge-in off) is dropped; the server cuts it on this candidate.
+    this.dropReply();
+    this.candidates += 1;
+    const candidateId = `c${this.candidates}`;
+    this.candidateId = candidateId;
+    socket.send(JSON.stringify({ type: "candidate", candidateId }));
+    socket.send(blob);
+  }
+
+  /** The pause reached the end of the turn: the held answer comes now. */
+  private commitCandidate(): void {
+    const candidateId = this.candidateId;
+    this.candidateId = null;
+    const socket = this.canSend();
+    if (!socket || candidateId === null) return;
+    socket.send(JSON.stringify({ type: "commit", candidateId }));
+    this.update({ utterancesSent: this.state.utterancesSent + 1, thinking: true });
+  }
+
+  private cancelCandidate(): void {
+    const candidateId = this.candidateId;
+    this.candidateId = null;
+    const socket = this.canSend();
+    if (!socket || candidateId === null) return;
+    socket.send(JSON.stringify({ type: "cancel", candidateId }));
+  }
+
+  private dropReply(): void {
+    this.held = [];
+    this.pendingCaption = null;
+    if (this.reply || this.personaPlaying || this.playedReplyId) {
+      this.reply = null;
+      this.playedReplyId = null;
+      this.player?.stop();
     }
   }
 
@@ -424,10 +609,8 @@ export class CallSession {
   // ---- audio ----
 
   private sendUtterance(blob: Blob): void {
-    const socket = this.socket;
-    if (this.finished || this.state.status !== "active" || !socket || socket.readyState !== OPEN) {
-      return;
-    }
+    const socket = this.canSend();
+    if (!socket) return;
     // Spec: only recordings larger than 1000 bytes are sent.
     if (blob.size <= VOICE_MIN_UTTERANCE_BYTES) return;
     socket.send(blob);
@@ -436,11 +619,19 @@ export class CallSession {
 
   private bargeIn(): void {
     if (!this.personaPlaying && !this.reply) return;
+    this.held = [];
+    this.showPendingCaptionAsInterrupted();
     this.reply = null;
     this.playedReplyId = null;
     this.player?.stop();
     const socket = this.socket;
     if (socket && socket.readyState === OPEN) socket.send(JSON.stringify({ type: "interrupt" }));
+  }
+
+  private showPendingCaptionAsInterrupted(): void {
+    if (this.pendingCaption) this.pendingCaption.interrupted = true;
+    if (this.personaPlaying) this.showPendingCaption();
+    else this.pendingCaption = null;
   }
 
   /** The minute of the call under way (1-based). */

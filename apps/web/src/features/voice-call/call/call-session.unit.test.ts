@@ -112,8 +112,8 @@ async function activeCall(t: ReturnType<typeof setup>) {
   const started = t.session.start();
   await vi.advanceTimersByTimeAsync(0);
   t.socket().open();
-  await started;
   t.socket().serverSends(STARTED);
+  await started;
   return t.socket();
 }
 
@@ -134,9 +134,9 @@ describe("call session: connecting", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(t.socket().url).toBe("ws://test/api/voice-call/ws?token=t");
     t.socket().open();
-    await started;
     expect(t.socket().binaryType).toBe("arraybuffer");
     t.socket().serverSends(STARTED);
+    await started;
     const state = t.session.getState();
     expect(state.status).toBe("active");
     expect(state.creditsRemaining).toBe(45);
@@ -198,8 +198,8 @@ describe("call session: connecting", () => {
     expect(t.sockets).toHaveLength(3);
     // Attempt 3 opens: the call goes on.
     t.socket().open();
-    await started;
     t.socket().serverSends(STARTED);
+    await started;
     expect(t.session.getState()).toMatchObject({ status: "active", notice: null });
   });
 
@@ -225,9 +225,9 @@ describe("call session: connecting", () => {
     const started = t.session.start();
     await vi.advanceTimersByTimeAsync(0);
     t.socket().open();
-    await started;
     t.socket().serverSends({ type: "error", message: "Insufficient credits for voice call" });
     t.socket().serverCloses(4402);
+    await started;
     expect(t.session.getState()).toMatchObject({
       status: "error",
       error: "Insufficient credits for voice call",
@@ -468,5 +468,125 @@ describe("call session: the end", () => {
     t.session.hangUp();
     t.micHandlers().onUtterance(speech(5000));
     expect(socket.sent.filter((m) => m instanceof Blob)).toHaveLength(0);
+  });
+});
+
+describe("call session: eager end of turn and turn-taking", () => {
+  const wav = (bytes: number) => new Blob([new Uint8Array(bytes)], { type: "audio/wav" });
+
+  it("a candidate goes up with its id before its audio; the commit names it; a cancel too", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    t.micHandlers().onCandidate(wav(4000));
+    expect(socket.json().at(-1)).toEqual({ type: "candidate", candidateId: "c1" });
+    expect((socket.sent.at(-1) as Blob).size).toBe(4000);
+    t.micHandlers().onCancel();
+    expect(socket.json().at(-1)).toEqual({ type: "cancel", candidateId: "c1" });
+    t.micHandlers().onCandidate(wav(6000));
+    t.micHandlers().onCommit();
+    expect(socket.json().slice(-2)).toEqual([
+      { type: "candidate", candidateId: "c2" },
+      { type: "commit", candidateId: "c2" },
+    ]);
+    expect(t.session.getState()).toMatchObject({ utterancesSent: 1, thinking: true });
+    // A commit or cancel with no candidate pending sends nothing.
+    const sent = socket.sent.length;
+    t.micHandlers().onCommit();
+    t.micHandlers().onCancel();
+    expect(socket.sent).toHaveLength(sent);
+  });
+
+  it("a reply never starts while the fan speaks: it waits, and plays when they stop without a new turn", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    expect(t.player.play).not.toHaveBeenCalled();
+    t.micHandlers().onMisfire();
+    t.micHandlers().onSpeech(false);
+    expect(t.player.play).toHaveBeenCalledTimes(1);
+  });
+
+  it("a reply waiting while the fan speaks is dropped when their words become a new turn", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    t.micHandlers().onCandidate(wav(4000));
+    t.micHandlers().onCommit();
+    t.micHandlers().onSpeech(false);
+    socket.serverSendsAudio(3000); // still in flight from the cut reply
+    expect(t.player.play).not.toHaveBeenCalled();
+  });
+
+  it("the captions keep both sides in order; the persona's words show once they are spoken", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    socket.serverSends({ type: "transcription", text: "Hi there" });
+    socket.serverSends({ type: "response", text: "Hello, lovely to hear you.", replyId: "r1" });
+    expect(t.session.getState().captions.map((c) => c.who)).toEqual(["user"]);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    t.playerHandlers().onPlaying(true);
+    socket.serverSends({ type: "transcription", text: "Tell me more" });
+    expect(t.session.getState().captions.map((c) => ({ who: c.who, text: c.text }))).toEqual([
+      { who: "user", text: "Hi there" },
+      { who: "persona", text: "Hello, lovely to hear you." },
+      { who: "user", text: "Tell me more" },
+    ]);
+  });
+
+  it("barge-in marks the persona's line as interrupted", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    t.playerHandlers().onPlaying(true);
+    socket.serverSends({ type: "response", text: "A long story begins", replyId: "r1" });
+    t.micHandlers().onSpeech(true);
+    t.micHandlers().onBargeIn();
+    expect(t.player.stop).toHaveBeenCalled();
+    expect(socket.json().at(-1)).toEqual({ type: "interrupt" });
+    expect(t.session.getState().captions.at(-1)).toMatchObject({ who: "persona" });
+  });
+});
+
+describe("call session: connection manners", () => {
+  it("a socket that opens but never starts the call is retried after 10 s, then Something went wrong", async () => {
+    const t = setup();
+    const started = t.session.start();
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await vi.advanceTimersByTimeAsync(0);
+      expect(t.sockets).toHaveLength(attempt);
+      t.socket().open();
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(t.socket().closedWith).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(t.socket().closedWith).not.toBeNull();
+      if (attempt < 3) {
+        expect(t.session.getState().notice).toBe(CALL_TEXT.connectionError);
+        await vi.advanceTimersByTimeAsync(1_000);
+      }
+    }
+    await started;
+    expect(t.session.getState()).toMatchObject({ status: "error", error: "Something went wrong" });
+  });
+
+  it("a refused token is not retried: the session has expired", async () => {
+    const t = setup();
+    const started = t.session.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.socket().open();
+    t.socket().serverSends({ type: "error", message: CALL_TEXT.sessionExpired });
+    t.socket().serverCloses(4401);
+    await started;
+    expect(t.sockets).toHaveLength(1);
+    expect(t.session.getState()).toMatchObject({
+      status: "error",
+      error: CALL_TEXT.sessionExpired,
+    });
   });
 });

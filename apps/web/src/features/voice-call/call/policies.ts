@@ -6,6 +6,8 @@
 export const CONNECT_ATTEMPTS = 3;
 /** Each attempt waits this long for the socket to open. */
 export const CONNECT_TIMEOUT_MS = 5_000;
+/** After the socket opens, the server's call_started must come within this long. */
+export const CALL_STARTED_TIMEOUT_MS = 10_000;
 /** Pause between two attempts. */
 export const CONNECT_GAP_MS = 1_000;
 /** After a call ends, the audio is torn down this much later. */

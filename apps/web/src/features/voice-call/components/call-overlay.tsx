@@ -3,8 +3,9 @@ import { AlertTriangle, Mic, MicOff, PhoneOff, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { UserAvatar } from "@/components/ui/user-avatar";
-import type { CallState } from "../call/call-session";
+import type { CallState, Caption } from "../call/call-session";
 import { currentBalance, formatClock, remainingSeconds } from "../call/policies";
+import { CALL_TEXT } from "../messages";
 
 const STATUS_TEXT: Record<CallState["status"], string> = {
   idle: "Connecting…",
@@ -165,32 +166,15 @@ export function CallOverlay({
           </p>
         )}
 
-        {(state.transcript || state.response) && (
-          <div className="w-full max-w-lg space-y-3 text-left" aria-live="polite">
-            {state.transcript && (
-              <div
-                data-testid="call-transcript"
-                data-offline={state.transcript.offline || undefined}
-                className="rounded-2xl bg-white/10 px-4 py-3"
-              >
-                <p className="text-xs font-semibold tracking-wide text-white/60 uppercase">You</p>
-                <p className={clsx("mt-1", state.transcript.offline && "text-white/70 italic")}>
-                  {state.transcript.text}
-                </p>
-              </div>
-            )}
-            {state.response && (
-              <div data-testid="call-response" className="rounded-2xl bg-brand-500/20 px-4 py-3">
-                <p className="text-xs font-semibold tracking-wide text-white/60 uppercase">
-                  {personaName}
-                </p>
-                <p className="mt-1">{state.response}</p>
-              </div>
-            )}
-          </div>
+        {live && state.stt === "pocketsphinx" && (
+          <p className="max-w-sm text-sm text-amber-200" data-testid="call-rough-stt">
+            {CALL_TEXT.roughRecognition}
+          </p>
         )}
 
-        {over && (
+        <Captions captions={state.captions} personaName={personaName} />
+
+        {over && !(state.status === "ended" && state.endedMessage === STATUS_TEXT.ended) && (
           <p
             role="alert"
             data-testid="call-end-message"
@@ -261,5 +245,57 @@ export function CallOverlay({
       )}
     </div>,
     document.body,
+  );
+}
+
+/**
+ * The live captions: both sides of the call, oldest first, in a scrollable log that follows the
+ * newest line unless the fan scrolled up to read; a polite live region, so a screen reader reads
+ * each new line without cutting into what it is saying.
+ */
+function Captions({ captions, personaName }: { captions: Caption[]; personaName: string }) {
+  const listRef = useRef<HTMLOListElement>(null);
+  const pinned = useRef(true);
+  const count = captions.length;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows each new line
+  useEffect(() => {
+    const list = listRef.current;
+    if (list && pinned.current) list.scrollTop = list.scrollHeight;
+  }, [count]);
+  return (
+    <section aria-label="Live captions" className="w-full max-w-lg text-left">
+      <ol
+        ref={listRef}
+        role="log"
+        aria-live="polite"
+        aria-relevant="additions"
+        data-testid="call-captions"
+        onScroll={(event) => {
+          const list = event.currentTarget;
+          pinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+        }}
+        className="max-h-[38vh] space-y-2 overflow-y-auto overscroll-contain rounded-2xl pr-1 break-words"
+      >
+        {captions.map((caption) => (
+          <li
+            key={caption.id}
+            data-testid={caption.who === "user" ? "call-transcript" : "call-response"}
+            data-offline={caption.offline || undefined}
+            className={clsx(
+              "rounded-2xl px-4 py-2.5",
+              caption.who === "user" ? "bg-white/10" : "bg-brand-500/20",
+            )}
+          >
+            <p className="text-xs font-semibold tracking-wide text-white/70 uppercase">
+              {caption.who === "user" ? "You" : personaName}
+            </p>
+            <p className={clsx("mt-0.5", caption.offline && "text-white/75 italic")}>
+              {caption.text}
+              {caption.interrupted && <span className="text-white/70"> (interrupted)</span>}
+            </p>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Coins, Phone, PhoneOff, RotateCw } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { ApiError } from "@/lib/api-client";
+import { ApiError, handleUnauthorized, onUnauthorized } from "@/lib/api-client";
 import { useSettings } from "@/lib/settings";
 import { checkCreditsQuery, voiceCallKeys } from "../api/voice-call";
 import { createUnlockedAudioContext } from "../audio/context";
@@ -38,16 +38,23 @@ export function CallPage({ makeDeps }: CallPageProps) {
 
   useDocumentTitle("Call · Twinline");
 
-  // The 401 already cleared the stored session (the API client does); tell the user and go to
-  // the login page, after the dashboard guard's own redirect.
+  // A 401 anywhere on this page (the credit check, the end report, the call's socket refusing
+  // the token): the spec's message, then the login page. The listener runs as the API client
+  // clears the session, before the dashboard's guard would send the fan to `/` without a word.
   const expired = credits.error instanceof ApiError && credits.error.status === 401;
-  const toldExpired = useRef(false);
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        toast.error(CALL_TEXT.sessionExpired, { id: "session-expired" });
+        navigate("/auth", { replace: true });
+      }),
+    [navigate],
+  );
+  const socketRefused =
+    call.state.status === "error" && call.state.error === CALL_TEXT.sessionExpired;
   useEffect(() => {
-    if (!expired || toldExpired.current) return;
-    toldExpired.current = true;
-    toast.error(CALL_TEXT.sessionExpired, { id: "session-expired" });
-    setTimeout(() => navigate("/auth", { replace: true }), 0);
-  }, [expired, navigate]);
+    if (socketRefused) handleUnauthorized();
+  }, [socketRefused]);
 
   const voiceEnabled =
     settings.enableVoiceConversation &&

@@ -3,6 +3,7 @@ import toast from "react-hot-toast";
 import { getCsrfToken } from "@/lib/api-client";
 import { endCall, voiceSocketUrl } from "../api/voice-call";
 import { openMicrophone } from "../audio/microphone";
+import { openNeuralMicrophone } from "../audio/neural-microphone";
 import { createAudioPlayer } from "../audio/player";
 import {
   type CallDeps,
@@ -13,13 +14,27 @@ import {
 } from "../call/call-session";
 import { CREDIT_WARNING_MS } from "../call/policies";
 
+/**
+ * `?vad=level` on the call page runs the previous client (the loudness detector, one committed
+ * utterance per turn, no eager end of turn): bench/voice-browser measures both in one run.
+ */
+function levelDetectorAsked(): boolean {
+  return (
+    typeof location !== "undefined" && new URLSearchParams(location.search).get("vad") === "level"
+  );
+}
+
 /** The browser's socket, microphone, speakers and the REST end report. */
 function browserDeps(csrf: string | null, audio: AudioContext | null): CallDeps {
+  const level = levelDetectorAsked();
   return {
     socketUrl: () => voiceSocketUrl(csrf),
     createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
     supportsWebSocket: () => typeof WebSocket !== "undefined",
-    openMicrophone: (handlers, options) => openMicrophone(handlers, options, {}, audio),
+    openMicrophone: (handlers, options) =>
+      level
+        ? openMicrophone(handlers, options, {}, audio)
+        : openNeuralMicrophone(handlers, options, {}, audio),
     createPlayer: (handlers) => createAudioPlayer(handlers, audio),
     reportEnd: (duration) => endCall(duration),
     notifyError: (message) => toast.error(message),

@@ -1,0 +1,373 @@
+import type { AddressInfo } from "node:net";
+import {
+  CHAT_LOGS_CSV_HEADER,
+  callDetailResponseSchema,
+  chatLogsResponseSchema,
+  memoryResponseSchema,
+  messagesPageResponseSchema,
+  sendMessageResponseSchema,
+} from "@twinline/contracts";
+import {
+  FAKE_ELEVENLABS_KEY,
+  FAKE_OPENAI_KEY,
+  type FakeElevenLabs,
+  type FakeOpenAi,
+  makeWavTone,
+  startFakeElevenLabs,
+  startFakeOpenAi,
+} from "@twinline/fakes";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { adminSession, call, signUp } from "../../../test/accounts.ts";
+import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import { connectVoice } from "../../../test/voice-client.ts";
+import { chatMessages, creditLedger, fanMemory, users } from "../../db/schema/index.ts";
+
+const REPLY = ["Nice to hear from you."];
+const UTTERANCE = makeWavTone(1);
+
+let t: TestApp;
+let origin: string;
+let openai: FakeOpenAi;
+let elevenlabs: FakeElevenLabs;
+
+beforeAll(async () => {
+  [openai, elevenlabs] = await Promise.all([startFakeOpenAi(), startFakeElevenLabs()]);
+  t = await createTestApp({
+    env: {
+      OPENAI_API_KEY: FAKE_OPENAI_KEY,
+      OPENAI_BASE_URL: openai.baseUrl,
+      ELEVENLABS_API_KEY: FAKE_ELEVENLABS_KEY,
+      ELEVENLABS_BASE_URL: elevenlabs.origin,
+    },
+  });
+  await t.app.settings.update({
+    freeMessagesPerDay: 1_000,
+    aiProfile: { name: "Mira Vale" } as never,
+  });
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([openai?.close(), elevenlabs?.close()]);
+});
+
+beforeEach(() => {
+  openai.reply = [...REPLY];
+  openai.transcription = "Hello there.";
+});
+
+interface SentCompletion {
+  messages: Array<{ role: string; content: string }>;
+}
+
+/** The chat completions the fake received (the SDK's own requests), oldest first. */
+const completions = (): SentCompletion[] =>
+  openai.requests
+    .filter((request) => request.path === "/v1/chat/completions")
+    .map((request) => JSON.parse(request.body.toString()) as SentCompletion);
+
+/** The last reply prompt (not a summary update): its system text and turns. */
+function lastPrompt() {
+  const sent = completions()
+    .filter((entry) => !entry.messages[0]?.content.includes("private notes"))
+    .at(-1);
+  if (!sent) throw new Error("No prompt was sent");
+  return { system: sent.messages[0]?.content ?? "", turns: sent.messages.slice(1) };
+}
+
+async function send(token: string, message: string, conversationId?: string) {
+  const response = await call(t, "POST", "/api/chat/message", {
+    token,
+    body: { message, ...(conversationId ? { conversationId } : {}) },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return sendMessageResponseSchema.parse(response.json()).data;
+}
+
+/** A call of `token`'s fan in which they say each of `said`; answers the call's id. */
+async function placeCall(token: string, said: string[]): Promise<string> {
+  const client = await connectVoice(origin, token);
+  const started = await client.next("call_started");
+  for (const words of said) {
+    openai.transcription = words;
+    client.socket.send(UTTERANCE);
+    expect(await client.next("transcription")).toMatchObject({ text: words });
+    await client.next("audio_complete");
+    // The turns are recorded once the reply has been spoken.
+    await expect
+      .poll(async () => (await transcript(token, started.callId)).length)
+      .toBeGreaterThan(0);
+  }
+  client.sendJson({ type: "end" });
+  await client.next("call_ended");
+  await client.closed;
+  return started.callId;
+}
+
+async function transcript(token: string, callId: string) {
+  const response = await call(t, "GET", `/api/voice-call/calls/${callId}`, { token });
+  expect(response.statusCode, response.body).toBe(200);
+  return callDetailResponseSchema.parse(response.json()).transcript;
+}
+
+/** Adds `count` filler exchanges to a conversation in one statement (weeks of small talk). */
+async function filler(userId: string, conversationId: string, count: number) {
+  await t.app.database.db.execute(sql`
+    insert into ${chatMessages} (conversation_id, user_id, sender, content, created_at)
+    select ${conversationId}, ${userId}, case when n % 2 = 0 then 'user' else 'ai' end::chat_sender,
+      case when n % 2 = 0 then 'Tell me about film number ' || n else 'Film ' || n || ' is a classic.' end,
+      clock_timestamp() + n * interval '1 millisecond'
+    from generate_series(1, ${count}) as n`);
+}
+
+async function memoryOf(token: string) {
+  const response = await call(t, "GET", "/api/memory", { token });
+  expect(response.statusCode, response.body).toBe(200);
+  return memoryResponseSchema.parse(response.json()).data;
+}
+
+describe("one conversation across chat and calls", () => {
+  it("a call's turns are stored in the fan's conversation, shown in the chat, and in the next prompts", async () => {
+    const fan = await signUp(t);
+    const first = await send(fan.token, "Hi Mira, good morning!");
+    const callId = await placeCall(fan.token, ["My dog is called Biscuit and I love sailing."]);
+
+    // The call's transcript: the fan's words and the persona's spoken reply, in order.
+    expect(
+      (await transcript(fan.token, callId)).map((turn) => [turn.sender, turn.content]),
+    ).toEqual([
+      ["user", "My dog is called Biscuit and I love sailing."],
+      ["ai", REPLY.join("")],
+    ]);
+
+    // The chat shows them in place, marked with the call and its duration.
+    const page = await call(t, "GET", "/api/chat/messages", { token: fan.token });
+    const messages = messagesPageResponseSchema.parse(page.json()).data.messages;
+    expect(messages.map((message) => message.callId ?? null)).toEqual([null, null, callId, callId]);
+    expect(messages[2]).toMatchObject({
+      conversationId: first.conversationId,
+      callDuration: expect.any(Number),
+    });
+
+    // The next chat reply has them in its history.
+    await send(fan.token, "What was I telling you about?", first.conversationId);
+    expect(lastPrompt().turns).toContainEqual({
+      role: "user",
+      content: "My dog is called Biscuit and I love sailing.",
+    });
+
+    // The next call starts with the recent chat and call turns as history.
+    await placeCall(fan.token, ["Are you still there?"]);
+    const callPrompt = lastPrompt().turns;
+    expect(callPrompt).toContainEqual({ role: "user", content: "What was I telling you about?" });
+    expect(callPrompt).toContainEqual({
+      role: "user",
+      content: "My dog is called Biscuit and I love sailing.",
+    });
+    expect(callPrompt.at(-1)).toEqual({ role: "user", content: "Are you still there?" });
+  });
+
+  it("GET /api/voice-call/calls/{id} answers only the owner's call", async () => {
+    const owner = await signUp(t);
+    const other = await signUp(t);
+    const callId = await placeCall(owner.token, ["Just checking in."]);
+    const mine = await call(t, "GET", `/api/voice-call/calls/${callId}`, { token: owner.token });
+    expect(mine.statusCode).toBe(200);
+    expect(callDetailResponseSchema.parse(mine.json()).call._id).toBe(callId);
+    const theirs = await call(t, "GET", `/api/voice-call/calls/${callId}`, { token: other.token });
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().message).toBe("Call not found");
+    const unknown = await call(t, "GET", `/api/voice-call/calls/${crypto.randomUUID()}`, {
+      token: owner.token,
+    });
+    expect(unknown.statusCode).toBe(404);
+    const malformed = await call(t, "GET", "/api/voice-call/calls/nope", { token: owner.token });
+    expect(malformed.statusCode).toBe(400);
+    const anonymous = await call(t, "GET", `/api/voice-call/calls/${callId}`);
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it("clearing the chat history clears the call turns too", async () => {
+    const fan = await signUp(t);
+    const callId = await placeCall(fan.token, ["I live in Lisbon by the river."]);
+    expect((await memoryOf(fan.token)).facts).toHaveLength(1);
+    const cleared = await call(t, "DELETE", "/api/chat/clear-history", { token: fan.token });
+    expect(cleared.statusCode).toBe(200);
+    expect(await transcript(fan.token, callId)).toEqual([]);
+    const page = await call(t, "GET", "/api/chat/messages", { token: fan.token });
+    expect(messagesPageResponseSchema.parse(page.json()).data.messages).toEqual([]);
+    expect((await memoryOf(fan.token)).facts).toEqual([]);
+    // The call itself stays in the call history (it was paid for).
+    const history = await call(t, "GET", "/api/voice-call/history", { token: fan.token });
+    expect(history.json().calls.map((entry: { _id: string }) => entry._id)).toContain(callId);
+  });
+
+  it("the admin's chat logs show calls beside chats, filterable, with the transcript in the CSV", async () => {
+    const caller = await signUp(t, { name: "Caller Quinn" });
+    const typist = await signUp(t, { name: "Typist Quinn" });
+    await send(typist.token, "Only typing here.");
+    await placeCall(caller.token, ["I grew up near the sea."]);
+    const admin = await adminSession(t);
+    const list = async (channel: string) => {
+      const response = await call(t, "GET", "/api/admin/chat-logs", {
+        token: admin.token,
+        query: { search: "Quinn", channel },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return chatLogsResponseSchema.parse(response.json()).data;
+    };
+    expect((await list("call")).map((log) => [log.user.name, log.calls])).toEqual([
+      ["Caller Quinn", 1],
+    ]);
+    expect((await list("chat")).map((log) => log.user.name)).toEqual(["Typist Quinn"]);
+    expect(await list("all")).toHaveLength(2);
+    const bad = await call(t, "GET", "/api/admin/chat-logs", {
+      token: admin.token,
+      query: { channel: "fax" },
+    });
+    expect(bad.statusCode).toBe(400);
+
+    // The conversation dialog's messages mark the call turns.
+    const [callLog] = await list("call");
+    const dialog = await call(t, "GET", `/api/admin/chat-logs/${callLog?._id}/messages`, {
+      token: admin.token,
+    });
+    expect(
+      messagesPageResponseSchema.parse(dialog.json()).data.messages.every((m) => m.callId),
+    ).toBe(true);
+
+    const csv = await call(t, "GET", "/api/admin/chat-logs/export", {
+      token: admin.token,
+      query: { search: "Caller Quinn" },
+    });
+    const [header, row] = csv.body.split("\r\n");
+    expect(header).toBe(CHAT_LOGS_CSV_HEADER.join(","));
+    expect(row).toContain(`,1,"Fan: I grew up near the sea.\nMira Vale: ${REPLY.join("")}"`);
+  });
+});
+
+describe("long-term recall", () => {
+  it("a fact told 300 messages earlier reaches the prompt; another fan's identical question never gets it", async () => {
+    const fan = await signUp(t);
+    const told = await send(fan.token, "My sister's name is Ottilie and she bakes sourdough.");
+    await filler(fan.user.id, told.conversationId, 300);
+    await send(fan.token, "What is my sister called?", told.conversationId);
+    const { system, turns } = lastPrompt();
+    expect(turns.some((turn) => turn.content.includes("Ottilie"))).toBe(false);
+    expect(system).toContain("What you remember about this fan");
+    expect(system).toContain("My sister's name is Ottilie and she bakes sourdough.");
+
+    const stranger = await signUp(t);
+    const theirs = await send(stranger.token, "I have no siblings, sadly.");
+    await filler(stranger.user.id, theirs.conversationId, 300);
+    await send(stranger.token, "What is my sister called?", theirs.conversationId);
+    expect(lastPrompt().system).not.toContain("Ottilie");
+  });
+
+  it("deleting a memory or switching memory off removes it from the next prompt", async () => {
+    const fan = await signUp(t);
+    const told = await send(fan.token, "My favourite colour is teal.");
+    await send(fan.token, "I work as a lighthouse keeper.", told.conversationId);
+    await filler(fan.user.id, told.conversationId, 120);
+
+    const memory = await memoryOf(fan.token);
+    expect(memory.enabled).toBe(true);
+    expect(memory.facts.map((fact) => fact.content)).toEqual([
+      "I work as a lighthouse keeper.",
+      "My favourite colour is teal.",
+    ]);
+
+    await send(fan.token, "Which colour do I like?", told.conversationId);
+    expect(lastPrompt().system).toContain("teal");
+    const teal = memory.facts.find((fact) => fact.content.includes("teal"));
+    const deleted = await call(t, "DELETE", `/api/memory/facts/${teal?._id}`, {
+      token: fan.token,
+    });
+    expect(deleted.statusCode).toBe(200);
+    await send(fan.token, "Which colour do I like?", told.conversationId);
+    expect(lastPrompt().system).not.toContain("teal");
+    expect((await memoryOf(fan.token)).facts.map((fact) => fact.content)).toEqual([
+      "I work as a lighthouse keeper.",
+    ]);
+
+    await send(fan.token, "Where do I work, the lighthouse?", told.conversationId);
+    expect(lastPrompt().system).toContain("lighthouse keeper");
+    const off = await call(t, "PATCH", "/api/memory", {
+      token: fan.token,
+      body: { enabled: false },
+    });
+    expect(off.statusCode).toBe(200);
+    expect((await memoryOf(fan.token)).enabled).toBe(false);
+    await send(fan.token, "Where do I work, the lighthouse?", told.conversationId);
+    expect(lastPrompt().system).not.toContain("lighthouse keeper");
+
+    // Another fan cannot forget this fan's words; bad input is a 400.
+    const other = await signUp(t);
+    const facts = await memoryOf(fan.token);
+    const foreign = await call(t, "DELETE", `/api/memory/facts/${facts.facts[0]?._id}`, {
+      token: other.token,
+    });
+    expect(foreign.statusCode).toBe(404);
+    const bad = await call(t, "PATCH", "/api/memory", { token: fan.token, body: { enabled: 1 } });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it("with an LLM key a running summary is kept in the background, shown, used and deletable", async () => {
+    const fan = await signUp(t);
+    const first = await send(fan.token, "Call me Sam, by the way.");
+    for (const message of [
+      "I love sailing on weekends.",
+      "My cat is named Pixel.",
+      "I am learning Portuguese.",
+      "I live near the harbour.",
+    ]) {
+      await send(fan.token, message, first.conversationId);
+    }
+    openai.reply = ["Sam loves sailing, has a cat named Pixel and is learning Portuguese."];
+    await send(fan.token, "Anyway, how are you?", first.conversationId);
+    await t.app.memory.idle();
+    const summaryRequest = completions().find(
+      (entry) =>
+        entry.messages[0]?.content.includes("private notes") &&
+        entry.messages[1]?.content.includes("Pixel"),
+    );
+    expect(summaryRequest?.messages[1]?.content).toContain("- My cat is named Pixel.");
+
+    const memory = await memoryOf(fan.token);
+    expect(memory.summary?.content).toBe(
+      "Sam loves sailing, has a cat named Pixel and is learning Portuguese.",
+    );
+    openai.reply = [...REPLY];
+    await send(fan.token, "Hello again!", first.conversationId);
+    expect(lastPrompt().system).toContain("Summary: Sam loves sailing");
+
+    const deleted = await call(t, "DELETE", "/api/memory/summary", { token: fan.token });
+    expect(deleted.statusCode).toBe(200);
+    await send(fan.token, "Hello once more!", first.conversationId);
+    expect(lastPrompt().system).not.toContain("Summary:");
+    expect((await memoryOf(fan.token)).summary).toBeNull();
+  });
+
+  it("deleting the account deletes everything remembered", async () => {
+    const fan = await signUp(t);
+    const told = await send(fan.token, "My name is Robin.");
+    await call(t, "PATCH", "/api/memory", { token: fan.token, body: { enabled: true } });
+    expect(told.userMessage.content).toBe("My name is Robin.");
+    // The product has no account deletion yet; whatever deletes the user row takes the memory
+    // with it (cascades). The sign-up credits' ledger entry is a money record that keeps a user
+    // row from being deleted on its own, so it goes first here.
+    const db = t.app.database.db;
+    await db.delete(creditLedger).where(eq(creditLedger.userId, fan.user.id));
+    await db.delete(users).where(eq(users.id, fan.user.id));
+    expect(await db.select().from(fanMemory).where(eq(fanMemory.userId, fan.user.id))).toEqual([]);
+    expect(
+      await db
+        .select({ id: chatMessages.id })
+        .from(chatMessages)
+        .where(eq(chatMessages.userId, fan.user.id)),
+    ).toEqual([]);
+  });
+});

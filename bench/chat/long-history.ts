@@ -1,0 +1,176 @@
+// bench/chat, phase 3: a long-time fan. One fan with BENCH_HISTORY (100,000) past messages
+// (seeded by one generate_series statement: words drawn from a Zipf-like vocabulary, so common
+// words match thousands of the fan's messages, as real small talk does), then BENCH_LONG_RUNS
+// sequential sends into that conversation, alternating memory on (long-term recall: full-text
+// search over the fan's words, migration 0014) and memory off (the fan's switch), in the same run.
+// The figure is the server's own time (reply.elapsedTime, onResponse) of each send; the goal
+// (issue 19): recall on within 5 ms of recall off at p99. Offline responder: no network.
+// Also: the prompt build alone (buildChatRequest, gpt-tokenizer counts) on the same history.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../apps/server/src/app.ts";
+import { loadConfig } from "../../apps/server/src/config.ts";
+import { buildChatRequest } from "../../apps/server/src/modules/chat/prompt.ts";
+
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
+const RUNS = Number(process.env.BENCH_LONG_RUNS ?? 400);
+const VOCABULARY = 4_000;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+const ms = (value: number) => Number(value.toFixed(2));
+
+/** Pronounceable pseudo-words (the index written in syllables), so the stemmer sees words. */
+function vocabulary(): string[] {
+  const onsets = ["b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z"];
+  const vowels = ["a", "e", "i", "o", "u"];
+  const syllables = onsets.flatMap((onset) => vowels.map((vowel) => onset + vowel));
+  return Array.from({ length: VOCABULARY }, (_, i) => {
+    let word = "";
+    for (let rest = i + syllables.length; rest > 0; rest = Math.floor(rest / syllables.length)) {
+      word += syllables[rest % syllables.length];
+    }
+    return `${word}n`;
+  });
+}
+const words = vocabulary();
+/** Zipf-like: word k is drawn with a weight falling with its rank (random()^3 skews low). */
+const drawn = () => words[Math.floor(VOCABULARY * Math.random() ** 3)] ?? "";
+const sentence = (n: number) => Array.from({ length: n }, drawn).join(" ");
+
+let times: number[] = [];
+const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), "twinline-bench-long-"));
+const app = await buildApp({
+  config: loadConfig({
+    ...process.env,
+    OPENAI_API_KEY: "",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+  }),
+  logger: false,
+  register: Object.assign(
+    async (instance: FastifyInstance) => {
+      instance.addHook("onResponse", (request, reply, done) => {
+        if (request.url === "/api/chat/message") times.push(reply.elapsedTime);
+        done();
+      });
+    },
+    { [Symbol.for("skip-override")]: true },
+  ),
+  authRateLimit: { max: 100_000 },
+});
+try {
+  await app.settings.update({ freeMessagesPerDay: 100_000_000 });
+  const csrf = await app.inject({ method: "GET", url: "/api/csrf-token" });
+  const cookie = csrf.cookies.find((c) => c.name === "_csrf")?.value ?? "";
+  const base = { "csrf-token": csrf.json().csrfToken as string, cookie: `_csrf=${cookie}` };
+  const signup = await app.inject({
+    method: "POST",
+    url: "/api/auth/signup",
+    headers: base,
+    payload: { name: "Long Fan", email: `long-${Date.now()}@example.com`, password: "bench pass" },
+  });
+  const token = signup.json().token as string;
+  const userId = signup.json().user.id as string;
+  const headers = { ...base, authorization: `Bearer ${token}` };
+  const send = async (message: string, conversationId?: string) => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/api/chat/message",
+      headers,
+      payload: { message, ...(conversationId ? { conversationId } : {}) },
+    });
+    if (response.statusCode !== 200) throw new Error(`send: ${response.statusCode}`);
+    return response.json().data.conversationId as string;
+  };
+  const conversationId = await send("Hello! This is where it all began.");
+
+  const seeded = performance.now();
+  // Batches of 4,000 rows (5 parameters each, under PostgreSQL's 65,535), oldest first.
+  const BATCH = 4_000;
+  const started = Date.now() - HISTORY * 60_000;
+  for (let first = 0; first < HISTORY; first += BATCH) {
+    const rows = [];
+    for (let n = first; n < Math.min(HISTORY, first + BATCH); n++) {
+      rows.push(
+        sql`(${conversationId}, ${userId}, ${n % 2 === 0 ? "user" : "ai"}::chat_sender, ${sentence(6 + (n % 11))}, ${new Date(started + n * 60_000).toISOString()}::timestamptz)`,
+      );
+    }
+    if (process.env.BENCH_VERBOSE) console.error(`seeding ${first}`);
+    await app.database.db.execute(sql`
+      insert into chat_messages (conversation_id, user_id, sender, content, created_at)
+      values ${sql.join(rows, sql`, `)}`);
+  }
+  await app.database.db.execute(
+    sql`update conversations set message_count = message_count + ${HISTORY} where id = ${conversationId}`,
+  );
+  await app.database.db.execute(sql`analyze chat_messages`);
+  const seedSeconds = (performance.now() - seeded) / 1000;
+
+  const setMemory = (enabled: boolean) =>
+    app.inject({ method: "PATCH", url: "/api/memory", headers, payload: { enabled } });
+  // Warm-up, both ways.
+  for (let i = 0; i < 40; i++) {
+    await setMemory(i % 2 === 0);
+    await send(sentence(10), conversationId);
+  }
+  if (process.env.BENCH_VERBOSE) console.error("measuring");
+  const on: number[] = [];
+  const off: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const recall = i % 2 === 0;
+    await setMemory(recall);
+    times = [];
+    await send(sentence(6 + (i % 12)), conversationId);
+    (recall ? on : off).push(...times);
+  }
+
+  // The prompt build alone, as consecutive sends see it: the 60-message window moves by one
+  // exchange a send (the counts of the rest are remembered), a new message each time.
+  const pool = Array.from({ length: 1_200 }, (_, i) => ({
+    sender: i % 2 ? ("ai" as const) : ("user" as const),
+    content: sentence(40),
+  }));
+  const parts = (i: number) => ({
+    personaName: "Mira",
+    systemPrompt: sentence(150),
+    passages: [sentence(150), sentence(150)],
+    memory: { summary: sentence(60), recalled: [sentence(20), sentence(20), sentence(20)] },
+    history: pool.slice(2 * i, 2 * i + 60),
+    message: sentence(15),
+  });
+  for (let i = 0; i < 50; i++) buildChatRequest(parts(i));
+  const builds: number[] = [];
+  for (let i = 50; i < 550; i++) {
+    const input = parts(i);
+    const started = performance.now();
+    buildChatRequest(input);
+    builds.push(performance.now() - started);
+  }
+
+  const row = (name: string, values: number[]) => ({
+    sends: name,
+    n: values.length,
+    "server p50 ms": ms(percentile(values, 50)),
+    "server p99 ms": ms(percentile(values, 99)),
+  });
+  console.log(
+    `\nPhase 3: one fan with ${HISTORY.toLocaleString("en")} past messages (seeded in ` +
+      `${seedSeconds.toFixed(1)} s), ${RUNS} sequential sends alternating memory on and off`,
+  );
+  console.table([row("recall on", on), row("recall off", off)]);
+  const gap = percentile(on, 99) - percentile(off, 99);
+  console.log(
+    `recall on - off at p99: ${ms(gap)} ms -> ${gap <= 5 ? "goal met (within 5 ms)" : "goal NOT met (> 5 ms)"}`,
+  );
+  console.log(
+    `prompt build (gpt-tokenizer; 60-message window moving one exchange a send, passages, memory): p50 ${ms(percentile(builds, 50))} ms, p99 ${ms(percentile(builds, 99))} ms`,
+  );
+} finally {
+  await app.close();
+}
