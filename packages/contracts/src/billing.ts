@@ -87,9 +87,14 @@ export const BILLING_MESSAGES = {
   planCreated: "Subscription plan created successfully",
   planUpdated: "Subscription plan updated successfully",
   planDeleted: "Subscription plan deleted successfully",
+  /** DELETE of a plan someone is subscribed to (409, docs/decisions/0049). */
+  planHasSubscribers:
+    "This plan has active subscribers and cannot be deleted. Deactivate it instead: no one new can subscribe, and its subscribers keep it until they cancel.",
   planActivated: "Plan activated successfully",
   planDeactivated: "Plan deactivated successfully",
   plansSynced: "Plans synced with Stripe",
+  /** Sync pressed with no Stripe secret key: nothing was synced (a 200 with mode "sandbox"). */
+  stripeNotConfigured: "Stripe is not configured: add the Stripe secret key under API Keys, then sync",
   alreadySubscribed: "You already have an active subscription. Change your plan instead.",
   noActiveSubscription: "No active subscription",
   samePlan: "You are already subscribed to this plan",

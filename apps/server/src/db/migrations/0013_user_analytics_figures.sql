@@ -1,3 +1,9 @@
+CREATE TABLE "user_analytics_totals" (
+	"slot" smallint PRIMARY KEY NOT NULL,
+	"users" bigint DEFAULT 0 NOT NULL,
+	"seconds" bigint DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "interaction_micros" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "credits_used" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "last_message_at" timestamp with time zone;--> statement-breakpoint
@@ -59,6 +65,40 @@ BEGIN
   PERFORM "users_figures_recount"("user_ids");
 END $$;--> statement-breakpoint
 SELECT "users_figures_recount"(NULL);--> statement-breakpoint
+-- The summary cards: users who chatted or called and their rounded seconds, kept per change of
+-- a user's figures (a row trigger that does nothing unless a counted value changes).
+INSERT INTO "user_analytics_totals" ("slot", "users", "seconds")
+  SELECT 0, count(*), coalesce(sum(round("interaction_micros"::numeric / 1000000)), 0) FROM "users"
+  WHERE "role" = 'user' AND "last_interaction_at" IS NOT NULL;--> statement-breakpoint
+CREATE FUNCTION "user_analytics_totals_add"("users" bigint, "seconds" bigint) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO "user_analytics_totals" ("slot", "users", "seconds")
+    SELECT floor(random() * 16)::smallint, "users", "seconds" WHERE "users" <> 0 OR "seconds" <> 0
+    ON CONFLICT ("slot") DO UPDATE SET "users" = "user_analytics_totals"."users" + excluded."users",
+      "seconds" = "user_analytics_totals"."seconds" + excluded."seconds"
+$$;--> statement-breakpoint
+CREATE FUNCTION "users_analytics_totals"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE "n" bigint := 0; "s" bigint := 0;
+BEGIN
+  IF TG_OP <> 'INSERT' AND OLD."role" = 'user' AND OLD."last_interaction_at" IS NOT NULL THEN
+    "n" := "n" - 1; "s" := "s" - round(OLD."interaction_micros"::numeric / 1000000)::bigint;
+  END IF;
+  IF TG_OP <> 'DELETE' AND NEW."role" = 'user' AND NEW."last_interaction_at" IS NOT NULL THEN
+    "n" := "n" + 1; "s" := "s" + round(NEW."interaction_micros"::numeric / 1000000)::bigint;
+  END IF;
+  PERFORM "user_analytics_totals_add"("n", "s");
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "users_analytics_totals_update" AFTER UPDATE OF "role", "interaction_micros", "last_message_at", "last_call_at" ON "users"
+  FOR EACH ROW WHEN (
+    OLD."role" IS DISTINCT FROM NEW."role" OR OLD."interaction_micros" <> NEW."interaction_micros"
+    OR (OLD."last_message_at" IS NULL AND OLD."last_call_at" IS NULL) <> (NEW."last_message_at" IS NULL AND NEW."last_call_at" IS NULL)
+  ) EXECUTE FUNCTION "users_analytics_totals"();--> statement-breakpoint
+CREATE TRIGGER "users_analytics_totals_insert" AFTER INSERT ON "users"
+  FOR EACH ROW WHEN (NEW."last_message_at" IS NOT NULL OR NEW."last_call_at" IS NOT NULL)
+  EXECUTE FUNCTION "users_analytics_totals"();--> statement-breakpoint
+CREATE TRIGGER "users_analytics_totals_delete" AFTER DELETE ON "users"
+  FOR EACH ROW WHEN (OLD."last_message_at" IS NOT NULL OR OLD."last_call_at" IS NOT NULL)
+  EXECUTE FUNCTION "users_analytics_totals"();--> statement-breakpoint
 -- chat_messages: a message joins or leaves its user's sequence between two neighbours. Row-level
 -- BEFORE triggers see the rows of the same statement processed before them, so a bulk insert or
 -- a cascade is counted one message after the other. The user's row is locked first, so a

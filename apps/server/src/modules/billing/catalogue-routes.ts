@@ -244,9 +244,9 @@ export const adminCatalogueRoutes: FastifyPluginAsyncZod<CatalogueRoutesOptions>
       schema: {
         tags: planTags,
         security,
-        summary: "Deletes a plan (its Stripe product is deactivated; subscriptions go on)",
+        summary: "Deletes a plan nobody is subscribed to (409 otherwise); its Stripe product is deactivated",
         params: planIdParamsSchema,
-        response: { 200: billingMessageResponseSchema, ...errors },
+        response: { 200: billingMessageResponseSchema, ...errors, ...errorResponses(409) },
       },
     },
     async (request) => {

@@ -242,7 +242,14 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
   ): Promise<SyncStripeResult> => {
     const catalogue = await catalogueNow();
     if (!catalogue) {
-      return { success: true, message, mode: "sandbox", created: 0, updated: 0, deactivated: 0 };
+      return {
+        success: true,
+        message: BILLING_MESSAGES.stripeNotConfigured,
+        mode: "sandbox",
+        created: 0,
+        updated: 0,
+        deactivated: 0,
+      };
     }
     return providerCall(async () => {
       let created = 0;
@@ -394,7 +401,10 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     },
 
     /** Existing subscriptions keep working: the plan is soft-deleted, its Product deactivated. */
+    /** Refused while anyone is subscribed (decision 0049): deactivating is the way out. */
     async deletePlan(id: string) {
+      const counts = await repository.subscriberCounts([id]);
+      if ((counts.get(id) ?? 0) > 0) throw new HttpError(409, BILLING_MESSAGES.planHasSubscribers);
       await softDelete(plans, id);
     },
 

@@ -6,6 +6,7 @@ import {
   creditLedger,
   dashboardDays,
   payments,
+  userAnalyticsTotals,
   users,
   voiceCalls,
 } from "../../db/schema/index.ts";
@@ -215,7 +216,8 @@ export function createDashboardsRepository(db: Database) {
 
     /**
      * One page of the users who chatted or called, sorted and searched, with the totals over all
-     * of them: read from the figures the triggers keep on users (migration 0013, decision 0048),
+     * of them: read from the figures the triggers keep on users and in user_analytics_totals
+     * (migration 0013, decision 0048),
      * so the cost follows the number of users shown, not the history behind them.
      */
     async userAnalytics(query: UserAnalyticsQuery) {
@@ -223,9 +225,9 @@ export function createDashboardsRepository(db: Database) {
         ? sql`and (${users.name} ilike ${containsPattern(query.search)} or ${users.email} ilike ${containsPattern(query.search)})`
         : sql``;
       const direction = query.sortOrder === 1 ? "asc" : "desc";
-      const order = sql.raw(
-        `${ANALYTICS_SORTS[query.sortBy]} ${direction} nulls last, id ${direction}`,
-      );
+      // No "nulls last": every sorted value is present for these users, and the plain order is
+      // the one their indexes give forwards and backwards.
+      const order = sql.raw(`${ANALYTICS_SORTS[query.sortBy]} ${direction}, id ${direction}`);
       const [page, totals] = await Promise.all([
         run<{
           id: string;
@@ -241,9 +243,10 @@ export function createDashboardsRepository(db: Database) {
           from ${users} where ${interacted} ${search}
           order by ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`),
         run<{ total_users: number; total_time: number; matched: number }>(sql`
-          select count(*)::float8 as total_users, coalesce(sum(${interactionSeconds}), 0)::float8 as total_time,
-            ${query.search ? sql`(select count(*) from ${users} where ${interacted} ${search})::float8` : sql`count(*)::float8`} as matched
-          from ${users} where ${interacted}`),
+          select coalesce(sum(${userAnalyticsTotals.users}), 0)::float8 as total_users,
+            coalesce(sum(${userAnalyticsTotals.seconds}), 0)::float8 as total_time,
+            ${query.search ? sql`(select count(*) from ${users} where ${interacted} ${search})::float8` : sql`coalesce(sum(${userAnalyticsTotals.users}), 0)::float8`} as matched
+          from ${userAnalyticsTotals}`),
       ]);
       const first = totals.rows[0];
       const items: InteractionRow[] = page.rows.map((row) => ({

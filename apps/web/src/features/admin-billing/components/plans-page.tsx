@@ -83,6 +83,10 @@ function PlanCard({
           / {interval(plan)}
         </span>
       </p>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400" data-testid="plan-subscribers">
+        {plan.subscriberCount.toLocaleString("en-US")} active{" "}
+        {plan.subscriberCount === 1 ? "subscriber" : "subscribers"}
+      </p>
       {plan.description ? (
         <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{plan.description}</p>
       ) : null}
@@ -156,7 +160,9 @@ export function AdminPlansPage() {
   const sync = useMutation({
     mutationFn: syncPlans,
     onSuccess: (answer) => {
-      toast.success(answer.message || "Plans synced with Stripe");
+      // Without a Stripe key nothing was synced: say so, not "synced".
+      if (answer.mode === "sandbox") toast.error(answer.message);
+      else toast.success(answer.message || "Plans synced with Stripe");
       void refresh();
     },
     onError: () => toast.error(PLAN_TEXT.syncFailed),
