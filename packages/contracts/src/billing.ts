@@ -94,7 +94,8 @@ export const BILLING_MESSAGES = {
   planDeactivated: "Plan deactivated successfully",
   plansSynced: "Plans synced with Stripe",
   /** Sync pressed with no Stripe secret key: nothing was synced (a 200 with mode "sandbox"). */
-  stripeNotConfigured: "Stripe is not configured: add the Stripe secret key under API Keys, then sync",
+  stripeNotConfigured:
+    "Stripe is not configured: add the Stripe secret key under API Keys, then sync",
   alreadySubscribed: "You already have an active subscription. Change your plan instead.",
   noActiveSubscription: "No active subscription",
   samePlan: "You are already subscribed to this plan",

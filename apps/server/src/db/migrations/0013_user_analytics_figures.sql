@@ -10,7 +10,7 @@ ALTER TABLE "users" ADD COLUMN "last_message_at" timestamp with time zone;--> st
 ALTER TABLE "users" ADD COLUMN "last_call_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "last_interaction_at" timestamp with time zone GENERATED ALWAYS AS (greatest(last_message_at, last_call_at)) STORED;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "last_active_at" timestamp with time zone GENERATED ALWAYS AS (greatest(last_login, last_message_at, last_call_at)) STORED;--> statement-breakpoint
-CREATE INDEX "users_last_active_at_idx" ON "users" USING btree ("last_active_at");--> statement-breakpoint
+CREATE INDEX "users_last_active_at_idx" ON "users" USING btree ("last_active_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "users_analytics_last_idx" ON "users" USING btree ("last_interaction_at","id") WHERE "users"."role" = 'user' and "users"."last_interaction_at" is not null;--> statement-breakpoint
 CREATE INDEX "users_analytics_time_idx" ON "users" USING btree ("interaction_micros","id") WHERE "users"."role" = 'user' and "users"."last_interaction_at" is not null;--> statement-breakpoint
 CREATE INDEX "users_analytics_credits_idx" ON "users" USING btree ("credits_used","id") WHERE "users"."role" = 'user' and "users"."last_interaction_at" is not null;--> statement-breakpoint
@@ -67,9 +67,14 @@ END $$;--> statement-breakpoint
 SELECT "users_figures_recount"(NULL);--> statement-breakpoint
 -- The summary cards: users who chatted or called and their rounded seconds, kept per change of
 -- a user's figures (a row trigger that does nothing unless a counted value changes).
-INSERT INTO "user_analytics_totals" ("slot", "users", "seconds")
-  SELECT 0, count(*), coalesce(sum(round("interaction_micros"::numeric / 1000000)), 0) FROM "users"
-  WHERE "role" = 'user' AND "last_interaction_at" IS NOT NULL;--> statement-breakpoint
+-- Counted again from users in one pass (the backfill; a bulk load made with triggers off).
+CREATE FUNCTION "user_analytics_totals_recount"() RETURNS void LANGUAGE sql AS $$
+  DELETE FROM "user_analytics_totals";
+  INSERT INTO "user_analytics_totals" ("slot", "users", "seconds")
+    SELECT 0, count(*), coalesce(sum(round("interaction_micros"::numeric / 1000000)), 0) FROM "users"
+    WHERE "role" = 'user' AND "last_interaction_at" IS NOT NULL;
+$$;--> statement-breakpoint
+SELECT "user_analytics_totals_recount"();--> statement-breakpoint
 CREATE FUNCTION "user_analytics_totals_add"("users" bigint, "seconds" bigint) RETURNS void LANGUAGE sql AS $$
   INSERT INTO "user_analytics_totals" ("slot", "users", "seconds")
     SELECT floor(random() * 16)::smallint, "users", "seconds" WHERE "users" <> 0 OR "seconds" <> 0

@@ -79,7 +79,8 @@ export const users = pgTable(
     index("users_created_at_idx").on(table.createdAt),
     index("users_name_lower_idx").on(sql`lower(${table.name})`),
     index("users_last_login_idx").on(table.lastLogin),
-    index("users_last_active_at_idx").on(table.lastActiveAt),
+    // "Last Active" sorts newest first with the never-active last: the index in that order.
+    index("users_last_active_at_idx").on(table.lastActiveAt.desc().nullsLast()),
     index("users_credits_idx").on(table.credits),
     index("users_is_active_created_at_idx").on(table.isActive, table.createdAt),
     // The few admins, found without reading every user (the dashboard counts users less admins).

@@ -228,6 +228,7 @@ export function createDashboardsRepository(db: Database) {
       // No "nulls last": every sorted value is present for these users, and the plain order is
       // the one their indexes give forwards and backwards.
       const order = sql.raw(`${ANALYTICS_SORTS[query.sortBy]} ${direction}, id ${direction}`);
+      // With a search, the page query counts its matches too (one trigram scan, not two).
       const [page, totals] = await Promise.all([
         run<{
           id: string;
@@ -237,18 +238,28 @@ export function createDashboardsRepository(db: Database) {
           interaction_time: number;
           credits_used: number;
           last_interaction: unknown;
+          matched: number;
         }>(sql`
           select id, name, email, profile_image, ${interactionSeconds}::float8 as interaction_time,
-            credits_used::float8 as credits_used, last_interaction_at as last_interaction
+            credits_used::float8 as credits_used, last_interaction_at as last_interaction,
+            ${query.search ? sql`count(*) over ()` : sql`0`}::float8 as matched
           from ${users} where ${interacted} ${search}
           order by ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`),
-        run<{ total_users: number; total_time: number; matched: number }>(sql`
+        run<{ total_users: number; total_time: number }>(sql`
           select coalesce(sum(${userAnalyticsTotals.users}), 0)::float8 as total_users,
-            coalesce(sum(${userAnalyticsTotals.seconds}), 0)::float8 as total_time,
-            ${query.search ? sql`(select count(*) from ${users} where ${interacted} ${search})::float8` : sql`coalesce(sum(${userAnalyticsTotals.users}), 0)::float8`} as matched
+            coalesce(sum(${userAnalyticsTotals.seconds}), 0)::float8 as total_time
           from ${userAnalyticsTotals}`),
       ]);
       const first = totals.rows[0];
+      const totalUsers = Number(first?.total_users ?? 0);
+      let matched = query.search ? Number(page.rows[0]?.matched ?? 0) : totalUsers;
+      if (query.search && page.rows.length === 0 && query.page > 1) {
+        // A page past the last match: count them on their own.
+        const counted = await run<{ n: number }>(
+          sql`select count(*)::float8 as n from ${users} where ${interacted} ${search}`,
+        );
+        matched = Number(counted.rows[0]?.n ?? 0);
+      }
       const items: InteractionRow[] = page.rows.map((row) => ({
         id: row.id,
         name: row.name,
@@ -260,8 +271,8 @@ export function createDashboardsRepository(db: Database) {
       }));
       return {
         rows: items,
-        matched: Number(first?.matched ?? 0),
-        totalUsers: Number(first?.total_users ?? 0),
+        matched,
+        totalUsers,
         totalTime: Number(first?.total_time ?? 0),
       };
     },
