@@ -119,11 +119,18 @@ describe("Settings", () => {
   });
 
   it("saves emptied free messages per day as 0 (subscribers only)", async () => {
-    const api = settingsApi();
+    const api = settingsApi({
+      "PUT /api/settings": ({ body }) =>
+        jsonResponse({
+          success: true,
+          message: "Settings updated",
+          data: { ...(body as AdminSettings), providers: adminSettings().providers },
+        }),
+    });
     const user = await openPage();
     await user.clear(screen.getByLabelText("Free Messages per Day"));
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
-    expect(await screen.findByRole("button", { name: "Saved" })).toBeInTheDocument();
+    expect(await screen.findByText("Settings saved successfully!")).toBeInTheDocument();
     const [put] = api.callsTo("PUT /api/settings");
     expect(put?.body).toMatchObject({ freeMessagesPerDay: 0 });
   });
