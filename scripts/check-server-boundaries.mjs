@@ -13,7 +13,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const BOUNDARIES_DECISION = "docs/decisions/0049-operator-loose-ends-and-server-boundaries.md";
+export const BOUNDARIES_DECISION =
+  "docs/decisions/0049-operator-loose-ends-and-server-boundaries.md";
 
 /** Which modules each module may import. */
 export const ALLOWED = {
