@@ -1,10 +1,12 @@
 import { fileURLToPath } from "node:url";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import type { Config } from "./config.ts";
+import { type Config, ConfigError, configuredSecrets } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import { rememberSecret } from "./lib/secret-values.ts";
 import {
+  LOG_HOOKS,
   LOG_SERIALIZERS,
   loggedUrl,
   loggerOptions,
@@ -13,6 +15,7 @@ import {
   requestIdFor,
 } from "./logging.ts";
 import { adminModule } from "./modules/admin/plugin.ts";
+import { auditLogRoutesModule, auditModule } from "./modules/audit/plugin.ts";
 import type { GoogleTokenVerifier } from "./modules/auth/google.ts";
 import { accountsModule } from "./modules/auth/plugin.ts";
 import { billingModule } from "./modules/billing/plugin.ts";
@@ -60,8 +63,10 @@ export interface BuildAppOptions {
   register?: FastifyPluginAsync;
   /** The sign-in family's rate limit (default 10 per minute per IP and route). */
   authRateLimit?: Partial<RateLimitSettings>;
-  /** Failed logins per account before the failing IPs wait (default 5 per 15 minutes). */
+  /** Login attempts per account (strangers together) and per trusted device (10 per 15 min). */
   loginAccountLimit?: Partial<RateLimitSettings>;
+  /** Prefix of the limits' Redis keys (tests sharing one Redis keep their counters apart). */
+  rateLimitKeyPrefix?: string;
   /** Replaces the Google ID token verifier (tests sign their own tokens; no network). */
   googleVerifier?: GoogleTokenVerifier;
   /** How long a chat reply may take before it fails with 502 (default 60 s). */
@@ -81,23 +86,63 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 function resolveLogger(options: BuildAppOptions) {
   if (options.logger === undefined) return loggerOptions(options.config);
   if (options.logger === true) {
-    return { level: options.config.logLevel, redact: REDACT_PATHS, serializers: LOG_SERIALIZERS };
+    return {
+      level: options.config.logLevel,
+      redact: REDACT_PATHS,
+      serializers: LOG_SERIALIZERS,
+      hooks: LOG_HOOKS,
+    };
   }
   // Given logger options (tests capture the log) keep the redaction too.
   return options.logger === false
     ? false
-    : { redact: REDACT_PATHS, serializers: LOG_SERIALIZERS, ...options.logger };
+    : { redact: REDACT_PATHS, serializers: LOG_SERIALIZERS, hooks: LOG_HOOKS, ...options.logger };
 }
+
+// What PostgreSQL or the network say when DATABASE_URL is wrong: the host, the password, the name.
+const CONNECTION_FAILURES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "28P01",
+  "28000",
+  "3D000",
+]);
+
+/** A first query that could not reach the database: a ConfigError naming DATABASE_URL, no value. */
+function unreachableDatabase(error: unknown): ConfigError | undefined {
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    if (typeof current.code === "string" && CONNECTION_FAILURES.has(current.code)) {
+      return new ConfigError(`DATABASE_URL: cannot connect to the database (${current.code})`);
+    }
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+/** Trusts the nearest `hops` proxies in X-Forwarded-For (what Fastify does with a number). */
+const trustHops =
+  (hops: number) =>
+  (_address: string, hop: number): boolean =>
+    hop < hops;
 
 /** Builds the whole app: database (migrated), plugins, routes, web app. Not yet listening. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  // Before anything can log or answer: no configured secret ever leaves by value.
+  for (const secret of configuredSecrets(config)) rememberSecret(secret, true);
   const app = Fastify({
     logger: resolveLogger(options),
     genReqId: requestIdFor,
     // One log line per request, written when it completes (see the onResponse hook).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // TRUST_PROXY: request.ip is then the proxy's client, for every per-address limit.
+    trustProxy:
+      typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -112,7 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applyMigrations(connection);
   } catch (error) {
     await connection.close().catch(() => {});
-    throw error;
+    throw (config.databaseUrl && unreachableDatabase(error)) || error;
   }
   app.decorate<DatabaseConnection>("database", connection);
   // Registered first, so it runs last: routes and listeners are done with the database.
@@ -157,12 +202,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
-  await app.register(healthRoutes);
   await app.register(rateLimitPlugin, {
     auth: { ...DEFAULT_AUTH_RATE_LIMIT, ...options.authRateLimit },
     loginAccount: { ...DEFAULT_LOGIN_ACCOUNT_LIMIT, ...options.loginAccountLimit },
     redisUrl: config.redisUrl,
+    secureCookies: https,
+    ...(options.rateLimitKeyPrefix ? { keyPrefix: options.rateLimitKeyPrefix } : {}),
   });
+  await app.register(healthRoutes);
+  // Before every module: its one hook records the admin writes of all of them.
+  await app.register(auditModule);
   await app.register(settingsModule, { secretsKey: config.secretsKey });
   // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
   await app.register(providersPlugin, { config, storedKeys: () => app.providerKeys.read() });
@@ -176,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
   await app.register(adminModule);
+  await app.register(auditLogRoutesModule);
   await app.register(dashboardsModule);
   await app.register(operatorModule, {
     config,

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./config-error.ts";
@@ -39,6 +40,11 @@ export interface Config {
   };
   googleClientId: string | undefined;
   redisUrl: string | undefined;
+  /**
+   * Fastify's `trustProxy` (TRUST_PROXY): which proxies' X-Forwarded-For names the client.
+   * false (the default): the connection's own address is the client.
+   */
+  trustProxy: boolean | number | string[];
   voiceSpend: VoiceSpendLimits;
   logLevel: LogLevel;
   /** NODE_ENV === "production": log formatting, and the outbox logs no mail text (reset links). */
@@ -82,6 +88,28 @@ const secret = optional.refine((value) => value === undefined || value.length >=
   message: "must be at least 32 characters long (leave it unset to generate one)",
 });
 
+const TRUST_PROXY_HINT =
+  "must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges";
+
+/** An IP address, or a CIDR range (10.0.0.0/8, fd00::/8). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", bits, extra] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+// Off by default: trusting X-Forwarded-For from anyone lets a client pick its own address.
+const trustProxy = optional.transform((value, ctx): boolean | number | string[] => {
+  if (value === undefined || value.toLowerCase() === "false") return false;
+  if (value.toLowerCase() === "true") return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((entry) => entry.trim());
+  if (entries.every((entry) => entry !== "" && isAddressOrRange(entry))) return entries;
+  ctx.addIssue({ code: "custom", message: TRUST_PROXY_HINT });
+  return z.NEVER;
+});
 const count = (fallback: number) =>
   optional.pipe(
     z
@@ -123,6 +151,7 @@ const envSchema = z.object({
   STRIPE_API_BASE: httpUrl,
   GOOGLE_CLIENT_ID: optional,
   REDIS_URL: url(["redis:", "rediss:"], "a redis:// or rediss:// URL"),
+  TRUST_PROXY: trustProxy,
   VOICE_RATE_LIMIT_PER_MINUTE: count(20),
   VOICE_DAILY_TTS_CHARACTERS: count(20_000),
   VOICE_DAILY_LLM_CALLS: count(200),
@@ -138,9 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
-    const raw = env[name];
-    const got = raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`;
-    throw new ConfigError(`${name} ${issue?.message ?? "is invalid"}${got}`);
+    // Never the value: a URL or a key carries a password, and this line goes to the console.
+    throw new ConfigError(`${name} ${issue?.message ?? "is invalid"}`);
   }
   const e = parsed.data;
   if (e.ADMIN_EMAIL !== undefined && e.ADMIN_PASSWORD === undefined) {
@@ -177,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     googleClientId: e.GOOGLE_CLIENT_ID,
     redisUrl: e.REDIS_URL,
+    trustProxy: e.TRUST_PROXY,
     voiceSpend: {
       perMinute: e.VOICE_RATE_LIMIT_PER_MINUTE,
       dailySynthesizedCharacters: e.VOICE_DAILY_TTS_CHARACTERS,
@@ -185,4 +214,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? "info",
     isProduction: e.NODE_ENV === "production",
   };
+}
+
+/** The password of a URL (DATABASE_URL, REDIS_URL, SMTP_URL), as written and decoded. */
+function passwordOf(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const { password } = new URL(value);
+    if (!password) return [];
+    let decoded = password;
+    try {
+      decoded = decodeURIComponent(password);
+    } catch {
+      // Kept as written.
+    }
+    return [password, decoded];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every configured secret, to be redacted by value from answers and logs (lib/secret-values.ts).
+ * Public values (the Stripe publishable key, the Google client id) are not secrets.
+ */
+export function configuredSecrets(config: Config): string[] {
+  return [
+    config.jwtSecret,
+    config.secretsKey,
+    config.adminPassword,
+    config.openai.apiKey,
+    config.elevenlabs.apiKey,
+    config.stripe.secretKey,
+    config.stripe.webhookSecret,
+    ...passwordOf(config.databaseUrl),
+    ...passwordOf(config.redisUrl),
+    ...passwordOf(config.smtpUrl),
+  ].filter((value): value is string => typeof value === "string" && value !== "");
 }

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -61,10 +62,8 @@ describe("loadConfig", () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
-  it("names the variable and the value when one is wrong", () => {
-    expect(configError({ PORT: "abc" })).toBe(
-      'PORT must be a whole number from 1 to 65535 (got "abc")',
-    );
+  it("names the variable and what is wrong, never its value", () => {
+    expect(configError({ PORT: "abc" })).toBe("PORT must be a whole number from 1 to 65535");
     expect(configError({ PORT: "70000" })).toMatch(/^PORT must be a whole number/);
     expect(configError({ DATABASE_URL: "mysql://x" })).toMatch(
       /^DATABASE_URL must be a postgres:\/\/ URL/,
@@ -74,6 +73,37 @@ describe("loadConfig", () => {
     expect(configError({ JWT_SECRET: "short" })).toMatch(/^JWT_SECRET must be at least 32/);
     expect(configError({ ADMIN_EMAIL: "boss" })).toMatch(/^ADMIN_EMAIL must be an e-mail/);
     expect(configError({ ADMIN_EMAIL: "boss@example.com" })).toMatch(/^ADMIN_PASSWORD must be set/);
+    expect(configError({ TRUST_PROXY: "yes please" })).toMatch(/^TRUST_PROXY must be true, false/);
+  });
+
+  it("keeps passwords and secrets out of the message", () => {
+    const password = "s3cret-Passw0rd";
+    const cases: Array<[string, string]> = [
+      ["DATABASE_URL", `mysql://admin:${password}@db.example.com/app`],
+      ["DATABASE_URL", `postgres://admin:${password}@[bad host/app`],
+      ["REDIS_URL", `http://:${password}@cache.example.com:6379`],
+      ["JWT_SECRET", password],
+      ["SECRETS_KEY", password],
+    ];
+    for (const [name, value] of cases) {
+      const message = configError({ [name]: value });
+      expect(message.startsWith(`${name} `), message).toBe(true);
+      expect(message).not.toContain(password);
+      expect(message).not.toContain("admin");
+    }
+  });
+
+  it("reads TRUST_PROXY as off, true, a hop count or a list of addresses and ranges", () => {
+    const read = (value: string | undefined) =>
+      loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: value }).trustProxy;
+    expect(read(undefined)).toBe(false);
+    expect(read("false")).toBe(false);
+    expect(read("true")).toBe(true);
+    expect(read("2")).toBe(2);
+    expect(read("127.0.0.1, 10.0.0.0/8,fd00::/8")).toEqual(["127.0.0.1", "10.0.0.0/8", "fd00::/8"]);
+    for (const bad of ["10.0.0.0/33", "proxy.example.com", "1.2.3.4,", "::1/129", "-1"]) {
+      expect(configError({ TRUST_PROXY: bad }), bad).toMatch(/^TRUST_PROXY must be true, false/);
+    }
   });
 
   it("stops the server start with the message alone, no stack trace", () => {
@@ -83,7 +113,40 @@ describe("loadConfig", () => {
       { env: { ...process.env, PORT: "abc", DATA_DIR: dataDir() }, encoding: "utf8" },
     );
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('PORT must be a whole number from 1 to 65535 (got "abc")');
+    expect(result.stderr).toContain("PORT must be a whole number from 1 to 65535");
+    expect(result.stderr).not.toContain("abc");
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a DATABASE_URL that cannot be reached stops the start naming it, never its password", async () => {
+    const password = "db-Passw0rd.With,odd;chars";
+    const closed = await new Promise<number>((done) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => done(port));
+      });
+    });
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", resolve(import.meta.dirname, "main.ts")],
+      {
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir(),
+          DATABASE_URL: `postgres://app:${encodeURIComponent(password)}@127.0.0.1:${closed}/app`,
+          REDIS_URL: `redis://:${encodeURIComponent(password)}@127.0.0.1:${closed}`,
+          LOG_LEVEL: "trace",
+        },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("Configuration error: DATABASE_URL: cannot connect");
+    for (const output of [result.stderr, result.stdout]) {
+      expect(output).not.toContain(password);
+      expect(output).not.toContain(encodeURIComponent(password));
+      expect(output).not.toContain("db-Passw0rd");
+    }
   });
 });

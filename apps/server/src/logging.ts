@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { FastifyServerOptions } from "fastify";
 import { stdSerializers } from "pino";
 import type { Config } from "./config.ts";
+import { redactSecrets } from "./lib/secret-values.ts";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -92,6 +93,12 @@ export function serializeError(error: Error): SerializedError {
 /** Serializers of every logger the app makes: errors lose their queries' bound parameters. */
 export const LOG_SERIALIZERS = { err: serializeError };
 
+/**
+ * Hooks of every logger the app makes: each line, once written, loses every known secret by
+ * value, wherever it sits (a message, an error, a provider's quote, a nested field).
+ */
+export const LOG_HOOKS = { streamWrite: redactSecrets };
+
 /** pino options: the configured level; readable colours only for a person at a dev terminal. */
 export function loggerOptions(config: Config): NonNullable<FastifyServerOptions["logger"]> {
   const pretty = process.stdout.isTTY === true && !config.isProduction;
@@ -100,6 +107,7 @@ export function loggerOptions(config: Config): NonNullable<FastifyServerOptions[
     // Never log credentials, whatever a later route logs.
     redact: REDACT_PATHS,
     serializers: LOG_SERIALIZERS,
+    hooks: LOG_HOOKS,
     ...(pretty
       ? {
           transport: {

@@ -1,5 +1,6 @@
 import { buildApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, configuredSecrets, loadConfig } from "./config.ts";
+import { redactSecrets, rememberSecret } from "./lib/secret-values.ts";
 
 // How long a graceful shutdown may take before the process exits anyway.
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -17,7 +18,17 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const app = await buildApp({ config });
+  for (const secret of configuredSecrets(config)) rememberSecret(secret, true);
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp({ config });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${redactSecrets(error.message)}`);
+      process.exit(1);
+    }
+    throw error;
+  }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -48,6 +59,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // Whatever failed at boot, its text never carries a configured secret.
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  console.error(redactSecrets(text));
   process.exit(1);
 });

@@ -39,6 +39,8 @@ export interface TestAppOptions {
   authRateLimit?: BuildAppOptions["authRateLimit"];
   /** Failed logins per account; tests get a high one unless they test the limit itself. */
   loginAccountLimit?: BuildAppOptions["loginAccountLimit"];
+  /** Prefix of the limits' Redis keys (a test on a shared Redis gives each run its own). */
+  rateLimitKeyPrefix?: string;
   /** A Google verifier that checks the test's own tokens (test/google.ts). */
   googleVerifier?: BuildAppOptions["googleVerifier"];
   /** How long a chat reply may take (default 60 s). */
@@ -76,6 +78,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.register ? { register: options.register } : {}),
     authRateLimit: options.authRateLimit ?? { max: 10_000 },
     loginAccountLimit: options.loginAccountLimit ?? { max: 10_000 },
+    ...(options.rateLimitKeyPrefix ? { rateLimitKeyPrefix: options.rateLimitKeyPrefix } : {}),
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
     ...(options.chatProviderTimeoutMs

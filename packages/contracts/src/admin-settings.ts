@@ -8,11 +8,31 @@ import { safeText, singleLineText } from "./text";
  */
 export const MASK_CHAR = "•";
 
+/**
+ * The shapes of the providers' keys, each with the prefix a mask keeps: OpenAI (sk-, sk-proj-),
+ * Stripe (sk_/pk_/rk_ live or test), ElevenLabs (32 hex digits, or sk_ and hex), webhook
+ * signing secrets (whsec_).
+ */
+const KEY_SHAPES: readonly RegExp[] = [
+  /^(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{16,}$/,
+  /^((?:sk|pk|rk)_(?:live|test)_)[A-Za-z0-9_]{16,}$/,
+  /^()[0-9a-f]{32}$/,
+  /^(sk_)[0-9a-f]{40,}$/,
+  /^(whsec_)[A-Za-z0-9+/=_]{16,}$/,
+];
+
+/**
+ * A stored key as the admin sees it: its prefix and last four only when it has a provider's
+ * shape (those say which key it is, and nothing that helps guess it); anything else is dots
+ * only, since its pieces could be any part of it.
+ */
 export function maskSecret(secret: string): string {
   if (!secret) return "";
-  const prefix = /^(sk-|sk_(live|test)_|pk_(live|test)_|sk_|pk_)/.exec(secret)?.[0] ?? "";
-  const tail = secret.length > prefix.length + 8 ? secret.slice(-4) : "";
-  return `${prefix}${MASK_CHAR.repeat(8)}${tail}`;
+  for (const shape of KEY_SHAPES) {
+    const match = shape.exec(secret);
+    if (match) return `${match[1] ?? ""}${MASK_CHAR.repeat(8)}${secret.slice(-4)}`;
+  }
+  return MASK_CHAR.repeat(8);
 }
 
 export function isMaskedSecret(value: string): boolean {
@@ -27,10 +47,13 @@ export const API_KEY_MESSAGES = {
   creditCost: "Credit cost must be at least 1",
 } as const;
 
+// A masked value is the stored key shown back (dots only when the key has no provider's shape).
 const optionalKey = (prefix: string, message: string) =>
   singleLineText()
     .trim()
-    .refine((value) => value === "" || value.startsWith(prefix), { error: message });
+    .refine((value) => value === "" || isMaskedSecret(value) || value.startsWith(prefix), {
+      error: message,
+    });
 
 export const apiKeysSchema = z.object({
   openai: optionalKey("sk-", API_KEY_MESSAGES.openaiPrefix),

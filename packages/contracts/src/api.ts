@@ -21,6 +21,14 @@ export const csrfTokenResponseSchema = z.object({ csrfToken: z.string() });
 export const healthResponseSchema = z.object({
   status: z.enum(["ok", "degraded"]),
   database: z.object({ status: z.enum(["up", "down"]), kind: z.enum(["pglite", "postgres"]) }),
+  /**
+   * Where the rate limits count: `degraded` while REDIS_URL's Redis fails and each instance
+   * counts on its own (every limit still holds, per instance).
+   */
+  rateLimits: z.object({
+    store: z.enum(["memory", "redis"]),
+    status: z.enum(["up", "degraded"]),
+  }),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 

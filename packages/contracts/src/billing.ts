@@ -20,7 +20,8 @@ export const planIntervalSchema = z.enum(PLAN_INTERVALS, {
 });
 export type PlanInterval = z.infer<typeof planIntervalSchema>;
 
-export const TRANSACTION_STATUSES = ["success", "pending", "failed"] as const;
+/** `refunded`: given back in whole (a partial refund keeps `success`, with `refundedAmount`). */
+export const TRANSACTION_STATUSES = ["success", "pending", "failed", "refunded"] as const;
 export const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
 export type TransactionStatus = z.infer<typeof transactionStatusSchema>;
 
@@ -548,6 +549,8 @@ export const userTransactionSchema = z.object({
   amount: z.number(),
   currency: currencySchema,
   status: transactionStatusSchema,
+  /** Given back so far (refunds and disputes), in major units. */
+  refundedAmount: z.number(),
   stripePaymentId: z.string().nullable(),
   planName: z.string().nullable(),
   metadata: z.object({
@@ -591,6 +594,8 @@ export const adminCreditTransactionSchema = z.object({
   amount: z.number(),
   currency: currencySchema,
   status: transactionStatusSchema,
+  /** Given back so far (refunds and disputes), in major units. */
+  refundedAmount: z.number(),
   packageId: z.string().nullable(),
   stripePaymentId: z.string().nullable(),
   metadata: z.object({
@@ -609,6 +614,8 @@ export const adminSubscriptionTransactionSchema = z.object({
   amount: z.number(),
   currency: currencySchema,
   status: transactionStatusSchema,
+  /** Given back so far (refunds and disputes), in major units. */
+  refundedAmount: z.number(),
   stripePaymentId: z.string().nullable(),
   invoiceId: z.string().nullable(),
   /** Credits granted with this payment (plans that grant credits). */

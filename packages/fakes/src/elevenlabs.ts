@@ -1,6 +1,6 @@
 import { makeMp3Tone } from "./audio.ts";
 import { sleep } from "./clock.ts";
-import { type FakeHttpServer, sendJson, startFakeHttpServer } from "./http.ts";
+import { echoedKey, type FakeHttpServer, sendJson, startFakeHttpServer } from "./http.ts";
 
 export const FAKE_ELEVENLABS_KEY = "el-fake-elevenlabs-key-1234567890";
 export const FAKE_VOICES = [
@@ -14,10 +14,13 @@ export interface FakeElevenLabsOptions {
   validKey?: string;
   /** Wait before the first audio byte of text-to-speech. */
   firstByteDelayMs?: number;
+  /** A refused key is quoted back whole in the error (echoedKey): the secrets tests' echo. */
+  echoKey?: boolean;
 }
 
 export interface FakeElevenLabs extends FakeHttpServer {
   validKey: string;
+  echoKey: boolean;
   firstByteDelayMs: number;
   /** The audio every text-to-speech request streams (a real MP3). */
   audio: Buffer;
@@ -38,14 +41,19 @@ export async function startFakeElevenLabs(
   const state = {
     validKey: options.validKey ?? FAKE_ELEVENLABS_KEY,
     firstByteDelayMs: options.firstByteDelayMs ?? 0,
+    echoKey: options.echoKey ?? false,
     audio: makeMp3Tone(),
     speech: [] as Array<{ voiceId: string; text: string }>,
     speechCutShort: 0,
   };
   const server = await startFakeHttpServer(async (request, response) => {
     if (state.validKey !== "any" && request.headers["xi-api-key"] !== state.validKey) {
+      const key = String(request.headers["xi-api-key"] ?? "");
       return sendJson(response, 401, {
-        detail: { status: "invalid_api_key", message: "Invalid API key" },
+        detail: {
+          status: "invalid_api_key",
+          message: state.echoKey ? echoedKey(key) : "Invalid API key",
+        },
       });
     }
     if (request.method === "GET" && request.path === "/v1/voices") {

@@ -59,3 +59,14 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.writeHead(status, { "content-type": "application/json" });
   response.end(JSON.stringify(body));
 }
+
+/**
+ * A careless provider's refusal quoting the key it was given, in every way one might: whole,
+ * starred (start and last four), and URL-encoded (the echo provider of the secrets tests).
+ */
+export function echoedKey(key: string): string {
+  return (
+    `The key ${key} was refused (${key.slice(0, 8)}****${key.slice(-4)}); ` +
+    `sent as ${encodeURIComponent(key)}`
+  );
+}

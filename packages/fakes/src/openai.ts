@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { monotonicNow, sleep } from "./clock.ts";
 import {
+  echoedKey,
   type FakeHttpServer,
   type RecordedRequest,
   sendJson,
@@ -27,6 +28,8 @@ export interface FakeOpenAiOptions {
   transcriptionDelayMs?: number;
   /** What /v1/models lists. */
   models?: string[];
+  /** A refused key is quoted back whole in the error (echoedKey): the secrets tests' echo. */
+  echoKey?: boolean;
 }
 
 /**
@@ -50,10 +53,12 @@ export interface FakeOpenAi extends FakeHttpServer, Required<Omit<FakeOpenAiOpti
   transcriptionModels: string[];
 }
 
-function unauthorized(response: ServerResponse, key: string) {
+function unauthorized(response: ServerResponse, key: string, echo: boolean) {
   sendJson(response, 401, {
     error: {
-      message: `Incorrect API key provided: ${key.slice(0, 3)}*****${key.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      message: echo
+        ? echoedKey(key)
+        : `Incorrect API key provided: ${key.slice(0, 3)}*****${key.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
       type: "invalid_request_error",
       param: null,
       code: "invalid_api_key",
@@ -84,6 +89,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     transcription: options.transcription ?? DEFAULT_FAKE_TRANSCRIPTION,
     transcriptionDelayMs: options.transcriptionDelayMs ?? 0,
     models: options.models ?? FAKE_OPENAI_MODELS,
+    echoKey: options.echoKey ?? false,
     hang: false,
     streamsCutShort: 0,
     transcriptionModels: [] as string[],
@@ -94,7 +100,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   };
   const server = await startFakeHttpServer(async (request, response) => {
     const key = bearer(request);
-    if (state.validKey !== "any" && key !== state.validKey) return unauthorized(response, key);
+    if (state.validKey !== "any" && key !== state.validKey)
+      return unauthorized(response, key, state.echoKey);
     if (request.method === "GET" && request.path === "/v1/models") {
       return sendJson(response, 200, {
         object: "list",

@@ -25,6 +25,16 @@ export interface FakeStripe extends FakeHttpServer {
   sessions: Map<string, Json>;
   subscriptions: Map<string, Json>;
   invoices: Map<string, Json>;
+  /** One charge per paid payment intent, keyed by the payment intent. */
+  charges: Map<string, Json>;
+  refunds: Map<string, Json>;
+  disputes: Map<string, Json>;
+  /** A refund made in Stripe's dashboard (no metadata): the charge, refreshed, and the refund. */
+  refundInDashboard(paymentIntentId: string, amount?: number): { charge: Json; refund: Json };
+  /** A dispute opened by the card holder's bank on a payment. */
+  openDispute(paymentIntentId: string, amount?: number): Json;
+  /** The charge of a payment intent. */
+  chargeOf(paymentIntentId: string): Json;
   /** Pays an open checkout session (and, in subscription mode, starts the subscription). */
   completeCheckout(sessionId: string): { session: Json; subscription?: Json; invoice?: Json };
   /** Expires an open checkout session. */
@@ -90,7 +100,58 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const sessions = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const invoices = new Map<string, Json>();
+  const charges = new Map<string, Json>();
+  const refunds = new Map<string, Json>();
+  const disputes = new Map<string, Json>();
+  /** Idempotency-Key to the refund it made: a retried POST answers the same refund. */
+  const refundKeys = new Map<string, Json>();
   let invoiceNumber = 0;
+
+  /** The charge a payment intent makes when it succeeds. */
+  const charge = (paymentIntent: string, amount: number, currency: unknown): Json => {
+    const made: Json = {
+      id: id("ch"),
+      object: "charge",
+      payment_intent: paymentIntent,
+      amount,
+      amount_refunded: 0,
+      currency,
+      paid: true,
+      refunded: false,
+      disputed: false,
+      status: "succeeded",
+      created: now(),
+    };
+    charges.set(paymentIntent, made);
+    return made;
+  };
+  const chargeById = (chargeId: string) =>
+    [...charges.values()].find((each) => each.id === chargeId);
+  const refundsOf = (made: Json) =>
+    [...refunds.values()].filter((refund) => refund.charge === made.id);
+  /** The charge as the API answers it (refunds expanded as a list). */
+  const chargeView = (made: Json): Json => ({
+    ...made,
+    refunds: { object: "list", data: refundsOf(made), has_more: false },
+  });
+  const makeRefund = (made: Json, amount: number, metadata: Json): Json => {
+    const refund: Json = {
+      id: id("re"),
+      object: "refund",
+      amount,
+      charge: made.id,
+      payment_intent: made.payment_intent,
+      currency: made.currency,
+      status: "succeeded",
+      reason: "requested_by_customer",
+      metadata,
+      created: now(),
+    };
+    refunds.set(String(refund.id), refund);
+    made.amount_refunded = Number(made.amount_refunded) + amount;
+    made.refunded = made.amount_refunded === made.amount;
+    return refund;
+  };
 
   const priceObject = (price: Json) => ({ ...price });
 
@@ -158,6 +219,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       },
     };
     invoices.set(invoiceId, invoice);
+    if (input.paid) charge(paymentIntent, input.amount, input.subscription.currency);
     return invoice;
   };
 
@@ -310,7 +372,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           payment_intent: null,
           success_url: body.success_url,
           cancel_url: body.cancel_url,
-          expires_at: now() + 86_400,
+          expires_at: body.expires_at ? Number(body.expires_at) : now() + 86_400,
           created: now(),
         };
         created.url = `https://checkout.stripe.test/c/pay/${created.id}`;
@@ -322,9 +384,67 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       return sendJson(response, 200, session);
     }
 
+    if (resource === "refunds") {
+      if (method === "POST" && !objectId) {
+        const idempotencyKey = String(request.headers["idempotency-key"] ?? "");
+        const earlier = idempotencyKey ? refundKeys.get(idempotencyKey) : undefined;
+        if (earlier) return sendJson(response, 200, earlier);
+        const made = body.charge
+          ? chargeById(String(body.charge))
+          : charges.get(String(body.payment_intent));
+        if (!made) {
+          return notFound(
+            response,
+            body.charge ? "charge" : "payment_intent",
+            String(body.charge ?? body.payment_intent),
+          );
+        }
+        const left = Number(made.amount) - Number(made.amount_refunded);
+        const amount = body.amount === undefined ? left : Number(body.amount);
+        if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+          return sendJson(response, 400, {
+            error: {
+              type: "invalid_request_error",
+              code: left === 0 ? "charge_already_refunded" : "amount_too_large",
+              message:
+                left === 0
+                  ? `Charge ${made.id} has already been refunded.`
+                  : `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+            },
+          });
+        }
+        const refund = makeRefund(made, amount, (body.metadata as Json) ?? {});
+        if (idempotencyKey) refundKeys.set(idempotencyKey, refund);
+        return sendJson(response, 200, refund);
+      }
+      const refund = refunds.get(String(objectId));
+      if (!refund) return notFound(response, "refund", String(objectId));
+      return sendJson(response, 200, refund);
+    }
+
+    if (resource === "charges") {
+      const made = chargeById(String(objectId));
+      if (!made) return notFound(response, "charge", String(objectId));
+      return sendJson(response, 200, chargeView(made));
+    }
+
+    if (resource === "disputes") {
+      const dispute = disputes.get(String(objectId));
+      if (!dispute) return notFound(response, "dispute", String(objectId));
+      return sendJson(response, 200, dispute);
+    }
+
     if (resource === "subscriptions") {
       const subscription = subscriptions.get(String(objectId));
       if (!subscription) return notFound(response, "subscription", String(objectId));
+      if (method === "DELETE") {
+        if (subscription.status !== "canceled") {
+          subscription.status = "canceled";
+          subscription.canceled_at = now();
+          subscription.ended_at = now();
+        }
+        return sendJson(response, 200, subscription);
+      }
       if (method === "POST") {
         if (body.cancel_at_period_end !== undefined) {
           subscription.cancel_at_period_end = body.cancel_at_period_end === "true";
@@ -450,6 +570,42 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     sessions,
     subscriptions,
     invoices,
+    charges,
+    refunds,
+    disputes,
+    chargeOf(paymentIntentId) {
+      const made = charges.get(paymentIntentId);
+      if (!made) throw new Error(`No charge for ${paymentIntentId}`);
+      return chargeView(made);
+    },
+    refundInDashboard(paymentIntentId, amount) {
+      const made = charges.get(paymentIntentId);
+      if (!made) throw new Error(`No charge for ${paymentIntentId}`);
+      const refund = makeRefund(
+        made,
+        amount ?? Number(made.amount) - Number(made.amount_refunded),
+        {},
+      );
+      return { charge: chargeView(made), refund };
+    },
+    openDispute(paymentIntentId, amount) {
+      const made = charges.get(paymentIntentId);
+      if (!made) throw new Error(`No charge for ${paymentIntentId}`);
+      made.disputed = true;
+      const dispute: Json = {
+        id: id("dp"),
+        object: "dispute",
+        amount: amount ?? made.amount,
+        charge: made.id,
+        payment_intent: paymentIntentId,
+        currency: made.currency,
+        reason: "fraudulent",
+        status: "needs_response",
+        created: now(),
+      };
+      disputes.set(String(dispute.id), dispute);
+      return dispute;
+    },
     completeCheckout(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`No such session ${sessionId}`);
@@ -462,6 +618,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         return { session, ...started };
       }
       session.payment_intent = id("pi");
+      charge(String(session.payment_intent), Number(session.amount_total), session.currency);
       return { session };
     },
     expireCheckout(sessionId) {

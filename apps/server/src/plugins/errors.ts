@@ -6,6 +6,7 @@ import {
   isResponseSerializationError,
 } from "fastify-type-provider-zod";
 import { ZodError } from "zod";
+import { redactSecrets, redactSecretsIn } from "../lib/secret-values.ts";
 
 /** An error a route or service throws on purpose: its status and message reach the client. */
 export class HttpError extends Error {
@@ -36,8 +37,12 @@ interface Issue {
   message: string;
 }
 
+/** An error answer: its words and details never carry a known secret (lib/secret-values.ts). */
 function envelope(message: string, error?: unknown): ErrorEnvelope {
-  return error === undefined ? { success: false, message } : { success: false, message, error };
+  const safe = redactSecrets(message);
+  return error === undefined
+    ? { success: false, message: safe }
+    : { success: false, message: safe, error: redactSecretsIn(error) };
 }
 
 /** "email: Invalid email address": the first issue names the field; all issues go in `error`. */
@@ -116,7 +121,10 @@ function toResponse(error: FastifyError): { status: number; body: ErrorEnvelope 
   }
   if (error instanceof HttpError) {
     const body = envelope(error.message, error.details);
-    return { status: error.statusCode, body: error.extra ? { ...error.extra, ...body } : body };
+    return {
+      status: error.statusCode,
+      body: error.extra ? { ...redactSecretsIn(error.extra), ...body } : body,
+    };
   }
   const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
   if (known) return { status: known.status, body: envelope(known.message) };
@@ -156,6 +164,16 @@ export const errorsPlugin = fp<ErrorsPluginOptions>(
       }
       request.log.error({ err: error }, "Request failed");
       return reply.code(500).send(envelope("Internal server error"));
+    });
+
+    // Every text answer, a success too, loses any known secret by value: a route that echoes a
+    // provider's words (a checkout error, a key test) cannot leak one.
+    app.addHook("onSend", async (_request, reply, payload) => {
+      if (typeof payload !== "string") return payload;
+      const type = String(reply.getHeader("content-type") ?? "");
+      return type.startsWith("application/json") || type.startsWith("text/")
+        ? redactSecrets(payload)
+        : payload;
     });
 
     app.setNotFoundHandler((request, reply) => {

@@ -1,48 +1,25 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
 import { AUTH_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, csrfFor, PASSWORD, signUp } from "../../test/accounts.ts";
+import { call, csrfFor, PASSWORD, uniqueEmail } from "../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../test/create-test-app.ts";
-
-const REDIS_SERVER = "/usr/bin/redis-server";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { hasRedisServer, type RedisServer, startRedisServer } from "../../test/redis-server.ts";
+import { DEVICE_COOKIE_PREFIX } from "./login-throttle.ts";
 
 // Needs a redis-server binary; without one there is nothing to share the counters through.
-describe.skipIf(!existsSync(REDIS_SERVER))("rate limits shared through Redis (REDIS_URL)", () => {
-  let redis: ChildProcess | undefined;
+describe.skipIf(!hasRedisServer())("rate limits shared through Redis (REDIS_URL)", () => {
+  let redis: RedisServer | undefined;
   const apps: TestApp[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    redis = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", ""], {
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("redis-server did not start")), 10_000);
-      redis?.stdout?.on("data", (chunk: Buffer) => {
-        if (chunk.toString().includes("Ready to accept connections")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    redis = await startRedisServer();
+    // Both instances of one deployment: one key prefix, of this run alone.
+    const rateLimitKeyPrefix = `test-${randomBytes(4).toString("hex")}-`;
     for (let i = 0; i < 2; i++) {
       apps.push(
         await createTestApp({
-          env: { REDIS_URL: `redis://127.0.0.1:${port}` },
+          env: { REDIS_URL: redis.url },
+          rateLimitKeyPrefix,
           authRateLimit: { max: 2, timeWindowMs: 60_000 },
           loginAccountLimit: { max: 2, timeWindowMs: 60_000 },
         }),
@@ -51,7 +28,7 @@ describe.skipIf(!existsSync(REDIS_SERVER))("rate limits shared through Redis (RE
   });
   afterAll(async () => {
     for (const t of apps) await t.close();
-    redis?.kill();
+    await redis?.kill();
   });
 
   it("two instances count one client's attempts together", async () => {
@@ -86,15 +63,34 @@ describe.skipIf(!existsSync(REDIS_SERVER))("rate limits shared through Redis (RE
     expect((await loginFrom(b, "203.0.113.7", "/api/admin/login", nobody)).statusCode).toBe(401);
     expect((await loginFrom(a, "203.0.113.7", "/api/admin/login", nobody)).statusCode).toBe(429);
 
-    // One account (the database of instance a; the counters are Redis's): two failures from
-    // two IPs on two instances lock those IPs out of it; the owner's IP still signs in.
-    const { user } = await signUp(a);
-    const wrong = { email: user.email, password: "not the password" };
+    // One account (the database of instance a; the counters are Redis's): two strangers'
+    // attempts from two addresses on two instances spend its budget; the owner's device, which
+    // signed up, still signs in.
+    const email = uniqueEmail();
+    const csrf = await csrfFor(a);
+    const signup = await a.app.inject({
+      method: "POST",
+      url: "/api/auth/signup",
+      remoteAddress: "198.51.100.99",
+      headers: { "csrf-token": csrf.token },
+      cookies: { _csrf: csrf.cookie },
+      payload: { name: "Owner", email, password: PASSWORD },
+    });
+    const cookie = signup.cookies.find((c) => c.name.startsWith(DEVICE_COOKIE_PREFIX));
+    const wrong = { email, password: "not the password" };
     expect((await loginFrom(a, "198.51.100.7", "/api/auth/login", wrong)).statusCode).toBe(401);
-    expect((await loginFrom(a, "198.51.100.8", "/api/auth/login", wrong)).statusCode).toBe(401);
-    const right = { email: user.email, password: PASSWORD };
-    expect((await loginFrom(a, "198.51.100.8", "/api/auth/login", right)).statusCode).toBe(429);
+    expect((await loginFrom(b, "198.51.100.8", "/api/auth/login", wrong)).statusCode).toBe(401);
+    const right = { email, password: PASSWORD };
+    expect((await loginFrom(a, "198.51.100.9", "/api/auth/login", right)).statusCode).toBe(429);
     expect((await loginFrom(b, "198.51.100.7", "/api/auth/login", right)).statusCode).toBe(429);
-    expect((await loginFrom(a, "198.51.100.99", "/api/auth/login", right)).statusCode).toBe(200);
+    const owner = await a.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      remoteAddress: "198.51.100.7",
+      headers: { "csrf-token": csrf.token },
+      cookies: { _csrf: csrf.cookie, [cookie?.name ?? ""]: cookie?.value ?? "" },
+      payload: right,
+    });
+    expect(owner.statusCode, owner.body).toBe(200);
   });
 });

@@ -1,221 +1,133 @@
 import fastifyRateLimit, { type RateLimitOptions } from "@fastify/rate-limit";
 import { AUTH_MESSAGES } from "@twinline/contracts";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Redis } from "ioredis";
+import {
+  type AttemptCounters,
+  countersStore,
+  type FailClosedCounters,
+  failClosedCounters,
+  memoryCounters,
+  redisCounters,
+} from "./attempt-counters.ts";
 import { HttpError } from "./errors.ts";
+import {
+  createLoginThrottle,
+  type LoginThrottle,
+  type RateLimitSettings,
+} from "./login-throttle.ts";
 
-export interface RateLimitSettings {
-  /** Requests per window, per client IP and route. */
-  max: number;
-  timeWindowMs: number;
-}
+export type { AttemptCounters, LoginThrottle, RateLimitSettings };
 
 /**
- * Sign-up, Google sign-in, forgot and reset password, key tests: per IP and route. The two login
- * routes (user and admin) share ONE per-IP budget of the same size (the login throttle below).
+ * Sign-up, Google sign-in, forgot and reset password, key tests: per client address and route.
+ * The two login routes (user and admin) share ONE per-address budget of the same size.
  */
 export const DEFAULT_AUTH_RATE_LIMIT: RateLimitSettings = { max: 10, timeWindowMs: 60_000 };
 
 /**
- * Failed logins per account, from every IP together: past `max`, the IPs that failed on the
- * account are refused before their password is checked; an IP without a failure on it still
- * signs in (docs/decisions/0031-login-throttling.md).
+ * Login attempts on one account by clients without its device cookie, from every address
+ * together; a trusted device gets the same budget of its own (docs/decisions/0038).
  */
-export const DEFAULT_LOGIN_ACCOUNT_LIMIT: RateLimitSettings = { max: 5, timeWindowMs: 15 * 60_000 };
+export const DEFAULT_LOGIN_ACCOUNT_LIMIT: RateLimitSettings = {
+  max: 10,
+  timeWindowMs: 15 * 60_000,
+};
 
-/** Counters that expire: in Redis when REDIS_URL is set (every instance), else in this process. */
-export interface AttemptCounters {
-  /** Adds one to `key` (its window starts with the first hit); answers the count and ms left. */
-  hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
-  /** The count of `key` now (0 when none or expired) and ms left. */
-  peek(key: string): Promise<{ count: number; ttlMs: number }>;
-  reset(key: string): Promise<void>;
-}
-
-function memoryCounters(): AttemptCounters {
-  const counters = new Map<string, { count: number; resetAt: number }>();
-  const live = (key: string) => {
-    const entry = counters.get(key);
-    if (entry && entry.resetAt <= Date.now()) {
-      counters.delete(key);
-      return undefined;
-    }
-    return entry;
-  };
-  const sweep = () => {
-    if (counters.size < 10_000) return;
-    const now = Date.now();
-    for (const [key, entry] of counters) if (entry.resetAt <= now) counters.delete(key);
-  };
-  return {
-    async hit(key, windowMs) {
-      sweep();
-      const entry = live(key) ?? { count: 0, resetAt: Date.now() + windowMs };
-      entry.count += 1;
-      counters.set(key, entry);
-      return { count: entry.count, ttlMs: entry.resetAt - Date.now() };
-    },
-    async peek(key) {
-      const entry = live(key);
-      return entry
-        ? { count: entry.count, ttlMs: entry.resetAt - Date.now() }
-        : { count: 0, ttlMs: 0 };
-    },
-    async reset(key) {
-      counters.delete(key);
-    },
-  };
-}
-
-// INCR, and the expiry set by the window's first hit, in one round trip and atomically.
-const HIT_SCRIPT = `local c = redis.call('INCR', KEYS[1])
-if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {c, redis.call('PTTL', KEYS[1])}`;
-
-function redisCounters(redis: Redis, prefix: string): AttemptCounters {
-  return {
-    async hit(key, windowMs) {
-      const [count, ttlMs] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, windowMs)) as [
-        number,
-        number,
-      ];
-      return { count, ttlMs: Math.max(ttlMs, 0) };
-    },
-    async peek(key) {
-      const [count, ttlMs] = await Promise.all([redis.get(prefix + key), redis.pttl(prefix + key)]);
-      return { count: Number(count ?? 0), ttlMs: Math.max(ttlMs, 0) };
-    },
-    async reset(key) {
-      await redis.del(prefix + key);
-    },
-  };
-}
-
-/** The login routes' throttle: one per-IP budget for both, and failures per account. */
-export interface LoginThrottle {
-  /**
-   * Runs `attempt` (checks the password and signs in) unless the IP's login budget is spent or
-   * the account is locked for this IP: then 429. A 401 from `attempt` counts as a failure of
-   * the account; a success clears this IP's failures on it.
-   */
-  guard<T>(request: FastifyRequest, email: string, attempt: () => Promise<T>): Promise<T>;
-}
-
-function tooMany(ttlMs: number): HttpError {
-  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
-  return new HttpError(429, AUTH_MESSAGES.tooManyAttempts, { retryAfter: seconds }, undefined, {
-    "retry-after": String(seconds),
-  });
-}
-
-export function createLoginThrottle(options: {
-  counters: AttemptCounters;
-  perIp: RateLimitSettings;
-  perAccount: RateLimitSettings;
-  /** A counter store that fails must not lock everyone out: the attempt goes on, logged. */
-  onStoreError: (error: unknown) => void;
-}): LoginThrottle {
-  const { counters, perIp, perAccount } = options;
-  const safely = async <T>(work: () => Promise<T>, fallback: T): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      options.onStoreError(error);
-      return fallback;
-    }
-  };
-  const none = { count: 0, ttlMs: 0 };
-  return {
-    async guard(request, email, attempt) {
-      const account = email.trim().toLowerCase();
-      const ipKey = `login:ip:${request.ip}`;
-      const accountKey = `login:account:${account}`;
-      const accountIpKey = `login:account-ip:${account}:${request.ip}`;
-      const ip = await safely(() => counters.hit(ipKey, perIp.timeWindowMs), none);
-      if (ip.count > perIp.max) throw tooMany(ip.ttlMs);
-      const [failures, mine] = await safely(
-        () => Promise.all([counters.peek(accountKey), counters.peek(accountIpKey)]),
-        [none, none],
-      );
-      if (failures.count >= perAccount.max && mine.count > 0) throw tooMany(mine.ttlMs);
-      try {
-        const result = await attempt();
-        if (mine.count > 0) await safely(() => counters.reset(accountIpKey), undefined);
-        return result;
-      } catch (error) {
-        if (error instanceof HttpError && error.statusCode === 401) {
-          await safely(
-            () =>
-              Promise.all([
-                counters.hit(accountKey, perAccount.timeWindowMs),
-                counters.hit(accountIpKey, perAccount.timeWindowMs),
-              ]),
-            undefined,
-          );
-        }
-        throw error;
-      }
-    },
-  };
+/** Where the limits count now; `degraded` while Redis fails and each instance counts alone. */
+export interface RateLimitHealth {
+  store: "memory" | "redis";
+  status: "up" | "degraded";
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     /** Route config for the sign-in family: `config: { rateLimit: app.authRateLimit }`. */
     authRateLimit: RateLimitOptions;
-    /** The two login routes' throttle (per IP across both, per account). */
+    /** The two login routes' throttle (per address, per account, per trusted device). */
     loginThrottle: LoginThrottle;
+    /** The counters every limit uses (route limits and the login throttle). */
+    attemptCounters: AttemptCounters;
+    rateLimitHealth(): RateLimitHealth;
   }
 }
 
 export interface RateLimitPluginOptions {
   auth: RateLimitSettings;
-  /** Failed logins per account (default DEFAULT_LOGIN_ACCOUNT_LIMIT). */
+  /** Login attempts per account and per trusted device (default DEFAULT_LOGIN_ACCOUNT_LIMIT). */
   loginAccount?: RateLimitSettings;
   /** Shared store for several instances; unset keeps the counters in this process. */
   redisUrl: string | undefined;
+  /** Prefix of every key in Redis (tests sharing one Redis give each run its own). */
+  keyPrefix?: string;
+  /** Device cookies are Secure (the site is served over https). */
+  secureCookies?: boolean;
 }
 
+// A Redis that hangs must not hang the requests it counts: past this, the process counts.
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 /**
- * @fastify/rate-limit, off by default and switched on per route. The counters are kept per
- * client IP and route, in Redis when REDIS_URL is set. A refused request is a 429 in the error
- * envelope with a Retry-After header.
+ * Every limit of the app, on ONE store: @fastify/rate-limit (off by default, switched on per
+ * route with `config.rateLimit`) and the login throttle. The counters are kept per client
+ * address (the proxy's client, with TRUST_PROXY), in Redis when REDIS_URL is set, and fail
+ * closed: a Redis that fails hands every count to this process's store, never skips a limit.
+ * A refused request is a 429 in the error envelope with a Retry-After header.
  */
 export const rateLimitPlugin = fp<RateLimitPluginOptions>(
   async (app: FastifyInstance, options) => {
+    const prefix = options.keyPrefix ?? "twinline-";
     let redis: Redis | undefined;
+    let counters: AttemptCounters | FailClosedCounters = memoryCounters();
     if (options.redisUrl) {
       // Only a multi-instance deployment sets REDIS_URL; the client is not loaded otherwise.
       const { Redis: RedisClient } = await import("ioredis");
       redis = new RedisClient(options.redisUrl, {
         maxRetriesPerRequest: 1,
+        // A command while disconnected fails at once (and is counted here) instead of queueing.
         enableOfflineQueue: false,
+        commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       });
       redis.on("error", (error) => app.log.warn({ err: error }, "Rate-limit Redis error"));
       app.addHook("onClose", async () => {
-        await redis?.quit().catch(() => {});
+        redis?.disconnect();
       });
+      counters = failClosedCounters(redisCounters(redis, prefix), counters, (error) =>
+        app.log.error(
+          { err: error },
+          "Rate-limit Redis unavailable: limits count in this process until it is back",
+        ),
+      );
     }
+    const shared = counters;
     await app.register(fastifyRateLimit, {
       global: false,
-      ...(redis ? { redis, nameSpace: "twinline-rl-" } : {}),
-      // A broken Redis must not lock everyone out of signing in.
-      skipOnError: true,
+      store: countersStore(shared),
+      // The store falls back on its own; an error past that refuses the request (fail closed).
+      skipOnError: false,
       errorResponseBuilder: (_request, context) =>
         new HttpError(context.statusCode, AUTH_MESSAGES.tooManyAttempts, {
           retryAfter: context.after,
         }),
     });
+    const loginAccount = options.loginAccount ?? DEFAULT_LOGIN_ACCOUNT_LIMIT;
+    app.decorate<AttemptCounters>("attemptCounters", shared);
     app.decorate<LoginThrottle>(
       "loginThrottle",
       createLoginThrottle({
-        counters: redis ? redisCounters(redis, "twinline-login-") : memoryCounters(),
+        counters: shared,
         perIp: options.auth,
-        perAccount: options.loginAccount ?? DEFAULT_LOGIN_ACCOUNT_LIMIT,
-        onStoreError: (error) => app.log.warn({ err: error }, "Login throttle store error"),
+        perAccount: loginAccount,
+        perDevice: loginAccount,
+        secureCookies: options.secureCookies ?? false,
       }),
     );
+    app.decorate("rateLimitHealth", (): RateLimitHealth => {
+      if (!redis) return { store: "memory", status: "up" };
+      const down = redis.status !== "ready" || ("degraded" in shared && shared.degraded());
+      return { store: "redis", status: down ? "degraded" : "up" };
+    });
     app.decorate<RateLimitOptions>("authRateLimit", {
       max: options.auth.max,
       timeWindow: options.auth.timeWindowMs,

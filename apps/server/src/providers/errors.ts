@@ -1,4 +1,5 @@
 import { MASK_CHAR } from "@twinline/contracts";
+import { redactSecrets } from "../lib/secret-values.ts";
 
 export type ProviderName = "OpenAI" | "Stripe" | "ElevenLabs";
 
@@ -15,7 +16,8 @@ const LONG_TOKEN = /[A-Za-z0-9_*•-]{24,}/g;
  * replaced by its prefix and a mask, control characters gone, at most 300 characters.
  */
 export function safeProviderMessage(message: string): string {
-  const masked = message
+  // By value first: the shape rules below would cut a key with `.` or a space into fragments.
+  const masked = redactSecrets(message)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to drop them
     .replace(/[\u0000-\u001F\u007F-\u009F]+/g, " ")
     .replace(

@@ -22,7 +22,8 @@ export const billingCurrency = pgEnum("billing_currency", ["usd", "eur", "gbp", 
 export const planInterval = pgEnum("plan_interval", ["day", "week", "month", "year"]);
 export const paymentProvider = pgEnum("payment_provider", ["stripe", "sandbox"]);
 export const paymentKind = pgEnum("payment_kind", ["credits", "subscription"]);
-export const paymentStatus = pgEnum("payment_status", ["success", "pending", "failed"]);
+/** `refunded`: the whole amount was given back (a partial refund keeps `success`; decision 0050). */
+export const paymentStatus = pgEnum("payment_status", ["success", "pending", "failed", "refunded"]);
 export const subscriptionStatus = pgEnum("subscription_status", [
   "active",
   "canceled",
@@ -166,6 +167,9 @@ export const checkoutSessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
+  // One plan checkout open per user (decision 0051): the partial unique index
+  // checkout_sessions_one_open_plan_idx is hand-written in 0013_money_tools.sql, after the
+  // backfill that closes older duplicates (drizzle would create it before the backfill).
   (table) => [index("checkout_sessions_user_created_idx").on(table.userId, table.createdAt)],
 );
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
@@ -237,6 +241,8 @@ export const payments = pgTable(
     invoiceNumber: text("invoice_number"),
     checkoutSessionId: text("checkout_session_id"),
     sourceKey: text("source_key").notNull().unique(),
+    /** What was given back so far (refunds and disputes; payment_refunds holds each one). */
+    refundedMinor: integer("refunded_minor").notNull().default(0),
     transactionDate: timestamp("transaction_date", { withTimezone: true }).notNull().defaultNow(),
     metadata: jsonb("metadata")
       .$type<Record<string, unknown>>()

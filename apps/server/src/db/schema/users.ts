@@ -25,7 +25,7 @@ export const userRole = pgEnum("user_role", ["user", "admin"]);
  * `first_call_at` and `subscribed_until` are kept by triggers (migration 0011) for the figures
  * read over every user: the admin dashboard's rollup and the chat logs' plan filter.
  * `interaction_micros`, `credits_used`, `last_message_at` and `last_call_at` are kept by triggers
- * (migration 0013, docs/decisions/0048) for User Analytics; `last_interaction_at` and
+ * (migration 0014, docs/decisions/0048) for User Analytics; `last_interaction_at` and
  * `last_active_at` follow from them and `last_login`.
  */
 export const users = pgTable(

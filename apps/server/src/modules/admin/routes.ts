@@ -17,6 +17,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
 import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { auditNote } from "../audit/plugin.ts";
+import { noStore } from "../auth/routes.ts";
 import type { AuthService } from "../auth/service.ts";
 import { toAdmin } from "../users/mapper.ts";
 import { ADMIN_MESSAGES, type AdminService } from "./service.ts";
@@ -44,6 +46,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.post(
     `${ADMIN_PREFIX}/login`,
     {
+      onRequest: noStore,
       schema: {
         tags,
         summary: "Signs an admin in",
@@ -51,10 +54,13 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         response: { 200: adminLoginResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      // The login throttle: one per-IP budget with the user login, and failures per account.
-      const { user, token } = await app.loginThrottle.guard(request, request.body.email, () =>
-        auth.adminLogin(request.body),
+    async (request, reply) => {
+      // The login throttle: one per-address budget with the user login, per account, per device.
+      const { user, token } = await app.loginThrottle.guard(
+        request,
+        reply,
+        request.body.email,
+        () => auth.adminLogin(request.body),
       );
       return { success: true as const, token, admin: toAdmin(user) };
     },
@@ -99,6 +105,7 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.put(
     `${ADMIN_PREFIX}/change-password`,
     {
+      onRequest: noStore,
       schema: {
         tags,
         security,
@@ -183,6 +190,8 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     },
     async (request) => {
       const { action } = request.body;
+      const before = await admin.getUser(request.params.userId);
+      auditNote(request, { before: { isActive: before.isActive, action } });
       return {
         success: true as const,
         message: action === "activate" ? ADMIN_MESSAGES.activated : ADMIN_MESSAGES.deactivated,

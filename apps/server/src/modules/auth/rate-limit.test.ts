@@ -10,6 +10,7 @@ import {
   uniqueEmail,
 } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import { DEVICE_COOKIE_PREFIX } from "../../plugins/login-throttle.ts";
 
 describe("rate limits on the sign-in family", () => {
   let t: TestApp;
@@ -53,12 +54,13 @@ describe("rate limits on the sign-in family", () => {
   });
 });
 
-/** A login from a given client IP. */
+/** A login from a given client address, with the cookies of a device when given. */
 async function loginFrom(
   t: TestApp,
   ip: string,
   url: "/api/auth/login" | "/api/admin/login",
   body: { email: string; password: string },
+  device: Record<string, string> = {},
 ) {
   const csrf = await csrfFor(t);
   return t.app.inject({
@@ -66,12 +68,35 @@ async function loginFrom(
     url,
     remoteAddress: ip,
     headers: { "csrf-token": csrf.token },
-    cookies: { _csrf: csrf.cookie },
+    cookies: { _csrf: csrf.cookie, ...device },
     payload: body,
   });
 }
 
-describe("the login throttle: one per-IP budget for both login routes, failures per account", () => {
+/** The device cookie a sign-in answer set (the browser keeps it for the next login). */
+function deviceOf(response: { cookies: Array<{ name: string; value: string }> }) {
+  const cookie = response.cookies.find((c) => c.name.startsWith(DEVICE_COOKIE_PREFIX));
+  if (!cookie) throw new Error("no device cookie");
+  return { [cookie.name]: cookie.value };
+}
+
+/** Signs up from a device (a browser): the account and that device's cookies. */
+async function signUpOnDevice(t: TestApp, ip = "192.0.2.250") {
+  const email = uniqueEmail();
+  const csrf = await csrfFor(t);
+  const signup = await t.app.inject({
+    method: "POST",
+    url: "/api/auth/signup",
+    remoteAddress: ip,
+    headers: { "csrf-token": csrf.token },
+    cookies: { _csrf: csrf.cookie },
+    payload: { name: "Owner", email, password: PASSWORD },
+  });
+  expect(signup.statusCode, signup.body).toBe(201);
+  return { email, device: deviceOf(signup) };
+}
+
+describe("the login throttle: per address, per account for strangers, per trusted device", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
@@ -81,11 +106,13 @@ describe("the login throttle: one per-IP budget for both login routes, failures 
   });
   afterAll(() => t?.close());
 
-  it("the user and the admin login share one budget per IP", async () => {
+  it("the user and the admin login share one budget per address", async () => {
     const ip = "203.0.113.1";
     const body = { email: uniqueEmail(), password: "wrong" };
     for (let i = 0; i < 2; i++) {
-      expect((await loginFrom(t, ip, "/api/auth/login", body)).statusCode).toBe(401);
+      expect(
+        (await loginFrom(t, ip, "/api/auth/login", { ...body, email: uniqueEmail() })).statusCode,
+      ).toBe(401);
       expect(
         (await loginFrom(t, ip, "/api/admin/login", { ...body, email: uniqueEmail() })).statusCode,
       ).toBe(401);
@@ -96,57 +123,127 @@ describe("the login throttle: one per-IP budget for both login routes, failures 
       expect(messageOf(limited)).toBe(AUTH_MESSAGES.tooManyAttempts);
       expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     }
-    // Another IP has its own budget.
+    // Another address has its own budget.
     expect((await loginFrom(t, "203.0.113.2", "/api/auth/login", body)).statusCode).toBe(401);
   });
 
-  it("failures on one account lock out the failing IPs, never a correct password from another", async () => {
-    const { user } = await signUp(t);
-    const wrong = { email: user.email, password: "not the password" };
-    // Three failures from two attackers' IPs reach the account's limit.
-    expect((await loginFrom(t, "198.51.100.1", "/api/auth/login", wrong)).statusCode).toBe(401);
-    expect((await loginFrom(t, "198.51.100.1", "/api/auth/login", wrong)).statusCode).toBe(401);
-    expect((await loginFrom(t, "198.51.100.2", "/api/auth/login", wrong)).statusCode).toBe(401);
-    // The failing IPs are refused before their password is checked, even a right one.
-    for (const ip of ["198.51.100.1", "198.51.100.2"]) {
-      const refused = await loginFrom(t, ip, "/api/auth/login", {
-        email: user.email,
-        password: PASSWORD,
+  it("strangers from many addresses share one budget per account; the owner's device keeps signing in", async () => {
+    // The owner signed up on their own device: it holds the account's device cookie.
+    const { email, device: ownDevice } = await signUpOnDevice(t);
+
+    // Three guesses from three addresses spend the strangers' budget of the account...
+    for (let i = 1; i <= 3; i++) {
+      const guess = await loginFrom(t, `198.51.100.${i}`, "/api/auth/login", {
+        email,
+        password: `guess ${i}`,
       });
-      expect(refused.statusCode).toBe(429);
+      expect(guess.statusCode).toBe(401);
     }
-    // The owner, from an IP without a failure on the account, signs in.
-    const owner = await loginFrom(t, "198.51.100.9", "/api/auth/login", {
-      email: user.email,
+    // ...so every further stranger, from any new address, is refused before the password is
+    // checked: even with the right password, a client without the device cookie waits.
+    for (const ip of ["198.51.100.1", "198.51.100.50", "198.51.100.51"]) {
+      const refused = await loginFrom(t, ip, "/api/auth/login", { email, password: PASSWORD });
+      expect(refused.statusCode).toBe(429);
+      expect(messageOf(refused)).toBe(AUTH_MESSAGES.tooManyAttempts);
+    }
+    // A device cookie of another account, or a forged one, does not help.
+    const other = await signUp(t);
+    const otherLogin = await loginFrom(t, "198.51.100.60", "/api/auth/login", {
+      email: other.user.email,
       password: PASSWORD,
     });
-    expect(owner.statusCode, owner.body).toBe(200);
-    // Another account is not touched by these failures.
-    const other = await signUp(t);
-    const fine = await loginFrom(t, "198.51.100.1", "/api/auth/login", {
+    const [otherName, otherValue] = Object.entries(deviceOf(otherLogin))[0] ?? [];
+    const ownName = Object.keys(ownDevice)[0] ?? "";
+    for (const cookie of [{ [ownName]: otherValue ?? "" }, { [ownName]: "forged.value" }]) {
+      const refused = await loginFrom(
+        t,
+        "198.51.100.61",
+        "/api/auth/login",
+        {
+          email,
+          password: PASSWORD,
+        },
+        cookie,
+      );
+      expect(refused.statusCode).toBe(429);
+    }
+    expect(otherName).not.toBe(ownName);
+    // The owner's device signs in, from any address, as often as they like.
+    for (let i = 0; i < 5; i++) {
+      const mine = await loginFrom(
+        t,
+        "198.51.100.1",
+        "/api/auth/login",
+        {
+          email,
+          password: PASSWORD,
+        },
+        ownDevice,
+      );
+      expect(mine.statusCode, mine.body).toBe(200);
+    }
+    // Another account is not touched by these guesses.
+    const fine = await loginFrom(t, "198.51.100.2", "/api/auth/login", {
       email: other.user.email,
       password: PASSWORD,
     });
     expect(fine.statusCode, fine.body).toBe(200);
   });
 
-  it("the admin login is throttled per account the same way", async () => {
-    const admin = await adminSession(t);
-    const wrong = { email: admin.email, password: "not the password" };
+  it("a trusted device has a budget of its own for wrong passwords", async () => {
+    const { email, device } = await signUpOnDevice(t);
+    const wrong = { email, password: "typo" };
     for (let i = 0; i < 3; i++) {
-      expect((await loginFrom(t, `192.0.2.${i + 1}`, "/api/admin/login", wrong)).statusCode).toBe(
+      expect((await loginFrom(t, "192.0.2.100", "/api/auth/login", wrong, device)).statusCode).toBe(
         401,
       );
     }
-    const attacker = await loginFrom(t, "192.0.2.1", "/api/admin/login", {
+    const refused = await loginFrom(t, "192.0.2.100", "/api/auth/login", wrong, device);
+    expect(refused.statusCode).toBe(429);
+  });
+
+  it("sign-up marks the device as trusted for the new account", async () => {
+    const { email, device } = await signUpOnDevice(t);
+    for (let i = 0; i < 4; i++) {
+      await loginFrom(t, `192.0.2.${160 + i}`, "/api/auth/login", { email, password: "guess" });
+    }
+    const mine = await loginFrom(
+      t,
+      "192.0.2.170",
+      "/api/auth/login",
+      { email, password: PASSWORD },
+      device,
+    );
+    expect(mine.statusCode, mine.body).toBe(200);
+  });
+
+  it("the admin login is throttled per account and per device the same way", async () => {
+    const admin = await adminSession(t);
+    const own = await loginFrom(t, "192.0.2.200", "/api/admin/login", {
       email: admin.email,
       password: admin.password,
     });
-    expect(attacker.statusCode).toBe(429);
-    const owner = await loginFrom(t, "192.0.2.200", "/api/admin/login", {
+    expect(own.statusCode, own.body).toBe(200);
+    const device = deviceOf(own);
+    // adminSession's login and this one were strangers' attempts (no device cookie yet): one
+    // more wrong password spends the account's budget of three.
+    const wrong = { email: admin.email, password: "not the password" };
+    expect((await loginFrom(t, "192.0.2.1", "/api/admin/login", wrong)).statusCode).toBe(401);
+    const stranger = await loginFrom(t, "192.0.2.9", "/api/admin/login", {
       email: admin.email,
       password: admin.password,
     });
+    expect(stranger.statusCode).toBe(429);
+    const owner = await loginFrom(
+      t,
+      "192.0.2.1",
+      "/api/admin/login",
+      {
+        email: admin.email,
+        password: admin.password,
+      },
+      device,
+    );
     expect(owner.statusCode, owner.body).toBe(200);
   });
 });

@@ -14,6 +14,7 @@ import {
   signupRequestSchema,
   updateProfileRequestSchema,
 } from "@twinline/contracts";
+import type { onRequestHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
@@ -25,6 +26,12 @@ export const LOGOUT_MESSAGE = "Logged out";
 const answer = (session: Session) => ({ success: true as const, ...session });
 
 const errors = errorResponses(400, 401, 403, 409, 429);
+
+/** A token answer must never be kept by a browser or a proxy cache. */
+export const noStore: onRequestHookHandler = (_request, reply, done) => {
+  reply.header("cache-control", "no-store");
+  done();
+};
 
 export interface AuthRoutesOptions {
   auth: AuthService;
@@ -53,6 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     "/api/auth/signup",
     {
       config: { rateLimit },
+      onRequest: noStore,
       schema: {
         tags,
         summary: "Creates an account (granting the default credits) and signs it in",
@@ -60,12 +68,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 201: authResponseSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(answer(await auth.signup(request.body))),
+    async (request, reply) => {
+      const session = await auth.signup(request.body);
+      app.loginThrottle.trustDevice(request, reply, session.user.email);
+      return reply.code(201).send(answer(session));
+    },
   );
 
   app.post(
     "/api/auth/login",
     {
+      onRequest: noStore,
       schema: {
         tags,
         summary: "Signs in with e-mail and password",
@@ -73,9 +86,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: authResponseSchema, ...errors },
       },
     },
-    async (request) =>
+    async (request, reply) =>
       answer(
-        await app.loginThrottle.guard(request, request.body.email, () => auth.login(request.body)),
+        await app.loginThrottle.guard(request, reply, request.body.email, () =>
+          auth.login(request.body),
+        ),
       ),
   );
 
@@ -83,6 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     "/api/auth/google",
     {
       config: { rateLimit },
+      onRequest: noStore,
       schema: {
         tags,
         summary: "Signs in with a Google ID token, creating or linking the account",
@@ -90,7 +106,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: authResponseSchema, ...errors },
       },
     },
-    async (request) => answer(await auth.google(request.body.token)),
+    async (request, reply) => {
+      const session = await auth.google(request.body.token);
+      app.loginThrottle.trustDevice(request, reply, session.user.email);
+      return answer(session);
+    },
   );
 
   app.post(
@@ -114,6 +134,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     "/api/auth/resetpassword/:token",
     {
       config: { rateLimit },
+      onRequest: noStore,
       schema: {
         tags,
         summary: "Sets a new password with a reset link's token, and signs in",
@@ -122,14 +143,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: authResponseSchema, ...errors },
       },
     },
-    async (request) =>
-      answer(await auth.resetPassword(request.params.token, request.body.password)),
+    async (request, reply) => {
+      const session = await auth.resetPassword(request.params.token, request.body.password);
+      // The reset link proves the mailbox: this device may keep signing in to the account.
+      app.loginThrottle.trustDevice(request, reply, session.user.email);
+      return answer(session);
+    },
   );
 
   app.get(
     "/api/auth/me",
     {
-      onRequest: app.requireUser,
+      onRequest: [noStore, app.requireUser],
       schema: {
         tags,
         summary: "The signed-in user",
@@ -161,7 +186,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.put(
     "/api/users/password",
     {
-      onRequest: app.requireUser,
+      onRequest: [noStore, app.requireUser],
       schema: {
         tags: ["users"],
         summary: "Changes the password; earlier tokens end and a fresh one is answered",

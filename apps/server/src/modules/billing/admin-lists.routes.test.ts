@@ -142,7 +142,7 @@ describe("admin transaction lists: filters, sorts, pages, date ranges", () => {
       { userId: "a\u0000b" },
       { sortBy: "password" },
       { sortOrder: "2" },
-      { status: "refunded" },
+      { status: "chargeback" },
       { page: "0" },
       { limit: "1000" },
     ];

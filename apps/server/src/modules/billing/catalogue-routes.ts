@@ -17,6 +17,7 @@ import {
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { auditNote } from "../audit/plugin.ts";
 import type { CatalogueService } from "./catalogue-service.ts";
 import type { SubscriptionsService } from "./subscriptions-service.ts";
 
@@ -83,6 +84,17 @@ export const adminCatalogueRoutes: FastifyPluginAsyncZod<CatalogueRoutesOptions>
   app,
   { catalogue, subscriptions },
 ) => {
+  // The audit log's `before` of an update, toggle or delete: the row as it was.
+  app.addHook("preHandler", async (request) => {
+    const id = (request.params as { id?: unknown } | undefined)?.id;
+    if (typeof id !== "string" || request.method === "GET" || request.method === "POST") return;
+    const packages = request.routeOptions.url?.startsWith("/api/credit-packages") ?? false;
+    const before = packages
+      ? await catalogue.findPackageAnyState(id)
+      : await catalogue.findPlanAnyState(id);
+    if (before) auditNote(request, { before });
+  });
+
   app.post(
     "/api/credit-packages",
     {

@@ -351,6 +351,7 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     // ----- plans -----
     /** A plan even when deleted (subscriptions and sessions keep pointing at it). */
     findPlanAnyState: (id: string) => repository.findPlan(id, true),
+    findPackageAnyState: (id: string) => repository.findPackage(id),
 
     async listPlans(activeOnly: boolean) {
       return plansWithCounts(await repository.listPlans(activeOnly));

@@ -2,10 +2,12 @@ import {
   BILLING_MESSAGES,
   CHECKOUT_RETURN_PATHS,
   type CheckoutSessionView,
+  MONEY_TOOLS_MESSAGES,
   type SandboxPayRequest,
 } from "@twinline/contracts";
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, lte } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import {
   type CheckoutSessionRow,
   checkoutSessions,
@@ -119,18 +121,48 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         metadata: of.metadata,
       }),
     );
-    await db.insert(checkoutSessions).values({
-      sessionId: created.sessionId,
-      provider: provider.mode,
-      mode: of.mode,
-      userId: user.id,
-      ...of.recorded,
-      url: created.url,
-      successUrl,
-      cancelUrl,
-      expiresAt: created.expiresAt,
-    });
+    try {
+      await db.insert(checkoutSessions).values({
+        sessionId: created.sessionId,
+        provider: provider.mode,
+        mode: of.mode,
+        userId: user.id,
+        ...of.recorded,
+        url: created.url,
+        successUrl,
+        cancelUrl,
+        expiresAt: created.expiresAt,
+      });
+    } catch (error) {
+      // A parallel plan checkout of the same user was recorded first (decision 0051); this
+      // session's URL is never answered, so it cannot be paid.
+      if (isUniqueViolation(error)) throw new HttpError(409, MONEY_TOOLS_MESSAGES.planCheckoutOpen);
+      throw error;
+    }
     return { url: created.url, sessionId: created.sessionId };
+  };
+
+  /**
+   * One plan checkout open per user (decision 0051): sessions past their expiry are closed
+   * first; one still open answers 409. The partial unique index settles parallel requests.
+   */
+  const refuseOpenPlanCheckout = async (user: UserRow) => {
+    const now = new Date();
+    const open = and(
+      eq(checkoutSessions.userId, user.id),
+      eq(checkoutSessions.mode, "subscription"),
+      eq(checkoutSessions.status, "open"),
+    );
+    await db
+      .update(checkoutSessions)
+      .set({ status: "expired" })
+      .where(and(open, lte(checkoutSessions.expiresAt, now)));
+    const [still] = await db
+      .select({ id: checkoutSessions.id })
+      .from(checkoutSessions)
+      .where(and(open, gt(checkoutSessions.expiresAt, now)))
+      .limit(1);
+    if (still) throw new HttpError(409, MONEY_TOOLS_MESSAGES.planCheckoutOpen);
   };
 
   const ownRow = async (user: UserRow, sessionId: string): Promise<CheckoutSessionRow> => {
@@ -208,6 +240,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       if (current && (current.status === "active" || current.status === "past_due")) {
         throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
       }
+      await refuseOpenPlanCheckout(user);
       const plan = await catalogue.planForCheckout(planId);
       return startCheckout(user, {
         mode: "subscription",

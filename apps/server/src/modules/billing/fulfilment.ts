@@ -1,17 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { SubscriptionStatus } from "@twinline/contracts";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import {
   type CheckoutSessionRow,
   checkoutSessions,
+  paymentRefunds,
   payments,
   processedWebhookEvents,
   subscriptionEvents,
   subscriptionPlans,
   type UserSubscriptionRow,
   userSubscriptions,
+  users,
 } from "../../db/schema/index.ts";
 import type {
   CheckoutSessionInfo,
@@ -23,6 +25,7 @@ import type {
   SubscriptionInfo,
 } from "../../providers/payments/index.ts";
 import { applyCreditMovement } from "../credits/ledger.ts";
+import { applyChargeRefunds, applyDispute } from "./refunds-ledger.ts";
 
 /**
  * Where a test may make fulfilment fail half-way: called inside the transaction after each
@@ -36,6 +39,11 @@ export interface FulfilmentOptions {
   db: Database;
   payments: () => Promise<PaymentsProvider>;
   log: FastifyBaseLogger;
+  /**
+   * Called after an event's transaction committed when it found a second subscription of a
+   * user (decision 0051): the refunds service ends it and refunds its payment.
+   */
+  onDuplicateSubscription?: (userId: string) => Promise<void>;
 }
 
 export interface HandledEvent {
@@ -59,6 +67,13 @@ export const INVOICE_EVENTS = new Set([
   "invoice.payment_succeeded",
   "invoice.payment_failed",
 ]);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What one event's transaction found that must be acted on once it committed. */
+interface EventEffects {
+  duplicateOf: Set<string>;
+}
 
 /**
  * A package checkout's payment. Paid and failed share the session's source key: one row per
@@ -165,11 +180,62 @@ export function createFulfilment(options: FulfilmentOptions) {
    * with the history events its changes make. The owner and plan come from the subscription's
    * metadata (set at checkout and on each plan change), else from `fallback` (the checkout row).
    */
+  /**
+   * One subscription per user (decision 0051): a provider subscription not mirrored yet, of a
+   * user who has another one in force, is a duplicate (two checkouts paid). It is never
+   * mirrored; a claim is written (once) for the refunds service to end it and refund it.
+   * The caller holds the user's row lock, so of two parallel payments exactly one is first.
+   */
+  const isDuplicate = async (
+    tx: Database,
+    provider: PaymentsProvider,
+    subscription: SubscriptionInfo,
+    userId: string,
+    planId: string,
+    effects?: EventEffects,
+  ): Promise<boolean> => {
+    const sourceKey = `duplicate:${subscription.id}`;
+    const [claimed] = await tx
+      .select({ id: paymentRefunds.id })
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.sourceKey, sourceKey));
+    if (claimed) return true;
+    const [other] = await tx
+      .select({ id: userSubscriptions.id })
+      .from(userSubscriptions)
+      .where(
+        and(
+          eq(userSubscriptions.userId, userId),
+          inArray(userSubscriptions.status, ["active", "past_due"]),
+          ne(userSubscriptions.providerSubscriptionId, subscription.id),
+        ),
+      )
+      .limit(1);
+    if (!other) return false;
+    await tx
+      .insert(paymentRefunds)
+      .values({
+        userId,
+        kind: "duplicate_subscription",
+        provider: provider.mode,
+        amountMinor: subscription.amountMinor,
+        currency: currencyOf(subscription.currency),
+        reason: "A second subscription was paid while one was active: refunded automatically",
+        sourceKey,
+        metadata: { providerSubscriptionId: subscription.id, planId },
+      })
+      .onConflictDoNothing();
+    log.warn({ userId, subscriptionId: subscription.id }, "Second subscription paid: refunding it");
+    effects?.duplicateOf.add(userId);
+    return true;
+  };
+
   const syncSubscription = async (
     tx: Database,
     provider: PaymentsProvider,
     subscription: SubscriptionInfo | null,
     fallback?: { userId: string; planId: string | null },
+    effects?: EventEffects,
   ): Promise<UserSubscriptionRow | null> => {
     if (!subscription) return null;
     const [existing] = await tx
@@ -198,6 +264,7 @@ export function createFulfilment(options: FulfilmentOptions) {
       canceledAt: subscription.canceledAt,
     };
     if (!existing) {
+      if (await isDuplicate(tx, provider, subscription, userId, planId, effects)) return null;
       const [inserted] = await tx
         .insert(userSubscriptions)
         .values({ ...values, createdAt: subscription.created })
@@ -217,7 +284,7 @@ export function createFulfilment(options: FulfilmentOptions) {
         return inserted;
       }
       // Inserted meanwhile by a concurrent event: lock it and carry on as an update.
-      return syncSubscription(tx, provider, subscription, fallback);
+      return syncSubscription(tx, provider, subscription, fallback, effects);
     }
     const [updated] = await tx
       .update(userSubscriptions)
@@ -354,6 +421,7 @@ export function createFulfilment(options: FulfilmentOptions) {
     session: CheckoutSessionInfo,
     subscription: SubscriptionInfo | null,
     invoice: InvoiceInfo | null,
+    effects: EventEffects,
   ) => {
     const [row] = await tx
       .select()
@@ -404,10 +472,13 @@ export function createFulfilment(options: FulfilmentOptions) {
         });
       await probe("payment-recorded");
     } else {
-      const mirrored = await syncSubscription(tx, provider, subscription, {
-        userId: row.userId,
-        planId: row.planId,
-      });
+      const mirrored = await syncSubscription(
+        tx,
+        provider,
+        subscription,
+        { userId: row.userId, planId: row.planId },
+        effects,
+      );
       if (mirrored && invoice) await recordPaidInvoice(tx, invoice, mirrored, row.sessionId);
     }
     await tx
@@ -432,12 +503,21 @@ export function createFulfilment(options: FulfilmentOptions) {
       .onConflictDoNothing({ target: payments.sourceKey });
   };
 
-  /** Runs `apply` with the event id recorded in the same transaction; a known id: nothing. */
+  /**
+   * Runs `apply` with the event id recorded in the same transaction; a known id: nothing. The
+   * user's row is locked first: every event about one user is applied one at a time, in one
+   * lock order (two parallel plan payments cannot both see "no subscription", nor deadlock).
+   */
   const once = async (
     event: PaymentEvent,
-    apply: (tx: Database) => Promise<void>,
-  ): Promise<HandledEvent> =>
-    db.transaction(async (tx) => {
+    apply: (tx: Database, effects: EventEffects) => Promise<void>,
+    userId?: string | null,
+  ): Promise<HandledEvent> => {
+    const effects: EventEffects = { duplicateOf: new Set() };
+    const handled = await db.transaction(async (tx) => {
+      if (userId && UUID.test(userId)) {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+      }
       const recorded = await tx
         .insert(processedWebhookEvents)
         .values({ eventId: event.id, type: event.type })
@@ -445,9 +525,17 @@ export function createFulfilment(options: FulfilmentOptions) {
         .returning({ eventId: processedWebhookEvents.eventId });
       if (recorded.length === 0) return { duplicate: true };
       await probe("event-recorded");
-      await apply(tx);
+      await apply(tx, effects);
       return { duplicate: false };
     });
+    for (const duplicateOf of effects.duplicateOf) {
+      // The claim is committed: a failure here is settled later by the refunds sweep.
+      await options.onDuplicateSubscription?.(duplicateOf).catch((error: unknown) => {
+        log.error({ err: error, userId: duplicateOf }, "Refund of a second subscription failed");
+      });
+    }
+    return handled;
+  };
 
   const alreadyHandled = async (eventId: string) => {
     const [row] = await db
@@ -476,30 +564,53 @@ export function createFulfilment(options: FulfilmentOptions) {
         const invoice = subscription?.latestInvoiceId
           ? await provider.retrieveInvoice(subscription.latestInvoiceId)
           : null;
-        return once(event, (tx) =>
-          applyCheckout(tx, provider, event.type, session, subscription, invoice),
+        return once(
+          event,
+          (tx, effects) =>
+            applyCheckout(tx, provider, event.type, session, subscription, invoice, effects),
+          session.metadata.userId ?? session.clientReferenceId,
         );
       }
       if (SUBSCRIPTION_EVENTS.has(event.type)) {
         const subscription = await provider.retrieveSubscription(objectId);
-        return once(event, async (tx) => {
-          await syncSubscription(tx, provider, subscription);
-        });
+        return once(
+          event,
+          async (tx, effects) => {
+            await syncSubscription(tx, provider, subscription, undefined, effects);
+          },
+          subscription?.metadata.userId,
+        );
       }
       if (INVOICE_EVENTS.has(event.type)) {
         const invoice = await provider.retrieveInvoice(objectId);
         const subscription = invoice?.subscriptionId
           ? await provider.retrieveSubscription(invoice.subscriptionId)
           : null;
+        return once(
+          event,
+          async (tx, effects) => {
+            if (!invoice) return;
+            const row = await syncSubscription(tx, provider, subscription, undefined, effects);
+            if (!row) return;
+            if (event.type === "invoice.payment_failed") {
+              await recordFailedInvoice(tx, invoice, row);
+            } else {
+              await recordPaidInvoice(tx, invoice, row, null);
+            }
+          },
+          subscription?.metadata.userId,
+        );
+      }
+      if (event.type === "charge.refunded") {
+        const charge = await provider.retrieveCharge(objectId);
         return once(event, async (tx) => {
-          if (!invoice) return;
-          const row = await syncSubscription(tx, provider, subscription);
-          if (!row) return;
-          if (event.type === "invoice.payment_failed") {
-            await recordFailedInvoice(tx, invoice, row);
-          } else {
-            await recordPaidInvoice(tx, invoice, row, null);
-          }
+          if (charge) await applyChargeRefunds(tx, charge);
+        });
+      }
+      if (event.type === "charge.dispute.created") {
+        const dispute = await provider.retrieveDispute(objectId);
+        return once(event, async (tx) => {
+          if (dispute) await applyDispute(tx, dispute);
         });
       }
       return once(event, async () => {});

@@ -65,6 +65,7 @@ export function toUserTransaction(row: PaymentRow): UserTransaction {
     amount: toMajor(row.amountMinor),
     currency: row.currency,
     status: row.status,
+    refundedAmount: toMajor(row.refundedMinor),
     stripePaymentId: row.stripePaymentId ?? row.invoiceId,
     planName: row.kind === "subscription" ? row.itemName : null,
     metadata: {

@@ -7,12 +7,14 @@ import {
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
+import { adminMoneyRoutes } from "./admin-money-routes.ts";
 import { adminBillingRoutes } from "./admin-routes.ts";
 import { createCatalogueRepository } from "./catalogue-repository.ts";
 import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
 import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
 import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
+import { createRefundsService, type RefundsService } from "./refunds-service.ts";
 import { createSandboxStore } from "./sandbox-store.ts";
 import { createSubscriptionsReader } from "./subscriptions-reader.ts";
 import { createSubscriptionsService, type SubscriptionsService } from "./subscriptions-service.ts";
@@ -31,7 +33,11 @@ export interface Billing {
   /** THE fulfilment (webhooks and sandbox); tests set `fulfilment.state.probe` to fail half-way. */
   fulfilment: Fulfilment;
   sandbox: SandboxPayments;
+  /** Refunds and disputes, and the sweep of claims left pending (decision 0050). */
+  refunds: RefundsService;
 }
+
+const REFUNDS_SWEEP_MS = 60_000;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -54,7 +60,16 @@ export const billingModule = fp<BillingModuleOptions>(
   async (app: FastifyInstance, options) => {
     const db = app.database.db;
     const payments = () => app.providers.payments();
-    const fulfilment = createFulfilment({ db, payments, log: app.log });
+    // The refunds service needs the sandbox, which needs the fulfilment: bound once made.
+    let refunds: RefundsService | undefined;
+    const fulfilment = createFulfilment({
+      db,
+      payments,
+      log: app.log,
+      onDuplicateSubscription: async (userId) => {
+        await refunds?.settleDuplicates(userId);
+      },
+    });
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
     let sandbox: SandboxPayments | undefined;
@@ -67,6 +82,17 @@ export const billingModule = fp<BillingModuleOptions>(
     };
     sandbox = createSandboxPayments(sandboxOptions);
     app.providers.configureSandbox(sandboxOptions);
+
+    refunds = createRefundsService({ db, payments, sandbox, log: app.log });
+    const refundsService = refunds;
+    // Refund claims left pending by a crash or an unreachable provider are settled again.
+    const sweep = setInterval(() => {
+      refundsService.sweep().catch((error: unknown) => {
+        app.log.error({ err: error }, "The refunds sweep failed");
+      });
+    }, REFUNDS_SWEEP_MS);
+    sweep.unref();
+    app.addHook("onClose", async () => clearInterval(sweep));
 
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
@@ -98,6 +124,7 @@ export const billingModule = fp<BillingModuleOptions>(
       transactions,
       fulfilment,
       sandbox,
+      refunds: refundsService,
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
@@ -110,6 +137,12 @@ export const billingModule = fp<BillingModuleOptions>(
       guarded.addHook("onRequest", guarded.requireAdmin);
       await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
       await guarded.register(adminBillingRoutes, { transactions });
+      await guarded.register(adminMoneyRoutes, {
+        db,
+        refunds: refundsService,
+        subscriptions,
+        reader,
+      });
     });
   },
   { name: "billing", dependencies: ["providers", "accounts"] },

@@ -12,6 +12,14 @@ export function createSandboxStore(db: Database): SandboxStore {
         .values({ id, object, data })
         .onConflictDoUpdate({ target: sandboxObjects.id, set: { data, updatedAt: sql`now()` } });
     },
+    async create(id, object, data) {
+      const inserted = await db
+        .insert(sandboxObjects)
+        .values({ id, object, data })
+        .onConflictDoNothing({ target: sandboxObjects.id })
+        .returning({ id: sandboxObjects.id });
+      return inserted.length > 0;
+    },
     async get(id) {
       const [row] = await db.select().from(sandboxObjects).where(eq(sandboxObjects.id, id));
       return row?.data ?? null;

@@ -1,5 +1,6 @@
 import {
   BILLING_MESSAGES,
+  MONEY_TOOLS_MESSAGES,
   type PlanChangeResult,
   type SubscriptionAnalytics,
 } from "@twinline/contracts";
@@ -114,6 +115,29 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
         message: BILLING_MESSAGES.canceled,
         subscription: await reader.current(user.id),
       };
+    },
+
+    /** Ends the subscription now (the operator's action); the unused part is refunded apart. */
+    async cancelNow(user: UserRow) {
+      const row = await reader.currentRow(user.id);
+      if (!inForce(row)) throw new HttpError(400, BILLING_MESSAGES.noActiveSubscription);
+      const provider = await providerFor(row);
+      const changed = await providerCall(() => provider.cancelNow(row.providerSubscriptionId));
+      await fulfilment.refreshSubscription(changed, provider);
+      return { row, subscription: await reader.current(user.id) };
+    },
+
+    /** Takes back a cancellation at the period end: the subscription renews again. */
+    async resume(user: UserRow) {
+      const row = await reader.currentRow(user.id);
+      if (!inForce(row)) throw new HttpError(400, BILLING_MESSAGES.noActiveSubscription);
+      if (!row.cancelAtPeriodEnd) throw new HttpError(400, MONEY_TOOLS_MESSAGES.notCanceling);
+      const provider = await providerFor(row);
+      const changed = await providerCall(() =>
+        provider.resumeSubscription(row.providerSubscriptionId),
+      );
+      await fulfilment.refreshSubscription(changed, provider);
+      return { subscription: await reader.current(user.id) };
     },
 
     async analytics(): Promise<SubscriptionAnalytics> {

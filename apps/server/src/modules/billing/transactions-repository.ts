@@ -50,7 +50,7 @@ export const pagination = (total: number, page: number, limit: number): Paginati
 });
 
 /** The date filters: a yyyy-MM-dd end date includes that whole UTC day. */
-function dateRange(column: AnyColumn, startDate?: string, endDate?: string): SQL[] {
+export function dateRange(column: AnyColumn, startDate?: string, endDate?: string): SQL[] {
   const conditions: SQL[] = [];
   if (startDate) {
     conditions.push(
@@ -96,6 +96,7 @@ function toAdminCredit(row: PaymentRow, user: PopulatedUser | null): AdminCredit
     amount: toMajor(row.amountMinor),
     currency: row.currency,
     status: row.status,
+    refundedAmount: toMajor(row.refundedMinor),
     packageId: row.packageId,
     stripePaymentId: row.stripePaymentId,
     metadata: { packageName: row.itemName, invoiceNumber: row.invoiceNumber },
@@ -115,6 +116,7 @@ function toAdminSubscriptionPayment(
     amount: toMajor(row.amountMinor),
     currency: row.currency,
     status: row.status,
+    refundedAmount: toMajor(row.refundedMinor),
     stripePaymentId: row.stripePaymentId ?? row.invoiceId,
     invoiceId: row.invoiceId,
     credits: row.credits,

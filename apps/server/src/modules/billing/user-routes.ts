@@ -7,6 +7,7 @@ import {
   createPackageCheckoutSchema,
   createPlanCheckoutSchema,
   creditBalanceResponseSchema,
+  creditHistoryResponseSchema,
   mySubscriptionResponseSchema,
   pageQuerySchema,
   planChangeResultSchema,
@@ -18,6 +19,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { creditHistory } from "../credits/history.ts";
 import type { CheckoutService } from "./checkout-service.ts";
 import type { SubscriptionsReader } from "./subscriptions-reader.ts";
 import type { SubscriptionsService } from "./subscriptions-service.ts";
@@ -51,6 +53,27 @@ export const userBillingRoutes: FastifyPluginAsyncZod<UserBillingRoutesOptions> 
       },
     },
     async (request) => ({ success: true as const, available: currentUser(request).credits }),
+  );
+
+  app.get(
+    "/api/users/credit-history",
+    {
+      schema: {
+        tags: ["credits"],
+        security,
+        summary:
+          "Every movement of the user's credits, newest first (purchases, grants, calls, adjustments, refunds)",
+        querystring: pageQuerySchema,
+        response: { 200: creditHistoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { page, limit } = request.query;
+      return {
+        success: true as const,
+        ...(await creditHistory(app.database.db, currentUser(request).id, page, limit)),
+      };
+    },
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES, webhookResponseSchema } from "@twinline/contracts";
+import { BILLING_MESSAGES, isSafeText, webhookResponseSchema } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { HttpError } from "../../plugins/errors.ts";
 import { errorResponses } from "../../plugins/openapi.ts";
@@ -6,6 +6,20 @@ import { type PaymentEvent, verifyStripeWebhook } from "../../providers/payments
 import type { Fulfilment } from "./fulfilment.ts";
 
 export const WEBHOOK_PATH = "/api/payments/webhook";
+
+/**
+ * Every string of the event can be stored and compared (no NUL, no lone surrogate), at any
+ * depth: a signed event with a malformed id is refused with 400 instead of failing (500) on
+ * every delivery.
+ */
+function storable(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return isSafeText(value);
+  if (typeof value !== "object" || value === null) return true;
+  if (depth > 32) return false;
+  return Object.entries(value).every(([key, item]) => isSafeText(key) && storable(item, depth + 1));
+}
+
+const isId = (value: unknown) => typeof value === "string" && value !== "";
 
 export interface WebhookRoutesOptions {
   fulfilment: Fulfilment;
@@ -49,6 +63,10 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       }
       if (typeof event?.id !== "string" || typeof event.type !== "string" || !event.data?.object) {
         throw new HttpError(400, "Not a Stripe event");
+      }
+      const object = event.data.object as { id?: unknown };
+      if (!isId(event.id) || !isId(object.id) || !storable(event)) {
+        throw new HttpError(400, "Not a Stripe event: an id or a value is malformed");
       }
       const handled = await options.fulfilment.handle(event);
       return { received: true as const, ...(handled.duplicate ? { duplicate: true } : {}) };

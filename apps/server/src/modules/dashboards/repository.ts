@@ -217,7 +217,7 @@ export function createDashboardsRepository(db: Database) {
     /**
      * One page of the users who chatted or called, sorted and searched, with the totals over all
      * of them: read from the figures the triggers keep on users and in user_analytics_totals
-     * (migration 0013, decision 0048),
+     * (migration 0014, decision 0048),
      * so the cost follows the number of users shown, not the history behind them.
      */
     async userAnalytics(query: UserAnalyticsQuery) {

@@ -1,4 +1,4 @@
-// User Analytics and "Last Active" read figures that triggers keep on users (migration 0013,
+// User Analytics and "Last Active" read figures that triggers keep on users (migration 0014,
 // docs/decisions/0048). Whatever is written, by the app or by hand, one row or many at once, the
 // kept figures must equal the same figures counted from the tables (decision 0026's chat time):
 // these tests write at random and compare, on PGlite and PostgreSQL.

@@ -14,6 +14,7 @@ describe("GET /api/health", () => {
     expect(response.json()).toEqual({
       status: "ok",
       database: { status: "up", kind: t.kind },
+      rateLimits: { store: "memory", status: "up" },
     });
   });
 
@@ -24,6 +25,7 @@ describe("GET /api/health", () => {
     expect(response.json()).toEqual({
       status: "degraded",
       database: { status: "down", kind: t.kind },
+      rateLimits: { store: "memory", status: "up" },
     });
   });
 });

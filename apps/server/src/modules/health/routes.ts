@@ -9,15 +9,21 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["health"],
-        summary: "Liveness and database state",
+        summary: "Liveness, database state, and where the rate limits count",
         response: { 200: healthResponseSchema, 503: healthResponseSchema },
       },
     },
     async (request, reply) => {
-      const health = await checkHealth(connection.db, connection.kind);
-      if (health.status !== "ok") request.log.error("Health check: database down");
+      const database = await checkHealth(connection.db, connection.kind);
+      if (database.status !== "up") request.log.error("Health check: database down");
+      const rateLimits = app.rateLimitHealth();
+      const status = database.status === "up" && rateLimits.status === "up" ? "ok" : "degraded";
       reply.header("cache-control", "no-store");
-      return reply.code(health.status === "ok" ? 200 : 503).send(health);
+      // Only a dead database takes the instance out of rotation: with Redis down every limit
+      // still holds in this process, so the instance keeps serving and says so.
+      return reply
+        .code(database.status === "up" ? 200 : 503)
+        .send({ status, database, rateLimits });
     },
   );
 };

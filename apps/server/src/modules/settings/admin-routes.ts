@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { receiveOneFile } from "../../plugins/uploads.ts";
+import { auditNote } from "../audit/plugin.ts";
 import {
   type AdminSettingsService,
   IMAGE_FIELD_OF_KIND,
@@ -62,11 +63,14 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<AdminSettingsRoutesOptio
         response: { 200: adminSettingsResponseSchema, ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: SETTINGS_MESSAGES.saved,
-      data: await service.save(request.body),
-    }),
+    async (request) => {
+      auditNote(request, { before: await service.read() });
+      return {
+        success: true as const,
+        message: SETTINGS_MESSAGES.saved,
+        data: await service.save(request.body),
+      };
+    },
   );
 
   const keyTest = { config: { rateLimit: app.authRateLimit } };

@@ -10,6 +10,7 @@ import {
 } from "@twinline/contracts";
 import type { Config } from "../../config.ts";
 import type { ProviderKeyName } from "../../db/schema/index.ts";
+import { rememberSecret } from "../../lib/secret-values.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import {
   discard,
@@ -126,7 +127,11 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
 
   /** The key to test: the one entered, or the stored one when the form still shows it masked. */
   const keyToTest = async (provider: ProviderName, name: ProviderKeyName, apiKey: string) => {
-    if (!isMaskedSecret(apiKey)) return apiKey;
+    if (!isMaskedSecret(apiKey)) {
+      // A key being tried is a secret too: the provider may quote it back in its refusal.
+      if (name !== "stripePublishable") rememberSecret(apiKey);
+      return apiKey;
+    }
     const stored = (await keys.read())[name];
     if (!stored) throw new HttpError(400, SETTINGS_MESSAGES.noStoredKey(provider));
     return stored;

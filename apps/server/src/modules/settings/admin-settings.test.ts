@@ -210,7 +210,7 @@ describe("operator settings: keys, tests, uploads", () => {
     expect(bad.json()).toMatchObject({ success: false });
     // OpenAI quotes the key it was given, partly starred: no part of it is echoed.
     expect(messageOf(bad)).toBe(
-      "Incorrect API key provided: sk-••••••••. You can find your API key at https://platform.openai.com/account/api-keys.",
+      "Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys.",
     );
     expect(bad.body).not.toContain("0000");
   });
@@ -245,7 +245,7 @@ describe("operator settings: keys, tests, uploads", () => {
       body: { apiKey: "sk_test_wrong_0000" },
     });
     expect(bad.statusCode).toBe(400);
-    expect(messageOf(bad)).toBe("Invalid API Key provided: sk_test_••••••••");
+    expect(messageOf(bad)).toBe("Invalid API Key provided: [redacted]");
     expect(bad.body).not.toContain("0000");
   });
 

@@ -3,6 +3,7 @@ import { type NotifyingStep, writeAndNotify } from "../../db/cached-by-notify.ts
 import type { Database } from "../../db/client.ts";
 import { type ProviderKeyName, providerKeys } from "../../db/schema/index.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
+import { rememberSecret } from "../../lib/secret-values.ts";
 import type { StoredProviderKeys } from "../../providers/resolve.ts";
 
 /** The PostgreSQL channel on which every instance hears that the provider keys changed. */
@@ -37,6 +38,7 @@ export function createProviderKeysRepository(
       for (const row of rows) {
         try {
           keys[row.name] = box.open(row.sealed);
+          if (row.name !== "stripePublishable") rememberSecret(keys[row.name]);
         } catch {
           onUnreadable?.(row.name);
         }
@@ -58,6 +60,8 @@ export function createProviderKeysRepository(
     const saved = entries.flatMap(([name, value]) =>
       value === null ? [] : [{ name, sealed: box.seal(value) }],
     );
+    // The publishable key is public (the checkout page shows it); every other is redacted.
+    for (const [name, value] of entries) if (name !== "stripePublishable") rememberSecret(value);
     return {
       channel: PROVIDER_KEYS_CHANGED_CHANNEL,
       async run(tx) {

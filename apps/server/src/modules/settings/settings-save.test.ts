@@ -28,7 +28,7 @@ describe("PUT /api/settings is one transaction; parallel image uploads orphan no
   it("a save that fails after the keys were written changes neither keys nor settings", async () => {
     const first = await call(t, "PUT", "/api/settings", {
       token: admin,
-      body: body({ apiKeys: { ...body().apiKeys, openai: "sk-first-key-0001" } }),
+      body: body({ apiKeys: { ...body().apiKeys, openai: "sk-first-key-abcdefgh-0001" } }),
     });
     expect(first.statusCode, first.body).toBe(200);
 
@@ -51,7 +51,7 @@ describe("PUT /api/settings is one transaction; parallel image uploads orphan no
         body: body({
           maxWordsPerMessage: 42,
           aiProfile: { ...defaultPublicSettings.aiProfile, name: "refused by the database" },
-          apiKeys: { ...body().apiKeys, openai: "sk-second-key-0002" },
+          apiKeys: { ...body().apiKeys, openai: "sk-second-key-abcdefgh-0002" },
         }),
       });
       expect(failed.statusCode).toBe(500);
@@ -60,16 +60,16 @@ describe("PUT /api/settings is one transaction; parallel image uploads orphan no
       expect(after.maxWordsPerMessage).toBe(defaultPublicSettings.maxWordsPerMessage);
       expect(after.aiProfile.name).toBe(defaultPublicSettings.aiProfile.name);
       // The provider keys the app uses did not change either (their cache was dropped).
-      expect((await t.app.providerKeys.read()).openai).toBe("sk-first-key-0001");
+      expect((await t.app.providerKeys.read()).openai).toBe("sk-first-key-abcdefgh-0001");
     } finally {
       await t.app.database.db.execute(sql`drop trigger refuse_marked_settings on site_settings`);
     }
     const ok = await call(t, "PUT", "/api/settings", {
       token: admin,
-      body: body({ apiKeys: { ...body().apiKeys, openai: "sk-second-key-0002" } }),
+      body: body({ apiKeys: { ...body().apiKeys, openai: "sk-second-key-abcdefgh-0002" } }),
     });
     expect(ok.statusCode).toBe(200);
-    expect((await t.app.providerKeys.read()).openai).toBe("sk-second-key-0002");
+    expect((await t.app.providerKeys.read()).openai).toBe("sk-second-key-abcdefgh-0002");
   });
 
   it("parallel uploads to one image field leave exactly one file, the one in the settings", async () => {

@@ -1,5 +1,5 @@
 // "Last Active" in the admin's users list and details is the last sign-in, message or call
-// (users.last_active_at, kept with the messages and calls: migration 0013), not the last login.
+// (users.last_active_at, kept with the messages and calls: migration 0014), not the last login.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";

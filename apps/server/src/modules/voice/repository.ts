@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import {
   type VoiceCallEndReason,
   type VoiceCallRow,
@@ -45,19 +46,6 @@ const durationSql = (endedAt: Date): SQL => sql`least(
     ),
     ${voiceCalls.minutesCharged} * 60
   )`;
-
-/** PostgreSQL's unique_violation, however the driver wraps it. */
-function isUniqueViolation(error: unknown): boolean {
-  for (
-    let current = error as { code?: string; cause?: unknown } | undefined, depth = 0;
-    current && depth < 4;
-    depth++
-  ) {
-    if (current.code === "23505") return true;
-    current = current.cause as typeof current;
-  }
-  return false;
-}
 
 export function createVoiceRepository(db: Database) {
   /** Closes the given open calls (a condition on voice_calls); answers the rows it closed. */

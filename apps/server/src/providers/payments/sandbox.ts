@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { ProviderUnavailableError } from "../errors.ts";
 import type {
   CheckoutItem,
@@ -9,6 +9,7 @@ import type {
   PaymentsProvider,
   ProviderSubscriptionStatus,
   Recurring,
+  RefundInfo,
   SandboxStore,
   SubscriptionInfo,
 } from "./types.ts";
@@ -61,6 +62,8 @@ export interface SandboxPayments extends PaymentsProvider {
 }
 
 const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** As at Stripe here: an abandoned plan checkout stops blocking the next one (decision 0051). */
+const PLAN_CHECKOUT_LIFETIME_MS = 35 * 60 * 1000;
 
 export const sandboxId = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString("hex")}`;
 
@@ -202,6 +205,17 @@ function toInvoice(data: Json): InvoiceInfo {
   };
 }
 
+function toRefund(data: Json): RefundInfo {
+  return {
+    id: String(data.id),
+    paymentId: str(data.payment_intent),
+    amountMinor: Number(data.amount),
+    currency: String(data.currency),
+    status: data.status as RefundInfo["status"],
+    metadata: (data.metadata as Record<string, string>) ?? {},
+  };
+}
+
 /** No Stripe key and no sandbox state wired (scripts): only the key test answers. */
 export function createSandboxPayments(): PaymentsProvider;
 export function createSandboxPayments(options: SandboxOptions): SandboxPayments;
@@ -221,6 +235,11 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       previewPriceChange: unavailable,
       changeSubscriptionPrice: unavailable,
       cancelAtPeriodEnd: unavailable,
+      resumeSubscription: unavailable,
+      cancelNow: unavailable,
+      refund: unavailable,
+      retrieveCharge: unavailable,
+      retrieveDispute: unavailable,
     };
   }
   const { store, publicUrl, deliver } = options;
@@ -239,6 +258,17 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       throw new ProviderUnavailableError(`No such sandbox ${object}: ${id}`);
     }
     return data;
+  };
+
+  /** A charged payment intent, kept so a refund can be checked against what was paid. */
+  const recordPaymentIntent = async (id: string, amountMinor: number, currency: unknown) => {
+    await store.put(id, "payment_intent", {
+      id,
+      object: "payment_intent",
+      amount: amountMinor,
+      currency,
+      amount_refunded: 0,
+    });
   };
 
   let invoiceCounter = 0;
@@ -268,6 +298,11 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       attempt_count: 1,
     };
     await store.put(id, "invoice", invoice);
+    await recordPaymentIntent(
+      String(invoice.payment_intent),
+      input.amountMinor,
+      input.subscription.currency,
+    );
     return invoice;
   };
 
@@ -278,7 +313,9 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
 
     async createCheckoutSession(input: CreateCheckoutInput) {
       const sessionId = sandboxId("cs");
-      const expiresAt = new Date(now().getTime() + CHECKOUT_LIFETIME_MS);
+      const lifetime =
+        input.mode === "subscription" ? PLAN_CHECKOUT_LIFETIME_MS : CHECKOUT_LIFETIME_MS;
+      const expiresAt = new Date(now().getTime() + lifetime);
       const fill = (url: string) => url.replaceAll("{CHECKOUT_SESSION_ID}", sessionId);
       const url = `${publicUrl}/checkout/sandbox/${sessionId}`;
       await store.put(sessionId, "checkout.session", {
@@ -333,6 +370,9 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       });
       // Compare-and-set: of two payments of one session, one wins; the other is told it closed.
       if (!(await store.transition(sessionId, "open", session))) throw new SessionClosedError();
+      if (session.payment_intent) {
+        await recordPaymentIntent(String(session.payment_intent), item.amountMinor, item.currency);
+      }
       const events: PaymentEvent[] = [event("checkout.session.completed", session)];
       if (recurring && subscriptionId) {
         const start = now();
@@ -436,6 +476,64 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       await deliver(event("customer.subscription.updated", data));
       return toSubscription(data);
     },
+
+    async resumeSubscription(subscriptionId) {
+      const data = await mustGet(subscriptionId, "subscription");
+      Object.assign(data, { cancel_at_period_end: false, canceled_at: null });
+      await store.put(subscriptionId, "subscription", data);
+      await deliver(event("customer.subscription.updated", data));
+      return toSubscription(data);
+    },
+
+    async cancelNow(subscriptionId) {
+      const data = await mustGet(subscriptionId, "subscription");
+      if (data.status !== "canceled") {
+        Object.assign(data, { status: "canceled", canceled_at: seconds(now()) });
+        await store.put(subscriptionId, "subscription", data);
+        await deliver(event("customer.subscription.deleted", data));
+      }
+      return toSubscription(data);
+    },
+
+    /**
+     * Gives money back from a sandbox payment. The refund's id comes from the idempotency key,
+     * so a retried call answers the first refund; more than is left to refund is refused.
+     */
+    async refund(input) {
+      const id = `re_sandbox_${createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24)}`;
+      const intent = await store.get(input.paymentId);
+      const refund: Json = {
+        id,
+        object: "refund",
+        payment_intent: input.paymentId,
+        amount: input.amountMinor,
+        currency: intent?.currency ?? "usd",
+        status: "succeeded",
+        metadata: input.metadata,
+        created: seconds(now()),
+      };
+      // The key's refund is written first: of two calls with one key, one refunds.
+      if (!(await store.create(id, "refund", refund))) {
+        return toRefund((await store.get(id)) ?? refund);
+      }
+      if (intent?.object === "payment_intent") {
+        const left = Number(intent.amount) - Number(intent.amount_refunded ?? 0);
+        if (input.amountMinor > left) {
+          await store.put(id, "refund", { ...refund, status: "failed" });
+          throw new CardError(
+            `Refund amount is greater than the unrefunded amount (${left})`,
+            "amount_too_large",
+          );
+        }
+        intent.amount_refunded = Number(intent.amount_refunded ?? 0) + input.amountMinor;
+        await store.put(input.paymentId, "payment_intent", intent);
+      }
+      return toRefund(refund);
+    },
+
+    // No dashboard in the sandbox: refunds are made by this app only, disputes never happen.
+    retrieveCharge: async () => null,
+    retrieveDispute: async () => null,
   };
   return sandbox;
 }

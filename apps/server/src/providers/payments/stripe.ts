@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import { ProviderError, toProviderError, unreachable } from "../errors.ts";
 import { lazy } from "../lazy.ts";
 import type {
+  ChargeInfo,
   CheckoutItem,
   CheckoutSessionInfo,
   InvoiceInfo,
@@ -12,6 +13,7 @@ import type {
   ProviderProduct,
   ProviderSubscriptionStatus,
   Recurring,
+  RefundInfo,
   SubscriptionInfo,
 } from "./types.ts";
 
@@ -23,6 +25,8 @@ export interface StripeOptions {
 
 /** The metadata key that marks products made by this app (sync-stripe lists them). */
 export const PRODUCT_KIND_KEY = "twinline_kind";
+
+const PLAN_CHECKOUT_LIFETIME_S = 35 * 60;
 
 const loadStripe = lazy(async () => (await import("stripe")).default);
 
@@ -164,6 +168,30 @@ function toSession(session: Stripe.Checkout.Session): CheckoutSessionInfo {
   };
 }
 
+function toRefund(refund: Stripe.Refund): RefundInfo {
+  return {
+    id: refund.id,
+    paymentId:
+      idOf(refund.payment_intent as string | Stripe.PaymentIntent | null) ??
+      idOf(refund.charge as string | Stripe.Charge | null),
+    amountMinor: refund.amount,
+    currency: refund.currency,
+    status: (refund.status ?? "pending") as RefundInfo["status"],
+    metadata: { ...(refund.metadata ?? {}) },
+  };
+}
+
+function toCharge(charge: Stripe.Charge): ChargeInfo {
+  return {
+    id: charge.id,
+    paymentIntentId: idOf(charge.payment_intent as string | Stripe.PaymentIntent | null),
+    amountMinor: charge.amount,
+    amountRefundedMinor: charge.amount_refunded,
+    currency: charge.currency,
+    refunds: (charge.refunds?.data ?? []).map(toRefund),
+  };
+}
+
 /** A line item: the Price when there is one, else inline price data. */
 function lineItem(item: CheckoutItem): Stripe.Checkout.SessionCreateParams.LineItem {
   if (item.priceId) return { price: item.priceId, quantity: 1 };
@@ -290,7 +318,12 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
           customer_email: input.email,
           metadata: input.metadata,
           ...(input.mode === "subscription"
-            ? { subscription_data: { metadata: input.metadata } }
+            ? {
+                subscription_data: { metadata: input.metadata },
+                // One plan checkout may be open at a time (decision 0051): an abandoned one
+                // stops blocking the next after 35 minutes (Stripe's minimum is 30).
+                expires_at: Math.floor(Date.now() / 1000) + PLAN_CHECKOUT_LIFETIME_S,
+              }
             : { payment_intent_data: { metadata: input.metadata } }),
         });
         if (!session.url) throw new ProviderError("Stripe", "Stripe answered no checkout URL");
@@ -351,5 +384,53 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
           await client.subscriptions.update(subscriptionId, { cancel_at_period_end: true }),
         ),
       ),
+
+    resumeSubscription: (subscriptionId) =>
+      call(async (client) =>
+        toSubscription(
+          await client.subscriptions.update(subscriptionId, { cancel_at_period_end: false }),
+        ),
+      ),
+
+    cancelNow: (subscriptionId) =>
+      call(async (client) =>
+        toSubscription(await client.subscriptions.cancel(subscriptionId, { prorate: false })),
+      ),
+
+    refund: (input) =>
+      call(async (client) =>
+        toRefund(
+          await client.refunds.create(
+            {
+              ...(input.paymentId.startsWith("ch_")
+                ? { charge: input.paymentId }
+                : { payment_intent: input.paymentId }),
+              amount: input.amountMinor,
+              reason: "requested_by_customer",
+              metadata: input.metadata,
+            },
+            { idempotencyKey: `refund-${input.idempotencyKey}` },
+          ),
+        ),
+      ),
+
+    retrieveCharge: (chargeId) =>
+      orNull(async (client) =>
+        toCharge(await client.charges.retrieve(chargeId, { expand: ["refunds"] })),
+      ),
+
+    retrieveDispute: (disputeId) =>
+      orNull(async (client) => {
+        const dispute = await client.disputes.retrieve(disputeId);
+        return {
+          id: dispute.id,
+          chargeId: idOf(dispute.charge as string | Stripe.Charge),
+          paymentIntentId: idOf(dispute.payment_intent as string | Stripe.PaymentIntent | null),
+          amountMinor: dispute.amount,
+          currency: dispute.currency,
+          status: dispute.status,
+          reason: dispute.reason,
+        };
+      }),
   };
 }

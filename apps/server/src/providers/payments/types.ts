@@ -149,6 +149,48 @@ export interface InvoiceInfo {
   attemptCount: number;
 }
 
+/** A refund at the provider (Stripe's re_*; the sandbox's re_sandbox_*). */
+export interface RefundInfo {
+  id: string;
+  /** The payment intent (or charge) it gives money back from. */
+  paymentId: string | null;
+  amountMinor: number;
+  currency: string;
+  status: "pending" | "succeeded" | "failed" | "canceled" | "requires_action";
+  /** Ours when this app asked for it: `refundId` names the local payment_refunds row. */
+  metadata: Record<string, string>;
+}
+
+/** A charge with its refunds, re-read when Stripe says it was refunded. */
+export interface ChargeInfo {
+  id: string;
+  paymentIntentId: string | null;
+  amountMinor: number;
+  amountRefundedMinor: number;
+  currency: string;
+  refunds: RefundInfo[];
+}
+
+/** A dispute (chargeback) opened by the card holder's bank. */
+export interface DisputeInfo {
+  id: string;
+  chargeId: string | null;
+  paymentIntentId: string | null;
+  amountMinor: number;
+  currency: string;
+  status: string;
+  reason: string;
+}
+
+export interface RefundInput {
+  /** The payment intent (pi_*) or charge (ch_*) recorded on the payment row. */
+  paymentId: string;
+  amountMinor: number;
+  /** The local refund row's id: a retried call refunds once. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
 /** A webhook event (Stripe's shape; the sandbox builds the same). */
 export interface PaymentEvent {
   id: string;
@@ -188,12 +230,22 @@ export interface PaymentsProvider {
     metadata: Record<string, string>,
   ): Promise<SubscriptionInfo>;
   cancelAtPeriodEnd(subscriptionId: string): Promise<SubscriptionInfo>;
+  /** Takes back a cancellation at the period end (the subscription renews again). */
+  resumeSubscription(subscriptionId: string): Promise<SubscriptionInfo>;
+  /** Ends the subscription now (no proration: a refund of the unused part is separate). */
+  cancelNow(subscriptionId: string): Promise<SubscriptionInfo>;
+  /** Gives money back (whole or part), once per idempotency key (Stripe's refunds API). */
+  refund(input: RefundInput): Promise<RefundInfo>;
+  retrieveCharge(chargeId: string): Promise<ChargeInfo | null>;
+  retrieveDispute(disputeId: string): Promise<DisputeInfo | null>;
 }
 
 /** The sandbox's state (billing/sandbox-store.ts keeps it in the database). */
 export interface SandboxStore {
   put(id: string, object: string, data: Record<string, unknown>): Promise<void>;
   get(id: string): Promise<Record<string, unknown> | null>;
+  /** Writes the object only when the id is new; false when it existed. */
+  create(id: string, object: string, data: Record<string, unknown>): Promise<boolean>;
   /** Replaces the object only while its status is `fromStatus`; false when it was not. */
   transition(id: string, fromStatus: string, data: Record<string, unknown>): Promise<boolean>;
 }

@@ -3,6 +3,7 @@ import { useCallback } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams } from "react-router";
 import { AdminAiTrainingPage } from "@/features/admin-ai-training";
 import { AdminUserAnalyticsPage } from "@/features/admin-analytics";
+import { AdminAuditLogPage } from "@/features/admin-audit-log";
 import {
   AdminGuard,
   AdminLoginPage,
@@ -56,6 +57,7 @@ export function AdminRoutes() {
         <Route path="credit-transactions" element={<AdminCreditTransactionsPage />} />
         <Route path="subscription-transactions" element={<AdminSubscriptionTransactionsPage />} />
         <Route path="subscription-history" element={<AdminSubscriptionHistoryPage />} />
+        <Route path="audit-log" element={<AdminAuditLogPage />} />
         <Route path="*" element={<AdminNotFound />} />
       </Route>
     </Routes>

@@ -1,6 +1,7 @@
 import {
   BarChart3,
   Bot,
+  ClipboardList,
   CreditCard,
   History,
   KeyRound,
@@ -20,7 +21,7 @@ export interface AdminNavItem {
   icon: LucideIcon;
 }
 
-/** Every admin screen of the route table (admin-side spec, section 2). */
+/** Every admin screen of the route table (admin-side spec, section 2), and the audit log. */
 export const ADMIN_NAV_ITEMS: AdminNavItem[] = [
   { label: "Dashboard", to: "/admin/dashboard", icon: LayoutDashboard },
   { label: "Users", to: "/admin/users", icon: Users },
@@ -34,4 +35,5 @@ export const ADMIN_NAV_ITEMS: AdminNavItem[] = [
   { label: "Subscription Transactions", to: "/admin/subscription-transactions", icon: Receipt },
   { label: "Credit Transactions", to: "/admin/credit-transactions", icon: Wallet },
   { label: "Subscription History", to: "/admin/subscription-history", icon: History },
+  { label: "Audit Log", to: "/admin/audit-log", icon: ClipboardList },
 ];

@@ -30,6 +30,8 @@ export async function fetchUserCreditTransactions(
     amount: r.amount,
     status: r.status,
     transactionId: r.stripePaymentId ?? null,
+    refundedAmount: r.refundedAmount,
+    currency: r.currency,
   }));
 }
 
@@ -49,5 +51,7 @@ export async function fetchUserSubscriptionTransactions(
     amount: r.amount,
     status: r.status,
     transactionId: r.stripePaymentId ?? r.invoiceId ?? null,
+    refundedAmount: r.refundedAmount,
+    currency: r.currency,
   }));
 }

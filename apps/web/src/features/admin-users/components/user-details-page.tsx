@@ -22,6 +22,8 @@ import {
   useUserSubscriptionTransactions,
 } from "../hooks/use-user-transactions";
 import { ConfirmStatusDialog, type StatusTarget } from "./confirm-status-dialog";
+import { MoneyActions } from "./money-actions";
+import { RefundDialog, type RefundTarget, withRefundAction } from "./refund-dialog";
 import { SubscriptionCard } from "./subscription-card";
 import {
   type TransactionColumn,
@@ -242,6 +244,7 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
   const subscriptions = useUserSubscriptionTransactions(userId);
   const status = useUserStatus();
   const [target, setTarget] = useState<StatusTarget | null>(null);
+  const [refunding, setRefunding] = useState<RefundTarget | null>(null);
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = searchParams.get("tab");
   const tab: TabValue = TABS.some((t) => t.value === requested)
@@ -305,24 +308,27 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
             {detail.name} · {detail.email}
           </p>
         </div>
-        <button
-          type="button"
-          onClick={() => setTarget(detail)}
-          disabled={status.isPending}
-          className={clsx(
-            buttonClasses("secondary", "md"),
-            detail.isActive
-              ? "text-red-700 hover:border-red-300 hover:bg-red-50 dark:text-red-300 dark:hover:border-red-400/50 dark:hover:bg-red-500/10"
-              : "text-emerald-700 hover:border-emerald-300 hover:bg-emerald-50 dark:text-emerald-300 dark:hover:border-emerald-400/50 dark:hover:bg-emerald-500/10",
-          )}
-        >
-          {detail.isActive ? (
-            <UserX aria-hidden="true" className="size-4" />
-          ) : (
-            <UserCheck aria-hidden="true" className="size-4" />
-          )}
-          {detail.isActive ? "Deactivate User" : "Activate User"}
-        </button>
+        <div className="flex flex-wrap items-center gap-2">
+          <MoneyActions user={detail} />
+          <button
+            type="button"
+            onClick={() => setTarget(detail)}
+            disabled={status.isPending}
+            className={clsx(
+              buttonClasses("secondary", "md"),
+              detail.isActive
+                ? "text-red-700 hover:border-red-300 hover:bg-red-50 dark:text-red-300 dark:hover:border-red-400/50 dark:hover:bg-red-500/10"
+                : "text-emerald-700 hover:border-emerald-300 hover:bg-emerald-50 dark:text-emerald-300 dark:hover:border-emerald-400/50 dark:hover:bg-emerald-500/10",
+            )}
+          >
+            {detail.isActive ? (
+              <UserX aria-hidden="true" className="size-4" />
+            ) : (
+              <UserCheck aria-hidden="true" className="size-4" />
+            )}
+            {detail.isActive ? "Deactivate User" : "Activate User"}
+          </button>
+        </div>
       </div>
 
       <Tabs.Root value={tab} onValueChange={setTab}>
@@ -354,7 +360,11 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
               title="Credit Transactions"
               rows={credits.rows}
               isPending={credits.isPending}
-              columns={creditColumns}
+              columns={withRefundAction(
+                creditColumns,
+                (r) => `${formatCount(r.credits)} credits`,
+                setRefunding,
+              )}
               matches={creditMatches}
               searchLabel="Search credit transactions by ID or status"
               emptyMessage="No credit transactions found"
@@ -368,7 +378,11 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
               title="Subscription Transactions"
               rows={subscriptions.rows}
               isPending={subscriptions.isPending}
-              columns={subscriptionColumns}
+              columns={withRefundAction(
+                subscriptionColumns,
+                (r) => r.planName ?? "Subscription",
+                setRefunding,
+              )}
               matches={subscriptionMatches}
               searchLabel="Search subscription transactions by ID, plan or status"
               emptyMessage="No subscription transactions found"
@@ -378,6 +392,7 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
         </Tabs.Content>
       </Tabs.Root>
 
+      <RefundDialog target={refunding} onClose={() => setRefunding(null)} />
       <ConfirmStatusDialog
         target={target}
         pending={status.isPending}

@@ -13,6 +13,9 @@ export interface CreditTransactionRow {
   amount: number;
   status: string;
   transactionId: string | null;
+  /** Given back so far (refunds and disputes), and the payment's currency. */
+  refundedAmount: number;
+  currency: string;
 }
 
 /** A subscription payment of one user, as the Subscription Transactions tab shows it. */
@@ -23,6 +26,8 @@ export interface SubscriptionTransactionRow {
   amount: number;
   status: string;
   transactionId: string | null;
+  refundedAmount: number;
+  currency: string;
 }
 
 export interface TransactionsState<T> {

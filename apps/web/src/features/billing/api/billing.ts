@@ -5,6 +5,7 @@ import {
   checkoutResponseSchema,
   checkoutSessionResponseSchema,
   creditBalanceResponseSchema,
+  creditHistoryResponseSchema,
   creditPackagesResponseSchema,
   mySubscriptionResponseSchema,
   planChangeResultSchema,
@@ -63,6 +64,19 @@ export const paymentHistoryQuery = (kind: HistoryKind, page: number, limit: numb
         signal,
         query: { page, limit },
         schema: userTransactionsResponseSchema,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The user's credit movements, one page (GET /api/users/credit-history). */
+export const creditHistoryQuery = (page: number, limit: number) =>
+  queryOptions({
+    queryKey: ["billing", "credit-history", page, limit] as const,
+    queryFn: ({ signal }) =>
+      api.get("/api/users/credit-history", {
+        signal,
+        query: { page, limit },
+        schema: creditHistoryResponseSchema,
       }),
     placeholderData: keepPreviousData,
   });

@@ -4,24 +4,27 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { TRANSACTIONS_PAGE_SIZE } from "../api/billing";
+import { CreditActivityList } from "./credit-activity-list";
 import { TransactionsList } from "./transactions-list";
 
 const TABS = [
   { value: "credits", label: "Credit Purchases" },
   { value: "subscriptions", label: "Subscription Payments" },
+  { value: "activity", label: "Credit Activity" },
 ] as const;
 type Tab = (typeof TABS)[number]["value"];
 
 /** /dashboard/transactions: Credit Purchases and Subscription Payments, 10 per page each. */
 export function TransactionsPage() {
   const [params, setParams] = useSearchParams();
-  const tab: Tab = params.get("tab") === "subscriptions" ? "subscriptions" : "credits";
+  const requested = params.get("tab");
+  const tab: Tab = TABS.find((t) => t.value === requested)?.value ?? "credits";
   useDocumentTitle("Transaction History · Twinline");
   return (
     <div className="space-y-6">
       <PageHeader
         title="Transaction History"
-        description="Every credit purchase and subscription payment of your account."
+        description="Every credit purchase, subscription payment and credit movement of your account."
       />
       <Tabs.Root
         value={tab}
@@ -61,6 +64,11 @@ export function TransactionsPage() {
               pageSize={TRANSACTIONS_PAGE_SIZE}
               errorMessage="Failed to load subscription transactions"
             />
+          </Card>
+        </Tabs.Content>
+        <Tabs.Content value="activity" className="pt-6">
+          <Card className="overflow-hidden">
+            <CreditActivityList pageSize={TRANSACTIONS_PAGE_SIZE} />
           </Card>
         </Tabs.Content>
       </Tabs.Root>

@@ -104,6 +104,7 @@ export function transaction(patch: Partial<UserTransaction> = {}): UserTransacti
     amount: 10,
     currency: "usd",
     status: "success",
+    refundedAmount: 0,
     stripePaymentId: "pi_1",
     planName: null,
     metadata: { packageName: "Starter", invoiceNumber: null },

@@ -1,0 +1,119 @@
+import { auditLogQuerySchema, auditLogResponseSchema } from "@twinline/contracts";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
+import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { auditActionOf } from "./actions.ts";
+import { auditValue } from "./mask.ts";
+import { type AuditRepository, createAuditRepository } from "./repository.ts";
+
+/** What a route tells the audit log beyond its answer (decision 0050, audit). */
+export interface AuditNote {
+  /** The target as it was before the write (masked when stored). */
+  before?: unknown;
+  /** The target after; default: the answer's `data`. */
+  after?: unknown;
+  /** The target's id when the route's parameters do not name it. */
+  targetId?: string;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The admin writes recorded (issue 16). */
+    auditLog: AuditRepository;
+  }
+  interface FastifyRequest {
+    /** Fed by an admin write's handler (auditNote()); read by the audit hook. */
+    auditNote: AuditNote | null;
+  }
+}
+
+/** An admin write's handler tells the audit log what it changed (before the write, usually). */
+export function auditNote(request: FastifyRequest, note: AuditNote): void {
+  request.auditNote = { ...request.auditNote, ...note };
+}
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function answerData(payload: unknown): unknown {
+  if (typeof payload !== "string") return null;
+  try {
+    const parsed = JSON.parse(payload) as { data?: unknown };
+    return parsed?.data ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The audit log (issue 16): ONE hook for the whole app records every successful admin write
+ * (who, what, target, before and after, when, from which address) before the answer leaves;
+ * the routes only feed `before` through auditNote(). Registered before the modules, so its hook
+ * covers every route; its screen's route is auditLogRoutesModule. A write whose audit entry cannot be written fails loudly (500) rather
+ * than go unrecorded.
+ */
+export const auditModule = fp(
+  async (app: FastifyInstance) => {
+    const repository = createAuditRepository(app.database.db);
+    app.decorateRequest("auditNote", null);
+
+    app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload) => {
+      const user = request.user;
+      if (user?.role !== "admin" || !WRITES.has(request.method)) return payload;
+      if (reply.statusCode >= 400) return payload;
+      const route = request.routeOptions.url;
+      if (!route) return payload;
+      const action = auditActionOf(request.method, route);
+      if (!action) return payload;
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      const note = request.auditNote ?? {};
+      const targetId =
+        note.targetId ??
+        (action.targetParam ? String(params[action.targetParam] ?? "") || null : null);
+      await repository.insert({
+        adminId: user.id,
+        adminEmail: user.email,
+        action: action.action,
+        targetType: action.targetType,
+        targetId,
+        before: auditValue(note.before ?? null),
+        after: auditValue(note.after ?? answerData(payload)),
+        ip: request.ip,
+        method: request.method,
+        path: request.url.split("?")[0] ?? request.url,
+      });
+      return payload;
+    });
+
+    app.decorate("auditLog", repository);
+  },
+  { name: "audit" },
+);
+
+/** GET /api/admin/audit-log: registered after the accounts module (its guard needs them). */
+export const auditLogRoutesModule = fp(
+  async (app: FastifyInstance) => {
+    await app.register(adminGuarded(auditRoutes), { repository: app.auditLog });
+  },
+  { name: "audit-routes", dependencies: ["audit", "accounts"] },
+);
+
+const auditRoutes: FastifyPluginAsyncZod<{ repository: AuditRepository }> = async (
+  app,
+  { repository },
+) => {
+  app.get(
+    `${ADMIN_PREFIX}/audit-log`,
+    {
+      schema: {
+        tags: ["admin"],
+        security: bearerSecurity,
+        summary: "Admin writes, newest first: filtered by admin, action, target and dates; paged",
+        querystring: auditLogQuerySchema,
+        response: { 200: auditLogResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ success: true as const, ...(await repository.list(request.query)) }),
+  );
+};

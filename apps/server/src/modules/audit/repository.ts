@@ -1,0 +1,72 @@
+import type { AuditEntry, AuditLogQuery } from "@twinline/contracts";
+import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { type AdminAuditLogRow, adminAuditLog } from "../../db/schema/index.ts";
+import { dateRange, pagination } from "../billing/transactions-repository.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type NewAuditEntry = typeof adminAuditLog.$inferInsert;
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+function toEntry(row: AdminAuditLogRow): AuditEntry {
+  return {
+    _id: row.id,
+    admin: { _id: row.adminId, email: row.adminEmail },
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    before: row.before ?? null,
+    after: row.after ?? null,
+    ip: row.ip,
+    method: row.method,
+    path: row.path,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function createAuditRepository(db: Database) {
+  return {
+    async insert(entry: NewAuditEntry): Promise<void> {
+      await db.insert(adminAuditLog).values(entry);
+    },
+
+    /** Newest first; filters by admin (id or part of the e-mail), action, target and dates. */
+    async list(query: AuditLogQuery) {
+      const conditions: SQL[] = [
+        ...dateRange(adminAuditLog.createdAt, query.startDate, query.endDate),
+      ];
+      if (query.admin) {
+        conditions.push(
+          UUID.test(query.admin)
+            ? eq(adminAuditLog.adminId, query.admin)
+            : ilike(adminAuditLog.adminEmail, `%${escapeLike(query.admin)}%`),
+        );
+      }
+      if (query.action) {
+        conditions.push(ilike(adminAuditLog.action, `${escapeLike(query.action)}%`));
+      }
+      if (query.targetType !== "all")
+        conditions.push(eq(adminAuditLog.targetType, query.targetType));
+      if (query.targetId) conditions.push(eq(adminAuditLog.targetId, query.targetId));
+      const where = conditions.length > 0 ? and(...conditions) : undefined;
+      const [rows, [total]] = await Promise.all([
+        db
+          .select()
+          .from(adminAuditLog)
+          .where(where)
+          .orderBy(desc(adminAuditLog.createdAt), desc(adminAuditLog.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ n: count() }).from(adminAuditLog).where(where),
+      ]);
+      return {
+        data: rows.map(toEntry),
+        pagination: pagination(total?.n ?? 0, query.page, query.limit),
+      };
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;

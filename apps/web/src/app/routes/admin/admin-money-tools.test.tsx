@@ -1,0 +1,160 @@
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import toast from "react-hot-toast";
+import { afterEach, describe, expect, it } from "vitest";
+import { jsonResponse, renderApp } from "@/test/render";
+import { detailUser, mockAdminApi, signInAdmin } from "./test-api";
+
+// The operator's money tools on the user details page (issue 16): each behind its dialog, with
+// the server's reason shown in place when it refuses.
+
+configure({ asyncUtilTimeout: 5000 });
+
+afterEach(() => {
+  toast.remove();
+});
+
+const purchase = {
+  _id: "pay1",
+  transactionDate: "2025-02-03T10:00:00.000Z",
+  userId: null,
+  credits: 500,
+  amount: 10,
+  currency: "usd",
+  status: "success",
+  refundedAmount: 0,
+  packageId: null,
+  stripePaymentId: "pi_1",
+  metadata: { packageName: "Big Pack", invoiceNumber: null },
+};
+const page = (data: unknown[]) => ({
+  success: true,
+  data,
+  pagination: { total: data.length, page: 1, limit: 100, pages: 1 },
+});
+const refundAnswer = {
+  success: true,
+  message: "The payment was refunded",
+  data: {
+    refund: {
+      _id: "r1",
+      paymentId: "pay1",
+      kind: "admin",
+      status: "succeeded",
+      amount: 4,
+      currency: "usd",
+      reason: "Partial",
+      creditsTaken: 200,
+      creditsShortfall: 0,
+      providerRefundId: "re_1",
+      createdAt: "2025-02-04T10:00:00.000Z",
+    },
+    payment: { _id: "pay1", status: "success", amount: 10, refundedAmount: 4, currency: "usd" },
+    balance: 400,
+  },
+};
+
+describe("money tools on the user details page", () => {
+  it("refunds a purchase after the confirm dialog, sending the amount, reason and a request id", async () => {
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
+      "GET /api/admin/users/:id/transactions": () => jsonResponse(page([purchase])),
+      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([])),
+      "POST /api/admin/payments/:id/refund": ({ body }) =>
+        (body as { amount?: number }).amount === 20
+          ? jsonResponse(
+              {
+                success: false,
+                message: "The refund amount is more than what is left to refund",
+              },
+              400,
+            )
+          : jsonResponse(refundAnswer),
+    });
+    const user = userEvent.setup();
+    renderApp("/admin/users/u1?tab=credits");
+    await user.click(await screen.findByRole("button", { name: "Refund" }));
+    const dialog = await screen.findByTestId("refund-dialog");
+    expect(dialog).toHaveTextContent("500 credits, paid $10.00");
+
+    // Nothing is sent without a reason.
+    await user.click(within(dialog).getByRole("button", { name: "Refund $10.00" }));
+    expect(within(dialog).getByText("A reason is required")).toBeInTheDocument();
+    expect(api.callsTo("POST /api/admin/payments/pay1/refund")).toHaveLength(0);
+
+    // The server's refusal stays in the dialog.
+    await user.type(within(dialog).getByLabelText("Reason"), "Partial");
+    await user.type(within(dialog).getByLabelText(/^Amount/), "20");
+    expect(within(dialog).getByText("Enter an amount between 0.01 and 10.00")).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText(/^Amount/));
+    await user.type(within(dialog).getByLabelText(/^Amount/), "4");
+    await user.click(within(dialog).getByRole("button", { name: "Refund $4.00" }));
+    await waitFor(() => expect(screen.queryByTestId("refund-dialog")).toBeNull());
+    expect(await screen.findByText("The payment was refunded")).toBeInTheDocument();
+    const [sent] = api.callsTo("POST /api/admin/payments/pay1/refund");
+    expect(sent?.body).toMatchObject({ amount: 4, reason: "Partial" });
+    expect((sent?.body as { requestId?: string } | undefined)?.requestId).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
+  });
+
+  it("changes credits and shows the server's reason when it refuses", async () => {
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/users/:id": () =>
+        jsonResponse({ success: true, data: detailUser({ credits: 120 }) }),
+      "POST /api/admin/users/:id/credits": () =>
+        jsonResponse({ success: false, message: "The user's balance cannot go below zero" }, 400),
+    });
+    const user = userEvent.setup();
+    renderApp("/admin/users/u1");
+    await user.click(await screen.findByRole("button", { name: "Change credits" }));
+    const dialog = await screen.findByTestId("adjust-credits-dialog");
+    expect(dialog).toHaveTextContent("has 120 credits");
+    await user.type(within(dialog).getByLabelText(/^Credits/), "-100");
+    await user.type(within(dialog).getByLabelText("Reason"), "Abuse");
+    await user.click(within(dialog).getByRole("button", { name: "Take back 100 credits" }));
+    expect(
+      await within(dialog).findByText("The user's balance cannot go below zero"),
+    ).toBeInTheDocument();
+    expect(api.callsTo("POST /api/admin/users/u1/credits")[0]?.body).toMatchObject({
+      delta: -100,
+      reason: "Abuse",
+    });
+  });
+
+  it("offers cancel and resume as the subscription allows", async () => {
+    signInAdmin();
+    const subscription = {
+      status: "active" as const,
+      plan: { name: "Gold", price: 19.99, duration: 1 },
+      currentPeriodStart: "2025-02-01T00:00:00.000Z",
+      currentPeriodEnd: "2099-03-01T00:00:00.000Z",
+      autoRenew: false,
+      cancelAtPeriodEnd: true,
+      stripeSubscriptionId: "sub_1",
+    };
+    const api = mockAdminApi({
+      "GET /api/admin/users/:id": () =>
+        jsonResponse({ success: true, data: detailUser({ subscription }) }),
+      "POST /api/admin/users/:id/subscription/resume": () =>
+        jsonResponse({ success: false, message: "This subscription is not set to cancel" }, 400),
+    });
+    const user = userEvent.setup();
+    renderApp("/admin/users/u1");
+    const actions = await screen.findByTestId("money-actions");
+    expect(within(actions).queryByRole("button", { name: "Cancel at period end" })).toBeNull();
+    await user.click(within(actions).getByRole("button", { name: "Resume subscription" }));
+    const dialog = await screen.findByTestId("subscription-action-dialog");
+    expect(dialog).toHaveTextContent("renews again on Mar 1, 2099");
+    await user.type(within(dialog).getByLabelText("Reason"), "Asked");
+    await user.click(within(dialog).getByRole("button", { name: "Resume" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent(
+      "This subscription is not set to cancel",
+    );
+    expect(api.callsTo("POST /api/admin/users/u1/subscription/resume")[0]?.body).toEqual({
+      reason: "Asked",
+    });
+  });
+});

@@ -1,0 +1,1 @@
+export { AdminAuditLogPage } from "./components/audit-log-page";

@@ -1,0 +1,164 @@
+import { useEffect, useState } from "react";
+import { TextField } from "@/components/ui/field";
+import { formatMoney } from "@/lib/money";
+import { refundPayment } from "../api/money";
+import { useMoneyAction } from "../hooks/use-money-action";
+import { MoneyDialog } from "./money-dialog";
+import type { TransactionColumn } from "./transactions-table";
+
+export interface RefundTarget {
+  _id: string;
+  /** "500 credits", "Superfan": what was bought. */
+  label: string;
+  amount: number;
+  refundedAmount: number;
+  currency: string;
+}
+
+/** A refund of one payment, whole (amount left empty) or part, with its reason. */
+export function RefundDialog({
+  target,
+  onClose,
+}: {
+  target: RefundTarget | null;
+  onClose: () => void;
+}) {
+  const [amount, setAmount] = useState("");
+  const [reason, setReason] = useState("");
+  const [requestId, setRequestId] = useState("");
+  const [touched, setTouched] = useState(false);
+  const refund = useMoneyAction(
+    (input: { paymentId: string; amount?: number; reason: string; requestId: string }) =>
+      refundPayment(input.paymentId, input),
+  );
+  const { reset } = refund;
+  useEffect(() => {
+    if (!target) return;
+    setAmount("");
+    setReason("");
+    setTouched(false);
+    // One id per opening: a double submit refunds once.
+    setRequestId(crypto.randomUUID());
+    reset();
+  }, [target, reset]);
+
+  const left = target ? Math.round((target.amount - target.refundedAmount) * 100) / 100 : 0;
+  const parsed = amount.trim() === "" ? undefined : Number(amount);
+  const amountError =
+    parsed !== undefined && (!Number.isFinite(parsed) || parsed <= 0 || parsed > left)
+      ? `Enter an amount between 0.01 and ${left.toFixed(2)}`
+      : undefined;
+  const reasonError = touched && reason.trim() === "" ? "A reason is required" : undefined;
+
+  return (
+    <MoneyDialog
+      open={target !== null}
+      testId="refund-dialog"
+      title="Refund payment?"
+      description={
+        target && (
+          <>
+            {target.label}, paid {formatMoney(target.amount, target.currency)}
+            {target.refundedAmount > 0
+              ? ` (${formatMoney(target.refundedAmount, target.currency)} refunded already)`
+              : ""}
+            . The money goes back to the card; the credits it bought are taken back in proportion,
+            as many as the user still has.
+          </>
+        )
+      }
+      confirmLabel={
+        parsed === undefined || amountError
+          ? `Refund ${formatMoney(left, target?.currency)}`
+          : `Refund ${formatMoney(parsed, target?.currency)}`
+      }
+      destructive
+      pending={refund.isPending}
+      error={refund.error}
+      fallbackError="Failed to refund payment"
+      onClose={onClose}
+      onConfirm={() => {
+        setTouched(true);
+        if (!target || amountError || reason.trim() === "") return;
+        refund.mutate(
+          {
+            paymentId: target._id,
+            ...(parsed !== undefined ? { amount: parsed } : {}),
+            reason: reason.trim(),
+            requestId,
+          },
+          { onSuccess: onClose },
+        );
+      }}
+    >
+      <TextField
+        label="Amount (empty: all that is left)"
+        inputMode="decimal"
+        placeholder={left.toFixed(2)}
+        value={amount}
+        onChange={(event) => setAmount(event.target.value)}
+        error={amountError}
+      />
+      <TextField
+        label="Reason"
+        value={reason}
+        maxLength={500}
+        onChange={(event) => setReason(event.target.value)}
+        error={reasonError}
+      />
+    </MoneyDialog>
+  );
+}
+
+/**
+ * The transaction tabs' Status column with the refund action beside the badge (the spec's
+ * headers stay as they are): Refund on a payment with money left to give back.
+ */
+export function withRefundAction<
+  T extends {
+    _id: string;
+    amount: number;
+    refundedAmount: number;
+    currency: string;
+    status: string;
+  },
+>(
+  columns: TransactionColumn<T>[],
+  label: (row: T) => string,
+  onRefund: (target: RefundTarget) => void,
+): TransactionColumn<T>[] {
+  return columns.map((column) =>
+    column.label !== "Status"
+      ? column
+      : {
+          ...column,
+          render: (row: T) => (
+            <span className="inline-flex items-center gap-2">
+              {column.render ? column.render(row) : row.status}
+              {row.refundedAmount > 0 && row.status !== "refunded" ? (
+                <span className="text-xs text-stone-500 dark:text-stone-400">
+                  {formatMoney(row.refundedAmount, row.currency)} refunded
+                </span>
+              ) : null}
+              {row.status === "success" && row.refundedAmount < row.amount ? (
+                <button
+                  type="button"
+                  onClick={() =>
+                    onRefund({
+                      _id: row._id,
+                      label: label(row),
+                      amount: row.amount,
+                      refundedAmount: row.refundedAmount,
+                      currency: row.currency,
+                    })
+                  }
+                  className="rounded-md text-xs font-semibold text-red-700 underline-offset-2 hover:underline dark:text-red-300"
+                >
+                  Refund
+                </button>
+              ) : null}
+            </span>
+          ),
+        },
+  );
+}

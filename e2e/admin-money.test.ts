@@ -1,0 +1,105 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_ENV, csrfToken, signInAdmin, signUpFan, uniqueFan } from "./support/accounts";
+import { launchBrowser, type TestBrowser } from "./support/browser";
+import { type RunningServer, startServer } from "./support/server";
+
+// The operator's money tools in Chromium against the built app with no keys (issue 16): a fan
+// buys a package through the sandbox checkout; the admin refunds it from the user's details;
+// the fan's balance drops and the payment shows refunded; the audit log shows the refund.
+
+let server: RunningServer;
+let browser: TestBrowser;
+let admin: Page;
+let fan: Page;
+
+beforeAll(async () => {
+  server = await startServer({ env: ADMIN_ENV });
+  browser = await launchBrowser();
+  admin = await browser.newPage(1280);
+  fan = await browser.newPage(360);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function balance(page: Page): Promise<number> {
+  const text = (await page.getByTestId("credit-balance").textContent()) ?? "";
+  return Number(text.replace(/[^\d]/g, ""));
+}
+
+describe("the operator's money tools", () => {
+  it("the admin refunds a purchase: the fan's balance drops and the audit log shows it", async () => {
+    const stamp = Date.now();
+    const pack = `Refund Pack ${stamp}`;
+    await signInAdmin(admin, server.url);
+    // The package, made through the API with the admin's session.
+    const adminToken = await admin.evaluate(() => localStorage.getItem("adminToken"));
+    const created = await admin.context().request.post(`${server.url}/api/credit-packages`, {
+      headers: {
+        "csrf-token": await csrfToken(admin, server.url),
+        authorization: `Bearer ${adminToken}`,
+      },
+      data: { name: pack, credits: 300, price: 12 },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+
+    // The fan buys it through the sandbox checkout.
+    const person = uniqueFan("refunded", "Refunded Fan");
+    await signUpFan(fan, server.url, person);
+    const fanId = await fan.evaluate(
+      () => (JSON.parse(localStorage.getItem("userData") ?? "{}") as { id: string }).id,
+    );
+    await fan.goto(`${server.url}/dashboard/credits`);
+    await fan.getByTestId("credit-balance").waitFor();
+    const before = await balance(fan);
+    await fan
+      .getByTestId("credit-package")
+      .filter({ hasText: pack })
+      .getByRole("button", { name: `Buy ${pack}` })
+      .click();
+    await fan.waitForURL(/\/checkout\/sandbox\//);
+    await fan.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await fan.getByLabel("Expiry").fill("12/40");
+    await fan.getByLabel("CVC").fill("123");
+    await fan.getByRole("button", { name: /^Pay / }).click();
+    await fan.waitForURL(/checkout=success/);
+    await expect.poll(() => balance(fan), { timeout: 15_000 }).toBe(before + 300);
+
+    // The admin refunds it from the user's details, behind the confirm dialog.
+    await admin.goto(`${server.url}/admin/users/${fanId}?tab=credits`);
+    await admin.getByRole("heading", { name: "User Details" }).waitFor();
+    await admin.getByRole("button", { name: "Refund", exact: true }).click();
+    const dialog = admin.getByTestId("refund-dialog");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("$12.00");
+    // A reason is required before anything is sent.
+    await dialog.getByRole("button", { name: "Refund $12.00" }).click();
+    await dialog.getByText("A reason is required").waitFor();
+    await dialog.getByLabel("Reason").fill("Bought by mistake");
+    const refunded = admin.waitForResponse((r) => new URL(r.url()).pathname.endsWith("/refund"));
+    await dialog.getByRole("button", { name: "Refund $12.00" }).click();
+    expect((await refunded).status()).toBe(200);
+    await admin.getByText("The payment was refunded").waitFor();
+    await admin.getByText("Refunded", { exact: true }).first().waitFor();
+
+    // The fan's balance drops by the credits bought; the purchase shows refunded.
+    await fan.goto(`${server.url}/dashboard/credits`);
+    await expect.poll(() => balance(fan), { timeout: 15_000 }).toBe(before);
+    await fan.goto(`${server.url}/dashboard/transactions`);
+    await fan.getByTestId("credits-transactions").getByText("Refunded").first().waitFor();
+    await fan.getByRole("tab", { name: "Credit Activity" }).click();
+    await fan.getByTestId("credit-activity").getByText("-300").waitFor();
+
+    // The audit log, from the sidebar, shows who refunded what.
+    await admin.getByRole("link", { name: "Audit Log" }).click();
+    await admin.waitForURL(`${server.url}/admin/audit-log`);
+    const row = admin.getByTestId("audit-row").filter({ hasText: "payment.refund" }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain(ADMIN_ENV.ADMIN_EMAIL);
+    await row.getByText("Before / after").click();
+    expect(await row.textContent()).toContain("Bought by mistake");
+  });
+});
