@@ -88,9 +88,6 @@ export const BILLING_MESSAGES = {
   planCreated: "Subscription plan created successfully",
   planUpdated: "Subscription plan updated successfully",
   planDeleted: "Subscription plan deleted successfully",
-  /** DELETE of a plan someone is subscribed to (409, docs/decisions/0049). */
-  planHasSubscribers:
-    "This plan has active subscribers and cannot be deleted. Deactivate it instead: no one new can subscribe, and its subscribers keep it until they cancel.",
   planActivated: "Plan activated successfully",
   planDeactivated: "Plan deactivated successfully",
   plansSynced: "Plans synced with Stripe",

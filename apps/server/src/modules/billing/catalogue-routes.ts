@@ -256,9 +256,9 @@ export const adminCatalogueRoutes: FastifyPluginAsyncZod<CatalogueRoutesOptions>
       schema: {
         tags: planTags,
         security,
-        summary: "Deletes a plan nobody is subscribed to (409 otherwise); its Stripe product is deactivated",
+        summary: "Deletes a plan (its Stripe product is deactivated; subscriptions go on)",
         params: planIdParamsSchema,
-        response: { 200: billingMessageResponseSchema, ...errors, ...errorResponses(409) },
+        response: { 200: billingMessageResponseSchema, ...errors },
       },
     },
     async (request) => {

@@ -402,10 +402,7 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
     },
 
     /** Existing subscriptions keep working: the plan is soft-deleted, its Product deactivated. */
-    /** Refused while anyone is subscribed (decision 0049): deactivating is the way out. */
     async deletePlan(id: string) {
-      const counts = await repository.subscriberCounts([id]);
-      if ((counts.get(id) ?? 0) > 0) throw new HttpError(409, BILLING_MESSAGES.planHasSubscribers);
       await softDelete(plans, id);
     },
 

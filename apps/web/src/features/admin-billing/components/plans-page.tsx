@@ -38,6 +38,16 @@ export const PLAN_TEXT = {
   missingId: "Missing plan ID",
 } as const;
 
+/** The delete dialog warns, with the count, when people are subscribed (decision 0049). */
+export function deleteWarning(plan: AdminPlan | null): string {
+  const base =
+    "The plan is removed and its Stripe product deactivated. Existing subscriptions keep working.";
+  const n = plan?.subscriberCount ?? 0;
+  if (n === 0) return base;
+  const who = n === 1 ? "1 active subscriber" : `${n.toLocaleString("en-US")} active subscribers`;
+  return `This plan has ${who}: they keep their subscription and price until they cancel, and no one new can subscribe. ${base}`;
+}
+
 function interval(plan: AdminPlan): string {
   return plan.intervalCount === 1 ? plan.interval : `${plan.intervalCount} ${plan.interval}s`;
 }
@@ -262,7 +272,7 @@ export function AdminPlansPage() {
         open={deleting !== null}
         title="Delete Subscription Plan"
         name={deleting?.name ?? ""}
-        description="The plan is removed and its Stripe product deactivated. Existing subscriptions keep working."
+        description={deleteWarning(deleting)}
         mismatch="Plan name does not match"
         pending={remove.isPending}
         onClose={() => setDeleting(null)}
