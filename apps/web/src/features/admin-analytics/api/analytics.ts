@@ -24,13 +24,13 @@ export const userAnalyticsQuery = (params: UserAnalyticsQuery) =>
     refetchInterval: ANALYTICS_REFRESH_MS,
   });
 
-/** "2h 5m", "3m 20s", "45s". */
+/** The spec's durations: under 60 s in seconds ("45s"), otherwise "2h 5m" or "3m". */
 export function formatInteractionTime(totalSeconds: number): string {
   const seconds = Math.max(0, Math.round(totalSeconds));
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;
   if (h > 0) return `${h}h ${m}m`;
-  if (m > 0) return `${m}m ${s}s`;
+  if (seconds >= 60) return `${m}m`;
   return `${s}s`;
 }
