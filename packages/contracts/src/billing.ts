@@ -91,6 +91,9 @@ export const BILLING_MESSAGES = {
   planActivated: "Plan activated successfully",
   planDeactivated: "Plan deactivated successfully",
   plansSynced: "Plans synced with Stripe",
+  /** Sync pressed with no Stripe secret key: nothing was synced (a 200 with mode "sandbox"). */
+  stripeNotConfigured:
+    "Stripe is not configured: add the Stripe secret key under API Keys, then sync",
   alreadySubscribed: "You already have an active subscription. Change your plan instead.",
   noActiveSubscription: "No active subscription",
   samePlan: "You are already subscribed to this plan",

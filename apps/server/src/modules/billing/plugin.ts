@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
+import { type Clock, systemClock } from "../../lib/clock.ts";
 import {
   createSandboxPayments,
   type PaymentEvent,
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
-import { systemClock, type VoiceClock } from "../voice/clock.ts";
 import { adminMoneyRoutes } from "./admin-money-routes.ts";
 import { adminBillingRoutes } from "./admin-routes.ts";
 import { createCatalogueRepository } from "./catalogue-repository.ts";
@@ -54,7 +54,7 @@ declare module "fastify" {
 export interface BillingModuleOptions {
   config: Config;
   /** The checkout sweep's and the sandbox's clock (tests move a manual one); default the system's. */
-  clock?: VoiceClock;
+  clock?: Clock;
 }
 
 /**

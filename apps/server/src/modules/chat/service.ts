@@ -172,6 +172,9 @@ export function createChatService(options: ChatServiceOptions) {
   };
 
   return {
+    /** Where a live call's turns join the fan's conversation (voice reads and writes them here). */
+    callTurnStore: repository,
+
     /**
      * The rules, then the message: refused when blank, too long, over today's free messages
      * (403 with dailyLimit), or sent to a conversation that is not the user's (404, the count

@@ -148,16 +148,33 @@ describe("Settings", () => {
     await waitFor(() => expect(api.callsTo("GET /api/settings").length).toBeGreaterThan(1));
   });
 
-  it("refuses an emptied chat limit (read as 0) naming the field, and sends nothing", async () => {
+  it("refuses an emptied word limit (read as 0) naming the field, and sends nothing", async () => {
     const api = settingsApi();
     const user = await openPage();
     await user.clear(screen.getByLabelText("Free Messages per Day"));
     await user.clear(screen.getByLabelText("Max Words per Message"));
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText("Please fix the validation errors")).toBeInTheDocument();
-    expect(screen.getByText("Free messages per day must be at least 1")).toBeInTheDocument();
     expect(screen.getByText("Max words per message must be at least 1")).toBeInTheDocument();
+    expect(screen.queryByText(/Free messages per day must/)).not.toBeInTheDocument();
     expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+  });
+
+  it("saves emptied free messages per day as 0 (subscribers only)", async () => {
+    const api = settingsApi({
+      "PUT /api/settings": ({ body }) =>
+        jsonResponse({
+          success: true,
+          message: "Settings updated",
+          data: { ...(body as AdminSettings), providers: adminSettings().providers },
+        }),
+    });
+    const user = await openPage();
+    await user.clear(screen.getByLabelText("Free Messages per Day"));
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText("Settings saved successfully!")).toBeInTheDocument();
+    const [put] = api.callsTo("PUT /api/settings");
+    expect(put?.body).toMatchObject({ freeMessagesPerDay: 0 });
   });
 
   it("marks a bad link and a credit cost under 1, and sends nothing", async () => {

@@ -196,6 +196,7 @@ function Overview({
             <Field label="Status">{user.isActive ? "Active" : "Inactive"}</Field>
             <Field label="Join Date">{formatDate(user.createdAt)}</Field>
             <Field label="Last Login">{formatDateTime(user.lastLogin, "Never")}</Field>
+            <Field label="Last Active">{formatDateTime(user.lastActive, "Never")}</Field>
             <Field label="Credits">{formatCount(user.credits)}</Field>
             <Field label="Total Spent">
               <MoneyFigure

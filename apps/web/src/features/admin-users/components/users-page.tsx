@@ -33,7 +33,7 @@ const COLUMNS: TableColumn<UserSortField>[] = [
   { label: "Name", sortBy: "name" },
   { label: "Email", sortBy: "email" },
   { label: "Join Date", sortBy: "createdAt" },
-  { label: "Last Active", sortBy: "lastLogin" },
+  { label: "Last Active", sortBy: "lastActive" },
   { label: "Credits", sortBy: "credits" },
   { label: "Subscription Status" },
   { label: "Account Status" },
@@ -155,7 +155,7 @@ export function AdminUsersPage() {
                   </td>
                   <td className={clsx(wrapTdClasses, "min-w-[9rem]")}>{user.email}</td>
                   <td className={tdClasses}>{formatDate(user.createdAt)}</td>
-                  <td className={tdClasses}>{formatDate(user.lastLogin, "Never")}</td>
+                  <td className={tdClasses}>{formatDate(user.lastActive, "Never")}</td>
                   <td className={clsx(tdClasses, "tabular-nums")}>{formatCount(user.credits)}</td>
                   <td className={tdClasses}>
                     <SubscriptionBadge status={user.subscription.status} />
