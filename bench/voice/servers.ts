@@ -15,7 +15,7 @@ import { sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { loadConfig } from "../../apps/server/src/config.ts";
-import type { VoiceClock } from "../../apps/server/src/modules/voice/clock.ts";
+import type { Clock } from "../../apps/server/src/lib/clock.ts";
 import { SentenceSplitter } from "../../apps/server/src/modules/voice/sentences.ts";
 import { createOpenAiLlm } from "../../apps/server/src/providers/llm/openai.ts";
 import { createOpenAiStt } from "../../apps/server/src/providers/stt/openai.ts";
@@ -61,7 +61,7 @@ const bareUrl = await bare.listen({ port: 0, host: "127.0.0.1" });
 
 // ---- the app, its minutes SPEED times faster ----
 const origin = Date.now();
-const fastClock: VoiceClock = {
+const fastClock: Clock = {
   now: () => origin + (Date.now() - origin) * SPEED,
   setTimer(run, ms) {
     const timer = setTimeout(() => void run(), ms / SPEED);

@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { type Config, ConfigError, configuredSecrets } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import type { Clock } from "./lib/clock.ts";
 import { rememberSecret } from "./lib/secret-values.ts";
 import {
   LOG_HOOKS,
@@ -25,7 +26,6 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
-import type { VoiceClock } from "./modules/voice/clock.ts";
 import { voiceModule } from "./modules/voice/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { errorsPlugin } from "./plugins/errors.ts";
@@ -75,9 +75,9 @@ export interface BuildAppOptions {
   /** Lower upload limits (tests check the limits without sending 50 or 100 MB). */
   uploadLimits?: UploadLimitOverrides;
   /** The voice call's metering clock (tests move a manual clock); default the system's. */
-  voiceClock?: VoiceClock;
+  voiceClock?: Clock;
   /** THE billing clock: the sandbox's time and the checkout and renewal sweeps' timers; default the system's. */
-  billingClock?: VoiceClock;
+  billingClock?: Clock;
   /** The billing sweeps run on the billing clock's timers (default true; see billing/plugin.ts). */
   billingSweeps?: boolean;
 }

@@ -1,4 +1,4 @@
-import type { VoiceClock } from "../src/modules/voice/clock.ts";
+import type { Clock } from "../src/lib/clock.ts";
 
 interface Timer {
   at: number;
@@ -6,7 +6,7 @@ interface Timer {
 }
 
 /** A clock that moves only when told: the call's minutes pass without real waits. */
-export interface ManualClock extends VoiceClock {
+export interface ManualClock extends Clock {
   /** Moves time forward, running each timer due on the way (in order, awaiting each). */
   advance(ms: number): Promise<void>;
 }

@@ -95,6 +95,8 @@ const socialUrl = safeText()
 export const updateSettingsRequestSchema = publicSettingsSchema.extend({
   creditsPerMinute: z.number().int().min(1, { error: API_KEY_MESSAGES.creditCost }),
   apiKeys: apiKeysSchema,
+  // Optional so a client that predates it keeps the stored name.
+  siteName: publicSettingsSchema.shape.siteName.optional(),
   socialMediaProfiles: z.object({
     twitter: socialUrl,
     instagram: socialUrl,

@@ -40,7 +40,14 @@ export const adminChangePasswordRequestSchema = z.object({
     .min(PASSWORD_RULES.adminChangeMin, { error: AUTH_MESSAGES.adminPasswordTooShort }),
 });
 
-export const USER_SORT_FIELDS = ["createdAt", "name", "email", "lastLogin", "credits"] as const;
+export const USER_SORT_FIELDS = [
+  "createdAt",
+  "name",
+  "email",
+  "lastLogin",
+  "lastActive",
+  "credits",
+] as const;
 
 export const adminUsersQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -63,6 +70,8 @@ export const adminUserListItemSchema = z.object({
   profileImage: z.string().nullable(),
   createdAt: z.string(),
   lastLogin: z.string().nullable(),
+  /** "Last Active": the last sign-in, message or call (null: none yet). */
+  lastActive: z.string().nullable(),
   credits: z.number().int(),
   isActive: z.boolean(),
   role: roleSchema,
@@ -89,6 +98,8 @@ export const adminUserDetailSchema = z.object({
   role: roleSchema,
   createdAt: z.string(),
   lastLogin: z.string().nullable(),
+  /** "Last Active": the last sign-in, message or call (null: none yet). */
+  lastActive: z.string().nullable(),
   dailyMessageCount: z.number().int(),
   credits: z.number().int(),
   /** Successful payments in USD (major units); other currencies in totalSpentByCurrency. */

@@ -38,12 +38,12 @@ export const updateSystemPromptRequestSchema = z.object({
     error: `System prompt must be at most ${SYSTEM_PROMPT_MAX} characters`,
   }),
 });
+/** An empty voice id clears it: the persona speaks with the default voice again. */
 export const updateVoiceIdRequestSchema = z.object({
   voiceId: safeText()
     .trim()
-    .min(1, { error: "Voice ID is required" })
     .max(100)
-    .regex(/^[A-Za-z0-9_-]+$/, { error: "Voice ID may hold only letters, digits, - and _" }),
+    .regex(/^[A-Za-z0-9_-]*$/, { error: "Voice ID may hold only letters, digits, - and _" }),
 });
 export const generateVoiceCloneRequestSchema = z.object({
   name: safeText().trim().min(1, { error: "Voice name is required" }).max(100),
@@ -66,6 +66,12 @@ export const voiceSampleResponseSchema = z.object({
   data: voiceSampleSchema,
 });
 export const voiceIdResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ voiceId: z.string().nullable() }),
+});
+/** A clone always answers the new voice's id. */
+export const voiceCloneResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   data: z.object({ voiceId: z.string() }),

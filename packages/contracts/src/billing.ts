@@ -100,6 +100,9 @@ export const BILLING_MESSAGES = {
   planActivated: "Plan activated successfully",
   planDeactivated: "Plan deactivated successfully",
   plansSynced: "Plans synced with Stripe",
+  /** Sync pressed with no Stripe secret key: nothing was synced (a 200 with mode "sandbox"). */
+  stripeNotConfigured:
+    "Stripe is not configured: add the Stripe secret key under API Keys, then sync",
   alreadySubscribed: "You already have an active subscription. Change your plan instead.",
   noActiveSubscription: "No active subscription",
   samePlan: "You are already subscribed to this plan",
@@ -485,7 +488,7 @@ export const sandboxRedirectResponseSchema = z.object({
 // The user's subscription (user-side sections 2, 3, 4).
 
 /**
- * The one reading of the subscription status the API answers (billing/subscription-state.ts
+ * The one reading of the subscription status the API answers (users/subscription-state.ts
  * decides it): "canceled" is set to cancel at the period end and still in force, shown as
  * Canceling on the user side (user-side section 4) and Canceled in the admin's users list.
  */

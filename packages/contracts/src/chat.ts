@@ -24,6 +24,8 @@ export const chatMessageSchema = z.object({
   sender: z.enum(["user", "ai"]),
   content: z.string(),
   timestamp: z.string(),
+  /** Set on a user's message the persona could not answer. */
+  replyFailed: z.boolean().optional(),
   /** A turn of this voice call (the fan's transcribed words or the persona's spoken reply). */
   callId: z.string().nullable().optional(),
   /** The call's duration in seconds once it ended (call turns only). */

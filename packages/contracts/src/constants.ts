@@ -27,6 +27,8 @@ export const SETTINGS_DEFAULTS = {
   freeMessagesPerDay: 5,
   creditsPerMinute: 5,
   aiProfileName: "AI Celebrity Assistant",
+  /** The operator's name in the site's own pages and footer. */
+  siteName: "Twinline",
 } as const;
 
 export const defaultPublicSettings: PublicSettings = {
@@ -35,6 +37,7 @@ export const defaultPublicSettings: PublicSettings = {
   maxWordsPerMessage: SETTINGS_DEFAULTS.maxWordsPerMessage,
   freeMessagesPerDay: SETTINGS_DEFAULTS.freeMessagesPerDay,
   creditsPerMinute: SETTINGS_DEFAULTS.creditsPerMinute,
+  siteName: SETTINGS_DEFAULTS.siteName,
   lightThemeLogo: "",
   darkThemeLogo: "",
   favicon: "",

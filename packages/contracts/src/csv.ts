@@ -5,17 +5,24 @@ import type {
 } from "./billing";
 
 /**
- * The admin transaction screens' CSV (admin-side section 7): the page export on the screen and
- * "Export all" on the server (GET /api/admin/{...}/export) write the same columns and cells
- * through these functions. Missing values show as N/A; every cell is quoted; a cell a
- * spreadsheet would read as a formula (=, +, -, @, tab, CR first, not a number) gets a leading
- * apostrophe.
+ * The one CSV cell rule of the project (decision 0047): the web app's encoder (apps/web
+ * lib/csv.ts), the admin screens' page export and the server's "Export all"
+ * (GET /api/admin/{...}/export) all write cells through csvCell, and the transaction screens'
+ * columns through the row functions below (admin-side section 7). Every cell is quoted and
+ * missing values show as N/A. A text cell starting with = + - @, a tab or a carriage return is
+ * neutralised with a leading apostrophe, so a spreadsheet never runs it ("-1+1", "=HYPERLINK");
+ * a cell that is only a number ("-5.00", a refund's amount) is a number, not a formula, and is
+ * written as it is.
  */
 export type CsvValue = string | number | boolean | null | undefined;
 
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
 export function csvCell(value: CsvValue): string {
+  if (typeof value === "number") return `"${Number.isFinite(value) ? value : "N/A"}"`;
   const text = value === null || value === undefined || value === "" ? "N/A" : String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
+  const safe = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
   return `"${safe.replaceAll('"', '""')}"`;
 }
 

@@ -11,6 +11,7 @@ export * from "./dashboards";
 export * from "./memory";
 export * from "./refunds";
 export * from "./settings";
+export * from "./site-pages";
 export * from "./text";
 export * from "./voice";
 export * from "./web-routes";

@@ -12,10 +12,13 @@ export {
 
 const count = z.number().int().min(0);
 
-/** The chat limits below 1 would stop every chat (an emptied form field arrives as 0). */
+/**
+ * A word limit below 1 would stop every chat (an emptied form field arrives as 0). Free
+ * messages per day may be 0: the spec reads an empty field as 0, and 0 means only subscribers
+ * chat (docs/decisions/0049).
+ */
 export const SETTINGS_MESSAGES_MIN = {
   maxWordsPerMessage: "Max words per message must be at least 1",
-  freeMessagesPerDay: "Free messages per day must be at least 1",
 } as const;
 
 export const aiProfileSchema = z.object({
@@ -37,8 +40,10 @@ export const publicSettingsSchema = z.object({
   defaultCredits: count,
   enableVoiceConversation: z.boolean(),
   maxWordsPerMessage: z.number().int().min(1, { error: SETTINGS_MESSAGES_MIN.maxWordsPerMessage }),
-  freeMessagesPerDay: z.number().int().min(1, { error: SETTINGS_MESSAGES_MIN.freeMessagesPerDay }),
+  freeMessagesPerDay: count,
   creditsPerMinute: z.number().int().min(1),
+  /** The operator as the legal pages and the footer name it. */
+  siteName: safeText().trim().min(1, { error: "Site name is required" }).max(80),
   lightThemeLogo: safeText(),
   darkThemeLogo: safeText(),
   favicon: safeText(),

@@ -15,7 +15,7 @@ import {
   userSubscriptions,
   users,
 } from "../../src/db/schema/index.ts";
-import { subscriptionStatusOf } from "../../src/modules/billing/subscription-state.ts";
+import { subscriptionStatusOf } from "../../src/modules/users/subscription-state.ts";
 import { call } from "../accounts.ts";
 import type { TestApp } from "../create-test-app.ts";
 import type { LifecycleDriver, LifecycleUser } from "./drivers.ts";

@@ -7,7 +7,7 @@ import {
 import { and, asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { payments, type UserSubscriptionRow } from "../../src/db/schema/index.ts";
-import { isInForce } from "../../src/modules/billing/subscription-state.ts";
+import { isInForce } from "../../src/modules/users/subscription-state.ts";
 import { call, messageOf } from "../accounts.ts";
 import { balanceOf } from "../billing.ts";
 import type { TestApp } from "../create-test-app.ts";

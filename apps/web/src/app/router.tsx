@@ -1,3 +1,4 @@
+import { SITE_PAGE_SLUGS } from "@twinline/contracts";
 import { useCallback, useState } from "react";
 import {
   createBrowserRouter,
@@ -94,12 +95,13 @@ export const appRoutes: RouteObject[] = [
         path: "premium",
         lazy: () => import("./routes/site").then((m) => ({ Component: m.PremiumRoute })),
       },
-      {
-        path: "about",
-        lazy: () => import("./routes/site").then((m) => ({ Component: m.AboutRoute })),
-      },
     ],
   },
+  // The legal and company pages (footer, checkout), lazy: off the landing bundle.
+  ...SITE_PAGE_SLUGS.map((path) => ({
+    path,
+    lazy: () => import("./routes/site-pages").then((m) => ({ Component: m.SitePageRoute })),
+  })),
   {
     path: "checkout/sandbox/:sessionId",
     lazy: () => import("./routes/billing").then((m) => ({ Component: m.SandboxCheckoutRoute })),

@@ -1,13 +1,78 @@
 /**
- * Money as the spec shows it: amounts come from the API in major units and are formatted in the
- * en-US style with 2 decimals in their currency (admin-side spec, section 9). An unknown or
- * missing currency falls back to USD; a missing amount shows as 0.
+ * How the app shows dates, durations, money and counts: one home for each rule, on Intl, in the
+ * en-US style the specs show (decision 0047). Every screen formats through these.
  */
-const formats = new Map<string, Intl.NumberFormat>();
 
-function formatFor(currency: string): Intl.NumberFormat {
+const dateFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+});
+const dateTimeFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+const timestampFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+});
+const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
+const countFormat = new Intl.NumberFormat("en-US");
+
+type DateInput = string | Date | null | undefined;
+
+function toDate(value: DateInput): Date | null {
+  if (!value) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** "Jan 5, 2025", or `empty` when there is no valid date. */
+export function formatDate(value: DateInput, empty = "—"): string {
+  const date = toDate(value);
+  return date ? dateFormat.format(date) : empty;
+}
+
+/** "Jan 5, 2025, 3:07 PM", or `empty` when there is no valid date. */
+export function formatDateTime(value: DateInput, empty = "—"): string {
+  const date = toDate(value);
+  return date ? dateTimeFormat.format(date) : empty;
+}
+
+/** "Jan 5, 2025, 3:07:09 PM" (to the second: logs), or `empty` when there is no valid date. */
+export function formatTimestamp(value: DateInput, empty = "—"): string {
+  const date = toDate(value);
+  return date ? timestampFormat.format(date) : empty;
+}
+
+/** "3:07 PM", or `empty` when there is no valid date. */
+export function formatTime(value: DateInput, empty = "—"): string {
+  const date = toDate(value);
+  return date ? timeFormat.format(date) : empty;
+}
+
+/** Durations as the spec shows them: under 60 s in seconds ("45s"), else "2h 5m" or "7m". */
+export function formatDuration(seconds: number | null | undefined): string {
+  const total =
+    typeof seconds === "number" && Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds)) : 0;
+  if (total < 60) return `${total}s`;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  return hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m`;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string): Intl.NumberFormat {
   const code = currency.toUpperCase();
-  let format = formats.get(code);
+  let format = moneyFormats.get(code);
   if (!format) {
     try {
       format = new Intl.NumberFormat("en-US", {
@@ -17,17 +82,25 @@ function formatFor(currency: string): Intl.NumberFormat {
         maximumFractionDigits: 2,
       });
     } catch {
-      format = formatFor("USD");
+      format = moneyFormat("USD");
     }
-    formats.set(code, format);
+    moneyFormats.set(code, format);
   }
   return format;
 }
 
-/** "$9.99", "€12.00", "₹499.00", "$1,234.50", "$0.10", "$0.00": always two decimals. */
-export function formatMoney(amount: number | null | undefined, currency?: string | null): string {
+/**
+ * Money in MAJOR units, always with two decimals and thousands separators, in its currency:
+ * "$9.99", "$12,345.00", "€12.00". An unknown currency falls back to USD, a missing amount to 0.
+ */
+export function formatMoney(amount: number | null | undefined, currency: string | null = "USD") {
   const value = typeof amount === "number" && Number.isFinite(amount) ? amount : 0;
-  return formatFor(currency || "usd").format(value);
+  return moneyFormat(currency || "USD").format(value);
+}
+
+/** Whole numbers with thousands separators: "140,037". */
+export function formatCount(value: number): string {
+  return countFormat.format(value);
 }
 
 /** A revenue figure: the USD headline, and each other currency beside it (never added up). */

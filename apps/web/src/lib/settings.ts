@@ -32,6 +32,7 @@ export function normalizeSettings(raw: unknown): PublicSettings {
     maxWordsPerMessage: pick(source.maxWordsPerMessage, d.maxWordsPerMessage),
     freeMessagesPerDay: pick(source.freeMessagesPerDay, d.freeMessagesPerDay),
     creditsPerMinute: pick(source.creditsPerMinute, d.creditsPerMinute),
+    siteName: pick(source.siteName, d.siteName) || d.siteName,
     lightThemeLogo: pick(source.lightThemeLogo, d.lightThemeLogo),
     darkThemeLogo: pick(source.darkThemeLogo, d.darkThemeLogo),
     favicon: pick(source.favicon, d.favicon),

@@ -41,17 +41,29 @@ describe("theme", () => {
     expect(screen.getByRole("button", { name: "Switch to light theme" })).toBeInTheDocument();
   });
 
-  it("toggles dark and light and stores the choice under `theme`", async () => {
+  it("toggles dark, then back to the system's, and stores the choice under `theme`", async () => {
     prefersDark(false);
     renderToggle();
     expect(document.documentElement).not.toHaveClass("dark");
     await userEvent.click(screen.getByRole("button", { name: "Switch to dark theme" }));
     expect(document.documentElement).toHaveClass("dark");
     expect(localStorage.getItem("theme")).toBe("dark");
-    await userEvent.click(screen.getByRole("button", { name: "Switch to light theme" }));
+    await userEvent.click(screen.getByRole("button", { name: "Use the system theme" }));
     expect(document.documentElement).not.toHaveClass("dark");
     expect(document.documentElement.style.colorScheme).toBe("light");
-    expect(localStorage.getItem("theme")).toBe("light");
+    expect(localStorage.getItem("theme")).toBe("system");
+  });
+
+  it("goes light, dark, then back to the system's theme", async () => {
+    prefersDark(true);
+    localStorage.setItem("theme", "light");
+    renderToggle();
+    await userEvent.click(screen.getByRole("button", { name: "Switch to dark theme" }));
+    expect(localStorage.getItem("theme")).toBe("dark");
+    await userEvent.click(screen.getByRole("button", { name: "Use the system theme" }));
+    expect(localStorage.getItem("theme")).toBe("system");
+    expect(document.documentElement).toHaveClass("dark");
+    expect(screen.getByTestId("theme-toggle")).toHaveAccessibleName("Switch to light theme");
   });
 
   it("keeps the stored choice over the system preference after a reload", () => {

@@ -79,6 +79,8 @@ export const chatMessages = pgTable(
     seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
     sender: chatSender("sender").notNull(),
     content: text("content").notNull(),
+    /** A user's message the persona could not answer: the chat marks it after a reload too. */
+    replyFailed: boolean("reply_failed").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true })
       .notNull()
       .default(sql`clock_timestamp()`),
@@ -153,7 +155,7 @@ export type ConversationRow = typeof conversations.$inferSelect;
 /** A message as the app handles it; `seq` only orders ties and never leaves the database. */
 export type ChatMessageRow = Pick<
   typeof chatMessages.$inferSelect,
-  "id" | "conversationId" | "userId" | "sender" | "content" | "createdAt"
+  "id" | "conversationId" | "userId" | "sender" | "content" | "createdAt" | "replyFailed"
 > & {
   callId?: string | null;
   /** The call's duration in seconds once it ended (a call turn's only). */

@@ -1,5 +1,6 @@
 // Every table, one file per domain. drizzle-kit reads this folder to generate migrations.
 export * from "./ai-training.ts";
+export * from "./analytics.ts";
 export * from "./audit.ts";
 export * from "./auth.ts";
 export * from "./billing.ts";

@@ -47,3 +47,22 @@ export const providerKeys = pgTable(
     ),
   ],
 );
+
+/**
+ * The site's own pages (terms, privacy, refunds, about, contact, faq) as the admin wrote them, in
+ * markdown. A page without a row shows its built-in text (modules/settings/page-defaults.ts).
+ */
+export const sitePages = pgTable(
+  "site_pages",
+  {
+    slug: text("slug").primaryKey(),
+    content: text("content").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "site_pages_slug",
+      sql`${table.slug} in ('terms', 'privacy', 'refunds', 'about', 'contact', 'faq')`,
+    ),
+  ],
+);

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { subscriptionOf, subscriptionsOf } from "../billing/subscription-state.ts";
 import { totalSpentOf } from "../billing/transactions-repository.ts";
 import { createChatRepository, utcDay } from "../chat/repository.ts";
+import { subscriptionOf, subscriptionsOf } from "../users/subscription-state.ts";
 import { adminRoutes } from "./routes.ts";
 import { type AdminService, createAdminService } from "./service.ts";
 

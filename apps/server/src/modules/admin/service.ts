@@ -1,9 +1,9 @@
 import type { AdminUsersQuery } from "@twinline/contracts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import type { SubscriptionView } from "../billing/subscription-state.ts";
 import { type AdminUserFigures, toAdminListItem, toAdminUserDetail } from "../users/mapper.ts";
 import type { UsersRepository } from "../users/repository.ts";
+import type { SubscriptionView } from "../users/subscription-state.ts";
 
 export const ADMIN_MESSAGES = {
   userNotFound: "User not found",
@@ -20,7 +20,7 @@ export interface AdminServiceOptions {
   users: UsersRepository;
   /** A user's figures kept by other modules (today's chat messages); zeros when absent. */
   figuresOf?: (userId: string) => Promise<AdminUserFigures>;
-  /** The subscriptions of a page of users (billing/subscription-state.ts subscriptionsOf). */
+  /** The subscriptions of a page of users (users/subscription-state.ts subscriptionsOf). */
   subscriptionsOf?: (userIds: string[]) => Promise<Map<string, SubscriptionView>>;
 }
 

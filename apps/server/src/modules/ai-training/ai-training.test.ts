@@ -168,6 +168,16 @@ describe("AI training", () => {
         })
       ).statusCode,
     ).toBe(400);
+    // An emptied voice id saves as none.
+    const cleared = await call(t, "PUT", "/api/ai-training/voice-id", {
+      token: admin,
+      body: { voiceId: "  " },
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().data).toEqual({ voiceId: null });
+    expect((await call(t, "GET", "/api/ai-training", { token: admin })).json().data.voiceId).toBe(
+      null,
+    );
 
     // Offline TTS cannot clone.
     const offline = await call(t, "POST", "/api/ai-training/generate-voice-clone", {

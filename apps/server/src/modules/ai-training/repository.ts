@@ -30,7 +30,7 @@ export interface VoiceSampleFields {
 export interface AiTrainingRepository {
   read(): Promise<AiTrainingRow>;
   setSystemPrompt(systemPrompt: string): Promise<void>;
-  setVoiceId(voiceId: string): Promise<void>;
+  setVoiceId(voiceId: string | null): Promise<void>;
   /** Stores the new sample; answers the stored name of the one it replaced. */
   setVoiceSample(
     sample: VoiceSampleFields,

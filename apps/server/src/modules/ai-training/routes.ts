@@ -5,6 +5,7 @@ import {
   UPLOAD_LIMITS,
   updateSystemPromptRequestSchema,
   updateVoiceIdRequestSchema,
+  voiceCloneResponseSchema,
   voiceIdResponseSchema,
   voiceSampleResponseSchema,
 } from "@twinline/contracts";
@@ -217,7 +218,7 @@ export const aiTrainingRoutes: FastifyPluginAsyncZod<AiTrainingRoutesOptions> = 
         security,
         summary: "ElevenLabs instant voice clone from the stored sample; stores the new voice id",
         body: generateVoiceCloneRequestSchema,
-        response: { 200: voiceIdResponseSchema, ...errors },
+        response: { 200: voiceCloneResponseSchema, ...errors },
       },
     },
     async (request) => ({

@@ -43,7 +43,8 @@ export interface AiTrainingService {
   setVoiceSample(file: ReceivedFile): Promise<VoiceSample>;
   /** The stored sample for streaming, or 404. */
   voiceSampleFile(): Promise<{ name: string; contentType: string; size: number }>;
-  setVoiceId(voiceId: string): Promise<string>;
+  /** "" clears the voice id (null). */
+  setVoiceId(voiceId: string): Promise<string | null>;
   cloneVoice(request: { name: string; description: string }): Promise<string>;
 }
 
@@ -182,8 +183,9 @@ export function createAiTrainingService(deps: AiTrainingDeps): AiTrainingService
     },
 
     async setVoiceId(voiceId) {
-      await repository.setVoiceId(voiceId);
-      return voiceId;
+      const stored = voiceId === "" ? null : voiceId;
+      await repository.setVoiceId(stored);
+      return stored;
     },
 
     async cloneVoice({ name, description }) {

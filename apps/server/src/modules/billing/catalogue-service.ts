@@ -242,7 +242,14 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
   ): Promise<SyncStripeResult> => {
     const catalogue = await catalogueNow();
     if (!catalogue) {
-      return { success: true, message, mode: "sandbox", created: 0, updated: 0, deactivated: 0 };
+      return {
+        success: true,
+        message: BILLING_MESSAGES.stripeNotConfigured,
+        mode: "sandbox",
+        created: 0,
+        updated: 0,
+        deactivated: 0,
+      };
     }
     return providerCall(async () => {
       let created = 0;

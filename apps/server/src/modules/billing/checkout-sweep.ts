@@ -3,8 +3,8 @@ import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import { type CheckoutSessionRow, checkoutSessions } from "../../db/schema/index.ts";
+import type { Clock } from "../../lib/clock.ts";
 import type { PaymentsProvider, SandboxPayments } from "../../providers/payments/index.ts";
-import type { VoiceClock } from "../voice/clock.ts";
 import type { Fulfilment } from "./fulfilment.ts";
 
 /** A session still open this long after it was made is asked about at its provider. */
@@ -18,7 +18,7 @@ export interface CheckoutSweepOptions {
   payments: () => Promise<PaymentsProvider>;
   sandbox: SandboxPayments;
   fulfilment: Fulfilment;
-  clock: VoiceClock;
+  clock: Clock;
   log: FastifyBaseLogger;
 }
 

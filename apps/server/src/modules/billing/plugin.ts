@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
+import { type Clock, systemClock } from "../../lib/clock.ts";
 import {
   createSandboxPayments,
   type PaymentEvent,
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
-import { systemClock, type VoiceClock } from "../voice/clock.ts";
 import { adminMoneyRoutes } from "./admin-money-routes.ts";
 import { adminBillingRoutes } from "./admin-routes.ts";
 import { createCatalogueRepository } from "./catalogue-repository.ts";
@@ -60,7 +60,7 @@ export interface BillingModuleOptions {
    * THE billing clock: the sandbox's time, its renewals' and the checkout sweep's timers (tests
    * move a manual one); default the system's.
    */
-  clock?: VoiceClock;
+  clock?: Clock;
   /**
    * Run the checkout sweep and the sandbox's renewal sweep on the clock's timers (default true).
    * False: a test that moves its clock over days runs them itself (`renewals.sweep()`,

@@ -7,8 +7,8 @@ import {
   type UserSubscriptionRow,
   userSubscriptions,
 } from "../../db/schema/index.ts";
+import { toSubscriptionView } from "../users/subscription-state.ts";
 import { toMajor } from "./money.ts";
-import { toSubscriptionView } from "./subscription-state.ts";
 
 export const NO_CURRENT_SUBSCRIPTION: CurrentSubscription = {
   _id: null,

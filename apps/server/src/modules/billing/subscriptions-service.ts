@@ -20,11 +20,11 @@ import type {
   PaymentsProvider,
   SandboxPayments,
 } from "../../providers/payments/index.ts";
+import { isInForce } from "../users/subscription-state.ts";
 import type { CatalogueService } from "./catalogue-service.ts";
 import { planItem } from "./checkout-service.ts";
 import type { Fulfilment } from "./fulfilment.ts";
 import { providerCall, toMajor } from "./money.ts";
-import { isInForce } from "./subscription-state.ts";
 import type { SubscriptionsReader } from "./subscriptions-reader.ts";
 
 /** What the change's invoice did: charged now (positive, after account credit) or credited. */

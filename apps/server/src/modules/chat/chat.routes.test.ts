@@ -472,8 +472,9 @@ describe("chat when the provider fails", () => {
     expect(failing.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(2);
 
     const page = (await call(t, "GET", "/api/chat/messages", { token })).json().data;
+    // Marked, so the chat shows the failure after a reload too.
     expect(page.messages).toEqual([
-      expect.objectContaining({ sender: "user", content: "Are you there?" }),
+      expect.objectContaining({ sender: "user", content: "Are you there?", replyFailed: true }),
     ]);
     expect(await usageOf(t, token)).toMatchObject({ sentToday: 0, remaining: 5 });
   });
@@ -486,7 +487,9 @@ describe("chat when the provider fails", () => {
       { event: "error", data: { message: CHAT_MESSAGES.aiFailure, status: 502 } },
     ]);
     const page = (await call(t, "GET", "/api/chat/messages", { token })).json().data;
-    expect(page.messages.map((m: { content: string }) => m.content)).toEqual(["Hello?"]);
+    expect(page.messages).toEqual([
+      expect.objectContaining({ content: "Hello?", replyFailed: true }),
+    ]);
     expect((await usageOf(t, token)).sentToday).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
-import { subscriptionOf } from "../billing/subscription-state.ts";
+import { subscriptionOf } from "../users/subscription-state.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
 import { createChatRepository } from "./repository.ts";
 import { chatRoutes } from "./routes.ts";

@@ -26,8 +26,8 @@ import {
   users,
   voiceCalls,
 } from "../../db/schema/index.ts";
-import { hasActiveSubscriptionSql } from "../billing/subscription-state.ts";
 import { containsPattern } from "../users/repository.ts";
+import { hasActiveSubscriptionSql } from "../users/subscription-state.ts";
 
 /** A UTC day as PostgreSQL's date: "2025-03-14". */
 export function utcDay(now: Date = new Date()): string {
@@ -100,6 +100,7 @@ const messageColumns = {
   sender: chatMessages.sender,
   content: chatMessages.content,
   createdAt: chatMessages.createdAt,
+  replyFailed: chatMessages.replyFailed,
   callId: chatMessages.callId,
   callDuration: sql<
     number | null
@@ -275,6 +276,14 @@ export function createChatRepository(db: Database) {
         returning id, conversation_id, user_id, sender, content, to_json(created_at) #>> '{}' as created_at`);
       const row = result.rows[0];
       return row ? toMessageRow(row) : undefined;
+    },
+
+    /** Marks a user's message whose reply failed, so the chat shows it after a reload too. */
+    async markReplyFailed(messageId: string, userId: string): Promise<void> {
+      await db
+        .update(chatMessages)
+        .set({ replyFailed: true })
+        .where(and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId)));
     },
 
     /**
@@ -465,6 +474,7 @@ function toMessageRow(row: Record<string, unknown> | undefined): ChatMessageRow 
     userId: String(row.user_id),
     sender: row.sender === "ai" ? "ai" : "user",
     content: String(row.content),
+    replyFailed: row.reply_failed === true,
     callId: row.call_id === null || row.call_id === undefined ? null : String(row.call_id),
     createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
   };

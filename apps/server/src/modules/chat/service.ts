@@ -13,12 +13,12 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ChatMessageRow, ConversationRow, UserRow } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { StreamChatRequest } from "../../providers/llm/index.ts";
+import type { SettingsService } from "../settings/service.ts";
 import {
   hasActiveSubscription,
   NO_SUBSCRIPTION,
   type SubscriptionView,
-} from "../billing/subscription-state.ts";
-import type { SettingsService } from "../settings/service.ts";
+} from "../users/subscription-state.ts";
 import {
   buildChatRequest,
   type ChatRequest,
@@ -64,7 +64,7 @@ export interface ChatServiceOptions {
   providerTimeoutMs?: number;
   log: FastifyBaseLogger;
   now?: () => Date;
-  /** The user's subscription (billing/subscription-state.ts subscriptionOf); absent: nobody subscribes. */
+  /** The user's subscription (users/subscription-state.ts subscriptionOf); absent: nobody subscribes. */
   subscriptionOf?: (userId: string) => Promise<SubscriptionView>;
 }
 
@@ -105,6 +105,7 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     sender: row.sender,
     content: row.content,
     timestamp: row.createdAt.toISOString(),
+    ...(row.replyFailed ? { replyFailed: true } : {}),
     ...(row.callId ? { callId: row.callId, callDuration: row.callDuration ?? null } : {}),
   };
 }
@@ -175,6 +176,9 @@ export function createChatService(options: ChatServiceOptions) {
   };
 
   return {
+    /** Where a live call's turns join the fan's conversation (voice reads and writes them here). */
+    callTurnStore: repository,
+
     /**
      * The rules, then the message: refused when blank, too long, over today's free messages
      * (403 with dailyLimit), or sent to a conversation that is not the user's (404, the count
@@ -286,6 +290,9 @@ export function createChatService(options: ChatServiceOptions) {
           "The AI provider failed",
         );
         await giveBack(prepared);
+        await repository
+          .markReplyFailed(prepared.userMessage._id, prepared.user.id)
+          .catch((error) => log.error({ err: error }, "Could not mark a failed reply"));
         throw new HttpError(502, CHAT_MESSAGES.aiFailure);
       }
 

@@ -1,3 +1,4 @@
+import { CHAT_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
 import { createPlan, sandboxBuy } from "../../../test/billing.ts";
@@ -62,5 +63,39 @@ describe("chat for a subscriber (offline responder, sandbox subscription)", () =
       body: { message: "still here" },
     });
     expect(after.json().data.remaining).toBe("unlimited");
+  });
+
+  it("free messages per day set to 0 by the admin: subscribers only, a free user refused at once", async () => {
+    const plan = await createPlan(t, admin, { name: "Only Subscribers", price: 5 });
+    const free = await signUp(t);
+    const subscriber = await signUp(t);
+    const { paid } = await sandboxBuy(t, subscriber.token, { planId: plan._id });
+    expect(paid.statusCode, paid.body).toBe(200);
+
+    const current = (await call(t, "GET", "/api/admin/settings", { token: admin })).json().data;
+    const { providers: _providers, ...body } = current;
+    const saved = await call(t, "PUT", "/api/settings", {
+      token: admin,
+      body: { ...body, freeMessagesPerDay: 0 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const usage = (await call(t, "GET", "/api/chat/usage", { token: free.token })).json();
+    expect(usage.data).toMatchObject({ sentToday: 0, dailyLimit: 0, remaining: 0 });
+    const refused = await call(t, "POST", "/api/chat/message", {
+      token: free.token,
+      body: { message: "the first of the day" },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      message: CHAT_MESSAGES.dailyLimitError,
+      dailyLimit: 0,
+    });
+    const answered = await call(t, "POST", "/api/chat/message", {
+      token: subscriber.token,
+      body: { message: "still unlimited" },
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json().data.remaining).toBe("unlimited");
   });
 });

@@ -6,6 +6,7 @@ import {
   creditLedger,
   dashboardDays,
   payments,
+  userAnalyticsTotals,
   users,
   voiceCalls,
 } from "../../db/schema/index.ts";
@@ -70,62 +71,24 @@ export interface RecentPurchaseRow {
   amountMinor: number;
 }
 
+/** Each sort reads its own index (users_analytics_*_idx), ties broken by id. */
 const ANALYTICS_SORTS: Record<UserAnalyticsQuery["sortBy"], string> = {
-  lastInteraction: "last_interaction",
-  interactionTime: "interaction_time",
+  lastInteraction: "last_interaction_at",
+  interactionTime: "interaction_micros",
   creditsUsed: "credits_used",
   name: "lower(name)",
   email: "lower(email)",
 };
 
+/** Users who chatted or called: the predicate of the analytics indexes. */
+const interacted = sql`${users.role} = 'user' and ${users.lastInteractionAt} is not null`;
+/** Whole seconds, rounded half away from zero as the sum of decision 0026 always was. */
+const interactionSeconds = sql`round(${users.interactionMicros}::numeric / 1000000)`;
+
 export function createDashboardsRepository(db: Database) {
   // Both drivers answer raw statements with { rows }.
   const run = async <T>(query: SQL) => (await db.execute(query)) as unknown as { rows: T[] };
   const toDate = (value: unknown) => (value ? new Date(value as string) : null);
-
-  /**
-   * Every user (not admin) who chatted or called, with their interaction time, credits used and
-   * last interaction. Chat time per decision 0026: each message's gap to the user's previous one
-   * counts when within the session gap, plus the allowance per user message.
-   */
-  const interactions = () => sql`
-    with gaps as (
-      select ${chatMessages.userId} as user_id, ${chatMessages.sender} as sender,
-        ${chatMessages.createdAt} as created_at,
-        extract(epoch from ${chatMessages.createdAt} - lag(${chatMessages.createdAt})
-          over (partition by ${chatMessages.userId} order by ${chatMessages.createdAt}, ${chatMessages.seq})) as gap
-      from ${chatMessages}
-    ),
-    chat as (
-      select user_id,
-        coalesce(sum(gap) filter (where gap <= ${CHAT_SESSION_GAP_SECONDS}), 0)
-          + ${CHAT_MESSAGE_ALLOWANCE_SECONDS} * count(*) filter (where sender = 'user') as seconds,
-        max(created_at) as last_at
-      from gaps group by user_id
-    ),
-    calls as (
-      select ${voiceCalls.userId} as user_id, sum(${voiceCalls.durationSeconds}) as seconds,
-        max(coalesce(${voiceCalls.endedAt}, ${voiceCalls.startedAt})) as last_at
-      from ${voiceCalls} group by ${voiceCalls.userId}
-    ),
-    active as (
-      select user_id from chat union select user_id from calls
-    ),
-    spent as (
-      select ${creditLedger.userId} as user_id, sum(-${creditLedger.amount}) as credits
-      from ${creditLedger} where ${creditLedger.amount} < 0 group by ${creditLedger.userId}
-    ),
-    interactions as (
-      select u.id, u.name, u.email, u.profile_image,
-        round(coalesce(c.seconds, 0) + coalesce(v.seconds, 0))::int as interaction_time,
-        coalesce(s.credits, 0)::int as credits_used,
-        greatest(c.last_at, v.last_at) as last_interaction
-      from active a
-      join ${users} u on u.id = a.user_id and u.role = 'user'
-      left join chat c on c.user_id = a.user_id
-      left join calls v on v.user_id = a.user_id
-      left join spent s on s.user_id = a.user_id
-    )`;
 
   return {
     /** Credits a user spent in all, and their last message. Served by the user's indexes. */
@@ -248,52 +211,66 @@ export function createDashboardsRepository(db: Database) {
     /** The revenue figures of a kind, per currency (dashboards/revenue.ts). */
     revenue: (kind: RevenueKind, now: Date) => revenueFigures(db, kind, now),
 
-    /** One page of the interactions, sorted and searched, with the totals over every user. */
+    /**
+     * One page of the users who chatted or called, sorted and searched, with the totals over all
+     * of them: read from the figures the triggers keep on users and in user_analytics_totals
+     * (migration 0016, decision 0048),
+     * so the cost follows the number of users shown, not the history behind them.
+     */
     async userAnalytics(query: UserAnalyticsQuery) {
       const search = query.search
-        ? sql`where name ilike ${containsPattern(query.search)} or email ilike ${containsPattern(query.search)}`
+        ? sql`and (${users.name} ilike ${containsPattern(query.search)} or ${users.email} ilike ${containsPattern(query.search)})`
         : sql``;
       const direction = query.sortOrder === 1 ? "asc" : "desc";
-      const order = sql.raw(
-        `${ANALYTICS_SORTS[query.sortBy]} ${direction} nulls last, id ${direction}`,
-      );
-      const { rows } = await run<{
-        id: string;
-        name: string;
-        email: string;
-        profile_image: string | null;
-        interaction_time: number;
-        credits_used: number;
-        last_interaction: unknown;
-        matched: number;
-        total_users: number;
-        total_time: number;
-      }>(sql`
-        ${interactions()},
-        totals as (select count(*)::int as total_users, coalesce(sum(interaction_time), 0)::float8 as total_time from interactions),
-        matched as (select * from interactions ${search}),
-        counted as (select count(*)::int as matched from matched),
-        page as (select * from matched
-          order by ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit})
-        select totals.*, counted.*, page.* from totals cross join counted left join page on true
-        order by ${order}`);
-      const first = rows[0];
-      const items: InteractionRow[] = rows
-        .filter((row) => row.id !== null)
-        .map((row) => ({
-          id: row.id,
-          name: row.name,
-          email: row.email,
-          profileImage: row.profile_image,
-          interactionTime: Number(row.interaction_time),
-          creditsUsed: Number(row.credits_used),
-          lastInteraction: toDate(row.last_interaction),
-        }));
+      // No "nulls last": every sorted value is present for these users, and the plain order is
+      // the one their indexes give forwards and backwards.
+      const order = sql.raw(`${ANALYTICS_SORTS[query.sortBy]} ${direction}, id ${direction}`);
+      // With a search, the page query counts its matches too (one trigram scan, not two).
+      const [page, totals] = await Promise.all([
+        run<{
+          id: string;
+          name: string;
+          email: string;
+          profile_image: string | null;
+          interaction_time: number;
+          credits_used: number;
+          last_interaction: unknown;
+          matched: number;
+        }>(sql`
+          select id, name, email, profile_image, ${interactionSeconds}::float8 as interaction_time,
+            credits_used::float8 as credits_used, last_interaction_at as last_interaction,
+            ${query.search ? sql`count(*) over ()` : sql`0`}::float8 as matched
+          from ${users} where ${interacted} ${search}
+          order by ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`),
+        run<{ total_users: number; total_time: number }>(sql`
+          select coalesce(sum(${userAnalyticsTotals.users}), 0)::float8 as total_users,
+            coalesce(sum(${userAnalyticsTotals.seconds}), 0)::float8 as total_time
+          from ${userAnalyticsTotals}`),
+      ]);
+      const first = totals.rows[0];
+      const totalUsers = Number(first?.total_users ?? 0);
+      let matched = query.search ? Number(page.rows[0]?.matched ?? 0) : totalUsers;
+      if (query.search && page.rows.length === 0 && query.page > 1) {
+        // A page past the last match: count them on their own.
+        const counted = await run<{ n: number }>(
+          sql`select count(*)::float8 as n from ${users} where ${interacted} ${search}`,
+        );
+        matched = Number(counted.rows[0]?.n ?? 0);
+      }
+      const items: InteractionRow[] = page.rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        email: row.email,
+        profileImage: row.profile_image,
+        interactionTime: Number(row.interaction_time),
+        creditsUsed: Number(row.credits_used),
+        lastInteraction: toDate(row.last_interaction),
+      }));
       return {
         rows: items,
-        matched: Number(first?.matched ?? 0),
-        totalUsers: Number(first?.total_users ?? 0),
-        totalTime: Math.round(Number(first?.total_time ?? 0)),
+        matched,
+        totalUsers,
+        totalTime: Number(first?.total_time ?? 0),
       };
     },
   };

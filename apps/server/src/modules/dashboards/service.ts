@@ -7,8 +7,8 @@ import type {
 } from "@twinline/contracts";
 import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
-import { subscriptionOf } from "../billing/subscription-state.ts";
 import type { ChatService } from "../chat/service.ts";
+import { subscriptionOf } from "../users/subscription-state.ts";
 import { lastUtcDays, utcPeriods } from "./periods.ts";
 import type { DashboardsRepository } from "./repository.ts";
 

@@ -4,6 +4,7 @@ import type { Config } from "../../config.ts";
 import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { adminSettingsRoutes } from "./admin-routes.ts";
 import { createAdminSettingsService } from "./admin-service.ts";
+import { adminSitePagesRoutes } from "./pages-routes.ts";
 
 export interface AdminSettingsModuleOptions {
   config: Config;
@@ -30,6 +31,7 @@ export const adminSettingsModule = fp<AdminSettingsModuleOptions>(
       service,
       ...(options.imageBytes ? { imageBytes: options.imageBytes } : {}),
     });
+    await app.register(adminGuarded(adminSitePagesRoutes), { pages: app.sitePages });
   },
   { name: "admin-settings", dependencies: ["settings", "providers", "uploads", "accounts"] },
 );

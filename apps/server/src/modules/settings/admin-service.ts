@@ -175,7 +175,12 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       const { aiProfileImage: _a, ...aiProfile } = rest.aiProfile;
       // Settings and keys in one transaction: a failed save changes neither.
       const alongside = Object.keys(changes).length > 0 ? [keys.writeStep(changes)] : [];
-      await settings.update({ ...rest, aiProfile }, alongside);
+      // An absent site name keeps the stored one (undefined would overwrite it).
+      const { siteName, ...others } = rest;
+      await settings.update(
+        { ...others, ...(siteName === undefined ? {} : { siteName }), aiProfile },
+        alongside,
+      );
       return read();
     },
 

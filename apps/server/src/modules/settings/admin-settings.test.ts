@@ -46,6 +46,8 @@ describe("operator settings: keys, tests, uploads", () => {
     ]);
     t = await createTestApp({
       env: {
+        // As on a machine without Debian's pocketsphinx: speech to text is plainly offline.
+        POCKETSPHINX_BIN: "/nonexistent/pocketsphinx_continuous",
         OPENAI_BASE_URL: openai.baseUrl,
         STRIPE_API_BASE: stripe.origin,
         ELEVENLABS_BASE_URL: elevenLabs.origin,

@@ -7,6 +7,9 @@ import {
   PROVIDER_KEYS_CHANGED_CHANNEL,
   type ProviderKeysRepository,
 } from "./keys-repository.ts";
+import { createSitePagesRepository } from "./pages-repository.ts";
+import { sitePagesRoutes } from "./pages-routes.ts";
+import { createSitePagesService, type SitePagesService } from "./pages-service.ts";
 import { createSettingsRepository, SETTINGS_CHANGED_CHANNEL } from "./repository.ts";
 import { settingsRoutes } from "./routes.ts";
 import { createSettingsService, type SettingsService } from "./service.ts";
@@ -20,6 +23,8 @@ declare module "fastify" {
      * answers from memory, dropped by every key write here or on another instance (0013).
      */
     providerKeys: ProviderKeysRepository;
+    /** The legal and company pages: the admin's markdown or the built-in text. */
+    sitePages: SitePagesService;
   }
 }
 
@@ -63,6 +68,12 @@ export const settingsModule = fp<{ secretsKey: string }>(
       writeStep: (changes) => keys.writeStep(changes),
     });
     await app.register(settingsRoutes, { settings });
+    const pages = createSitePagesService({
+      repository: createSitePagesRepository(connection.db),
+      settings,
+    });
+    app.decorate("sitePages", pages);
+    await app.register(sitePagesRoutes, { pages });
   },
   { name: "settings" },
 );

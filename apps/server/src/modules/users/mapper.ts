@@ -6,7 +6,7 @@ import type {
   User,
 } from "@twinline/contracts";
 import type { UserRow } from "../../db/schema/index.ts";
-import { NO_SUBSCRIPTION, type SubscriptionView } from "../billing/subscription-state.ts";
+import { NO_SUBSCRIPTION, type SubscriptionView } from "./subscription-state.ts";
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -46,6 +46,7 @@ export function toAdminListItem(
     profileImage: user.profileImage,
     createdAt: user.createdAt.toISOString(),
     lastLogin: iso(user.lastLogin),
+    lastActive: iso(user.lastActiveAt),
     credits: user.credits,
     isActive: user.isActive,
     role: user.role,
@@ -80,6 +81,7 @@ export function toAdminUserDetail(
     role: user.role,
     createdAt: user.createdAt.toISOString(),
     lastLogin: iso(user.lastLogin),
+    lastActive: iso(user.lastActiveAt),
     dailyMessageCount: figures.dailyMessageCount,
     credits: user.credits,
     totalSpent: figures.totalSpent?.value ?? 0,

@@ -29,6 +29,7 @@ const SORT_COLUMNS: Record<AdminUsersQuery["sortBy"], SQL | AnyColumn> = {
   name: sql`lower(${users.name})`,
   email: sql`lower(${users.email})`,
   lastLogin: users.lastLogin,
+  lastActive: users.lastActiveAt,
   credits: users.credits,
 };
 
@@ -128,10 +129,10 @@ export function createUsersRepository(db: Database) {
       const where = filters.length > 0 ? and(...filters) : undefined;
       const column = SORT_COLUMNS[query.sortBy];
       const direction = query.sortOrder === 1 ? asc : desc;
-      // Never-logged-in users sort last either way.
+      // Never-logged-in (never active) users sort last either way.
       const order =
-        query.sortBy === "lastLogin"
-          ? sql`${users.lastLogin} ${sql.raw(query.sortOrder === 1 ? "asc" : "desc")} nulls last`
+        query.sortBy === "lastLogin" || query.sortBy === "lastActive"
+          ? sql`${column} ${sql.raw(query.sortOrder === 1 ? "asc" : "desc")} nulls last`
           : direction(column);
       const [rows, totals] = await Promise.all([
         db

@@ -1,6 +1,6 @@
 import { SECONDS_PER_MINUTE, VOICE_MESSAGES } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
-import type { VoiceClock } from "./clock.ts";
+import type { Clock } from "../../lib/clock.ts";
 import type { VoiceCallRow, VoiceRepository } from "./repository.ts";
 
 const MINUTE_MS = SECONDS_PER_MINUTE * 1000;
@@ -32,7 +32,7 @@ export class CallMeter {
     private readonly call: VoiceCallRow,
     private readonly deps: {
       repository: VoiceRepository;
-      clock: VoiceClock;
+      clock: Clock;
       log: FastifyBaseLogger;
       events: MeterEvents;
     },

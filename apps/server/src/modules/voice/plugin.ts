@@ -3,9 +3,8 @@ import { VOICE_MAX_UTTERANCE_BYTES } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { VoiceSpendLimits } from "../../config.ts";
+import { type Clock, systemClock } from "../../lib/clock.ts";
 import { watchSessionEnds } from "../auth/session-events.ts";
-import { createChatRepository } from "../chat/repository.ts";
-import { systemClock, type VoiceClock } from "./clock.ts";
 import { createVoiceEngine } from "./engine.ts";
 import { createVoiceRepository } from "./repository.ts";
 import { voiceRoutes } from "./routes.ts";
@@ -21,7 +20,7 @@ declare module "fastify" {
 
 export interface VoiceModuleOptions {
   /** The metering's clock (tests move a manual one); default the system clock. */
-  clock?: VoiceClock;
+  clock?: Clock;
   /** Provider spend outside a paid call (config.ts voiceSpend). */
   spend: VoiceSpendLimits;
 }
@@ -52,7 +51,7 @@ export const voiceModule = fp<VoiceModuleOptions>(
       settings: app.settings,
       clock,
       log: app.log,
-      turns: createChatRepository(app.database.db),
+      turns: app.chat.callTurnStore,
       onTurn: (userId) => app.memory.noteActivity(userId),
       authenticate: (token) => app.authenticateToken(token),
       usage: {

@@ -8,11 +8,11 @@ import {
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChatMessageRow, UserRow } from "../../db/schema/index.ts";
+import type { Clock } from "../../lib/clock.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { SessionEnd } from "../auth/session-events.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { type CallTurnStore, DatabaseCallTurns } from "./call-turns.ts";
-import type { VoiceClock } from "./clock.ts";
 import type { VoiceEngine } from "./engine.ts";
 import { CallMeter } from "./metering.ts";
 import { type CallChannel, CallConversation } from "./pipeline.ts";
@@ -88,7 +88,7 @@ export class LiveCall {
     private readonly deps: {
       repository: VoiceRepository;
       engine: VoiceEngine;
-      clock: VoiceClock;
+      clock: Clock;
       log: FastifyBaseLogger;
       voiceId: string | null;
       turns: CallTurnStore;
@@ -215,7 +215,7 @@ export interface VoiceServiceOptions {
   repository: VoiceRepository;
   engine: VoiceEngine;
   settings: Pick<SettingsService, "get">;
-  clock: VoiceClock;
+  clock: Clock;
   log: FastifyBaseLogger;
   /** Where call turns are stored (the chat repository: one conversation with the chat). */
   turns: CallTurnStore & {

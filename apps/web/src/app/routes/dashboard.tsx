@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
 import { DashboardLayout } from "@/features/dashboard/components/dashboard-layout";
@@ -44,7 +44,31 @@ export function DashboardHomeRoute() {
       />
     );
   }
-  return <OverviewPage />;
+  return <OverviewWithSubscription />;
+}
+
+// The subscription dialog's code comes with its first opening.
+const SubscriptionDialog = lazy(() =>
+  import("@/features/billing").then((m) => ({ default: m.SubscriptionDialog })),
+);
+
+/** The overview, whose Subscribe now buttons open the billing feature's subscription dialog. */
+function OverviewWithSubscription() {
+  const [dialog, setDialog] = useState({ open: false, opened: false });
+  const onSubscribe = useCallback(() => setDialog({ open: true, opened: true }), []);
+  return (
+    <>
+      <OverviewPage onSubscribe={onSubscribe} />
+      {dialog.opened ? (
+        <Suspense fallback={null}>
+          <SubscriptionDialog
+            open={dialog.open}
+            onOpenChange={(open) => setDialog((d) => ({ ...d, open }))}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
 }
 
 /** `/dashboard/profile`. */

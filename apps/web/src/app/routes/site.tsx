@@ -1,19 +1,13 @@
 import { lazy, Suspense, useState } from "react";
 import { Outlet, useParams } from "react-router";
-import {
-  AboutPage,
-  CharacterPage,
-  CharactersPage,
-  PremiumPage,
-  SiteLayout,
-} from "@/features/characters";
+import { CharacterPage, CharactersPage, PremiumPage, SiteLayout } from "@/features/characters";
 
 // The login modal is its own bundle, fetched when Guest Login is pressed.
 const AuthModal = lazy(() =>
   import("@/features/auth/components/auth-modal").then((m) => ({ default: m.AuthModal })),
 );
 
-/** The alternate header layout around the character pages, /characters, /premium, /about. */
+/** The alternate header layout around the character pages, /characters and /premium. */
 export function SiteLayoutRoute() {
   const [modal, setModal] = useState({ open: false, opening: 0 });
   return (
@@ -39,4 +33,4 @@ export function CharacterRoute() {
   return <CharacterPage id={id} />;
 }
 
-export { AboutPage as AboutRoute, CharactersPage as CharactersRoute, PremiumPage as PremiumRoute };
+export { CharactersPage as CharactersRoute, PremiumPage as PremiumRoute };

@@ -3,6 +3,7 @@ import { clsx } from "clsx";
 import { LoaderCircle } from "lucide-react";
 import type { ReactNode } from "react";
 import { buttonClasses } from "./button";
+import { useFocusReturn } from "./use-focus-return";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -29,6 +30,7 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
+  const focusReturn = useFocusReturn();
   return (
     <AlertDialog.Root
       open={open}
@@ -38,7 +40,10 @@ export function ConfirmDialog({
     >
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-stone-950/50 backdrop-blur-sm" />
-        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-stone-200 bg-white p-6 shadow-2xl dark:border-white/10 dark:bg-stone-900">
+        <AlertDialog.Content
+          {...focusReturn}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-stone-200 bg-white p-6 shadow-2xl dark:border-white/10 dark:bg-stone-900"
+        >
           <AlertDialog.Title className="font-display text-lg font-bold text-stone-900 dark:text-white">
             {title}
           </AlertDialog.Title>

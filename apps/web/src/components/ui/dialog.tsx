@@ -2,6 +2,7 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { clsx } from "clsx";
 import { X } from "lucide-react";
 import type { ReactNode } from "react";
+import { useFocusReturn } from "./use-focus-return";
 
 interface DialogProps {
   open: boolean;
@@ -30,11 +31,13 @@ export function Dialog({
   className,
   testId,
 }: DialogProps) {
+  const focusReturn = useFocusReturn();
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-stone-950/60 backdrop-blur-sm" />
         <DialogPrimitive.Content
+          {...focusReturn}
           data-testid={testId}
           className={clsx(
             "fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-1.5rem)] w-[calc(100vw-1.5rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-3xl border border-stone-200 bg-white p-5 shadow-2xl focus:outline-none sm:p-7 dark:border-white/10 dark:bg-stone-900",

@@ -116,14 +116,18 @@ function FieldFrame({
   const describedBy =
     [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={className}>
-      <div className="mb-1.5 flex items-center justify-between gap-3">
+    <div className={clsx("relative", className)}>
+      <div className={clsx("mb-1.5 flex min-h-6 items-center", labelAside ? "pr-36" : null)}>
         <label htmlFor={inputId} className="text-sm font-medium text-stone-800 dark:text-stone-200">
           {label}
         </label>
-        {labelAside}
       </div>
       {children(describedBy)}
+      {/* Shown beside the label but after the input in the DOM, so Tab reaches the input first
+          (Email, then Password, then "Forgot password?"). */}
+      {labelAside ? (
+        <div className="absolute top-0 right-0 flex min-h-6 items-center">{labelAside}</div>
+      ) : null}
       {hint ? (
         <p id={hintId} className="mt-1.5 text-xs text-stone-500 dark:text-stone-400">
           {hint}

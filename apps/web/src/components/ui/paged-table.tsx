@@ -3,6 +3,7 @@ import { clsx } from "clsx";
 import { type ReactNode, useEffect, useRef } from "react";
 import { Skeleton } from "./skeleton";
 import { SortableHeader, tdClasses, thClasses } from "./sortable-header";
+import { TableScroll } from "./table-scroll";
 
 export interface TableColumn<F extends string> {
   label: string;
@@ -94,7 +95,7 @@ export function PagedTable<F extends string>({
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto" data-testid={scrollTestId}>
+    <TableScroll label={caption} testId={scrollTestId}>
       <table
         className="min-w-full divide-y divide-stone-200 dark:divide-white/10"
         aria-busy={fetching}
@@ -113,7 +114,7 @@ export function PagedTable<F extends string>({
           {children}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -5,7 +5,6 @@ import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
 import { jsonResponse, renderApp } from "@/test/render";
-import { exportFileName, formatDuration } from "./api/chat-logs";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });
@@ -59,19 +58,6 @@ function logsApi(routes: Parameters<typeof mockAdminApi>[0] = {}) {
 function lastQuery(api: ReturnType<typeof mockAdminApi>) {
   return Object.fromEntries(api.callsTo("GET /api/admin/chat-logs").at(-1)?.url.searchParams ?? []);
 }
-
-describe("formatting", () => {
-  it("shows durations as the spec does", () => {
-    expect(formatDuration(42)).toBe("42s");
-    expect(formatDuration(60)).toBe("1m");
-    expect(formatDuration(2700)).toBe("45m");
-    expect(formatDuration(3 * 3600 + 5 * 60 + 9)).toBe("3h 5m");
-  });
-
-  it("names the export with the date", () => {
-    expect(exportFileName(new Date(2025, 2, 4))).toBe("chat-logs-2025-03-04.csv");
-  });
-});
 
 describe("chat logs screen", () => {
   it("lists conversations with the admin token, 10 a page, newest first", async () => {

@@ -1,2 +1,1 @@
-export { formatDuration } from "./api/chat-logs";
 export { AdminChatLogsPage } from "./components/chat-logs-page";

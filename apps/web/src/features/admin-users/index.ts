@@ -1,6 +1,4 @@
 export {
-  formatDate,
-  formatUsd,
   planDurationLabel,
   renewalText,
   subscriptionStatusLabel,

@@ -25,3 +25,6 @@ export const RESET_TOKEN_MIN_LENGTH = 20;
 export const RESET_REDIRECT_MS = 3000;
 
 export type AuthMode = "login" | "signup";
+
+/** Google's sign-in script that has not loaded after this long counts as unreachable. */
+export const GOOGLE_SCRIPT_TIMEOUT_MS = 10_000;

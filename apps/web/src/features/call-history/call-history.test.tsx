@@ -58,8 +58,8 @@ describe("call history", () => {
     const { router } = renderApp("/dashboard/call-history");
     await waitFor(() => expect(screen.getAllByTestId("call-row")).toHaveLength(10));
     const first = screen.getAllByTestId("call-row")[0] as HTMLElement;
-    // The newest call: 95 → 30 + 665 s = 11 min 35 s, 12 started minutes × 5 credits.
-    expect(within(first).getByText("11 min 35 s")).toBeInTheDocument();
+    // The newest call: 95 → 30 + 665 s = 11m 35s (shown "11m"), 12 started minutes × 5 credits.
+    expect(within(first).getByText("11m")).toBeInTheDocument();
     expect(within(first).getByText("60")).toBeInTheDocument();
     expect(screen.getByText("Showing 1 to 10 of 95 calls")).toBeInTheDocument();
 

@@ -139,6 +139,6 @@ describe("alternate header layout", () => {
     const { router } = renderApp("/premium");
     expect(await screen.findByRole("heading", { name: "Premium", level: 1 })).toBeInTheDocument();
     await router.navigate("/about");
-    expect(await screen.findByRole("heading", { name: "About", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "About Us", level: 1 })).toBeInTheDocument();
   });
 });

@@ -1,3 +1,3 @@
 export { CharacterPage } from "./components/character-page";
 export { SiteLayout } from "./components/site-layout";
-export { AboutPage, CharactersPage, PremiumPage } from "./components/site-pages";
+export { CharactersPage, PremiumPage } from "./components/site-pages";

@@ -121,6 +121,23 @@ describe("chat screen", () => {
     expect(screen.getByTestId("word-counter")).toHaveTextContent("0 / 500");
   });
 
+  it("marks a message whose reply failed, as the server keeps it (after a reload too)", async () => {
+    chatApi({
+      "GET /api/chat/messages": () =>
+        jsonResponse({
+          success: true,
+          data: {
+            messages: [message(1, { content: "Are you there?", replyFailed: true })],
+            pagination: { total: 1, page: 1, limit: 20, pages: 1 },
+          },
+        }),
+    });
+    renderChat();
+    const mark = await screen.findByTestId("reply-failed");
+    expect(mark).toHaveTextContent(CHAT_TEXT.replyFailedMark);
+    expect(within(screen.getByRole("log")).getAllByRole("listitem")).toHaveLength(1);
+  });
+
   it("shows unlimited for subscribers", async () => {
     chatApi({ "GET /api/chat/usage": usage("unlimited") });
     renderChat();

@@ -18,6 +18,7 @@ export const CHAT_TEXT = {
   failedLoadMessages: "Failed to load messages",
   failedClear: "Failed to clear chat history",
   historyCleared: CHAT_MESSAGES.historyCleared,
+  replyFailedMark: "No reply: sending failed",
 } as const;
 
 /** Messages per page (user-side spec, section 9). */

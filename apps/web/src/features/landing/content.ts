@@ -1,3 +1,4 @@
+import { SITE_PAGES } from "@twinline/contracts";
 import {
   Brain,
   Clock,
@@ -110,19 +111,11 @@ export const PREVIEW_MESSAGES: readonly PreviewMessage[] = [
   },
 ];
 
-/** Placeholder destinations: the spec does not give them (docs/decisions/0005-landing-footer-links.md). */
+/** The footer's Legal and Company links: the site's own pages (decision 0046). */
 export const FOOTER_LINKS = {
-  Legal: [
-    { label: "Terms of Service", href: "#terms" },
-    { label: "Privacy Policy", href: "#privacy" },
-    { label: "Refund Policy", href: "#refunds" },
-  ],
-  Company: [
-    { label: "About Us", href: "#about" },
-    { label: "Contact", href: "#contact" },
-    { label: "FAQ", href: "#faq" },
-  ],
-} as const;
+  Legal: SITE_PAGES.filter((page) => page.group === "Legal"),
+  Company: SITE_PAGES.filter((page) => page.group === "Company"),
+};
 
 /** Where logged-out visitors go for now (a later issue opens the login modal instead). */
 export const AUTH_PATH = "/auth";

@@ -71,7 +71,7 @@ describe("user analytics", () => {
       const cards = screen.getAllByTestId("analytics-card");
       expect(cards[0]).toHaveTextContent("Total Interacted Users12");
       expect(cards[1]).toHaveTextContent("Total Interaction Time2h 0m");
-      expect(cards[2]).toHaveTextContent("Avg. Interaction Time10m 0s");
+      expect(cards[2]).toHaveTextContent("Avg. Interaction Time10m");
       expect(screen.getByText("Showing 1 to 10 of 12 users")).toBeInTheDocument();
       const query = Object.fromEntries(api.callsTo(URL_KEY)[0]?.url.searchParams ?? []);
       expect(query).toMatchObject({

@@ -1,6 +1,7 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { CreditPackage, SubscriptionPlan } from "@twinline/contracts";
+import { BILLING_MESSAGES } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, renderApp } from "@/test/render";
@@ -62,7 +63,10 @@ describe("/admin/subscriptions", () => {
       "GET /api/subscriptions": () =>
         jsonResponse({
           success: true,
-          data: [plan(), plan({ _id: "p2", name: "Silver", isActive: false })],
+          data: [
+            plan({ subscriberCount: 1_204 }),
+            plan({ _id: "p2", name: "Silver", isActive: false }),
+          ],
         }),
     });
     renderApp("/admin/subscriptions");
@@ -73,7 +77,9 @@ describe("/admin/subscriptions", () => {
     expect(cards[0]).toHaveTextContent("3f2a9c1e-a…");
     expect(cards[0]).toHaveTextContent("prod_ABCDE…");
     expect(cards[0]).toHaveTextContent("Not synced");
+    expect(cards[0]).toHaveTextContent("1,204 active subscribers");
     expect(cards[1]).toHaveTextContent("Inactive");
+    expect(cards[1]).toHaveTextContent("0 active subscribers");
     // The admin token goes with the plan list although its URL has no /admin.
     expect(api.callsTo("GET /api/subscriptions")[0]?.headers.get("Authorization")).toBe(
       "Bearer admin-token",
@@ -175,6 +181,42 @@ describe("/admin/subscriptions", () => {
     await user.click(remove);
     expect(await screen.findByText("Subscription plan deleted successfully")).toBeInTheDocument();
     expect(api.callsTo(`DELETE /api/subscriptions/${plan()._id}`)).toHaveLength(1);
+  });
+
+  it("warns, with the count, before deleting a plan people are subscribed to", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/subscriptions": () =>
+        jsonResponse({ success: true, data: [plan({ subscriberCount: 3 })] }),
+    });
+    renderApp("/admin/subscriptions");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Delete Gold" }));
+    const dialog = await screen.findByRole("dialog", { name: "Delete Subscription Plan" });
+    expect(dialog).toHaveTextContent(
+      "This plan has 3 active subscribers: they keep their subscription and price until they cancel",
+    );
+  });
+
+  it("says Stripe is not configured when Sync runs without a key", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/subscriptions": () => jsonResponse({ success: true, data: [plan()] }),
+      "POST /api/subscriptions/sync-stripe": () =>
+        jsonResponse({
+          success: true,
+          message: BILLING_MESSAGES.stripeNotConfigured,
+          mode: "sandbox",
+          created: 0,
+          updated: 0,
+          deactivated: 0,
+        }),
+    });
+    renderApp("/admin/subscriptions");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Sync with Stripe" }));
+    expect(await screen.findByText(BILLING_MESSAGES.stripeNotConfigured)).toBeInTheDocument();
+    expect(screen.queryByText("Plans synced with Stripe")).not.toBeInTheDocument();
   });
 
   it("syncs with Stripe, toggles a plan, and toasts their failures", async () => {

@@ -7,7 +7,7 @@ import type {
 } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { downloadCsv } from "@/features/admin-billing/api/csv";
+import { downloadCsv, downloadFile } from "@/lib/csv";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
@@ -209,7 +209,7 @@ describe("/admin/credit-transactions", () => {
 
   it("Export all asks the server for every row of the filters and saves its CSV", async () => {
     signInAdmin();
-    const saveBlob = vi.spyOn(downloadCsv, "saveBlob").mockImplementation(() => {});
+    const saveFile = vi.spyOn(downloadFile, "save").mockImplementation(() => {});
     const api = mockAdminApi({
       "GET /api/admin/revenue": () => jsonResponse(revenue),
       "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()], 25)),
@@ -229,7 +229,7 @@ describe("/admin/credit-transactions", () => {
     // Every page: page and limit are not sent.
     expect(asked?.has("page")).toBe(false);
     expect(asked?.has("limit")).toBe(false);
-    const [name, blob] = saveBlob.mock.calls[0] as [string, Blob];
+    const [name, blob] = saveFile.mock.calls[0] as [string, Blob];
     expect(name).toMatch(/^credit-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(await blob.text()).toContain('"2025-02-03"');
   });

@@ -18,6 +18,7 @@ const bob = listUser({
   name: "Bright Buyer",
   email: "buyer@example.com",
   lastLogin: null,
+  lastActive: null,
   isActive: false,
   subscription: { status: "active", planId: "p1" },
 });

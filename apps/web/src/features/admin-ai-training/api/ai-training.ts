@@ -8,6 +8,7 @@ import {
   UPLOAD_LIMITS,
   VOICE_SAMPLE_TYPES,
   type VoiceSample,
+  voiceCloneResponseSchema,
   voiceIdResponseSchema,
   voiceSampleResponseSchema,
 } from "@twinline/contracts";
@@ -126,7 +127,7 @@ export async function fetchVoiceSampleAudio(signal?: AbortSignal): Promise<Blob>
 /** PUT /api/ai-training/voice-id; resolves to the stored id and the server's message. */
 export async function updateVoiceId(
   voiceId: string,
-): Promise<{ voiceId: string; message: string | null }> {
+): Promise<{ voiceId: string | null; message: string | null }> {
   const answer = await api.put(
     "/api/ai-training/voice-id",
     { voiceId },
@@ -142,7 +143,7 @@ export async function generateVoiceClone(input: {
 }): Promise<{ voiceId: string; message: string }> {
   const answer = await api.post("/api/ai-training/generate-voice-clone", input, {
     token: "admin",
-    schema: voiceIdResponseSchema,
+    schema: voiceCloneResponseSchema,
   });
   return { voiceId: answer.data.voiceId, message: answer.message };
 }
@@ -177,17 +178,4 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${sizeFormat.format(bytes / 1024)} KB`;
   return `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
-}
-
-const dateFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-});
-
-export function formatUploadDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "—" : dateFormat.format(date);
 }

@@ -238,7 +238,7 @@ describe("AI Training", () => {
           : jsonResponse({
               success: true,
               message: "Voice ID updated",
-              data: { voiceId: (body as { voiceId: string }).voiceId },
+              data: { voiceId: (body as { voiceId: string }).voiceId || null },
             }),
     });
     const user = await openPage();
@@ -267,6 +267,13 @@ describe("AI Training", () => {
     await user.clear(screen.getByRole("textbox", { name: "Voice ID" }));
     await user.click(screen.getByRole("button", { name: "Cancel" }));
     expect(screen.getByTestId("voice-id")).toHaveTextContent("voice_123");
+
+    // Emptied and saved: cleared.
+    await user.click(screen.getByRole("button", { name: "Edit Voice ID" }));
+    await user.clear(screen.getByRole("textbox", { name: "Voice ID" }));
+    await user.click(screen.getByRole("button", { name: "Save Voice ID" }));
+    expect(await screen.findByTestId("voice-id")).toHaveTextContent("No voice ID set");
+    expect(api.callsTo("PUT /api/ai-training/voice-id").at(-1)?.body).toEqual({ voiceId: "" });
   });
 
   it("needs a voice sample before generating a clone", async () => {

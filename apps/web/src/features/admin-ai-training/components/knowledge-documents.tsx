@@ -7,12 +7,12 @@ import toast from "react-hot-toast";
 import { buttonClasses } from "@/components/ui/button";
 import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
+import { formatDateTime } from "@/lib/format";
 import {
   AI_TRAINING_MESSAGES,
   aiTrainingKeys,
   deleteKnowledgeDocument,
   formatBytes,
-  formatUploadDate,
   knowledgeFileError,
   uploadKnowledgeDocument,
 } from "../api/ai-training";
@@ -107,7 +107,7 @@ export function KnowledgeDocuments({ documents }: { documents: KnowledgeDocument
                   <p className="mt-0.5 text-xs text-stone-500 dark:text-stone-400">
                     <span>{formatBytes(doc.size)}</span>
                     <span aria-hidden="true"> · </span>
-                    <span>{formatUploadDate(doc.uploadDate)}</span>
+                    <span>{formatDateTime(doc.uploadDate)}</span>
                     <span aria-hidden="true"> · </span>
                     <span>
                       {doc.passages} {doc.passages === 1 ? "passage" : "passages"}

@@ -14,12 +14,12 @@ import { buttonClasses } from "@/components/ui/button";
 import { inputClasses, TextField } from "@/components/ui/field";
 import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
+import { formatDateTime } from "@/lib/format";
 import {
   AI_TRAINING_MESSAGES,
   aiTrainingKeys,
   fetchVoiceSampleAudio,
   formatBytes,
-  formatUploadDate,
   generateVoiceClone,
   updateVoiceId,
   uploadVoiceSample,
@@ -77,7 +77,7 @@ export function VoiceSampleSection({ sample }: { sample: VoiceSample | null }) {
               {sample.originalName}
             </p>
             <p className="mt-0.5 text-xs text-stone-500 dark:text-stone-400">
-              {formatBytes(sample.size)} · {formatUploadDate(sample.uploadDate)}
+              {formatBytes(sample.size)} · {formatDateTime(sample.uploadDate)}
             </p>
             <SamplePlayer sample={sample} />
           </div>
@@ -294,7 +294,8 @@ export function VoiceCloneSection({ hasSample }: { hasSample: boolean }) {
             htmlFor={descriptionId}
             className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
           >
-            Description <span className="font-normal text-stone-500">(optional)</span>
+            Description{" "}
+            <span className="font-normal text-stone-500 dark:text-stone-400">(optional)</span>
           </label>
           <textarea
             id={descriptionId}

@@ -23,14 +23,3 @@ export const userAnalyticsQuery = (params: UserAnalyticsQuery) =>
     placeholderData: keepPreviousData,
     refetchInterval: ANALYTICS_REFRESH_MS,
   });
-
-/** "2h 5m", "3m 20s", "45s". */
-export function formatInteractionTime(totalSeconds: number): string {
-  const seconds = Math.max(0, Math.round(totalSeconds));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  if (h > 0) return `${h}h ${m}m`;
-  if (m > 0) return `${m}m ${s}s`;
-  return `${s}s`;
-}

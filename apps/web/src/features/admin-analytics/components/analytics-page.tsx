@@ -15,7 +15,8 @@ import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
 import { errorMessage } from "@/lib/api-client";
-import { ANALYTICS_PAGE_SIZE, formatInteractionTime, userAnalyticsQuery } from "../api/analytics";
+import { formatDateTime, formatDuration } from "@/lib/format";
+import { ANALYTICS_PAGE_SIZE, userAnalyticsQuery } from "../api/analytics";
 
 type SortField = "name" | "email" | "interactionTime" | "creditsUsed" | "lastInteraction";
 
@@ -60,14 +61,6 @@ function SummaryCard({
       </span>
     </Card>
   );
-}
-
-function formatWhen(iso: string | null): string {
-  if (!iso) return "—";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? "—"
-    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
 /** /admin/UserAnalytics: the three totals and the searchable, sortable, paged table. */
@@ -117,13 +110,13 @@ export function AdminUserAnalyticsPage() {
           label="Total Interaction Time"
           icon={Clock}
           pending={pending}
-          value={formatInteractionTime(body?.data.totalInteractionTime ?? 0)}
+          value={formatDuration(body?.data.totalInteractionTime ?? 0)}
         />
         <SummaryCard
           label="Avg. Interaction Time"
           icon={Timer}
           pending={pending}
-          value={formatInteractionTime(body?.data.avgInteractionTime ?? 0)}
+          value={formatDuration(body?.data.avgInteractionTime ?? 0)}
         />
       </div>
 
@@ -169,12 +162,12 @@ export function AdminUserAnalyticsPage() {
               </td>
               <td className={clsx(wrapTdClasses, "min-w-[9rem]")}>{row.email}</td>
               <td className={clsx(tdClasses, "tabular-nums")}>
-                {formatInteractionTime(row.interactionTime)}
+                {formatDuration(row.interactionTime)}
               </td>
               <td className={clsx(tdClasses, "tabular-nums")}>
                 {row.creditsUsed.toLocaleString("en-US")}
               </td>
-              <td className={tdClasses}>{formatWhen(row.lastInteraction)}</td>
+              <td className={tdClasses}>{formatDateTime(row.lastInteraction)}</td>
             </tr>
           ))}
         </PagedTable>

@@ -9,14 +9,13 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
 import { useDocumentTitle } from "@/hooks/use-document-title";
+import { formatTimestamp } from "@/lib/format";
 import {
   AUDIT_PAGE_SIZE,
   type AuditFilters,
   auditLogQuery,
   EMPTY_AUDIT_FILTERS,
 } from "../api/audit-log";
-
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "medium" });
 
 const TARGET_LABELS: Record<string, string> = {
   all: "All targets",
@@ -150,7 +149,7 @@ export function AdminAuditLogPage() {
               <tbody className="divide-y divide-stone-100 dark:divide-white/5">
                 {rows.map((entry) => (
                   <tr key={entry._id} data-testid="audit-row">
-                    <td className={tdClasses}>{dateTime.format(new Date(entry.createdAt))}</td>
+                    <td className={tdClasses}>{formatTimestamp(entry.createdAt)}</td>
                     <td className={`${tdClasses} break-all`}>{entry.admin.email}</td>
                     <td className={`${tdClasses} font-mono text-xs`}>{entry.action}</td>
                     <td className={`${tdClasses} break-all`}>

@@ -92,8 +92,10 @@ export function AdminCreditPackagesPage() {
 
   const sync = useMutation({
     mutationFn: syncPackages,
-    onSuccess: () => {
-      toast.success(PACKAGE_TEXT.synced);
+    onSuccess: (answer) => {
+      // Without a Stripe key nothing was synced: say so, not "synced".
+      if (answer.mode === "sandbox") toast.error(answer.message);
+      else toast.success(PACKAGE_TEXT.synced);
       void refresh();
     },
     onError: () => toast.error(PACKAGE_TEXT.syncFailed),

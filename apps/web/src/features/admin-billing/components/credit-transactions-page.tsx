@@ -8,18 +8,22 @@ import {
 } from "@twinline/contracts";
 import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
 import { useListParams } from "@/hooks/use-list-params";
-import { formatMoney } from "@/lib/format";
+import { formatDateTime, formatMoney } from "@/lib/format";
 import { creditTransactionsQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { formatDateTime, RevenueCards, UserCell } from "./ui";
+import { RevenueCards, UserCell } from "./ui";
 
 type Row = AdminCreditTransaction;
 
 const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[number]>[] = [
-  { label: "Date", sortBy: "transactionDate", cell: (r) => formatDateTime(r.transactionDate) },
+  {
+    label: "Date",
+    sortBy: "transactionDate",
+    cell: (r) => formatDateTime(r.transactionDate, "N/A"),
+  },
   { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
   {
     label: "Credits",

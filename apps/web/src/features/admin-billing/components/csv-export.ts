@@ -1,6 +1,6 @@
 import toast from "react-hot-toast";
 import { api, type QueryValue } from "@/lib/api-client";
-import { type CsvValue, csvFileName, downloadCsv, toCsv } from "../api/csv";
+import { type CsvValue, csvFileName, downloadCsv, downloadFile, toCsv } from "@/lib/csv";
 
 /** A server export of many thousand rows takes longer than a list call. */
 const EXPORT_ALL_TIMEOUT_MS = 5 * 60_000;
@@ -48,7 +48,7 @@ export async function exportAllCsv<Row>(
       responseType: "blob",
       timeoutMs: EXPORT_ALL_TIMEOUT_MS,
     })) as Blob;
-    downloadCsv.saveBlob(csvFileName(csv.fileName), blob);
+    downloadFile.save(csvFileName(csv.fileName), blob);
     toast.success(csv.done);
   } catch {
     toast.error(csv.failed);

@@ -38,6 +38,16 @@ export const PLAN_TEXT = {
   missingId: "Missing plan ID",
 } as const;
 
+/** The delete dialog warns, with the count, when people are subscribed (decision 0049). */
+export function deleteWarning(plan: AdminPlan | null): string {
+  const base =
+    "The plan is removed and its Stripe product deactivated. Existing subscriptions keep working.";
+  const n = plan?.subscriberCount ?? 0;
+  if (n === 0) return base;
+  const who = n === 1 ? "1 active subscriber" : `${n.toLocaleString("en-US")} active subscribers`;
+  return `This plan has ${who}: they keep their subscription and price until they cancel, and no one new can subscribe. ${base}`;
+}
+
 function interval(plan: AdminPlan): string {
   return plan.intervalCount === 1 ? plan.interval : `${plan.intervalCount} ${plan.interval}s`;
 }
@@ -82,6 +92,10 @@ function PlanCard({
         <span className="ml-1 text-sm font-medium text-stone-500 dark:text-stone-400">
           / {interval(plan)}
         </span>
+      </p>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400" data-testid="plan-subscribers">
+        {plan.subscriberCount.toLocaleString("en-US")} active{" "}
+        {plan.subscriberCount === 1 ? "subscriber" : "subscribers"}
       </p>
       {plan.description ? (
         <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{plan.description}</p>
@@ -156,7 +170,9 @@ export function AdminPlansPage() {
   const sync = useMutation({
     mutationFn: syncPlans,
     onSuccess: (answer) => {
-      toast.success(answer.message || "Plans synced with Stripe");
+      // Without a Stripe key nothing was synced: say so, not "synced".
+      if (answer.mode === "sandbox") toast.error(answer.message);
+      else toast.success(answer.message || "Plans synced with Stripe");
       void refresh();
     },
     onError: () => toast.error(PLAN_TEXT.syncFailed),
@@ -256,7 +272,7 @@ export function AdminPlansPage() {
         open={deleting !== null}
         title="Delete Subscription Plan"
         name={deleting?.name ?? ""}
-        description="The plan is removed and its Stripe product deactivated. Existing subscriptions keep working."
+        description={deleteWarning(deleting)}
         mismatch="Plan name does not match"
         pending={remove.isPending}
         onClose={() => setDeleting(null)}

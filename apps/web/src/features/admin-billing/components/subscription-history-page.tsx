@@ -7,17 +7,17 @@ import {
   subscriptionHistoryCsvRow,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
-import { formatMoney } from "@/lib/format";
+import { formatDate, formatDateTime, formatMoney } from "@/lib/format";
 import { subscriptionHistoryQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm } from "./filters";
 import type { Option } from "./form-controls";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { formatDateTime, formatDay, SubscriptionStatusBadge, UserCell } from "./ui";
+import { SubscriptionStatusBadge, UserCell } from "./ui";
 
 const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_HISTORY_SORT_FIELDS)[number]>[] = [
-  { label: "Date", sortBy: "timestamp", cell: (r) => formatDateTime(r.timestamp) },
+  { label: "Date", sortBy: "timestamp", cell: (r) => formatDateTime(r.timestamp, "N/A") },
   { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
   { label: "Plan", sortBy: "planName", cell: (r) => r.planId?.name ?? "N/A" },
   { label: "Event Type", sortBy: "eventType", cell: (r) => r.eventType.replace("_", " ") },
@@ -26,7 +26,7 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_HISTORY_SORT_FIELDS)[
     label: "Period",
     cell: (r) => (
       <>
-        {formatDay(r.startDate)} – {formatDay(r.endDate)}
+        {formatDate(r.startDate, "N/A")} – {formatDate(r.endDate, "N/A")}
       </>
     ),
   },

@@ -9,13 +9,13 @@ import {
 import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
 import { useListParams } from "@/hooks/use-list-params";
 import { ApiError, errorMessage } from "@/lib/api-client";
-import { formatMoney } from "@/lib/format";
+import { formatDateTime, formatMoney } from "@/lib/format";
 import { subscriptionTransactionsQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { formatDateTime, RevenueCards, UserCell } from "./ui";
+import { RevenueCards, UserCell } from "./ui";
 
 type Row = AdminSubscriptionTransaction;
 
@@ -23,7 +23,11 @@ const planOf = (r: Row) => r.planId?.name ?? r.planName ?? null;
 const idOf = (r: Row) => r.stripePaymentId ?? r.invoiceId ?? null;
 
 const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIELDS)[number]>[] = [
-  { label: "Date", sortBy: "transactionDate", cell: (r) => formatDateTime(r.transactionDate) },
+  {
+    label: "Date",
+    sortBy: "transactionDate",
+    cell: (r) => formatDateTime(r.transactionDate, "N/A"),
+  },
   { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
   { label: "Subscription Plan", sortBy: "planName", cell: (r) => planOf(r) ?? "N/A" },
   {

@@ -57,7 +57,8 @@ export function TransactionTable<Row extends { _id: string }, F extends string>(
           Transactions
         </h2>
         <p className="text-sm text-stone-600 dark:text-stone-400" data-testid="showing">
-          Showing {rows.length} of {pagination?.total ?? 0} transactions
+          Showing {rows.length.toLocaleString("en-US")} of{" "}
+          {(pagination?.total ?? 0).toLocaleString("en-US")} transactions
         </p>
       </div>
       <PagedTable

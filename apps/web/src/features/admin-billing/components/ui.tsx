@@ -24,31 +24,6 @@ export function SubscriptionStatusBadge({ status }: { status: string }) {
   return <Badge tone={EVENT_TONES[status] ?? "blue"}>{capitalise(status.replace("_", " "))}</Badge>;
 }
 
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-});
-const dateOnly = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-});
-
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return "N/A";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "N/A" : dateTime.format(date);
-}
-
-export function formatDay(value: string | null | undefined): string {
-  if (!value) return "N/A";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "N/A" : dateOnly.format(date);
-}
-
 /** The user of a row: avatar, name and e-mail. */
 export function UserCell({
   user,

@@ -116,31 +116,3 @@ export async function exportChatLogs(params: Omit<ChatLogsParams, "page">): Prom
   if (answer && typeof answer === "object" && "arrayBuffer" in answer) return answer as Blob;
   return new Blob([typeof answer === "string" ? answer : ""], { type: "text/csv" });
 }
-
-/** "chat-logs-2025-03-14.csv" (the local date). */
-export function exportFileName(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `chat-logs-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
-}
-
-/** Saves a blob as a download with the given name. */
-export function downloadBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
-/** Durations as the spec shows them: under 60 s in seconds, else "Xh Ym" or "Ym". */
-export function formatDuration(seconds: number): string {
-  const total = Math.max(0, Math.floor(seconds));
-  if (total < 60) return `${total}s`;
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  return hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m`;
-}

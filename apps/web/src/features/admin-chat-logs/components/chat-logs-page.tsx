@@ -16,6 +16,8 @@ import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
+import { csvFileName, downloadFile } from "@/lib/csv";
+import { formatDateTime, formatDuration } from "@/lib/format";
 import {
   CHAT_LOGS_PAGE_SIZE,
   type ChatLogChannel,
@@ -23,12 +25,9 @@ import {
   type ChatLogSortField,
   type ChatLogsParams,
   chatLogsQuery,
-  downloadBlob,
   exportChatLogs,
-  exportFileName,
-  formatDuration,
 } from "../api/chat-logs";
-import { ConversationDialog, formatDateTime } from "./conversation-dialog";
+import { ConversationDialog } from "./conversation-dialog";
 
 const COLUMNS: TableColumn<ChatLogSortField>[] = [
   { label: "User" },
@@ -102,7 +101,7 @@ export function AdminChatLogsPage() {
     try {
       const { page: _page, ...filters } = params;
       const blob = await exportChatLogs(filters);
-      downloadBlob(blob, exportFileName());
+      downloadFile.save(csvFileName("chat-logs"), blob);
       toast.success(
         <span>
           <strong className="block">Export Complete</strong>

@@ -7,20 +7,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
-import { conversationQuery, formatDuration } from "../api/chat-logs";
-
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-});
-
-export function formatDateTime(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "—" : dateTime.format(date);
-}
+import { formatDateTime, formatDuration } from "@/lib/format";
+import { conversationQuery } from "../api/chat-logs";
 
 interface ConversationDialogProps {
   log: ChatLog | null;

@@ -100,6 +100,7 @@ export function validateApiKeys(values: ApiKeysFormValues): FieldErrors<ApiKeysF
 // Site settings
 
 export interface SettingsFormValues {
+  siteName: string;
   defaultCredits: string;
   enableVoiceConversation: boolean;
   maxWordsPerMessage: string;
@@ -115,6 +116,7 @@ export type SettingsField = Exclude<keyof SettingsFormValues, "social"> | `socia
 
 export function settingsToForm(settings: UpdateSettingsRequest): SettingsFormValues {
   return {
+    siteName: settings.siteName ?? "",
     defaultCredits: String(settings.defaultCredits),
     enableVoiceConversation: settings.enableVoiceConversation,
     maxWordsPerMessage: String(settings.maxWordsPerMessage),
@@ -134,6 +136,7 @@ export function formToSettings(
 ): UpdateSettingsRequest {
   return {
     ...base,
+    siteName: values.siteName.trim(),
     defaultCredits: parseInteger(values.defaultCredits),
     enableVoiceConversation: values.enableVoiceConversation,
     maxWordsPerMessage: parseInteger(values.maxWordsPerMessage),
@@ -152,6 +155,7 @@ export function formToSettings(
 }
 
 const SETTINGS_PATHS: Record<string, SettingsField> = {
+  siteName: "siteName",
   defaultCredits: "defaultCredits",
   maxWordsPerMessage: "maxWordsPerMessage",
   freeMessagesPerDay: "freeMessagesPerDay",

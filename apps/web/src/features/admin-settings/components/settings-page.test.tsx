@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type AdminSettings, defaultPublicSettings } from "@twinline/contracts";
+import { type AdminSettings, defaultPublicSettings, SITE_PAGES } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
@@ -23,9 +23,17 @@ function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings {
   };
 }
 
+const SITE_PAGES_ANSWER = SITE_PAGES.map(({ slug, title }) => ({
+  slug,
+  title,
+  content: `Built-in ${title} for {{persona}}`,
+  isDefault: true,
+}));
+
 function settingsApi(routes: Parameters<typeof mockAdminApi>[0] = {}) {
   return mockAdminApi({
     "GET /api/admin/settings": () => jsonResponse({ success: true, data: adminSettings() }),
+    "GET /api/admin/pages": () => jsonResponse({ success: true, data: SITE_PAGES_ANSWER }),
     ...routes,
   });
 }
@@ -47,6 +55,40 @@ function sentForm(api: ReturnType<typeof mockAdminApi>, path: string): FormData 
 }
 
 describe("Settings", () => {
+  it("edits a site page in the Pages section and saves its markdown", async () => {
+    const api = settingsApi({
+      "PUT /api/admin/pages/refunds": ({ body }) =>
+        jsonResponse({
+          success: true,
+          message: "Page saved",
+          data: {
+            slug: "refunds",
+            title: "Refund Policy",
+            content: (body as { content: string }).content,
+            isDefault: false,
+          },
+        }),
+    });
+    const user = await openPage();
+    const pages = await screen.findByRole("region", { name: "Pages" });
+    await user.selectOptions(within(pages).getByLabelText("Page"), "refunds");
+    const editor = within(pages).getByLabelText("Refund Policy (markdown)");
+    expect(editor).toHaveValue("Built-in Refund Policy for {{persona}}");
+    await user.clear(editor);
+    await user.type(editor, "No refunds on Sundays");
+    await user.click(within(pages).getByRole("button", { name: "Save Page" }));
+    await waitFor(() =>
+      expect(
+        api.fetchMock.mock.calls.some(([url]) => String(url).endsWith("/api/admin/pages/refunds")),
+      ).toBe(true),
+    );
+    const call = api.fetchMock.mock.calls.find(([url]) =>
+      String(url).endsWith("/api/admin/pages/refunds"),
+    );
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ content: "No refunds on Sundays" });
+    expect(await screen.findByText("Page saved")).toBeInTheDocument();
+  });
+
   it("shows the four sections, the favicon hint and social links as URL inputs", async () => {
     settingsApi();
     await openPage();
@@ -106,16 +148,33 @@ describe("Settings", () => {
     await waitFor(() => expect(api.callsTo("GET /api/settings").length).toBeGreaterThan(1));
   });
 
-  it("refuses an emptied chat limit (read as 0) naming the field, and sends nothing", async () => {
+  it("refuses an emptied word limit (read as 0) naming the field, and sends nothing", async () => {
     const api = settingsApi();
     const user = await openPage();
     await user.clear(screen.getByLabelText("Free Messages per Day"));
     await user.clear(screen.getByLabelText("Max Words per Message"));
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText("Please fix the validation errors")).toBeInTheDocument();
-    expect(screen.getByText("Free messages per day must be at least 1")).toBeInTheDocument();
     expect(screen.getByText("Max words per message must be at least 1")).toBeInTheDocument();
+    expect(screen.queryByText(/Free messages per day must/)).not.toBeInTheDocument();
     expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+  });
+
+  it("saves emptied free messages per day as 0 (subscribers only)", async () => {
+    const api = settingsApi({
+      "PUT /api/settings": ({ body }) =>
+        jsonResponse({
+          success: true,
+          message: "Settings updated",
+          data: { ...(body as AdminSettings), providers: adminSettings().providers },
+        }),
+    });
+    const user = await openPage();
+    await user.clear(screen.getByLabelText("Free Messages per Day"));
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText("Settings saved successfully!")).toBeInTheDocument();
+    const [put] = api.callsTo("PUT /api/settings");
+    expect(put?.body).toMatchObject({ freeMessagesPerDay: 0 });
   });
 
   it("marks a bad link and a credit cost under 1, and sends nothing", async () => {
@@ -204,7 +263,7 @@ describe("Settings", () => {
   it("removes an image; a failed removal is only logged", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     let fail = false;
-    const api = mockAdminApi({
+    const api = settingsApi({
       "GET /api/admin/settings": () =>
         jsonResponse({
           success: true,

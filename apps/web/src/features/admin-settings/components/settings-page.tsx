@@ -26,6 +26,7 @@ import {
 } from "../api/validation";
 import { useLatestSettings, useSaveSettings } from "../hooks/use-settings";
 import { ImageUploadField } from "./image-upload-field";
+import { PagesSection } from "./pages-section";
 import { ProviderModes } from "./provider-modes";
 import { SaveButton, Toggle } from "./ui";
 
@@ -56,14 +57,17 @@ export function AdminSettingsPage() {
     <div className="mx-auto max-w-4xl space-y-6">
       <PageHeader
         title="Settings"
-        description="What users see and what they get: limits, logos, the persona's profile and social links."
+        description="What users see and what they get: limits, logos, the persona's profile, social links and the site's pages."
       />
       {settings.isPending ? (
         <LoadingState label="Loading settings" />
       ) : settings.isError ? (
         <ErrorState message={SETTINGS_MESSAGES.loadFailed} onRetry={() => settings.refetch()} />
       ) : (
-        <SettingsForm settings={settings.data} />
+        <>
+          <SettingsForm settings={settings.data} />
+          <PagesSection />
+        </>
       )}
     </div>
   );
@@ -152,6 +156,15 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 
       <Section title="General Settings">
         <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Site Name"
+            id={fieldId("siteName")}
+            error={errors.siteName?.message}
+            hint="The operator's name in the footer and the legal pages."
+            maxLength={80}
+            className="sm:col-span-2"
+            {...register("siteName")}
+          />
           {numberField("defaultCredits", "Default Credits", "Credits a new user starts with.")}
           {numberField(
             "maxWordsPerMessage",

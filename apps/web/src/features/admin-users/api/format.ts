@@ -1,52 +1,5 @@
 import type { AdminUserDetail, AdminUserListItem } from "@twinline/contracts";
 
-const dateFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-});
-const dateTimeFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-});
-const usd = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-const integer = new Intl.NumberFormat("en-US");
-
-function toDate(value: string | null | undefined): Date | null {
-  if (!value) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/** "Jan 5, 2025", or `empty` when there is no valid date. */
-export function formatDate(value: string | null | undefined, empty = "—"): string {
-  const date = toDate(value);
-  return date ? dateFormat.format(date) : empty;
-}
-
-/** "Jan 5, 2025, 3:07 PM", or `empty` when there is no valid date. */
-export function formatDateTime(value: string | null | undefined, empty = "—"): string {
-  const date = toDate(value);
-  return date ? dateTimeFormat.format(date) : empty;
-}
-
-/** User-detail amounts always show in USD, as given (admin-side spec, section 9). */
-export function formatUsd(amount: number | null | undefined): string {
-  return usd.format(typeof amount === "number" && Number.isFinite(amount) ? amount : 0);
-}
-
-export function formatCount(value: number): string {
-  return integer.format(value);
-}
-
 /** Users list: active, canceled, otherwise None (admin-side spec, section 4). */
 export function subscriptionStatusLabel(
   status: AdminUserListItem["subscription"]["status"] | null | undefined,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { TextField } from "@/components/ui/field";
-import { formatCount } from "../api/format";
+import { formatCount } from "@/lib/format";
 import { adjustCredits } from "../api/money";
 import { useMoneyAction } from "../hooks/use-money-action";
 import { MoneyDialog } from "./money-dialog";

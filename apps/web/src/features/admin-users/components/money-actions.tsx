@@ -2,7 +2,7 @@ import type { AdminUserDetail } from "@twinline/contracts";
 import { Coins, Play, XCircle } from "lucide-react";
 import { useState } from "react";
 import { buttonClasses } from "@/components/ui/button";
-import { formatDate } from "../api/format";
+import { formatDate } from "@/lib/format";
 import { AdjustCreditsDialog } from "./adjust-credits-dialog";
 import { type SubscriptionAction, SubscriptionActionDialog } from "./subscription-action-dialog";
 

@@ -2,13 +2,8 @@ import type { AdminUserDetail } from "@twinline/contracts";
 import { CreditCard } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import {
-  formatDate,
-  formatUsd,
-  planDurationLabel,
-  renewalText,
-  subscriptionInForce,
-} from "../api/format";
+import { formatDate, formatMoney } from "@/lib/format";
+import { planDurationLabel, renewalText, subscriptionInForce } from "../api/format";
 
 /**
  * The user's subscription while it is in force: active, or set to cancel at the period end
@@ -43,7 +38,7 @@ export function SubscriptionCard({
           {active.plan && (
             <p className="text-sm text-stone-700 dark:text-stone-300">
               <span className="font-semibold text-stone-900 dark:text-white">
-                {formatUsd(active.plan.price)}
+                {formatMoney(active.plan.price)}
               </span>{" "}
               <span data-testid="plan-duration">{planDurationLabel(active.plan)}</span>
             </p>

@@ -5,6 +5,7 @@ import { type ReactNode, useEffect, useId, useState } from "react";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SortableHeader, tdClasses } from "@/components/ui/sortable-header";
+import { TableScroll } from "@/components/ui/table-scroll";
 import type { UserTransactionsParams } from "../api/transactions";
 import type { TransactionsState } from "../hooks/use-user-transactions";
 
@@ -90,7 +91,7 @@ export function TransactionsTable<T extends { _id: string }>({
           />
         </div>
       </div>
-      <div className="overflow-x-auto">
+      <TableScroll label={title}>
         <table className="min-w-full divide-y divide-stone-200 dark:divide-white/10">
           <caption className="sr-only">{title}</caption>
           <thead className="bg-stone-50 dark:bg-white/[0.03]">
@@ -142,7 +143,7 @@ export function TransactionsTable<T extends { _id: string }>({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {!isPending && shown.length === 0 && (
         // Outside the scrolling table, so it stays centred in the card on narrow screens.
         <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">

@@ -14,8 +14,8 @@ import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { ApiError } from "@/lib/api-client";
-import { formatMoney } from "@/lib/format";
-import { formatCount, formatDate, formatDateTime, roleLabel } from "../api/format";
+import { formatCount, formatDate, formatDateTime, formatMoney } from "@/lib/format";
+import { roleLabel } from "../api/format";
 import type { UserTransactionsParams } from "../api/transactions";
 import { adminUserQuery } from "../api/users";
 import { useUserStatus } from "../hooks/use-user-status";
@@ -192,6 +192,7 @@ function Overview({
             <Field label="Status">{user.isActive ? "Active" : "Inactive"}</Field>
             <Field label="Join Date">{formatDate(user.createdAt)}</Field>
             <Field label="Last Login">{formatDateTime(user.lastLogin, "Never")}</Field>
+            <Field label="Last Active">{formatDateTime(user.lastActive, "Never")}</Field>
             <Field label="Credits">{formatCount(user.credits)}</Field>
             <Field label="Total Spent">
               <MoneyFigure

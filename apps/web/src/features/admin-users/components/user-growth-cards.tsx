@@ -4,7 +4,7 @@ import type { LucideIcon } from "lucide-react";
 import { CalendarClock, CalendarDays, CalendarRange, UserPlus } from "lucide-react";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { formatCount } from "../api/format";
+import { formatCount } from "@/lib/format";
 import { userGrowthQuery } from "../api/users";
 
 const CARDS: { key: keyof UserGrowth; label: string; icon: LucideIcon }[] = [

@@ -15,7 +15,8 @@ import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
-import { formatCount, formatDate, subscriptionStatusLabel } from "../api/format";
+import { formatCount, formatDate } from "@/lib/format";
+import { subscriptionStatusLabel } from "../api/format";
 import {
   adminUsersQuery,
   type SortOrder,
@@ -32,7 +33,7 @@ const COLUMNS: TableColumn<UserSortField>[] = [
   { label: "Name", sortBy: "name" },
   { label: "Email", sortBy: "email" },
   { label: "Join Date", sortBy: "createdAt" },
-  { label: "Last Active", sortBy: "lastLogin" },
+  { label: "Last Active", sortBy: "lastActive" },
   { label: "Credits", sortBy: "credits" },
   { label: "Subscription Status" },
   { label: "Account Status" },
@@ -154,7 +155,7 @@ export function AdminUsersPage() {
                   </td>
                   <td className={clsx(wrapTdClasses, "min-w-[9rem]")}>{user.email}</td>
                   <td className={tdClasses}>{formatDate(user.createdAt)}</td>
-                  <td className={tdClasses}>{formatDate(user.lastLogin, "Never")}</td>
+                  <td className={tdClasses}>{formatDate(user.lastActive, "Never")}</td>
                   <td className={clsx(tdClasses, "tabular-nums")}>{formatCount(user.credits)}</td>
                   <td className={tdClasses}>
                     <SubscriptionBadge status={user.subscription.status} />

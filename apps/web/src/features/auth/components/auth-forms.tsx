@@ -62,7 +62,16 @@ function AuthFormFrame({
 }) {
   return (
     <div className="space-y-5">
-      <form onSubmit={onSubmit} noValidate className="space-y-4" data-testid={testId}>
+      {/* A change to any field clears the last failure: it was about the values before. */}
+      <form
+        onSubmit={onSubmit}
+        onChange={() => {
+          if (error) onError(null);
+        }}
+        noValidate
+        className="space-y-4"
+        data-testid={testId}
+      >
         {error ? <FormMessage>{error}</FormMessage> : null}
         {children}
         <button

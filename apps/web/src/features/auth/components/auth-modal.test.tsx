@@ -103,6 +103,23 @@ describe("login / sign-up modal", () => {
     expect(await screen.findByRole("heading", { name: /Welcome back, Loyal/ })).toBeInTheDocument();
   });
 
+  it("a server error in the sign-up form clears as soon as a field changes", async () => {
+    mockAuthApi({
+      "POST /api/auth/signup": () =>
+        jsonResponse({ success: false, message: "User already exists" }, 409),
+    });
+    renderApp("/");
+    const { user, dialog } = await openModal("Sign Up");
+    await user.type(within(dialog).getByLabelText("Name"), "Loyal Fan");
+    await user.type(within(dialog).getByLabelText("Email"), "taken@example.com");
+    await user.type(within(dialog).getByLabelText("Password"), "long-enough");
+    await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("User already exists");
+    await user.clear(within(dialog).getByLabelText("Email"));
+    await user.type(within(dialog).getByLabelText("Email"), "other@example.com");
+    expect(within(dialog).queryByRole("alert")).not.toBeInTheDocument();
+  });
+
   it("hides the Google button when the server has no client id", async () => {
     mockAuthApi();
     renderApp("/");

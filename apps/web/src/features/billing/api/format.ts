@@ -1,16 +1,3 @@
-const dateFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-});
-
-/** "Jan 5, 2025", or `empty` when there is no valid date. */
-export function formatDate(value: string | null | undefined, empty = "—"): string {
-  if (!value) return empty;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? empty : dateFormat.format(date);
-}
-
 /** "month", "3 months", "year". */
 export function intervalLabel(interval: string, count: number): string {
   return count === 1 ? interval : `${count} ${interval}s`;

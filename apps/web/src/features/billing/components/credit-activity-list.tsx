@@ -4,6 +4,7 @@ import { clsx } from "clsx";
 import { useState } from "react";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
+import { formatDateTime } from "@/lib/format";
 import { creditHistoryQuery } from "../api/billing";
 
 const KIND_LABELS: Record<CreditMovementView["kind"], string> = {
@@ -15,7 +16,6 @@ const KIND_LABELS: Record<CreditMovementView["kind"], string> = {
   refund: "Refund",
 };
 
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const signed = (n: number) => `${n > 0 ? "+" : ""}${n.toLocaleString("en-US")}`;
 
 /** Every movement of the user's credits, newest first: what, why, how many, balance after. */
@@ -51,7 +51,7 @@ export function CreditActivityList({ pageSize }: { pageSize: number }) {
                 </p>
               ) : null}
               <p className="text-xs text-stone-500 dark:text-stone-400">
-                {dateTime.format(new Date(movement.createdAt))}
+                {formatDateTime(movement.createdAt)}
               </p>
             </div>
             <div className="shrink-0 text-right">

@@ -15,7 +15,7 @@ import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { formatMoney } from "@/lib/format";
+import { formatDate, formatMoney } from "@/lib/format";
 import { useSettings } from "@/lib/settings";
 import {
   CREDITS_HISTORY_PAGE_SIZE,
@@ -26,8 +26,8 @@ import {
   mySubscriptionQuery,
   redirectTo,
 } from "../api/billing";
-import { formatDate } from "../api/format";
 import { CheckoutReturn } from "./checkout-return";
+import { CheckoutTerms } from "./checkout-terms";
 import { SubscriptionDialog } from "./subscription-dialog";
 import { TransactionsList } from "./transactions-list";
 
@@ -232,6 +232,7 @@ function Packages() {
         <p className="text-sm text-stone-600 dark:text-stone-400">
           Credits pay for voice calls. {CREDITS_TEXT.neverExpire}.
         </p>
+        <CheckoutTerms />
       </div>
       {packages.isPending ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="packages-loading">

@@ -15,7 +15,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { useAuth } from "@/lib/auth/auth-provider";
-import { formatMoney } from "@/lib/format";
+import { formatDate, formatMoney } from "@/lib/format";
 import {
   activePlansQuery,
   billingKeys,
@@ -25,7 +25,8 @@ import {
   mySubscriptionQuery,
   redirectTo,
 } from "../api/billing";
-import { formatDate, intervalLabel, planChangeKind } from "../api/format";
+import { intervalLabel, planChangeKind } from "../api/format";
+import { CheckoutTerms } from "./checkout-terms";
 
 /** Toast titles and messages of user-side spec section 8. */
 export const SUBSCRIPTION_TEXT = {
@@ -316,6 +317,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
             </fieldset>
           )}
           {kind && chosen && result === null ? <ChangeBanner kind={kind} plan={chosen} /> : null}
+          <CheckoutTerms />
           <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
             {showCancel && (
               <button

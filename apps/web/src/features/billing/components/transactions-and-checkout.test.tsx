@@ -95,6 +95,30 @@ describe("/dashboard/transactions", () => {
   });
 });
 
+describe("a failed Refresh", () => {
+  it("keeps the rows and says the list may be out of date", async () => {
+    storeSession();
+    let fail = false;
+    mockAuthApi({
+      ...me,
+      "GET /api/payments/history": () =>
+        fail
+          ? jsonResponse({ success: false, message: "x" }, 500)
+          : jsonResponse(historyAnswer([transaction()])),
+      "GET /api/payments/subscription-history": () => jsonResponse(historyAnswer([])),
+    });
+    renderApp("/dashboard/transactions");
+    const credits = await screen.findByTestId("credits-transactions");
+    expect(await within(credits).findByText("Starter")).toBeInTheDocument();
+    fail = true;
+    await userEvent.click(within(credits).getByRole("button", { name: "Refresh" }));
+    expect(await within(credits).findByRole("alert")).toHaveTextContent(
+      "Failed to load credit transactions. The list below may be out of date.",
+    );
+    expect(within(credits).getByText("Starter")).toBeInTheDocument();
+  });
+});
+
 describe("/checkout/sandbox/:sessionId", () => {
   const path = "/api/payments/sandbox/sessions/cs_test_1";
 

@@ -2,15 +2,17 @@ import { useQuery } from "@tanstack/react-query";
 import type { UserTransaction as Transaction } from "@twinline/contracts";
 import { RotateCw } from "lucide-react";
 import { useState } from "react";
+import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
-import { formatMoney } from "@/lib/format";
+import { TableScroll } from "@/components/ui/table-scroll";
+import { formatDate, formatMoney } from "@/lib/format";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
-import { capitalise, formatDate, statusTone } from "../api/format";
+import { capitalise, statusTone } from "../api/format";
 
 type Kind = HistoryKind;
 
@@ -74,7 +76,11 @@ export function TransactionsList({
         </h2>
         <button
           type="button"
-          onClick={() => void query.refetch()}
+          onClick={async () => {
+            // A failed refresh keeps the rows shown; the fan is told they may be out of date.
+            const result = await query.refetch();
+            if (result.isError) toast.error(errorMessage, { id: `refresh-${kind}` });
+          }}
           disabled={query.isFetching}
           className={buttonClasses("secondary", "sm")}
         >
@@ -85,11 +91,19 @@ export function TransactionsList({
           Refresh
         </button>
       </div>
+      {query.isError && query.data ? (
+        <p
+          role="alert"
+          className="border-b border-stone-200 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-white/10 dark:bg-red-500/10 dark:text-red-200"
+        >
+          {errorMessage}. The list below may be out of date.
+        </p>
+      ) : null}
       {query.isError && !query.data ? (
         <ErrorState layout="inline" message={errorMessage} onRetry={() => void query.refetch()} />
       ) : (
         <>
-          <div className="overflow-x-auto">
+          <TableScroll label={title}>
             <table
               className="min-w-full divide-y divide-stone-200 dark:divide-white/10"
               aria-busy={query.isFetching}
@@ -127,7 +141,7 @@ export function TransactionsList({
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           {!query.isPending && rows.length === 0 && (
             <p className="px-4 py-10 text-center text-sm text-stone-600 dark:text-stone-400">
               {EMPTY[kind]}

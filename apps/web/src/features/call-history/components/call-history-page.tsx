@@ -16,6 +16,7 @@ import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/page
 import { tdClasses } from "@/components/ui/sortable-header";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useListParams } from "@/hooks/use-list-params";
+import { formatDateTime, formatDuration, formatTime } from "@/lib/format";
 import { CALL_HISTORY_TEXT, callHistoryQuery } from "../api/call-history";
 import { CallTranscriptDialog } from "./call-transcript-dialog";
 
@@ -29,34 +30,19 @@ const COLUMNS: readonly TableColumn<"startTime">[] = [
 
 const FIXED = { limit: CALL_HISTORY_PAGE_SIZE };
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
-
-/** 45 s, 2 min 05 s, 1 h 02 min. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  const hours = Math.floor(s / 3600);
-  const minutes = Math.floor((s % 3600) / 60);
-  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, "0")} min`;
-  return `${minutes} min ${String(s % 60).padStart(2, "0")} s`;
-}
-
 function CallRow({ call, onOpen }: { call: VoiceCallRecord; onOpen: () => void }) {
   return (
     <tr data-testid="call-row">
-      <td className={tdClasses}>{dateTime.format(new Date(call.startTime))}</td>
+      <td className={tdClasses}>{formatDateTime(call.startTime)}</td>
       <td className={tdClasses}>{formatDuration(call.duration)}</td>
       <td className={tdClasses}>{call.creditsConsumed}</td>
-      <td className={tdClasses}>
-        {call.endTime ? timeOnly.format(new Date(call.endTime)) : "In progress"}
-      </td>
+      <td className={tdClasses}>{call.endTime ? formatTime(call.endTime) : "In progress"}</td>
       <td className={tdClasses}>
         <button
           type="button"
           onClick={onOpen}
           className={buttonClasses("ghost", "sm")}
-          aria-label={`Transcript of the call of ${dateTime.format(new Date(call.startTime))}`}
+          aria-label={`Transcript of the call of ${formatDateTime(call.startTime)}`}
         >
           <FileText aria-hidden="true" className="size-4" />
           View
@@ -138,9 +124,7 @@ export function CallHistoryPage() {
       <CallTranscriptDialog
         callId={opened?._id ?? null}
         title={
-          opened
-            ? `${dateTime.format(new Date(opened.startTime))} · ${formatDuration(opened.duration)}`
-            : ""
+          opened ? `${formatDateTime(opened.startTime)} · ${formatDuration(opened.duration)}` : ""
         }
         onClose={() => setOpened(null)}
       />

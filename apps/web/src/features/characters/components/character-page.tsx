@@ -14,6 +14,7 @@ import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import {
   type Character,
@@ -23,7 +24,6 @@ import {
   STAT_LABELS,
 } from "../data";
 import { useFavorite } from "../hooks/use-favorite";
-import { CharacterImage } from "./character-image";
 
 export const CHARACTER_TEXT = {
   notFound: "Character not found",
@@ -101,11 +101,14 @@ function Profile({ character }: { character: Character }) {
   return (
     <div className="space-y-8">
       <section className="grid gap-6 md:grid-cols-[minmax(0,18rem)_1fr]">
-        <CharacterImage
-          src={character.imageUrl}
+        <UserAvatar
+          image={character.imageUrl}
           name={character.name}
           className="aspect-square w-full rounded-3xl shadow-lg"
           textClassName="text-7xl"
+          labelled
+          tone="muted"
+          placeholderTestId="character-placeholder"
         />
         <div className="min-w-0 space-y-4">
           <div className="flex flex-wrap items-center gap-2">
@@ -234,11 +237,14 @@ function Profile({ character }: { character: Character }) {
                     to={`/character/${other.id}`}
                     className="flex items-center gap-3 rounded-xl p-1.5 hover:bg-stone-100 dark:hover:bg-white/5"
                   >
-                    <CharacterImage
-                      src={other.imageUrl}
+                    <UserAvatar
+                      image={other.imageUrl}
                       name={other.name}
                       className="size-12 shrink-0 rounded-xl"
                       textClassName="text-base"
+                      labelled
+                      tone="muted"
+                      placeholderTestId="character-placeholder"
                     />
                     <span className="min-w-0">
                       <span className="block truncate font-medium text-stone-900 dark:text-white">

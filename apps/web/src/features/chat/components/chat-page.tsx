@@ -59,7 +59,7 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
   const chat = useChat({ fallbackDailyLimit: settings.freeMessagesPerDay, onLimit });
   const [text, setText] = useState("");
   const [confirmClear, setConfirmClear] = useState(false);
-  const listRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLElement>(null);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   /** Where the list was before older messages were put above, so it can stay put. */
   const anchorRef = useRef<{ height: number; top: number } | null>(null);
@@ -180,10 +180,14 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
             Loading older messages…
           </p>
         )}
-        <div
+        <section
           ref={listRef}
           onScroll={onScroll}
           data-testid="chat-scroll"
+          // Focusable, so a keyboard user can scroll the messages with the arrow keys.
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus
+          tabIndex={0}
+          aria-label="Messages"
           className="h-full overflow-y-auto overscroll-contain px-3 py-4 sm:px-5"
         >
           {chat.isLoading ? (
@@ -208,33 +212,36 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
                   </p>
                 </div>
               )}
-              <ol
+              {/* The live region wraps the list: role="log" on the <ol> itself would take its
+                  list role away and leave every <li> outside a list. */}
+              <div
                 role="log"
                 aria-live="polite"
                 aria-label={`Conversation with ${persona.name}`}
                 aria-busy={chat.isLoadingOlder || undefined}
-                className="space-y-4"
               >
-                {entries.map((entry) =>
-                  entry.kind === "call" ? (
-                    <CallBlock key={entry.key} entry={entry} personaName={persona.name} />
-                  ) : (
-                    <MessageBubble
-                      key={entry.message.key}
-                      message={entry.message}
-                      personaName={persona.name}
-                      personaImage={personaImage}
-                      onSubscribe={onSubscribe}
-                    />
-                  ),
-                )}
-                {chat.isWaiting && (
-                  <TypingIndicator personaName={persona.name} personaImage={personaImage} />
-                )}
-              </ol>
+                <ol className="space-y-4">
+                  {entries.map((entry) =>
+                    entry.kind === "call" ? (
+                      <CallBlock key={entry.key} entry={entry} personaName={persona.name} />
+                    ) : (
+                      <MessageBubble
+                        key={entry.message.key}
+                        message={entry.message}
+                        personaName={persona.name}
+                        personaImage={personaImage}
+                        onSubscribe={onSubscribe}
+                      />
+                    ),
+                  )}
+                  {chat.isWaiting && (
+                    <TypingIndicator personaName={persona.name} personaImage={personaImage} />
+                  )}
+                </ol>
+              </div>
             </>
           )}
-        </div>
+        </section>
       </div>
 
       <Composer

@@ -1,17 +1,10 @@
 import { clsx } from "clsx";
 import { AlertCircle } from "lucide-react";
 import { UserAvatar } from "@/components/ui/user-avatar";
+import { formatTime } from "@/lib/format";
 import type { DisplayMessage } from "../hooks/use-chat";
 import { CHAT_TEXT } from "../messages";
 import { Markdown } from "./markdown";
-
-const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
-
-function formatTime(value: string | undefined): string | null {
-  if (!value) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : timeFormat.format(date);
-}
 
 interface MessageBubbleProps {
   message: DisplayMessage;
@@ -28,7 +21,7 @@ export function MessageBubble({
   onSubscribe,
 }: MessageBubbleProps) {
   const mine = message.sender === "user";
-  const time = formatTime(message.timestamp);
+  const time = formatTime(message.timestamp, "");
   const notice = message.state === "notice";
   return (
     <li
@@ -72,6 +65,19 @@ export function MessageBubble({
           <span className="mt-1 inline-flex items-center gap-1 text-xs text-red-600 dark:text-red-400">
             <AlertCircle aria-hidden="true" className="size-3.5" />
             Not sent
+          </span>
+        ) : message.replyFailed ? (
+          <span
+            data-testid="reply-failed"
+            className="mt-1 inline-flex items-center gap-1 text-xs text-red-700 dark:text-red-300"
+          >
+            <AlertCircle aria-hidden="true" className="size-3.5" />
+            {CHAT_TEXT.replyFailedMark}
+            {time ? (
+              <time dateTime={message.timestamp} className="text-stone-500 dark:text-stone-400">
+                · {time}
+              </time>
+            ) : null}
           </span>
         ) : message.state === "sending" ? (
           <span className="mt-1 text-xs text-stone-500 dark:text-stone-400">Sending…</span>

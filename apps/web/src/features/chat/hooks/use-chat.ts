@@ -28,6 +28,8 @@ export interface DisplayMessage {
   /** sending: on its way; failed: not delivered; streaming: the reply arriving; notice: a bubble of the screen's own (fallback, limit). */
   state?: "sending" | "failed" | "streaming" | "notice";
   notice?: "fallback" | "limit";
+  /** A message of the fan's the persona could not answer (kept by the server, so it lasts). */
+  replyFailed?: boolean;
   /** A turn of this voice call (shown folded into its call). */
   callId?: string;
   /** The call's length in seconds once it ended. */
@@ -117,6 +119,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
       sender: m.sender,
       content: m.content,
       timestamp: m.timestamp,
+      ...(m.replyFailed ? { replyFailed: true } : {}),
       ...(m.callId ? { callId: m.callId, callDuration: m.callDuration ?? null } : {}),
     }));
     for (const entry of visibleLocal) {

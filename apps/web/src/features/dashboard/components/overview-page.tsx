@@ -10,15 +10,11 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Section } from "@/components/ui/section";
 import { Skeleton } from "@/components/ui/skeleton";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
+import { formatDate, formatDuration, formatMoney } from "@/lib/format";
 import { useSettings } from "@/lib/settings";
-import {
-  dashboardMetricsQuery,
-  daysSince,
-  formatDay,
-  formatDollars,
-  formatDuration,
-} from "../api/metrics";
+import { dashboardMetricsQuery, daysSince } from "../api/metrics";
 
 // Recharts is heavy: only the overview downloads it, after its figures.
 const CreditUseChart = lazy(() => import("./credit-use-chart"));
@@ -81,8 +77,11 @@ function SummaryRow({ label, children }: { label: string; children: ReactNode })
   );
 }
 
-/** /dashboard: the overview of the user-side spec (section 2). */
-export function OverviewPage() {
+/**
+ * /dashboard: the overview of the user-side spec (section 2). `onSubscribe` opens the
+ * subscription dialog (the route composes it from the billing feature).
+ */
+export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
   const user = useCurrentUser();
   const { refreshUser } = useAuth();
   const { settings } = useSettings();
@@ -213,9 +212,13 @@ export function OverviewPage() {
           detail={subscription.planName ?? "No plan"}
           action={
             !subscribed && (
-              <Link to="/dashboard/credits" className={buttonClasses("primary", "sm")}>
+              <button
+                type="button"
+                onClick={onSubscribe}
+                className={buttonClasses("primary", "sm")}
+              >
                 Subscribe now
-              </Link>
+              </button>
             )
           }
         />
@@ -233,9 +236,13 @@ export function OverviewPage() {
             <ShoppingCart aria-hidden="true" className="size-4" /> Buy Credits
           </Link>
           {!subscribed && (
-            <Link to="/dashboard/credits" className={buttonClasses("secondary", "md")}>
+            <button
+              type="button"
+              onClick={onSubscribe}
+              className={buttonClasses("secondary", "md")}
+            >
               <Sparkles aria-hidden="true" className="size-4" /> Subscribe Now
-            </Link>
+            </button>
           )}
         </div>
       </Section>
@@ -245,7 +252,7 @@ export function OverviewPage() {
           <dl className="divide-y divide-stone-200 dark:divide-white/10">
             <SummaryRow label="Account type">{subscribed ? "Premium" : "Free"}</SummaryRow>
             <SummaryRow label="Member since">
-              {formatDay(memberSince)} ({daysSince(memberSince)} days)
+              {formatDate(memberSince)} ({daysSince(memberSince)} days)
             </SummaryRow>
             <SummaryRow label="Credit usage">
               {loading ? (
@@ -257,7 +264,11 @@ export function OverviewPage() {
               )}
             </SummaryRow>
             <SummaryRow label="Last activity">
-              {loading ? <Skeleton className="h-4 w-16" /> : formatDay(data?.lastActivity ?? null)}
+              {loading ? (
+                <Skeleton className="h-4 w-16" />
+              ) : (
+                formatDate(data?.lastActivity, "Never")
+              )}
             </SummaryRow>
           </dl>
         </Section>
@@ -290,7 +301,7 @@ export function OverviewPage() {
         {loading ? (
           <Skeleton className="h-24 w-full" />
         ) : data && data.creditUsage.recent.length > 0 ? (
-          <div className="overflow-x-auto">
+          <TableScroll label="Recent transactions">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Recent transactions</caption>
               <thead className="text-stone-500 dark:text-stone-400">
@@ -315,9 +326,9 @@ export function OverviewPage() {
                     key={`${row.transactionDate}-${row.credits}`}
                     data-testid="recent-transaction"
                   >
-                    <td className="py-2.5 pr-4">{formatDay(row.transactionDate)}</td>
+                    <td className="py-2.5 pr-4">{formatDate(row.transactionDate)}</td>
                     <td className="py-2.5 pr-4 tabular-nums">{row.credits.toLocaleString()}</td>
-                    <td className="py-2.5 pr-4 tabular-nums">{formatDollars(row.amount)}</td>
+                    <td className="py-2.5 pr-4 tabular-nums">{formatMoney(row.amount)}</td>
                     <td className="py-2.5">
                       <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300">
                         Completed
@@ -327,7 +338,7 @@ export function OverviewPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         ) : (
           <p className="py-8 text-center text-sm text-stone-500 dark:text-stone-400">
             No transactions yet

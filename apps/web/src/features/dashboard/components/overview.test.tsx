@@ -62,17 +62,16 @@ describe("user overview /dashboard", () => {
       expect(within(calls).queryByText("3")).toBeNull();
       release?.();
       await waitFor(() => expect(within(calls).getByText("3")).toBeInTheDocument());
-      expect(within(calls).getByText("Total talk time: 3m 20s")).toBeInTheDocument();
+      expect(within(calls).getByText("Total talk time: 3m")).toBeInTheDocument();
       const messages = screen.getByTestId("card-messages");
       expect(within(messages).getByText("42")).toBeInTheDocument();
       expect(within(messages).getByText("4 free messages remaining today")).toBeInTheDocument();
       const subscription = screen.getByTestId("card-subscription");
       expect(within(subscription).getByText("Inactive")).toBeInTheDocument();
-      expect(within(subscription).getByRole("link", { name: "Subscribe now" })).toHaveAttribute(
-        "href",
-        "/dashboard/credits",
-      );
-      expect(screen.getByRole("link", { name: /Subscribe Now/ })).toBeInTheDocument();
+      expect(
+        within(subscription).getByRole("button", { name: "Subscribe now" }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole("button", { name: "Subscribe Now" })).toBeInTheDocument();
       expect(screen.getByText("15 credits used")).toBeInTheDocument();
       const row = screen.getByTestId("recent-transaction");
       expect(within(row).getByText("500")).toBeInTheDocument();
@@ -83,6 +82,11 @@ describe("user overview /dashboard", () => {
         "/dashboard/transactions",
       );
       expect(await screen.findByTestId("credit-use-chart")).toBeInTheDocument();
+      // Subscribe now opens the subscription dialog where the fan is, not the credits page.
+      await userEvent.click(within(subscription).getByRole("button", { name: "Subscribe now" }));
+      expect(
+        await screen.findByRole("dialog", { name: /Subscribe to a Plan|Manage Subscription/ }),
+      ).toBeInTheDocument();
     },
   );
 
@@ -112,7 +116,7 @@ describe("user overview /dashboard", () => {
       expect(screen.getByText("No credits used in the last 30 days")).toBeInTheDocument();
       expect(screen.getByText("Unlimited messages")).toBeInTheDocument();
       expect(screen.getByText("Gold")).toBeInTheDocument();
-      expect(screen.queryByRole("link", { name: /Subscribe Now/i })).toBeNull();
+      expect(screen.queryByRole("button", { name: /Subscribe Now/i })).toBeNull();
     },
   );
 

@@ -1,10 +1,10 @@
 import { MessageCircle, Phone, ShieldCheck, Sparkles } from "lucide-react";
 import { buttonClasses } from "@/components/ui/button";
+import { UserAvatar } from "@/components/ui/user-avatar";
 import { useAuth } from "@/lib/auth/auth-provider";
 import { AppLink } from "@/lib/navigation";
 import { useSettings } from "@/lib/settings";
 import { FALLBACK_PROMOTIONAL_MESSAGE, type OpenAuth } from "../content";
-import { PersonaAvatar } from "./persona-avatar";
 
 /**
  * Hero: the persona's name, picture and promotional message, with Start Chat and Voice Call
@@ -103,11 +103,13 @@ export function HeroSection({ onOpenAuth }: { onOpenAuth: OpenAuth }) {
             className="absolute -inset-3 rounded-[2.5rem] bg-gradient-to-br from-brand-500 via-rose-400 to-amber-300 opacity-70 blur-xl dark:opacity-50"
           />
           <div className="relative overflow-hidden rounded-[2rem] border border-white/60 bg-white shadow-2xl shadow-brand-900/20 dark:border-white/10 dark:bg-stone-900">
-            <PersonaAvatar
+            <UserAvatar
               name={name}
               image={aiProfileImage}
               className="aspect-[4/5] w-full"
               textClassName="text-8xl"
+              labelled
+              placeholderTestId="persona-placeholder"
             />
             <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/70 via-black/30 to-transparent p-5 pt-16">
               <p className="font-display text-xl font-bold text-white">{name}</p>

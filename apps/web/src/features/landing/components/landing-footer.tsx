@@ -63,21 +63,21 @@ export function LandingFooter() {
           </div>
 
           <FooterList title="Legal">
-            {FOOTER_LINKS.Legal.map((link) => (
-              <li key={link.label}>
-                <a href={link.href} className={linkClass}>
-                  {link.label}
-                </a>
+            {FOOTER_LINKS.Legal.map((page) => (
+              <li key={page.slug}>
+                <AppLink to={`/${page.slug}`} className={linkClass}>
+                  {page.title}
+                </AppLink>
               </li>
             ))}
           </FooterList>
 
           <FooterList title="Company">
-            {FOOTER_LINKS.Company.map((link) => (
-              <li key={link.label}>
-                <a href={link.href} className={linkClass}>
-                  {link.label}
-                </a>
+            {FOOTER_LINKS.Company.map((page) => (
+              <li key={page.slug}>
+                <AppLink to={`/${page.slug}`} className={linkClass}>
+                  {page.title}
+                </AppLink>
               </li>
             ))}
           </FooterList>
@@ -109,7 +109,9 @@ export function LandingFooter() {
             This is an AI experience: every conversation is with an artificial intelligence. All
             characters are fictional. You must be {MINIMUM_AGE} or older to use this service.
           </p>
-          <p className="shrink-0">© {COPYRIGHT_YEAR} Twinline. All rights reserved.</p>
+          <p className="shrink-0">
+            © {COPYRIGHT_YEAR} {settings.siteName}. All rights reserved.
+          </p>
         </div>
       </div>
     </footer>

@@ -1,10 +1,10 @@
 import { clsx } from "clsx";
 import { ArrowRight, Phone, SendHorizontal } from "lucide-react";
 import { buttonClasses } from "@/components/ui/button";
+import { UserAvatar } from "@/components/ui/user-avatar";
 import { AppLink } from "@/lib/navigation";
 import { useSettings } from "@/lib/settings";
 import { AUTH_PATH, PREVIEW_MESSAGES } from "../content";
-import { PersonaAvatar } from "./persona-avatar";
 
 /** A sample conversation between a fan and the persona. */
 export function PreviewConversation() {
@@ -38,11 +38,13 @@ export function PreviewConversation() {
           className="mx-auto w-full max-w-md overflow-hidden rounded-3xl border border-stone-200 bg-white shadow-2xl shadow-brand-900/10 dark:border-white/10 dark:bg-stone-900"
         >
           <figcaption className="flex items-center gap-3 border-b border-stone-200 px-4 py-3 dark:border-white/10">
-            <PersonaAvatar
+            <UserAvatar
               name={name}
               image={aiProfileImage}
               className="size-10 shrink-0 rounded-full"
               textClassName="text-sm"
+              labelled
+              placeholderTestId="persona-placeholder"
             />
             <span className="min-w-0 flex-1">
               <span className="block truncate font-semibold text-stone-900 dark:text-white">
@@ -107,7 +109,7 @@ export function PreviewConversation() {
             aria-hidden="true"
             className="flex items-center gap-2 border-t border-stone-200 px-4 py-3 dark:border-white/10"
           >
-            <span className="flex-1 rounded-full bg-stone-100 px-4 py-2 text-sm text-stone-500 dark:bg-white/5 dark:text-stone-400">
+            <span className="flex-1 rounded-full bg-stone-100 px-4 py-2 text-sm text-stone-600 dark:bg-white/5 dark:text-stone-300">
               Type a message…
             </span>
             <span className="flex size-9 items-center justify-center rounded-full bg-gradient-to-r from-brand-600 to-orange-500 text-white">

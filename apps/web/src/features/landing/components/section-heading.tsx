@@ -13,7 +13,7 @@ export function SectionHeading({
 }) {
   return (
     <div className="mx-auto max-w-2xl text-center">
-      <p className="text-sm font-semibold tracking-widest text-brand-600 uppercase dark:text-brand-300">
+      <p className="text-sm font-semibold tracking-widest text-brand-700 uppercase dark:text-brand-300">
         {eyebrow}
       </p>
       <h2

@@ -6,12 +6,11 @@ import { ErrorState } from "@/components/ui/load-states";
 import { Spinner } from "@/components/ui/spinner";
 import { Toggle } from "@/components/ui/toggle";
 import { errorMessage } from "@/lib/api-client";
+import { formatDate } from "@/lib/format";
 import { useSettings } from "@/lib/settings";
 import { deleteSummary, forgetFact, memoryQuery, setMemoryEnabled } from "../api/memory-api";
 import { MEMORY_TEXT } from "../messages";
 import { ProfileCard } from "./profile-card";
-
-const day = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 /**
  * "What <persona> remembers": the running summary and the facts the fan told, each deletable,
@@ -98,7 +97,7 @@ export function MemorySection() {
                         {fact.callId && <Phone aria-hidden="true" className="size-3" />}
                         {fact.callId ? MEMORY_TEXT.onCall : MEMORY_TEXT.inChat}
                         {" · "}
-                        {day.format(new Date(fact.timestamp))}
+                        {formatDate(fact.timestamp)}
                       </p>
                     </div>
                     <button

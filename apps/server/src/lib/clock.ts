@@ -1,8 +1,8 @@
 /**
- * Time as the call's metering sees it. The app uses the system clock; tests pass a manual one
- * (test/manual-clock.ts) and move it a minute at a time, with no real 60 s waits.
+ * Time as the call metering and the billing sweeps see it. The app uses the system clock; tests
+ * pass a manual one (test/manual-clock.ts) and move it a minute at a time, with no real waits.
  */
-export interface VoiceClock {
+export interface Clock {
   now(): number;
   /**
    * Runs `run` after `ms`; answers a function that cancels it. `run` may answer a promise (a
@@ -11,7 +11,7 @@ export interface VoiceClock {
   setTimer(run: () => void | Promise<void>, ms: number): () => void;
 }
 
-export const systemClock: VoiceClock = {
+export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(run, ms) {
     const timer = setTimeout(() => void run(), ms);

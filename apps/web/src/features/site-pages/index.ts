@@ -1,0 +1,1 @@
+export { SitePageView } from "./components/site-page";

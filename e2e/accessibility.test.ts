@@ -1,0 +1,298 @@
+import { createRequire } from "node:module";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADMIN_ENV,
+  changeSettingsAsAdmin,
+  csrfToken,
+  signInAdmin,
+  signUpFan,
+  uniqueFan,
+} from "./support/accounts";
+import { launchBrowser, type TestBrowser } from "./support/browser";
+import { type RunningServer, startServer } from "./support/server";
+
+// Every screen of both areas through axe-core (from node_modules, injected into the page: nothing
+// downloads), in the light and the dark theme, with the chat holding many messages and the
+// dialogs open. Any serious or critical violation fails, listed with the page and the theme.
+// One browser and one server; the pages are visited in sequence.
+
+const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const SLOW = 240_000;
+const stamp = Date.now();
+
+let server: RunningServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  server = await startServer({ env: ADMIN_ENV });
+  // axe-core goes in as a script tag; the app's CSP (script-src 'self') would refuse it.
+  browser = await launchBrowser({ contextOptions: { bypassCSP: true } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+async function runAxe(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } })
+      .axe;
+    const result = (await axe.run(document, { resultTypes: ["violations"] })) as {
+      violations: AxeViolation[];
+    };
+    return result.violations;
+  });
+}
+
+/** The page's serious and critical violations in the light and the dark theme, as lines. */
+async function sweep(page: Page, label: string): Promise<string[]> {
+  const found: string[] = [];
+  // Colours are measured settled: transitions between the themes would be caught half-way.
+  await page.addStyleTag({
+    content: "*,*::before,*::after{transition:none!important;animation:none!important}",
+  });
+  for (const scheme of ["light", "dark"] as const) {
+    // The app follows the system's theme unless the fan chose one (nobody does here).
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.classList.contains("dark")))
+      .toBe(scheme === "dark");
+    for (const violation of await runAxe(page)) {
+      if (violation.impact !== "serious" && violation.impact !== "critical") continue;
+      const targets = violation.nodes
+        .slice(0, 3)
+        .map((node) => `${node.target.join(" ")}: ${node.failureSummary?.split("\n")[1] ?? ""}`);
+      found.push(
+        `${label} [${scheme}] ${violation.id} (${violation.impact}, ${violation.nodes.length}x): ${violation.help}\n    ${targets.join("\n    ")}`,
+      );
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  return found;
+}
+
+/** Opens `path`, waits for `ready` and for the requests to settle, and sweeps it. */
+async function visit(page: Page, path: string, ready: (page: Page) => Locator) {
+  await page.goto(`${server.url}${path}`);
+  await ready(page).first().waitFor();
+  await page.waitForLoadState("networkidle").catch(() => {});
+  return sweep(page, path);
+}
+
+const heading = (name: string | RegExp, level?: number) => (page: Page) =>
+  page.getByRole("heading", { name, ...(level ? { level } : {}) });
+
+describe("accessibility (axe-core): no serious or critical violation", () => {
+  it(
+    "the admin area, with its dialogs open",
+    async () => {
+      // A fan with a conversation, so the users, the user details and the chat logs have rows.
+      const fanPage = await browser.newPage();
+      const fanToken = await signUpFan(fanPage, server.url, uniqueFan("a11y-admin", "Robin"));
+      const sent = await fanPage.context().request.post(`${server.url}/api/chat/message`, {
+        headers: {
+          "csrf-token": await csrfToken(fanPage, server.url),
+          authorization: `Bearer ${fanToken}`,
+        },
+        data: { message: "Hello from the accessibility sweep" },
+      });
+      expect(sent.status(), await sent.text()).toBe(200);
+
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      await page.goto(`${server.url}/admin/login`);
+      await page.getByLabel("Email").waitFor();
+      violations.push(...(await sweep(page, "/admin/login")));
+      await signInAdmin(page, server.url);
+
+      // A package and a plan, so the catalogue and the fan's checkout have content.
+      await page.goto(`${server.url}/admin/ManageCredits`);
+      await page.getByRole("button", { name: "Add Package" }).first().click();
+      const addPackage = page.getByRole("dialog", { name: "Add Credit Package" });
+      await addPackage.getByLabel("Package name").fill(`A11y Pack ${stamp}`);
+      await addPackage.getByLabel("Credits").fill("250");
+      await addPackage.getByLabel("Price").fill("20");
+      violations.push(...(await sweep(page, "Add Credit Package dialog")));
+      await addPackage.getByRole("button", { name: "Create Package" }).click();
+      await page.getByText("Credit package created successfully").waitFor();
+
+      await page.goto(`${server.url}/admin/subscriptions`);
+      await page.getByRole("button", { name: "Add New Plan" }).click();
+      const addPlan = page.getByRole("dialog", { name: "Add New Plan" });
+      await addPlan.getByLabel("Plan name").fill(`A11y Plan ${stamp}`);
+      await addPlan.getByLabel("Price").fill("9.99");
+      await addPlan.getByLabel("Features").fill("Unlimited messages");
+      violations.push(...(await sweep(page, "Add New Plan dialog")));
+      await addPlan.getByRole("button", { name: "Create Plan" }).click();
+      await page.getByText("Subscription plan created successfully").waitFor();
+
+      const screens: [string, (page: Page) => Locator][] = [
+        ["/admin/dashboard", heading("Dashboard", 1)],
+        ["/admin/users", heading("Users", 1)],
+        ["/admin/chat-logs", heading("Chat Logs", 1)],
+        ["/admin/api-keys", heading("API Configuration", 1)],
+        ["/admin/subscriptions", heading("Subscription Plans", 1)],
+        ["/admin/AITraining", heading("AI Training", 1)],
+        ["/admin/Settings", heading("Pages")],
+        ["/admin/ManageCredits", heading("Credit Packages", 1)],
+        ["/admin/UserAnalytics", heading("User Analytics", 1)],
+        ["/admin/subscription-transactions", heading(/Subscription Transactions/, 1)],
+        ["/admin/credit-transactions", heading(/Credit Transactions/, 1)],
+        ["/admin/subscription-history", heading(/Subscription History/, 1)],
+        ["/admin/audit-log", heading("Audit Log", 1)],
+        ["/admin/no-such-screen", (p) => p.getByText(/not found/i)],
+      ];
+      for (const [path, ready] of screens) violations.push(...(await visit(page, path, ready)));
+
+      // The dialogs of the header and the chat logs.
+      await page.goto(`${server.url}/admin/dashboard`);
+      await page.getByRole("button", { name: "Change Password" }).click();
+      await page.getByRole("dialog").waitFor();
+      violations.push(...(await sweep(page, "Change Password dialog")));
+      await page.keyboard.press("Escape");
+      await page.goto(`${server.url}/admin/chat-logs`);
+      await page
+        .getByRole("button", { name: /Open the conversation of Robin/ })
+        .first()
+        .click();
+      await page.getByRole("dialog").getByText("Hello from the accessibility sweep").waitFor();
+      violations.push(...(await sweep(page, "conversation dialog")));
+      await page.keyboard.press("Escape");
+
+      // A user's details, from the list.
+      await page.goto(`${server.url}/admin/users`);
+      await page
+        .getByRole("link", { name: /View details of Robin/ })
+        .first()
+        .click();
+      await page.waitForURL(/\/admin\/users\/.+/);
+      await page.getByRole("link", { name: /Back/ }).first().waitFor();
+      await page.waitForLoadState("networkidle").catch(() => {});
+      violations.push(...(await sweep(page, "/admin/users/:userId")));
+
+      expect(violations, violations.join("\n")).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
+    "the visitor's and the fan's screens, with a long chat and the dialogs open",
+    async () => {
+      const page = await browser.newPage();
+      const violations: string[] = [];
+
+      // The visitor: landing, login modal, auth pages, the site's own pages, 404.
+      violations.push(...(await visit(page, "/", heading(/.+/, 1))));
+      await page.getByRole("button", { name: "Login" }).first().click();
+      await page.getByRole("dialog").getByLabel("Email").waitFor();
+      violations.push(...(await sweep(page, "login modal")));
+      await page.keyboard.press("Escape");
+      const visitorScreens: [string, (page: Page) => Locator][] = [
+        ["/auth", (p) => p.getByRole("tab", { name: "Login" })],
+        ["/auth?tab=signup", (p) => p.getByRole("tab", { name: "Sign Up" })],
+        ["/reset-password/not-a-token", heading("Invalid Reset Link")],
+        ["/terms", (p) => p.getByTestId("site-page-content")],
+        ["/privacy", (p) => p.getByTestId("site-page-content")],
+        ["/refunds", (p) => p.getByTestId("site-page-content")],
+        ["/about", (p) => p.getByTestId("site-page-content")],
+        ["/contact", (p) => p.getByTestId("site-page-content")],
+        ["/faq", (p) => p.getByTestId("site-page-content")],
+        ["/characters", heading("Characters", 1)],
+        ["/character/1", heading("Lyra Thornwood", 1)],
+        ["/premium", heading("Premium", 1)],
+        ["/no-such-page", (p) => p.getByText("Oops! Page not found")],
+      ];
+      for (const [path, ready] of visitorScreens) {
+        violations.push(...(await visit(page, path, ready)));
+      }
+
+      // The fan: many messages in the chat (the free limit raised for it).
+      await changeSettingsAsAdmin(page, server.url, { freeMessagesPerDay: 50 });
+      const token = await signUpFan(page, server.url, uniqueFan("a11y", "Alex"));
+      for (let i = 1; i <= 8; i++) {
+        const sent = await page.context().request.post(`${server.url}/api/chat/message`, {
+          headers: {
+            "csrf-token": await csrfToken(page, server.url),
+            authorization: `Bearer ${token}`,
+          },
+          data: { message: `Message number ${i}: **bold**, a [link](https://example.com)` },
+        });
+        expect(sent.status(), await sent.text()).toBe(200);
+      }
+
+      const fanScreens: [string, (page: Page) => Locator][] = [
+        ["/dashboard", heading(/Welcome back/)],
+        ["/dashboard/chat", (p) => p.getByTestId("ai-message")],
+        ["/dashboard/call", (p) => p.getByRole("button", { name: /call/i })],
+        ["/dashboard/call-history", heading(/Call History/)],
+        ["/dashboard/credits", heading("Buy Credits")],
+        ["/dashboard/transactions", (p) => p.getByRole("tab", { name: "Credit Purchases" })],
+        ["/dashboard/profile", heading(/Profile/)],
+      ];
+      for (const [path, ready] of fanScreens) violations.push(...(await visit(page, path, ready)));
+
+      // Dialogs of the fan: the subscription dialog, the clear-chat confirmation.
+      await page.goto(`${server.url}/dashboard/credits`);
+      await page.getByRole("button", { name: "Subscribe Now" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Subscribe" }).waitFor();
+      violations.push(...(await sweep(page, "subscription dialog")));
+      await page.keyboard.press("Escape");
+
+      await page.goto(`${server.url}/dashboard/chat`);
+      await expect.poll(() => page.getByTestId("ai-message").count()).toBe(8);
+      await page.getByRole("button", { name: "Clear chat history" }).click();
+      await page.getByRole("alertdialog").waitFor();
+      violations.push(...(await sweep(page, "clear-chat confirmation")));
+      await page.keyboard.press("Escape");
+
+      // The phone layout's menu.
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.goto(`${server.url}/dashboard`);
+      await heading(/Welcome back/)(page).waitFor();
+      violations.push(...(await sweep(page, "/dashboard at 360 px")));
+
+      expect(violations, violations.join("\n")).toEqual([]);
+    },
+    SLOW,
+  );
+});
+
+describe("keyboard: order and focus return in the dialogs", () => {
+  it("login modal: Tab goes from Email to Password; Escape on the clear-chat confirmation returns focus to its button", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    await page.getByRole("button", { name: "Login" }).first().click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Email").focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("type"))).toBe(
+      "password",
+    );
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    // Focus is back on the button that opened the modal.
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Login");
+
+    await signUpFan(page, server.url, uniqueFan("a11y-keys"));
+    await page.goto(`${server.url}/dashboard/chat`);
+    const clear = page.getByRole("button", { name: "Clear chat history" });
+    await clear.focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("alertdialog").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("alertdialog").waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Clear chat history",
+    );
+  });
+});

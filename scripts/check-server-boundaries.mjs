@@ -1,0 +1,160 @@
+// The server's module boundaries (docs/decisions/0049), checked on the import graph the way Biome
+// guards the web's features; run by `npm run lint`. No dependency: dependency-cruiser parses
+// TypeScript through the TypeScript compiler API, which TypeScript 7 does not have, and the
+// server's imports are plain static strings, so reading them is enough.
+//
+// Three rules, for every non-test file under apps/server/src/modules/<X>/:
+// 1. X imports only the modules ALLOWED[X] names (the graph as it was when the rule was written).
+// 2. No new cycle between modules (KNOWN_TANGLE: the modules already tied when it was written).
+// 3. Nobody outside Y imports Y's repository (repository.ts, *-repository.ts), unless Y's
+//    repository is its public face (PUBLIC_REPOSITORIES) or the import predates the rule
+//    (KNOWN_REPOSITORY_IMPORTS, to be removed, never added to).
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BOUNDARIES_DECISION =
+  "docs/decisions/0049-operator-loose-ends-and-server-boundaries.md";
+
+/** Which modules each module may import. */
+export const ALLOWED = {
+  admin: ["audit", "auth", "billing", "chat", "users"],
+  "ai-training": [],
+  audit: ["billing"],
+  auth: ["credits", "settings", "users"],
+  billing: ["audit", "credits", "dashboards", "users"],
+  chat: ["ai-training", "settings", "users"],
+  credits: [],
+  dashboards: ["admin", "chat", "users"],
+  health: [],
+  memory: ["ai-training", "chat", "settings"],
+  settings: ["audit"],
+  users: ["auth"],
+  voice: ["auth", "chat", "credits", "settings"],
+};
+
+/** users has no service: its repository and mapper are what other modules read accounts with. */
+export const PUBLIC_REPOSITORIES = new Set(["users"]);
+
+/** Imports of another module's repository that predate the rule (file -> imported file). */
+export const KNOWN_REPOSITORY_IMPORTS = new Set([
+  "admin/plugin.ts -> billing/transactions-repository.ts",
+  "audit/repository.ts -> billing/transactions-repository.ts",
+  "admin/plugin.ts -> chat/repository.ts",
+]);
+
+/**
+ * The modules already tied in cycles when the rule was written (one strongly connected group:
+ * users/repository announces ended sessions through auth/session-events while auth reads
+ * accounts; dashboards takes ADMIN_PREFIX from admin/routes; audit reads billing's list helpers
+ * while billing and settings record into audit). To be untied, never grown: any other cycle, or
+ * a module joining this group, fails.
+ */
+export const KNOWN_TANGLE = new Set([
+  "admin",
+  "audit",
+  "auth",
+  "billing",
+  "chat",
+  "dashboards",
+  "settings",
+  "users",
+]);
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const modulesDir = join(root, "apps/server/src/modules");
+
+function* sourceFiles(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* sourceFiles(path);
+    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) yield path;
+  }
+}
+
+const SPECIFIER =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+
+/** The module a path under modules/ belongs to (null for modules/operator.ts and the like). */
+function moduleOf(path) {
+  const parts = relative(modulesDir, path).split(sep);
+  return parts.length > 1 && !parts[0].startsWith("..") ? parts[0] : null;
+}
+
+export function checkBoundaries() {
+  const problems = [];
+  const edges = new Map();
+  for (const file of sourceFiles(modulesDir)) {
+    const from = moduleOf(file);
+    if (!from) continue;
+    if (!(from in ALLOWED)) {
+      problems.push(`${relative(root, file)}: module "${from}" is not in ALLOWED`);
+      continue;
+    }
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(SPECIFIER)) {
+      const specifier = match[1] ?? match[2] ?? match[3];
+      if (!specifier?.startsWith(".")) continue;
+      const target = resolve(dirname(file), specifier);
+      const to = moduleOf(target);
+      if (!to || to === from) continue;
+      const where = `${relative(modulesDir, file)} -> ${relative(modulesDir, target)}`;
+      if (!ALLOWED[from].includes(to)) {
+        problems.push(`${where}: "${from}" may not import "${to}" (ALLOWED.${from})`);
+      }
+      const base = target.split(sep).at(-1) ?? "";
+      const isRepository = base === "repository.ts" || base.endsWith("-repository.ts");
+      if (isRepository && !PUBLIC_REPOSITORIES.has(to) && !KNOWN_REPOSITORY_IMPORTS.has(where)) {
+        problems.push(`${where}: reaches into "${to}"'s repository; use its service`);
+      }
+      if (!edges.has(from)) edges.set(from, new Set());
+      edges.get(from).add(to);
+    }
+  }
+  problems.push(...cycles(edges));
+  return problems;
+}
+
+/** Each group of modules that import one another in a cycle (Tarjan), the known one aside. */
+function cycles(edges) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const groups = [];
+  let next = 0;
+  const visit = (node) => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    for (const to of edges.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node), low.get(to)));
+      } else if (stack.includes(to)) low.set(node, Math.min(low.get(node), index.get(to)));
+    }
+    if (low.get(node) === index.get(node)) {
+      const group = [];
+      let member;
+      do {
+        member = stack.pop();
+        group.push(member);
+      } while (member !== node);
+      if (group.length > 1) groups.push(group.sort());
+    }
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node);
+  return groups
+    .filter((group) => group.some((module) => !KNOWN_TANGLE.has(module)))
+    .map((group) => `cycle between ${group.join(", ")} (beyond KNOWN_TANGLE)`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const problems = checkBoundaries();
+  if (problems.length > 0) {
+    console.error(`Server module boundaries (${BOUNDARIES_DECISION}):`);
+    for (const problem of problems) console.error(`  ${problem}`);
+    process.exit(1);
+  }
+  console.log("Server module boundaries: ok");
+}
