@@ -31,7 +31,12 @@ export const creditLedger = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // clock_timestamp(), not now(): movements of one user are serialised by the lock on the user
+    // row, so the time of the insert (not of the transaction's start) orders them as applied,
+    // and the newest row of a user's history is the one that left their current balance.
+    createdAt: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
   (table) => [index("credit_ledger_user_created_idx").on(table.userId, table.createdAt)],
 );

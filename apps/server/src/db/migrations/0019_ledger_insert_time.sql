@@ -1,0 +1,1 @@
+ALTER TABLE "credit_ledger" ALTER COLUMN "created_at" SET DEFAULT clock_timestamp();
