@@ -1,5 +1,19 @@
 import { useRef } from "react";
 
+/** The same control, where the page re-rendered it while the dialog was open (e.g. the landing
+ * page's header swapped for the routed app's): same tag, label and text. */
+function sameControl(gone: HTMLElement): HTMLElement | null {
+  if (gone.id) return document.getElementById(gone.id);
+  const label = gone.getAttribute("aria-label");
+  const text = gone.textContent?.trim();
+  for (const candidate of document.querySelectorAll<HTMLElement>(gone.tagName)) {
+    if (candidate.getAttribute("aria-label") === label && candidate.textContent?.trim() === text) {
+      return candidate;
+    }
+  }
+  return null;
+}
+
 /**
  * Focus back on what opened a dialog, for Radix dialogs opened without a Trigger (open state held
  * by the screen): Radix returns focus only to its own Trigger, and otherwise drops it on the
@@ -14,9 +28,10 @@ export function useFocusReturn() {
       opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
     },
     onCloseAutoFocus: (event: Event) => {
-      const target = opener.current;
+      const saved = opener.current;
       opener.current = null;
-      if (target?.isConnected) {
+      const target = saved && (saved.isConnected ? saved : sameControl(saved));
+      if (target) {
         event.preventDefault();
         target.focus();
       }
