@@ -40,6 +40,11 @@ export const thClasses =
 const cellClasses = "px-3 py-3 text-sm text-stone-700 dark:text-stone-300";
 export const tdClasses = `${cellClasses} whitespace-nowrap`;
 /**
+ * A cell that wraps only between words (a date, a period) so a wide table can fit; text that
+ * must stay whole on one line (a name, an e-mail, an id) is cut with an ellipsis inside it.
+ */
+export const wordWrapTdClasses = cellClasses;
+/**
  * A cell whose text (a name, an e-mail) wraps anywhere instead of widening the table; used in
  * place of tdClasses (both set white-space, and the stylesheet's order, not the class order,
  * would decide).

@@ -8,6 +8,7 @@ import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { formatTimestamp } from "@/lib/format";
 import {
@@ -134,7 +135,7 @@ export function AdminAuditLogPage() {
             No audit log entries found
           </p>
         ) : (
-          <div className="overflow-x-auto">
+          <TableScroll label="Audit log">
             <table className="w-full min-w-[56rem] text-left text-sm">
               <caption className="sr-only">Audit log</caption>
               <thead>
@@ -168,7 +169,7 @@ export function AdminAuditLogPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         {pagination && pagination.pages > 1 && (
           <Pager

@@ -11,6 +11,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { formatMoney } from "@/lib/format";
@@ -179,7 +180,7 @@ export function AdminCreditPackagesPage() {
         </Card>
       ) : (
         <Card className="overflow-hidden">
-          <div className="overflow-x-auto">
+          <TableScroll label="Credit packages">
             <table className="min-w-full divide-y divide-stone-200 dark:divide-white/10">
               <caption className="sr-only">Credit packages</caption>
               <thead className="bg-stone-50 dark:bg-white/[0.03]">
@@ -280,7 +281,7 @@ export function AdminCreditPackagesPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         </Card>
       )}
 

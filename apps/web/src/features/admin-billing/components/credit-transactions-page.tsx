@@ -14,7 +14,7 @@ import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { RevenueCards, UserCell } from "./ui";
+import { RevenueCards, Truncated, UserCell } from "./ui";
 
 type Row = AdminCreditTransaction;
 
@@ -42,12 +42,16 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
     sortBy: "status",
     cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
   },
-  { label: "Package", sortBy: "packageName", cell: (r) => r.metadata.packageName ?? "N/A" },
+  {
+    label: "Package",
+    sortBy: "packageName",
+    cell: (r) => <Truncated text={r.metadata.packageName ?? "N/A"} className="max-w-32" />,
+  },
   {
     label: "Transaction ID",
     sortBy: "stripePaymentId",
     cellClassName: "font-mono text-xs",
-    cell: (r) => r.stripePaymentId ?? "N/A",
+    cell: (r) => <Truncated text={r.stripePaymentId ?? "N/A"} className="max-w-32" />,
   },
 ];
 

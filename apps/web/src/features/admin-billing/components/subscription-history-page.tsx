@@ -14,12 +14,16 @@ import { FiltersForm } from "./filters";
 import type { Option } from "./form-controls";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { SubscriptionStatusBadge, UserCell } from "./ui";
+import { SubscriptionStatusBadge, Truncated, UserCell } from "./ui";
 
 const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_HISTORY_SORT_FIELDS)[number]>[] = [
   { label: "Date", sortBy: "timestamp", cell: (r) => formatDateTime(r.timestamp, "N/A") },
   { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
-  { label: "Plan", sortBy: "planName", cell: (r) => r.planId?.name ?? "N/A" },
+  {
+    label: "Plan",
+    sortBy: "planName",
+    cell: (r) => <Truncated text={r.planId?.name ?? "N/A"} className="max-w-32" />,
+  },
   { label: "Event Type", sortBy: "eventType", cell: (r) => r.eventType.replace("_", " ") },
   { label: "Status", sortBy: "status", cell: (r) => <SubscriptionStatusBadge status={r.status} /> },
   {

@@ -15,7 +15,7 @@ import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { RevenueCards, UserCell } from "./ui";
+import { RevenueCards, Truncated, UserCell } from "./ui";
 
 type Row = AdminSubscriptionTransaction;
 
@@ -29,7 +29,11 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
     cell: (r) => formatDateTime(r.transactionDate, "N/A"),
   },
   { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
-  { label: "Subscription Plan", sortBy: "planName", cell: (r) => planOf(r) ?? "N/A" },
+  {
+    label: "Subscription Plan",
+    sortBy: "planName",
+    cell: (r) => <Truncated text={planOf(r) ?? "N/A"} className="max-w-32" />,
+  },
   {
     label: "Amount",
     sortBy: "amount",
@@ -45,7 +49,7 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
     label: "Transaction ID",
     sortBy: "stripePaymentId",
     cellClassName: "font-mono text-xs",
-    cell: (r) => idOf(r) ?? "N/A",
+    cell: (r) => <Truncated text={idOf(r) ?? "N/A"} className="max-w-32" />,
   },
 ];
 

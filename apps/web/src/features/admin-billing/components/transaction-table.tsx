@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Card } from "@/components/ui/card";
 import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
-import { tdClasses } from "@/components/ui/sortable-header";
+import { wordWrapTdClasses } from "@/components/ui/sortable-header";
 
 /** A column of a transaction table: its header (and sort field) and what a row shows in it. */
 export interface TransactionColumn<Row, F extends string> extends TableColumn<F> {
@@ -74,7 +74,7 @@ export function TransactionTable<Row extends { _id: string }, F extends string>(
         {rows.map((row) => (
           <tr key={row._id}>
             {columns.map((column) => (
-              <td key={column.label} className={clsx(tdClasses, column.cellClassName)}>
+              <td key={column.label} className={clsx(wordWrapTdClasses, column.cellClassName)}>
                 {column.cell(row)}
               </td>
             ))}
