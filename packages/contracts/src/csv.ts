@@ -19,11 +19,15 @@ export type CsvValue = string | number | boolean | null | undefined;
 const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
+/** The formula rule alone, for an encoder with another quoting (the chat logs' CSV). */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
 export function csvCell(value: CsvValue): string {
   if (typeof value === "number") return `"${Number.isFinite(value) ? value : "N/A"}"`;
   const text = value === null || value === undefined || value === "" ? "N/A" : String(value);
-  const safe = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
-  return `"${safe.replaceAll('"', '""')}"`;
+  return `"${neutraliseFormula(text).replaceAll('"', '""')}"`;
 }
 
 /** One CSV line (no line end). */

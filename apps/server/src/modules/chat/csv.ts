@@ -1,12 +1,13 @@
+import { neutraliseFormula } from "@twinline/contracts";
+
 /**
- * One CSV cell (RFC 4180). Text that a spreadsheet would run as a formula (starting with
- * = + - @, or a tab or carriage return that hides one) gets a leading ' first; a cell holding a
- * quote, comma or line break is quoted, its quotes doubled.
+ * One CSV cell (RFC 4180), quoted only when it must be: a cell holding a quote, comma or line
+ * break is quoted, its quotes doubled. Formulas are neutralised by the project's one rule
+ * (contracts/csv.ts).
  */
 export function csvCell(value: string | number): string {
   if (typeof value === "number") return String(value);
-  let text = value;
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  let text = neutraliseFormula(value);
   if (/[",\r\n]/.test(text)) text = `"${text.replaceAll('"', '""')}"`;
   return text;
 }

@@ -10,10 +10,12 @@ describe("CSV cells", () => {
     expect(csvCell("two\nlines")).toBe('"two\nlines"');
   });
 
-  it("neutralises formulas: = + - @ (and tab, CR) get a leading quote", () => {
+  it("neutralises formulas: = + - @ (and tab, CR) get a leading quote, plain numbers do not", () => {
     expect(csvCell("=1+1")).toBe("'=1+1");
     expect(csvCell("+1")).toBe("'+1");
-    expect(csvCell("-2")).toBe("'-2");
+    expect(csvCell("-2+3")).toBe("'-2+3");
+    // A cell that is only a number is a number, not a formula.
+    expect(csvCell("-2")).toBe("-2");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvCell("\t=x")).toBe("'\t=x");
     expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
