@@ -2,7 +2,7 @@
 // (seeded by one generate_series statement: words drawn from a Zipf-like vocabulary, so common
 // words match thousands of the fan's messages, as real small talk does), then BENCH_LONG_RUNS
 // sequential sends into that conversation, alternating memory on (long-term recall: full-text
-// search over the fan's words, migration 0014) and memory off (the fan's switch), in the same run.
+// search over the fan's words, migration 0015) and memory off (the fan's switch), in the same run.
 // The figure is the server's own time (reply.elapsedTime, onResponse) of each send; the goal
 // (issue 19): recall on within 5 ms of recall off at p99. Offline responder: no network.
 // Also: the prompt build alone (buildChatRequest, gpt-tokenizer counts) on the same history.
