@@ -8,26 +8,31 @@ import {
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
-import { adminMoneyRoutes } from "./admin-money-routes.ts";
-import { adminBillingRoutes } from "./admin-routes.ts";
-import { createCatalogueRepository } from "./catalogue-repository.ts";
-import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
-import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
-import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
-import { type CheckoutSweep, createCheckoutSweep } from "./checkout-sweep.ts";
-import { adminExportRoutes } from "./export.ts";
-import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
-import { createRefundsService, type RefundsService } from "./refunds-service.ts";
-import { createRenewals, type Renewals } from "./renewals.ts";
-import { createSandboxStore } from "./sandbox-store.ts";
-import { createSubscriptionsReader } from "./subscriptions-reader.ts";
-import { createSubscriptionsService, type SubscriptionsService } from "./subscriptions-service.ts";
+import { createCatalogueRepository } from "./catalogue/catalogue-repository.ts";
+import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue/catalogue-routes.ts";
+import { type CatalogueService, createCatalogueService } from "./catalogue/catalogue-service.ts";
+import { checkoutRoutes } from "./checkout/checkout-routes.ts";
+import { type CheckoutService, createCheckoutService } from "./checkout/checkout-service.ts";
+import { type CheckoutSweep, createCheckoutSweep } from "./checkout/checkout-sweep.ts";
+import { createSandboxStore } from "./checkout/sandbox-store.ts";
+import { createFulfilment, type Fulfilment } from "./fulfilment/fulfilment.ts";
+import { webhookRoutes } from "./fulfilment/webhook-routes.ts";
+import { adminMoneyRoutes } from "./refunds/admin-money-routes.ts";
+import { createRefundsService, type RefundsService } from "./refunds/refunds-service.ts";
+import { createRenewals, type Renewals } from "./subscriptions/renewals.ts";
+import { subscriptionRoutes } from "./subscriptions/subscription-routes.ts";
+import { createSubscriptionsReader } from "./subscriptions/subscriptions-reader.ts";
+import {
+  createSubscriptionsService,
+  type SubscriptionsService,
+} from "./subscriptions/subscriptions-service.ts";
+import { adminBillingRoutes } from "./transactions/admin-routes.ts";
+import { adminExportRoutes } from "./transactions/export-routes.ts";
 import {
   createTransactionsRepository,
   type TransactionsRepository,
-} from "./transactions-repository.ts";
-import { userBillingRoutes } from "./user-routes.ts";
-import { webhookRoutes } from "./webhook-routes.ts";
+} from "./transactions/transactions-repository.ts";
+import { userTransactionsRoutes } from "./transactions/user-routes.ts";
 
 export interface Billing {
   catalogue: CatalogueService;
@@ -163,7 +168,9 @@ export const billingModule = fp<BillingModuleOptions>(
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
-    await app.register(userBillingRoutes, { checkout, subscriptions, reader, transactions });
+    await app.register(checkoutRoutes, { checkout });
+    await app.register(subscriptionRoutes, { subscriptions, reader });
+    await app.register(userTransactionsRoutes, { transactions });
     await app.register(webhookRoutes, {
       fulfilment,
       webhookSecret: options.config.stripe.webhookSecret,

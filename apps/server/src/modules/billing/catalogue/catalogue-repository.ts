@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "../../../db/client.ts";
 import {
   billingPrices,
   type CreditPackageRow,
@@ -7,7 +7,7 @@ import {
   type SubscriptionPlanRow,
   subscriptionPlans,
   userSubscriptions,
-} from "../../db/schema/index.ts";
+} from "../../../db/schema/index.ts";
 
 export type NewCreditPackage = typeof creditPackages.$inferInsert;
 export type NewSubscriptionPlan = typeof subscriptionPlans.$inferInsert;

@@ -16,10 +16,10 @@ import {
 } from "@twinline/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { auditNote } from "../audit/plugin.ts";
+import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
+import { auditNote } from "../../audit/plugin.ts";
+import type { SubscriptionsService } from "../subscriptions/subscriptions-service.ts";
 import type { CatalogueService } from "./catalogue-service.ts";
-import type { SubscriptionsService } from "./subscriptions-service.ts";
 
 const errors = errorResponses(400, 401, 403, 404, 502);
 const security = bearerSecurity;

@@ -7,21 +7,22 @@ import {
   type SubscriptionPlanUpdate,
   type SyncStripeResult,
 } from "@twinline/contracts";
-import type { CreditPackageRow, SubscriptionPlanRow } from "../../db/schema/index.ts";
-import { HttpError } from "../../plugins/errors.ts";
+import type { CreditPackageRow, SubscriptionPlanRow } from "../../../db/schema/index.ts";
+import { discountedMinor, toBasisPoints, toMinor } from "../../../lib/money.ts";
+import { HttpError } from "../../../plugins/errors.ts";
 import {
   type PaymentsCatalogue,
   type PaymentsProvider,
   PRODUCT_KIND_KEY,
   type Recurring,
-} from "../../providers/payments/index.ts";
+} from "../../../providers/payments/index.ts";
+import { providerCall } from "../provider-call.ts";
 import type {
   CatalogueRepository,
   NewCreditPackage,
   NewSubscriptionPlan,
 } from "./catalogue-repository.ts";
 import { toCreditPackage, toSubscriptionPlan } from "./mappers.ts";
-import { discountedMinor, providerCall, toBasisPoints, toMinor } from "./money.ts";
 
 export interface CatalogueServiceOptions {
   repository: CatalogueRepository;

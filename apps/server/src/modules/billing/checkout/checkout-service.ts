@@ -7,15 +7,16 @@ import {
   type SandboxPayRequest,
 } from "@twinline/contracts";
 import { and, eq, gt, lte } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
+import type { Database } from "../../../db/client.ts";
+import { isUniqueViolation } from "../../../db/errors.ts";
 import {
   type CheckoutSessionRow,
   checkoutSessions,
   type SubscriptionPlanRow,
   type UserRow,
-} from "../../db/schema/index.ts";
-import { HttpError } from "../../plugins/errors.ts";
+} from "../../../db/schema/index.ts";
+import { discountedMinor, toMajor } from "../../../lib/money.ts";
+import { HttpError } from "../../../plugins/errors.ts";
 import {
   CardError,
   type CheckoutItem,
@@ -23,12 +24,12 @@ import {
   type SandboxPayments,
   SessionClosedError,
   sandboxId,
-} from "../../providers/payments/index.ts";
-import type { CatalogueService } from "./catalogue-service.ts";
-import { recordFailedCheckout } from "./failed-payments.ts";
-import type { Fulfilment } from "./fulfilment.ts";
-import { discountedMinor, providerCall, toMajor } from "./money.ts";
-import type { SubscriptionsReader } from "./subscriptions-reader.ts";
+} from "../../../providers/payments/index.ts";
+import type { CatalogueService } from "../catalogue/catalogue-service.ts";
+import { recordFailedCheckout } from "../fulfilment/failed-payments.ts";
+import type { Fulfilment } from "../fulfilment/fulfilment.ts";
+import { providerCall } from "../provider-call.ts";
+import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
 
 export interface CheckoutServiceOptions {
   db: Database;

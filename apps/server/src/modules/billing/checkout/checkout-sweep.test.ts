@@ -9,20 +9,20 @@ import {
 } from "@twinline/contracts";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../test/accounts.ts";
+import { adminSession, call, signUp } from "../../../../test/accounts.ts";
 import {
   adminCreditRows,
   balanceOf,
   createPackage,
   createPlan,
   sandboxBuy,
-} from "../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { createManualClock } from "../../../test/manual-clock.ts";
-import { checkoutSessions, creditLedger } from "../../db/schema/index.ts";
+} from "../../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
+import { createManualClock } from "../../../../test/manual-clock.ts";
+import { checkoutSessions, creditLedger } from "../../../db/schema/index.ts";
 import { CHECKOUT_SWEEP_AFTER_MS } from "./checkout-sweep.ts";
 
-const CHILD = fileURLToPath(new URL("../../../test/kill-mid-payment.child.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("../../../../test/kill-mid-payment.child.ts", import.meta.url));
 
 /** Runs the child server to its death; answers the signal that ended it. */
 function runChild(env: NodeJS.ProcessEnv): Promise<NodeJS.Signals | number | null> {

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../../db/client.ts";
-import { type CheckoutSessionRow, checkoutSessions } from "../../db/schema/index.ts";
-import type { Clock } from "../../lib/clock.ts";
-import type { PaymentsProvider, SandboxPayments } from "../../providers/payments/index.ts";
-import type { Fulfilment } from "./fulfilment.ts";
+import type { Database } from "../../../db/client.ts";
+import { type CheckoutSessionRow, checkoutSessions } from "../../../db/schema/index.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import type { PaymentsProvider, SandboxPayments } from "../../../providers/payments/index.ts";
+import type { Fulfilment } from "../fulfilment/fulfilment.ts";
 
 /** A session still open this long after it was made is asked about at its provider. */
 export const CHECKOUT_SWEEP_AFTER_MS = 5 * 60_000;

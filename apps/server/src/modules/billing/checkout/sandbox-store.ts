@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { sandboxObjects } from "../../db/schema/index.ts";
-import type { SandboxStore } from "../../providers/payments/index.ts";
+import type { Database } from "../../../db/client.ts";
+import { sandboxObjects } from "../../../db/schema/index.ts";
+import type { SandboxStore } from "../../../providers/payments/index.ts";
 
 /** The sandbox provider's objects, in the database (every instance sees the same state). */
 export function createSandboxStore(db: Database): SandboxStore {

@@ -10,15 +10,15 @@ import {
   userTransactionsResponseSchema,
 } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, messageOf, signUp } from "../../../test/accounts.ts";
+import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
 import {
   adminCreditRows,
   balanceOf,
   createPackage,
   createPlan,
   sandboxBuy,
-} from "../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+} from "../../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
 
 describe("billing with no Stripe key: the sandbox checkout", () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
-import type { Database } from "../../db/client.ts";
-import { type CheckoutSessionRow, payments, subscriptionEvents } from "../../db/schema/index.ts";
+import type { Database } from "../../../db/client.ts";
+import { type CheckoutSessionRow, payments, subscriptionEvents } from "../../../db/schema/index.ts";
 import { knownCurrency, type MoneyAmount } from "./verify-payment.ts";
 
 export interface FailedAttempt {

@@ -1,4 +1,4 @@
-import type { InvoiceInfo } from "../../providers/payments/index.ts";
+import type { InvoiceInfo } from "../../../providers/payments/index.ts";
 
 export interface InvoiceEntry {
   /** credited: account credit (a negative amount), never revenue. */

@@ -6,10 +6,10 @@ import {
 import { FAKE_STRIPE_SECRET_KEY, type FakeStripe, startFakeStripe } from "@twinline/fakes";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, messageOf, signUp } from "../../../test/accounts.ts";
-import { balanceOf, createPackage, createPlan } from "../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { deliver, signEvent, WEBHOOK_SECRET } from "../../../test/stripe-webhooks.ts";
+import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
+import { balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
+import { deliver, signEvent, WEBHOOK_SECRET } from "../../../../test/stripe-webhooks.ts";
 import {
   creditLedger,
   creditPackages,
@@ -18,7 +18,7 @@ import {
   subscriptionEvents,
   subscriptionPlans,
   userSubscriptions,
-} from "../../db/schema/index.ts";
+} from "../../../db/schema/index.ts";
 
 type Json = Record<string, unknown>;
 

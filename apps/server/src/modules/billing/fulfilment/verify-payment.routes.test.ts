@@ -5,12 +5,12 @@ import {
 } from "@twinline/contracts";
 import { FAKE_STRIPE_SECRET_KEY, type FakeStripe, startFakeStripe } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../test/accounts.ts";
-import { adminCreditRows, balanceOf, createPackage, createPlan } from "../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { createManualClock, type ManualClock } from "../../../test/manual-clock.ts";
-import { deliver, WEBHOOK_SECRET } from "../../../test/stripe-webhooks.ts";
-import { CHECKOUT_SWEEP_AFTER_MS } from "./checkout-sweep.ts";
+import { adminSession, call, signUp } from "../../../../test/accounts.ts";
+import { adminCreditRows, balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
+import { createManualClock, type ManualClock } from "../../../../test/manual-clock.ts";
+import { deliver, WEBHOOK_SECRET } from "../../../../test/stripe-webhooks.ts";
+import { CHECKOUT_SWEEP_AFTER_MS } from "../checkout/checkout-sweep.ts";
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { Currency } from "../../providers/payments/index.ts";
+import type { Currency } from "../../../providers/payments/index.ts";
 
 /** An amount in minor units with its currency (as the provider reports it, any case). */
 export interface MoneyAmount {

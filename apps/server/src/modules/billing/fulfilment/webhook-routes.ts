@@ -1,8 +1,8 @@
 import { BILLING_MESSAGES, isSafeText, webhookResponseSchema } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { HttpError } from "../../plugins/errors.ts";
-import { errorResponses } from "../../plugins/openapi.ts";
-import { type PaymentEvent, verifyStripeWebhook } from "../../providers/payments/index.ts";
+import { HttpError } from "../../../plugins/errors.ts";
+import { errorResponses } from "../../../plugins/openapi.ts";
+import { type PaymentEvent, verifyStripeWebhook } from "../../../providers/payments/index.ts";
 import type { Fulfilment } from "./fulfilment.ts";
 
 export const WEBHOOK_PATH = "/api/payments/webhook";

@@ -12,18 +12,18 @@ import {
 } from "@twinline/contracts";
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Database } from "../../db/client.ts";
-import { payments, type UserRow, users } from "../../db/schema/index.ts";
-import { currentUser } from "../../plugins/auth.ts";
-import { HttpError } from "../../plugins/errors.ts";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { auditNote } from "../audit/plugin.ts";
-import { adjustCredits } from "../credits/adjustments.ts";
-import { toMajor } from "./money.ts";
+import type { Database } from "../../../db/client.ts";
+import { payments, type UserRow, users } from "../../../db/schema/index.ts";
+import { toMajor } from "../../../lib/money.ts";
+import { currentUser } from "../../../plugins/auth.ts";
+import { HttpError } from "../../../plugins/errors.ts";
+import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
+import { auditNote } from "../../audit/plugin.ts";
+import { adjustCredits } from "../../credits/adjustments.ts";
+import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
+import type { SubscriptionsService } from "../subscriptions/subscriptions-service.ts";
 import { toPaymentRefund } from "./refunds-ledger.ts";
 import type { RefundsService } from "./refunds-service.ts";
-import type { SubscriptionsReader } from "./subscriptions-reader.ts";
-import type { SubscriptionsService } from "./subscriptions-service.ts";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const tags = ["admin money tools"];

@@ -9,16 +9,16 @@ import {
 } from "@twinline/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, messageOf, signUp } from "../../../test/accounts.ts";
-import { balanceOf, createPackage, createPlan, sandboxBuy } from "../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
+import { balanceOf, createPackage, createPlan, sandboxBuy } from "../../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
 import {
   checkoutSessions,
   creditLedger,
   paymentRefunds,
   payments,
   userSubscriptions,
-} from "../../db/schema/index.ts";
+} from "../../../db/schema/index.ts";
 
 /** The operator's money tools and one subscription per user, on the offline sandbox. */
 describe("money tools (sandbox)", () => {

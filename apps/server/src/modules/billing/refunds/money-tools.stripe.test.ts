@@ -1,16 +1,16 @@
 import { FAKE_STRIPE_SECRET_KEY, type FakeStripe, startFakeStripe } from "@twinline/fakes";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../test/accounts.ts";
-import { balanceOf, createPackage, createPlan } from "../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { deliver, WEBHOOK_SECRET } from "../../../test/stripe-webhooks.ts";
+import { adminSession, call, signUp } from "../../../../test/accounts.ts";
+import { balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
+import { deliver, WEBHOOK_SECRET } from "../../../../test/stripe-webhooks.ts";
 import {
   checkoutSessions,
   paymentRefunds,
   payments,
   userSubscriptions,
-} from "../../db/schema/index.ts";
+} from "../../../db/schema/index.ts";
 
 type Json = Record<string, unknown>;
 

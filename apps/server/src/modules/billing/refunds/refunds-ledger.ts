@@ -1,16 +1,16 @@
 import type { PaymentRefund } from "@twinline/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "../../../db/client.ts";
 import {
   type PaymentRefundRow,
   type PaymentRow,
   paymentRefunds,
   payments,
   users,
-} from "../../db/schema/index.ts";
-import type { ChargeInfo, DisputeInfo } from "../../providers/payments/index.ts";
-import { applyCreditMovement } from "../credits/ledger.ts";
-import { toMajor } from "./money.ts";
+} from "../../../db/schema/index.ts";
+import { toMajor } from "../../../lib/money.ts";
+import type { ChargeInfo, DisputeInfo } from "../../../providers/payments/index.ts";
+import { applyCreditMovement } from "../../credits/ledger.ts";
 
 /**
  * The database side of refunds and disputes (docs/decisions/0050), inside the caller's

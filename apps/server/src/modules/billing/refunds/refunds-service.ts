@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type AdminRefundResponse, MONEY_TOOLS_MESSAGES } from "@twinline/contracts";
 import { and, asc, eq, lt } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "../../../db/client.ts";
 import {
   type PaymentRefundRow,
   paymentRefunds,
@@ -10,15 +10,16 @@ import {
   subscriptionPlans,
   type UserRow,
   users,
-} from "../../db/schema/index.ts";
-import { HttpError } from "../../plugins/errors.ts";
-import { ProviderError } from "../../providers/errors.ts";
+} from "../../../db/schema/index.ts";
+import { toMajor, toMinor } from "../../../lib/money.ts";
+import { HttpError } from "../../../plugins/errors.ts";
+import { ProviderError } from "../../../providers/errors.ts";
 import {
   CardError,
   type PaymentsProvider,
   type SandboxPayments,
-} from "../../providers/payments/index.ts";
-import { providerCall, toMajor, toMinor } from "./money.ts";
+} from "../../../providers/payments/index.ts";
+import { providerCall } from "../provider-call.ts";
 import { lockPayment, refundableMinor, settleRefund, toPaymentRefund } from "./refunds-ledger.ts";
 
 export interface RefundsServiceOptions {

@@ -7,10 +7,10 @@ import {
   userTransactionsResponseSchema,
 } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, messageOf, signUp } from "../../../test/accounts.ts";
-import { balanceOf, createPlan, sandboxBuy } from "../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { createManualClock } from "../../../test/manual-clock.ts";
+import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
+import { balanceOf, createPlan, sandboxBuy } from "../../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
+import { createManualClock } from "../../../../test/manual-clock.ts";
 
 const DAY = 86_400_000;
 /** Every new account starts with the settings' default credits. */

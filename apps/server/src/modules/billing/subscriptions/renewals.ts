@@ -1,9 +1,9 @@
 import { and, asc, eq, lte, or } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../../db/client.ts";
-import { userSubscriptions } from "../../db/schema/index.ts";
-import type { Clock } from "../../lib/clock.ts";
-import type { RenewalOutcome, SandboxPayments } from "../../providers/payments/index.ts";
+import type { Database } from "../../../db/client.ts";
+import { userSubscriptions } from "../../../db/schema/index.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import type { RenewalOutcome, SandboxPayments } from "../../../providers/payments/index.ts";
 
 /** How often the sweep looks for sandbox subscriptions whose period has ended. */
 export const RENEWAL_SWEEP_INTERVAL_MS = 5 * 60 * 1000;

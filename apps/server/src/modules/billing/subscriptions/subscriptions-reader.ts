@@ -1,14 +1,14 @@
 import type { CurrentSubscription } from "@twinline/contracts";
 import { desc, eq } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "../../../db/client.ts";
 import {
   type SubscriptionPlanRow,
   subscriptionPlans,
   type UserSubscriptionRow,
   userSubscriptions,
-} from "../../db/schema/index.ts";
-import { toSubscriptionView } from "../users/subscription-state.ts";
-import { toMajor } from "./money.ts";
+} from "../../../db/schema/index.ts";
+import { toMajor } from "../../../lib/money.ts";
+import { toSubscriptionView } from "../../users/subscription-state.ts";
 
 export const NO_CURRENT_SUBSCRIPTION: CurrentSubscription = {
   _id: null,

@@ -6,25 +6,26 @@ import {
   type SubscriptionAnalytics,
 } from "@twinline/contracts";
 import { and, count, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "../../../db/client.ts";
 import {
   payments as paymentsTable,
   subscriptionPlans,
   type UserRow,
   type UserSubscriptionRow,
   userSubscriptions,
-} from "../../db/schema/index.ts";
-import { HttpError } from "../../plugins/errors.ts";
+} from "../../../db/schema/index.ts";
+import { toMajor } from "../../../lib/money.ts";
+import { HttpError } from "../../../plugins/errors.ts";
 import type {
   InvoiceInfo,
   PaymentsProvider,
   SandboxPayments,
-} from "../../providers/payments/index.ts";
-import { isInForce } from "../users/subscription-state.ts";
-import type { CatalogueService } from "./catalogue-service.ts";
-import { planItem } from "./checkout-service.ts";
-import type { Fulfilment } from "./fulfilment.ts";
-import { providerCall, toMajor } from "./money.ts";
+} from "../../../providers/payments/index.ts";
+import { isInForce } from "../../users/subscription-state.ts";
+import type { CatalogueService } from "../catalogue/catalogue-service.ts";
+import { planItem } from "../checkout/checkout-service.ts";
+import type { Fulfilment } from "../fulfilment/fulfilment.ts";
+import { providerCall } from "../provider-call.ts";
 import type { SubscriptionsReader } from "./subscriptions-reader.ts";
 
 /** What the change's invoice did: charged now (positive, after account credit) or credited. */

@@ -5,9 +5,9 @@ import {
   adminSubscriptionTransactionsResponseSchema,
 } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../test/accounts.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { payments, subscriptionEvents, subscriptionPlans } from "../../db/schema/index.ts";
+import { adminSession, call, signUp } from "../../../../test/accounts.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
+import { payments, subscriptionEvents, subscriptionPlans } from "../../../db/schema/index.ts";
 
 describe("admin transaction lists: filters, sorts, pages, date ranges", () => {
   let t: TestApp;

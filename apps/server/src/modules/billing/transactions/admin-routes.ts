@@ -14,8 +14,8 @@ import {
   billingIdParamsSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { HttpError } from "../../plugins/errors.ts";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { HttpError } from "../../../plugins/errors.ts";
+import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
 import type { TransactionsRepository } from "./transactions-repository.ts";
 
 const errors = errorResponses(400, 401, 403, 404);

@@ -4,8 +4,8 @@ import {
 } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../test/accounts.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import { adminSession, call, signUp } from "../../../../test/accounts.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
 
 describe("a user's transactions on the admin's user details: paged on the server", () => {
   let t: TestApp;

@@ -14,7 +14,7 @@ import {
 } from "@twinline/contracts";
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
 import type { TransactionsRepository } from "./transactions-repository.ts";
 
 const tags = ["admin billing"];

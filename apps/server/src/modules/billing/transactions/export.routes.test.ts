@@ -6,9 +6,9 @@ import {
 } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../test/accounts.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { subscriptionPlans } from "../../db/schema/index.ts";
+import { adminSession, call, signUp } from "../../../../test/accounts.ts";
+import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
+import { subscriptionPlans } from "../../../db/schema/index.ts";
 import { EXPORT_BATCH } from "./transactions-repository.ts";
 
 /** A CSV answer as header and rows of cells (every cell quoted, no line breaks inside). */

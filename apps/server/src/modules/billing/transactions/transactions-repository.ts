@@ -1,88 +1,51 @@
-import {
-  type AdminCreditTransaction,
-  type AdminCreditTransactionsQuery,
-  type AdminSubscriptionHistoryQuery,
-  type AdminSubscriptionTransaction,
-  type AdminSubscriptionTransactionsQuery,
-  type AdminUserTransactionSortField,
-  CURRENCIES,
-  type MoneyMetric,
-  type Pagination,
-  type RevenueFigures,
-  type SubscriptionHistoryEvent,
+import type {
+  AdminCreditTransactionsQuery,
+  AdminSubscriptionHistoryQuery,
+  AdminSubscriptionTransactionsQuery,
+  AdminUserTransactionSortField,
+  RevenueFigures,
+  SubscriptionHistoryEvent,
 } from "@twinline/contracts";
 import {
   type AnyColumn,
   and,
-  asc,
   count,
   desc,
   eq,
-  gte,
   ilike,
   inArray,
-  lt,
-  lte,
   or,
   type SQL,
   sql,
 } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "../../../db/client.ts";
 import {
-  type PaymentRow,
   paymentCounts,
   payments,
   type SubscriptionEventRow,
   subscriptionEvents,
   users,
-} from "../../db/schema/index.ts";
-import { type RevenueKind, revenueFigures } from "../dashboards/revenue.ts";
-import { containsPattern } from "../users/repository.ts";
+} from "../../../db/schema/index.ts";
+import { dateRange } from "../../../lib/date-range.ts";
+import { type PageRequest, pageOffset, pagination } from "../../../lib/paging.ts";
+import { containsPattern, isUuid } from "../../../lib/search.ts";
+import { type RevenueKind, revenueFigures } from "../../dashboards/revenue.ts";
 import {
-  failureReasonOf,
   type PopulatedUser,
+  toAdminCredit,
+  toAdminSubscriptionPayment,
   toHistoryEvent,
   toUserTransaction,
 } from "./mappers.ts";
-import { toMajor } from "./money.ts";
+import { historySortColumn, order, paymentSortColumn } from "./sort-columns.ts";
 
 /** Rows read at a time by an export. */
 export const EXPORT_BATCH = 500;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-export const pagination = (total: number, page: number, limit: number): Pagination => ({
-  total,
-  page,
-  limit,
-  pages: Math.ceil(total / limit),
-});
-
-/** The date filters: a yyyy-MM-dd end date includes that whole UTC day. */
-export function dateRange(column: AnyColumn, startDate?: string, endDate?: string): SQL[] {
-  const conditions: SQL[] = [];
-  if (startDate) {
-    conditions.push(
-      gte(column, new Date(DATE_ONLY.test(startDate) ? `${startDate}T00:00:00Z` : startDate)),
-    );
-  }
-  if (endDate) {
-    if (DATE_ONLY.test(endDate)) {
-      const next = new Date(`${endDate}T00:00:00Z`);
-      next.setUTCDate(next.getUTCDate() + 1);
-      conditions.push(lt(column, next));
-    } else {
-      conditions.push(lte(column, new Date(endDate)));
-    }
-  }
-  return conditions;
-}
-
 /** The "User ID/Email" filter: a user id, else part of an e-mail or name. */
 function userFilter(column: AnyColumn, term?: string): SQL | undefined {
   if (!term) return undefined;
-  if (UUID.test(term)) return eq(column, term);
+  if (isUuid(term)) return eq(column, term);
   const pattern = containsPattern(term);
   return inArray(
     column,
@@ -97,73 +60,12 @@ const populated = {
   profileImage: users.profileImage,
 };
 
-function toAdminCredit(row: PaymentRow, user: PopulatedUser | null): AdminCreditTransaction {
-  return {
-    _id: row.id,
-    transactionDate: row.transactionDate.toISOString(),
-    userId: user,
-    credits: row.credits,
-    amount: toMajor(row.amountMinor),
-    currency: row.currency,
-    status: row.status,
-    refundedAmount: toMajor(row.refundedMinor),
-    packageId: row.packageId,
-    stripePaymentId: row.stripePaymentId,
-    metadata: { packageName: row.itemName, invoiceNumber: row.invoiceNumber },
-    failureReason: failureReasonOf(row),
-  };
-}
-
-function toAdminSubscriptionPayment(
-  row: PaymentRow,
-  user: PopulatedUser | null,
-): AdminSubscriptionTransaction {
-  return {
-    _id: row.id,
-    transactionDate: row.transactionDate.toISOString(),
-    userId: user,
-    planId: row.planId ? { _id: row.planId, name: row.itemName } : null,
-    planName: row.itemName,
-    amount: toMajor(row.amountMinor),
-    currency: row.currency,
-    status: row.status,
-    refundedAmount: toMajor(row.refundedMinor),
-    stripePaymentId: row.stripePaymentId ?? row.invoiceId,
-    invoiceId: row.invoiceId,
-    credits: row.credits,
-    failureReason: failureReasonOf(row),
-  };
-}
-
-const order = (column: SQL | AnyColumn, direction: 1 | -1 | number) =>
-  direction === 1 ? asc(column) : desc(column);
-
 /**
  * Payments and subscription history, for the user's own screens and the admin's lists. Each
  * admin filter and sort is served by an index of schema/billing.ts (kind first); the id breaks
  * ties so pages are stable.
  */
 export function createTransactionsRepository(db: Database) {
-  const paymentSort = (sortBy: string): SQL | AnyColumn => {
-    switch (sortBy) {
-      case "credits":
-        return payments.credits;
-      case "amount":
-        return payments.amountMinor;
-      case "status":
-        return payments.status;
-      case "packageName":
-      case "planName":
-        return payments.itemName;
-      case "stripePaymentId":
-        return payments.stripePaymentId;
-      case "user":
-        return sql`lower(${users.name})`;
-      default:
-        return payments.transactionDate;
-    }
-  };
-
   type PaymentsQuery = AdminCreditTransactionsQuery | AdminSubscriptionTransactionsQuery;
   const paymentsWhere = (kind: "credits" | "subscription", query: PaymentsQuery) =>
     and(
@@ -172,28 +74,31 @@ export function createTransactionsRepository(db: Database) {
       userFilter(payments.userId, query.userId),
       ...dateRange(payments.transactionDate, query.startDate, query.endDate),
     );
-  /** One page of a kind's payments as filtered and sorted (the list and the export). */
-  const paymentRows = (
-    kind: "credits" | "subscription",
-    query: PaymentsQuery,
-    page: number,
-    limit: number,
+  /** One page of payments with their users, in one sort; the id breaks ties. */
+  const paymentPage = (
+    where: SQL | undefined,
+    sort: { column: SQL | AnyColumn; direction: number },
+    page: PageRequest,
   ) =>
     db
       .select({ payment: payments, user: populated })
       .from(payments)
       .leftJoin(users, eq(users.id, payments.userId))
-      .where(paymentsWhere(kind, query))
-      .orderBy(
-        order(paymentSort(query.sortBy), query.sortOrder),
-        order(payments.id, query.sortOrder),
-      )
-      .limit(limit)
-      .offset((page - 1) * limit);
+      .where(where)
+      .orderBy(order(sort.column, sort.direction), order(payments.id, sort.direction))
+      .limit(page.limit)
+      .offset(pageOffset(page));
+  /** One page of a kind's payments as filtered and sorted (the list and the export). */
+  const paymentRows = (kind: "credits" | "subscription", query: PaymentsQuery, page: PageRequest) =>
+    paymentPage(
+      paymentsWhere(kind, query),
+      { column: paymentSortColumn(query.sortBy), direction: query.sortOrder },
+      page,
+    );
 
   const listPayments = async (kind: "credits" | "subscription", query: PaymentsQuery) => {
     const where = paymentsWhere(kind, query);
-    const rowsQuery = paymentRows(kind, query, query.page, query.limit);
+    const rowsQuery = paymentRows(kind, query, query);
     // Unfiltered by user or date: the trigger-kept counts, not a count over the whole table.
     const counted =
       !query.userId && !query.startDate && !query.endDate
@@ -209,44 +114,6 @@ export function createTransactionsRepository(db: Database) {
         : db.select({ n: count() }).from(payments).where(where);
     const [rows, [total]] = await Promise.all([rowsQuery, counted]);
     return { rows, total: Number(total?.n ?? 0) };
-  };
-
-  const userPaymentSort = (sortBy: AdminUserTransactionSortField): SQL | AnyColumn => {
-    switch (sortBy) {
-      case "credits":
-        return payments.credits;
-      case "amount":
-        return payments.amountMinor;
-      case "status":
-        return payments.status;
-      case "planName":
-        return payments.itemName;
-      case "transactionId":
-        return sql`coalesce(${payments.stripePaymentId}, ${payments.invoiceId})`;
-      default:
-        return payments.transactionDate;
-    }
-  };
-
-  const historySort = (sortBy: string): SQL | AnyColumn => {
-    switch (sortBy) {
-      case "eventType":
-        return subscriptionEvents.eventType;
-      case "status":
-        return subscriptionEvents.status;
-      case "amount":
-        return subscriptionEvents.amountMinor;
-      case "startDate":
-        return subscriptionEvents.startDate;
-      case "endDate":
-        return subscriptionEvents.endDate;
-      case "planName":
-        return subscriptionEvents.planName;
-      case "user":
-        return sql`lower(${users.name})`;
-      default:
-        return subscriptionEvents.timestamp;
-    }
   };
 
   const historyRows = (where: SQL | undefined) =>
@@ -269,11 +136,11 @@ export function createTransactionsRepository(db: Database) {
   const historyPage = (query: AdminSubscriptionHistoryQuery, page: number, limit: number) =>
     historyRows(historyWhere(query))
       .orderBy(
-        order(historySort(query.sortBy), query.sortOrder),
+        order(historySortColumn(query.sortBy), query.sortOrder),
         order(subscriptionEvents.id, query.sortOrder),
       )
       .limit(limit)
-      .offset((page - 1) * limit);
+      .offset(pageOffset({ page, limit }));
 
   /** Every row of a filtered, sorted list, a batch at a time (the "Export all" CSVs). */
   async function* batches<T>(page: (page: number) => Promise<T[]>): AsyncGenerator<T[]> {
@@ -289,7 +156,7 @@ export function createTransactionsRepository(db: Database) {
       const { rows, total } = await listPayments("credits", query);
       return {
         data: rows.map((row) => toAdminCredit(row.payment, row.user)),
-        pagination: pagination(total, query.page, query.limit),
+        pagination: pagination(total, query),
       };
     },
 
@@ -297,7 +164,7 @@ export function createTransactionsRepository(db: Database) {
       const { rows, total } = await listPayments("subscription", query);
       return {
         data: rows.map((row) => toAdminSubscriptionPayment(row.payment, row.user)),
-        pagination: pagination(total, query.page, query.limit),
+        pagination: pagination(total, query),
       };
     },
 
@@ -309,21 +176,21 @@ export function createTransactionsRepository(db: Database) {
       ]);
       return {
         data: rows.map(toEvent),
-        pagination: pagination(total?.n ?? 0, query.page, query.limit),
+        pagination: pagination(total?.n ?? 0, query),
       };
     },
 
     /** Every credit purchase matching the list's filters, in its order (page and limit unused). */
     exportCredits: (query: AdminCreditTransactionsQuery) =>
       batches(async (page) =>
-        (await paymentRows("credits", query, page, EXPORT_BATCH)).map((row) =>
+        (await paymentRows("credits", query, { page, limit: EXPORT_BATCH })).map((row) =>
           toAdminCredit(row.payment, row.user),
         ),
       ),
     /** Every subscription payment matching the list's filters, in its order. */
     exportSubscriptionPayments: (query: AdminSubscriptionTransactionsQuery) =>
       batches(async (page) =>
-        (await paymentRows("subscription", query, page, EXPORT_BATCH)).map((row) =>
+        (await paymentRows("subscription", query, { page, limit: EXPORT_BATCH })).map((row) =>
           toAdminSubscriptionPayment(row.payment, row.user),
         ),
       ),
@@ -365,26 +232,22 @@ export function createTransactionsRepository(db: Database) {
             )
           : undefined,
       );
-      const direction = options.sortOrder ?? -1;
       const [rows, [total]] = await Promise.all([
-        db
-          .select({ payment: payments, user: populated })
-          .from(payments)
-          .leftJoin(users, eq(users.id, payments.userId))
-          .where(where)
-          .orderBy(
-            order(userPaymentSort(options.sortBy ?? "transactionDate"), direction),
-            order(payments.id, direction),
-          )
-          .limit(limit)
-          .offset((page - 1) * limit),
+        paymentPage(
+          where,
+          {
+            column: paymentSortColumn(options.sortBy ?? "transactionDate"),
+            direction: options.sortOrder ?? -1,
+          },
+          { page, limit },
+        ),
         db.select({ n: count() }).from(payments).where(where),
       ]);
       return {
         user: rows.map((row) => toUserTransaction(row.payment)),
         adminCredits: rows.map((row) => toAdminCredit(row.payment, row.user)),
         adminSubscriptions: rows.map((row) => toAdminSubscriptionPayment(row.payment, row.user)),
-        pagination: pagination(total?.n ?? 0, page, limit),
+        pagination: pagination(total?.n ?? 0, { page, limit }),
       };
     },
 
@@ -395,10 +258,10 @@ export function createTransactionsRepository(db: Database) {
         historyRows(where)
           .orderBy(desc(subscriptionEvents.timestamp), desc(subscriptionEvents.id))
           .limit(limit)
-          .offset((page - 1) * limit),
+          .offset(pageOffset({ page, limit })),
         db.select({ n: count() }).from(subscriptionEvents).where(where),
       ]);
-      return { data: rows.map(toEvent), pagination: pagination(total?.n ?? 0, page, limit) };
+      return { data: rows.map(toEvent), pagination: pagination(total?.n ?? 0, { page, limit }) };
     },
 
     /** The Revenue Analytics cards: the dashboard's own figures, per currency. */
@@ -409,24 +272,3 @@ export function createTransactionsRepository(db: Database) {
 }
 
 export type TransactionsRepository = ReturnType<typeof createTransactionsRepository>;
-
-/**
- * A user's successful payments per currency, major units (the admin's user details "Total
- * Spent"): USD the headline, other currencies beside it, never added together.
- */
-export async function totalSpentOf(db: Database, userId: string): Promise<MoneyMetric> {
-  const rows = await db
-    .select({
-      currency: payments.currency,
-      total: sql<string>`coalesce(sum(${payments.amountMinor}), 0)::text`,
-    })
-    .from(payments)
-    .where(and(eq(payments.userId, userId), eq(payments.status, "success")))
-    .groupBy(payments.currency);
-  const totals = new Map(rows.map((row) => [row.currency, toMajor(Number(row.total))]));
-  const byCurrency = CURRENCIES.map((currency) => ({
-    currency,
-    value: totals.get(currency) ?? 0,
-  })).filter((entry) => entry.currency === "usd" || entry.value !== 0);
-  return { value: totals.get("usd") ?? 0, byCurrency };
-}
