@@ -37,9 +37,7 @@ export const ALLOWED = {
 export const PUBLIC_REPOSITORIES = new Set(["users"]);
 
 /** Imports of another module's repository that predate the rule (file -> imported file). */
-export const KNOWN_REPOSITORY_IMPORTS = new Set([
-  "admin/plugin.ts -> chat/repository.ts",
-]);
+export const KNOWN_REPOSITORY_IMPORTS = new Set(["admin/plugin.ts -> chat/repository.ts"]);
 
 /**
  * The modules still tied in cycles (two strongly connected groups: users/repository announces

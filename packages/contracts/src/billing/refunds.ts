@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { currencySchema, currentSubscriptionSchema, transactionStatusSchema } from "./billing";
-import { pagedListResponse } from "./paged-list";
-import { safeText, singleLineText } from "./text";
+import { pagedListResponse } from "../paged-list";
+import { safeText, singleLineText } from "../text";
+import { currencySchema, transactionStatusSchema } from "./shared";
+import { currentSubscriptionSchema } from "./subscriptions";
 
 // The operator's money tools (issue 16, docs/decisions/0050): refunds, credit adjustments and
 // subscription actions, each from the admin's screens.
@@ -150,7 +151,6 @@ export const adminSubscriptionActionResponseSchema = z.object({
 });
 export type AdminSubscriptionActionResponse = z.infer<typeof adminSubscriptionActionResponseSchema>;
 
-// ---------------------------------------------------------------------------------------------
 // The user's credit history: every ledger movement (GET /api/users/credit-history).
 
 export const CREDIT_MOVEMENT_KINDS = [
