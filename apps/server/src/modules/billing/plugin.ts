@@ -50,8 +50,6 @@ export interface Billing {
   refunds: RefundsService;
 }
 
-const REFUNDS_SWEEP_MS = 60_000;
-
 declare module "fastify" {
   interface FastifyInstance {
     /** Packages, plans, checkout, webhooks, subscriptions, transactions (issue 9). */
@@ -62,14 +60,14 @@ declare module "fastify" {
 export interface BillingModuleOptions {
   config: Config;
   /**
-   * THE billing clock: the sandbox's time, its renewals' and the checkout sweep's timers (tests
-   * move a manual one); default the system's.
+   * THE billing clock: the sandbox's time, its renewals', the checkout sweep's and the refunds
+   * sweep's timers (tests move a manual one); default the system's.
    */
   clock?: Clock;
   /**
-   * Run the checkout sweep and the sandbox's renewal sweep on the clock's timers (default true).
-   * False: a test that moves its clock over days runs them itself (`renewals.sweep()`,
-   * `sweep.sweep()`), so nothing happens behind its back and a month is not 40,000 passes.
+   * Run the checkout, renewal and refunds sweeps on the clock's timers (default true). False: a
+   * test that moves its clock over days runs them itself (`renewals.sweep()`, `sweep.sweep()`,
+   * `refunds.sweep()`), so nothing happens behind its back and a month is not 40,000 passes.
    */
   sweeps?: boolean;
 }
@@ -109,16 +107,8 @@ export const billingModule = fp<BillingModuleOptions>(
     sandbox = createSandboxPayments(sandboxOptions);
     app.providers.configureSandbox(sandboxOptions);
 
-    refunds = createRefundsService({ db, payments, sandbox, log: app.log });
+    refunds = createRefundsService({ db, payments, sandbox, clock, log: app.log });
     const refundsService = refunds;
-    // Refund claims left pending by a crash or an unreachable provider are settled again.
-    const refundsSweep = setInterval(() => {
-      refundsService.sweep().catch((error: unknown) => {
-        app.log.error({ err: error }, "The refunds sweep failed");
-      });
-    }, REFUNDS_SWEEP_MS);
-    refundsSweep.unref();
-    app.addHook("onClose", async () => clearInterval(refundsSweep));
 
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
@@ -146,13 +136,13 @@ export const billingModule = fp<BillingModuleOptions>(
     const renewals = createRenewals({ db, sandbox, clock, log: app.log });
     const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
     if (options.sweeps !== false) {
+      // Refund claims left pending by a crash or an unreachable provider are settled again.
+      const tasks = [sweep, renewals, refundsService];
       app.addHook("onReady", async () => {
-        sweep.start();
-        renewals.start();
+        for (const task of tasks) task.start();
       });
       app.addHook("onClose", async () => {
-        sweep.stop();
-        renewals.stop();
+        for (const task of tasks) task.stop();
       });
     }
     app.decorate<Billing>("billing", {

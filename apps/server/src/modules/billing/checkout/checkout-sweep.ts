@@ -3,7 +3,7 @@ import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../../db/client.ts";
 import { type CheckoutSessionRow, checkoutSessions } from "../../../db/schema/index.ts";
-import type { Clock } from "../../../lib/clock.ts";
+import { type Clock, repeatOnClock } from "../../../lib/clock.ts";
 import type { PaymentsProvider, SandboxPayments } from "../../../providers/payments/index.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
 
@@ -38,8 +38,6 @@ export interface SweepResult {
  */
 export function createCheckoutSweep(options: CheckoutSweepOptions) {
   const { db, fulfilment, sandbox, clock, log } = options;
-  let cancel: (() => void) | null = null;
-  let stopped = true;
   // Where the last pass stopped: many sessions left open (abandoned at Stripe for a day) are
   // walked through in batches, so a paid one behind them waits one lap, not a day.
   let after: Date | null = null;
@@ -114,31 +112,18 @@ export function createCheckoutSweep(options: CheckoutSweepOptions) {
     return result;
   };
 
-  const arm = () => {
-    if (stopped) return;
-    cancel = clock.setTimer(async () => {
-      try {
-        await sweep();
-      } catch (error) {
-        log.error({ err: error }, "Checkout sweep failed");
-      }
-      arm();
-    }, CHECKOUT_SWEEP_EVERY_MS);
-  };
+  const task = repeatOnClock(
+    clock,
+    CHECKOUT_SWEEP_EVERY_MS,
+    () => sweep(),
+    (error) => log.error({ err: error }, "Checkout sweep failed"),
+  );
 
   return {
     /** One pass now (also what the timer runs). */
     sweep,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      arm();
-    },
-    stop() {
-      stopped = true;
-      cancel?.();
-      cancel = null;
-    },
+    start: task.start,
+    stop: task.stop,
   };
 }
 

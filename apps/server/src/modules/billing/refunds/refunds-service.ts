@@ -11,6 +11,7 @@ import {
   type UserRow,
   users,
 } from "../../../db/schema/index.ts";
+import { type Clock, repeatOnClock } from "../../../lib/clock.ts";
 import { toMajor, toMinor } from "../../../lib/money.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { ProviderError } from "../../../providers/errors.ts";
@@ -27,10 +28,14 @@ export interface RefundsServiceOptions {
   payments: () => Promise<PaymentsProvider>;
   sandbox: SandboxPayments;
   log: FastifyBaseLogger;
+  /** THE billing clock: what "left pending for two minutes" is measured on. */
+  clock: Clock;
 }
 
 /** A claim older than this is settled by the sweep (its request died half-way). */
 const STALE_CLAIM_MS = 2 * 60 * 1000;
+/** How often the sweep looks for them. */
+export const REFUNDS_SWEEP_EVERY_MS = 60_000;
 
 /**
  * Refunds (docs/decisions/0050, 0051): the operator's refund, the automatic refund of a second
@@ -39,7 +44,7 @@ const STALE_CLAIM_MS = 2 * 60 * 1000;
  * settled; a failure of the provider marks the claim failed (the money is refundable again).
  */
 export function createRefundsService(options: RefundsServiceOptions) {
-  const { db, sandbox, log } = options;
+  const { db, sandbox, log, clock } = options;
 
   const providerOf = async (provider: "stripe" | "sandbox"): Promise<PaymentsProvider> => {
     if (provider === "sandbox") return sandbox;
@@ -236,6 +241,36 @@ export function createRefundsService(options: RefundsServiceOptions) {
     await execute(row, payment.stripePaymentId);
   };
 
+  /** Claims left pending (a crash, an unreachable provider) are driven again. */
+  const sweep = async (now = new Date(clock.now())): Promise<number> => {
+    const rows = await db
+      .select()
+      .from(paymentRefunds)
+      .where(
+        and(
+          eq(paymentRefunds.status, "pending"),
+          lt(paymentRefunds.createdAt, new Date(now.getTime() - STALE_CLAIM_MS)),
+        ),
+      )
+      .orderBy(asc(paymentRefunds.createdAt))
+      .limit(50);
+    for (const row of rows) {
+      try {
+        await drive(row);
+      } catch (error) {
+        if (!(error instanceof ProviderError) && !(error instanceof HttpError)) throw error;
+        log.warn({ refundId: row.id, err: error }, "A pending refund could not be settled yet");
+      }
+    }
+    return rows.length;
+  };
+  const task = repeatOnClock(
+    clock,
+    REFUNDS_SWEEP_EVERY_MS,
+    () => sweep(),
+    (error) => log.error({ err: error }, "The refunds sweep failed"),
+  );
+
   return {
     /** POST /api/admin/payments/{id}/refund. */
     async refundPayment(
@@ -274,28 +309,10 @@ export function createRefundsService(options: RefundsServiceOptions) {
     },
 
     /** Claims left pending (a crash, an unreachable provider) are driven again. */
-    async sweep(now = new Date()): Promise<number> {
-      const rows = await db
-        .select()
-        .from(paymentRefunds)
-        .where(
-          and(
-            eq(paymentRefunds.status, "pending"),
-            lt(paymentRefunds.createdAt, new Date(now.getTime() - STALE_CLAIM_MS)),
-          ),
-        )
-        .orderBy(asc(paymentRefunds.createdAt))
-        .limit(50);
-      for (const row of rows) {
-        try {
-          await drive(row);
-        } catch (error) {
-          if (!(error instanceof ProviderError) && !(error instanceof HttpError)) throw error;
-          log.warn({ refundId: row.id, err: error }, "A pending refund could not be settled yet");
-        }
-      }
-      return rows.length;
-    },
+    sweep,
+    /** The sweep every minute on the billing clock (the app starts and stops it). */
+    start: task.start,
+    stop: task.stop,
 
     /** Payment, for the subscription actions' refund of the unused part. */
     claimAndExecute: async (input: Parameters<typeof claim>[0]) => {

@@ -2,7 +2,7 @@ import { and, asc, eq, lte, or } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../../db/client.ts";
 import { userSubscriptions } from "../../../db/schema/index.ts";
-import type { Clock } from "../../../lib/clock.ts";
+import { type Clock, repeatOnClock } from "../../../lib/clock.ts";
 import type { RenewalOutcome, SandboxPayments } from "../../../providers/payments/index.ts";
 
 /** How often the sweep looks for sandbox subscriptions whose period has ended. */
@@ -25,7 +25,6 @@ export interface RenewalsOptions {
  */
 export function createRenewals(options: RenewalsOptions) {
   const { db, sandbox, clock, log } = options;
-  let cancelTimer: (() => void) | null = null;
 
   const sweep = async (): Promise<Record<RenewalOutcome, number>> => {
     const counts: Record<RenewalOutcome, number> = {
@@ -71,24 +70,15 @@ export function createRenewals(options: RenewalsOptions) {
     return counts;
   };
 
-  const schedule = () => {
-    cancelTimer = clock.setTimer(async () => {
-      await sweep().catch((error) => log.error({ err: error }, "Renewal sweep failed"));
-      if (cancelTimer) schedule();
-    }, RENEWAL_SWEEP_INTERVAL_MS);
-  };
+  const task = repeatOnClock(clock, RENEWAL_SWEEP_INTERVAL_MS, sweep, (error) =>
+    log.error({ err: error }, "Renewal sweep failed"),
+  );
 
   return {
     /** One pass (tests call it after moving the clock). */
     sweep,
-    start() {
-      if (!cancelTimer) schedule();
-    },
-    stop() {
-      const cancel = cancelTimer;
-      cancelTimer = null;
-      cancel?.();
-    },
+    start: task.start,
+    stop: task.stop,
   };
 }
 
