@@ -8,7 +8,11 @@ import {
 } from "../../../db/schema/index.ts";
 import type { InvoiceInfo } from "../../../providers/payments/index.ts";
 import { applyCreditMovement } from "../../credits/ledger.ts";
-import { planOf, recordHistory } from "../subscriptions/subscription-mirror.ts";
+import {
+  endMismatchedSubscription,
+  planOf,
+  recordHistory,
+} from "../subscriptions/subscription-mirror.ts";
 import { currencyOf, type EventContext } from "./event-context.ts";
 import { invoiceEntry } from "./invoice-entry.ts";
 import { type MoneyAmount, paymentMismatch } from "./verify-payment.ts";
@@ -114,6 +118,11 @@ export async function recordPaidInvoice(
       { invoiceId: invoice.id, mismatch },
       "Subscription payment does not match the sale",
     );
+    // A first payment that was not the plan's price buys no plan; a renewal's keeps the plan
+    // (the operator sees the failed row and can refund it).
+    if (invoice.billingReason === "subscription_create") {
+      await endMismatchedSubscription(context, row, planName);
+    }
     return false;
   }
   const previousPlanId = invoice.subscriptionMetadata.previousPlanId;

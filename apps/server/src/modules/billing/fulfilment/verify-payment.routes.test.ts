@@ -146,7 +146,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
     expect(revenue.statusCode).toBe(200);
   });
 
-  it("a plan's first invoice for less than the plan: no plan credits, a failed subscription payment", async () => {
+  it("a plan's first invoice for less than the plan: no plan, no credits, a failed row, the money back", async () => {
     const plan = await createPlan(t, admin, { name: "Verified Plan", price: 19.99, credits: 500 });
     const user = await signUp(t);
     const { sessionId } = await checkout(user.token, "/api/subscriptions/create-checkout", {
@@ -174,8 +174,20 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
         amount: 1.99,
         credits: 0,
         failureReason: "Paid 1.99 USD for a sale of 19.99 USD: nothing granted",
+        // Given back automatically; the row keeps its status and reason.
+        refundedAmount: 1.99,
       },
     ]);
+    // No plan in force, on every screen's one rule: ended at Stripe and here.
+    const mine = await call(t, "GET", "/api/subscriptions/my-subscription", { token: user.token });
+    expect(mine.json().data).toMatchObject({ status: "inactive" });
+    const events = (await historyOf(user.user.id)).map((event) => event.eventType);
+    expect(events).toEqual(expect.arrayContaining(["created", "canceled"]));
+    // A later event about the same subscription does not put it back in force.
+    const stillActive = fake.event("customer.subscription.updated", done.subscription as Json);
+    expect((await deliver(t, stillActive)).statusCode).toBe(200);
+    const after = await call(t, "GET", "/api/subscriptions/my-subscription", { token: user.token });
+    expect(after.json().data).toMatchObject({ status: "inactive" });
   });
 
   it("a plan's asynchronous payment that fails: a failed row and a payment_failed history event", async () => {

@@ -106,11 +106,14 @@ export async function settleRefund(
       });
     }
   }
+  // A failed payment that still took money (a wrong amount) stays failed, its reason kept;
+  // the refunded amount shows the money went back.
+  const refundedInFull = refundedAfter >= payment.amountMinor && payment.status !== "failed";
   await tx
     .update(payments)
     .set({
       refundedMinor: refundedAfter,
-      ...(refundedAfter >= payment.amountMinor ? { status: "refunded" as const } : {}),
+      ...(refundedInFull ? { status: "refunded" as const } : {}),
     })
     .where(eq(payments.id, payment.id));
   const [settled] = await tx

@@ -66,11 +66,77 @@ export async function recordHistory(
     .onConflictDoNothing({ target: subscriptionEvents.sourceKey });
 }
 
+const endClaimKey = (subscriptionId: string) => `duplicate:${subscriptionId}`;
+
+/** Whether a provider subscription is claimed for ending (it must never be in force). */
+async function claimedForEnd(tx: Database, subscriptionId: string): Promise<boolean> {
+  const [claimed] = await tx
+    .select({ id: paymentRefunds.id })
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.sourceKey, endClaimKey(subscriptionId)));
+  return Boolean(claimed);
+}
+
+/**
+ * Claims (once) that a provider subscription must end and its payment be refunded: the refunds
+ * service does both after the event commits, and its sweep again if that fails. Its mirror,
+ * if any, is never in force again.
+ */
+export async function claimSubscriptionEnd(
+  context: EventContext,
+  subscription: Pick<SubscriptionInfo, "id" | "amountMinor" | "currency">,
+  owner: { userId: string; planId: string },
+  reason: string,
+): Promise<void> {
+  await context.tx
+    .insert(paymentRefunds)
+    .values({
+      userId: owner.userId,
+      kind: "duplicate_subscription",
+      provider: context.provider.mode,
+      amountMinor: subscription.amountMinor,
+      currency: currencyOf(subscription.currency),
+      reason,
+      sourceKey: endClaimKey(subscription.id),
+      metadata: { providerSubscriptionId: subscription.id, planId: owner.planId },
+    })
+    .onConflictDoNothing();
+  context.effects.duplicateOf.add(owner.userId);
+}
+
+/**
+ * A mirrored subscription whose first payment was not the plan's price (decision 0036): ended
+ * here at once (no plan in force, an "ended" event), and claimed for ending at the provider
+ * with the money given back.
+ */
+export async function endMismatchedSubscription(
+  context: EventContext,
+  row: UserSubscriptionRow,
+  planName: string,
+): Promise<void> {
+  await claimSubscriptionEnd(
+    context,
+    { id: row.providerSubscriptionId, amountMinor: row.priceMinor, currency: row.currency },
+    { userId: row.userId, planId: row.planId },
+    "The amount paid did not match the plan: ended and refunded automatically",
+  );
+  if (row.status === "canceled") return;
+  const [ended] = await context.tx
+    .update(userSubscriptions)
+    .set({ status: "canceled", canceledAt: new Date(), updatedAt: sql`now()` })
+    .where(eq(userSubscriptions.id, row.id))
+    .returning();
+  if (ended) {
+    const sourceKey = `sub:${row.providerSubscriptionId}:ended`;
+    await recordHistory(context.tx, ended, { planName, type: "canceled", sourceKey });
+  }
+}
+
 /**
  * One subscription per user (decision 0051): a provider subscription not mirrored yet, of a
  * user who has another one in force, is a duplicate (two checkouts paid). It is never
- * mirrored; a claim is written (once) for the refunds service to end it and refund it.
- * The caller holds the user's row lock, so of two parallel payments exactly one is first.
+ * mirrored, and is claimed for ending. The caller holds the user's row lock, so of two
+ * parallel payments exactly one is first.
  */
 async function isDuplicate(
   context: EventContext,
@@ -79,12 +145,7 @@ async function isDuplicate(
   planId: string,
 ): Promise<boolean> {
   const { tx } = context;
-  const sourceKey = `duplicate:${subscription.id}`;
-  const [claimed] = await tx
-    .select({ id: paymentRefunds.id })
-    .from(paymentRefunds)
-    .where(eq(paymentRefunds.sourceKey, sourceKey));
-  if (claimed) return true;
+  if (await claimedForEnd(tx, subscription.id)) return true;
   const [other] = await tx
     .select({ id: userSubscriptions.id })
     .from(userSubscriptions)
@@ -97,24 +158,16 @@ async function isDuplicate(
     )
     .limit(1);
   if (!other) return false;
-  await tx
-    .insert(paymentRefunds)
-    .values({
-      userId,
-      kind: "duplicate_subscription",
-      provider: context.provider.mode,
-      amountMinor: subscription.amountMinor,
-      currency: currencyOf(subscription.currency),
-      reason: "A second subscription was paid while one was active: refunded automatically",
-      sourceKey,
-      metadata: { providerSubscriptionId: subscription.id, planId },
-    })
-    .onConflictDoNothing();
+  await claimSubscriptionEnd(
+    context,
+    subscription,
+    { userId, planId },
+    "A second subscription was paid while one was active: refunded automatically",
+  );
   context.log.warn(
     { userId, subscriptionId: subscription.id },
     "Second subscription paid: refunding it",
   );
-  context.effects.duplicateOf.add(userId);
   return true;
 }
 
@@ -174,6 +227,12 @@ export async function syncSubscription(
       await recordHistory(tx, inserted, { planName, type: "canceled", sourceKey });
     }
     return inserted;
+  }
+  // Claimed for ending (paid at the wrong amount, decision 0036): the provider's "active" until
+  // the refunds service has ended it does not put it in force.
+  if (values.status !== "canceled" && (await claimedForEnd(tx, subscription.id))) {
+    values.status = "canceled";
+    values.canceledAt ??= new Date();
   }
   const [updated] = await tx
     .update(userSubscriptions)
