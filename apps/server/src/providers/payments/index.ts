@@ -17,6 +17,7 @@ export {
   createStripeClient,
   createStripePayments,
   PRODUCT_KIND_KEY,
+  paymentIntentOfEvent,
   type StripeOptions,
   verifyStripeWebhook,
 } from "./stripe.ts";

@@ -56,14 +56,25 @@ export function createSandboxInvoices(options: { store: SandboxStore; now: () =>
     }
   };
 
-  /** A charged payment intent, kept so a refund can be checked against what was paid. */
-  const recordPaymentIntent = async (id: string, amountMinor: number, currency: unknown) => {
+  /**
+   * A charged payment intent, kept so a refund can be checked against what was paid; one made
+   * by a checkout names its session and carries its metadata, as Stripe's do.
+   */
+  const recordPaymentIntent = async (
+    id: string,
+    amountMinor: number,
+    currency: unknown,
+    checkout?: { sessionId: string; metadata: Record<string, string> },
+  ) => {
     await store.put(id, "payment_intent", {
       id,
       object: "payment_intent",
+      status: "succeeded",
       amount: amountMinor,
       currency,
       amount_refunded: 0,
+      metadata: checkout?.metadata ?? {},
+      checkout_session: checkout?.sessionId ?? null,
     });
   };
 

@@ -11,6 +11,8 @@ import type {
   CreateCheckoutInput,
   InvoiceInfo,
   PaymentEvent,
+  PaymentIntentInfo,
+  PaymentIntentStatus,
   PaymentsProvider,
   ProviderSubscriptionStatus,
   Recurring,
@@ -229,6 +231,17 @@ function toInvoice(data: Json): InvoiceInfo {
   };
 }
 
+function toPaymentIntent(data: Json): PaymentIntentInfo {
+  return {
+    id: String(data.id),
+    status: (str(data.status) ?? "succeeded") as PaymentIntentStatus,
+    amountMinor: Number(data.amount),
+    currency: String(data.currency),
+    metadata: (data.metadata as Record<string, string>) ?? {},
+    lastPaymentError: null,
+  };
+}
+
 function toRefund(data: Json): RefundInfo {
   return {
     id: String(data.id),
@@ -256,6 +269,8 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       retrieveCheckoutSession: unavailable,
       retrieveSubscription: unavailable,
       retrieveInvoice: unavailable,
+      retrievePaymentIntent: unavailable,
+      checkoutSessionOfPaymentIntent: unavailable,
       previewPriceChange: unavailable,
       changeSubscriptionPrice: unavailable,
       cancelAtPeriodEnd: unavailable,
@@ -358,6 +373,17 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       const data = await store.get(invoiceId);
       return data?.object === "invoice" ? toInvoice(data) : null;
     },
+    // The sandbox makes a payment intent only for a card it charged: a declined card is refused
+    // in pay() and recorded there by the checkout service, so no intent here ever failed.
+    async retrievePaymentIntent(paymentIntentId) {
+      const data = await store.get(paymentIntentId);
+      return data?.object === "payment_intent" ? toPaymentIntent(data) : null;
+    },
+    async checkoutSessionOfPaymentIntent(paymentIntentId) {
+      const intent = await store.get(paymentIntentId);
+      const sessionId = str(intent?.checkout_session);
+      return sessionId ? sandbox.retrieveCheckoutSession(sessionId) : null;
+    },
 
     async pay(sessionId, card) {
       const session = await mustGet(sessionId, "checkout.session");
@@ -379,6 +405,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
           String(session.payment_intent),
           item.amountMinor,
           item.currency,
+          { sessionId, metadata: (session.metadata as Record<string, string>) ?? {} },
         );
       }
       const events: PaymentEvent[] = [event("checkout.session.completed", session)];

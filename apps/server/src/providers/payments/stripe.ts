@@ -7,6 +7,7 @@ import type {
   CheckoutSessionInfo,
   InvoiceInfo,
   PaymentEvent,
+  PaymentIntentInfo,
   PaymentsCatalogue,
   PaymentsProvider,
   ProviderPrice,
@@ -173,6 +174,31 @@ function toSession(session: Stripe.Checkout.Session): CheckoutSessionInfo {
     amountTotal: session.amount_total ?? 0,
     currency: session.currency ?? "usd",
   };
+}
+
+function toPaymentIntent(intent: Stripe.PaymentIntent): PaymentIntentInfo {
+  const error = intent.last_payment_error;
+  return {
+    id: intent.id,
+    status: intent.status as PaymentIntentInfo["status"],
+    amountMinor: intent.amount,
+    currency: intent.currency,
+    metadata: { ...(intent.metadata ?? {}) },
+    lastPaymentError: error
+      ? { message: error.message ?? null, code: error.code ?? null, chargeId: error.charge ?? null }
+      : null,
+  };
+}
+
+/**
+ * The payment intent a `payment_intent.*` event carries, as it was when the event was made (the
+ * signature proves it is Stripe's): a failed attempt's error is only there, since the intent
+ * itself forgets it at the buyer's next attempt. Null when the event carries no payment intent.
+ */
+export function paymentIntentOfEvent(event: PaymentEvent): PaymentIntentInfo | null {
+  const object = event.data.object;
+  if (object.object !== "payment_intent" || typeof object.id !== "string") return null;
+  return toPaymentIntent(object as unknown as Stripe.PaymentIntent);
 }
 
 function toRefund(refund: Stripe.Refund): RefundInfo {
@@ -345,6 +371,21 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
       orNull(async (client) => toSession(await client.checkout.sessions.retrieve(sessionId))),
 
     retrieveSubscription,
+
+    retrievePaymentIntent: (paymentIntentId) =>
+      orNull(async (client) =>
+        toPaymentIntent(await client.paymentIntents.retrieve(paymentIntentId)),
+      ),
+
+    checkoutSessionOfPaymentIntent: (paymentIntentId) =>
+      call(async (client) => {
+        const found = await client.checkout.sessions.list({
+          payment_intent: paymentIntentId,
+          limit: 1,
+        });
+        const session = found.data[0];
+        return session ? toSession(session) : null;
+      }),
 
     retrieveInvoice: (invoiceId) =>
       orNull(async (client) =>

@@ -159,6 +159,39 @@ export interface InvoiceInfo {
   attemptCount: number;
 }
 
+/** Why one payment attempt failed, in the provider's words (Stripe's `last_payment_error`). */
+export interface PaymentAttemptError {
+  /** Shown to the buyer and the admin ("Your card was declined."). */
+  message: string | null;
+  /** card_declined, expired_card, payment_intent_authentication_failure... */
+  code: string | null;
+  /** The failed charge (card errors): one per attempt, so it names the attempt. */
+  chargeId: string | null;
+}
+
+export type PaymentIntentStatus =
+  | "requires_payment_method"
+  | "requires_confirmation"
+  | "requires_action"
+  | "processing"
+  | "requires_capture"
+  | "canceled"
+  | "succeeded";
+
+/**
+ * A payment intent: a checkout session in payment mode has one, made at its first attempt and
+ * confirmed again by each retry; a failed attempt leaves it `requires_payment_method` with the
+ * error of that attempt, which the provider clears once the intent changes again.
+ */
+export interface PaymentIntentInfo {
+  id: string;
+  status: PaymentIntentStatus;
+  amountMinor: number;
+  currency: string;
+  metadata: Record<string, string>;
+  lastPaymentError: PaymentAttemptError | null;
+}
+
 /** A refund at the provider (Stripe's re_*; the sandbox's re_sandbox_*). */
 export interface RefundInfo {
   id: string;
@@ -224,6 +257,12 @@ export interface PaymentsProvider {
   createCheckoutSession(input: CreateCheckoutInput): Promise<CreatedCheckout>;
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionInfo | null>;
   retrieveSubscription(subscriptionId: string): Promise<SubscriptionInfo | null>;
+  retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntentInfo | null>;
+  /**
+   * The checkout session a payment intent was made for (Stripe lists sessions by
+   * `payment_intent`); null for any other payment intent (a subscription's invoice).
+   */
+  checkoutSessionOfPaymentIntent(paymentIntentId: string): Promise<CheckoutSessionInfo | null>;
   retrieveInvoice(invoiceId: string): Promise<InvoiceInfo | null>;
   /**
    * What changing the subscription to `item` would charge now (Stripe's invoice preview with

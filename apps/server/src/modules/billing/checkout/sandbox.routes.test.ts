@@ -192,6 +192,19 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     expect(paid.json().data).toMatchObject({ status: "complete", fulfilled: true });
     expect(paid.json().redirectUrl).toContain(`session_id=${sessionId}`);
     expect(await balanceOf(t, user.token)).toBe(before + 250);
+    // The charge's payment intent leads back to its session, as Stripe's do; the declined card
+    // made none (its row was written when it was refused).
+    const sandbox = t.app.billing.sandbox;
+    const intentId = (await sandbox.retrieveCheckoutSession(sessionId))?.paymentIntentId ?? "";
+    expect(await sandbox.retrievePaymentIntent(intentId)).toMatchObject({
+      status: "succeeded",
+      amountMinor: 2000,
+      lastPaymentError: null,
+      metadata: { packageId: pack._id },
+    });
+    expect(await sandbox.checkoutSessionOfPaymentIntent(intentId)).toMatchObject({
+      id: sessionId,
+    });
 
     // A second click: the same answer, no second credit.
     const again = await call(t, "POST", `/api/payments/sandbox/sessions/${sessionId}/pay`, {
