@@ -27,6 +27,8 @@ export interface FakeStripe extends FakeHttpServer {
   invoices: Map<string, Json>;
   /** Customers with their balance (negative: account credit for the next invoice). */
   customers: Map<string, Json>;
+  /** Checkout's payment intents (payment mode), made at a session's first attempt. */
+  paymentIntents: Map<string, Json>;
   /** One charge per paid payment intent, keyed by the payment intent. */
   charges: Map<string, Json>;
   refunds: Map<string, Json>;
@@ -39,6 +41,22 @@ export interface FakeStripe extends FakeHttpServer {
   chargeOf(paymentIntentId: string): Json;
   /** Pays an open checkout session (and, in subscription mode, starts the subscription). */
   completeCheckout(sessionId: string): { session: Json; subscription?: Json; invoice?: Json };
+  /**
+   * A payment attempt at an open checkout session (payment mode) that fails, as Checkout makes
+   * one: the session's payment intent (made at its first attempt, confirmed again by each retry)
+   * goes back to requires_payment_method with the attempt's `last_payment_error` (a declined card
+   * by default, `error` overrides its fields) and a failed charge; the session stays open.
+   * Answers a copy of the payment intent as the payment_intent.payment_failed event carries it:
+   * the live one forgets the error at the next attempt.
+   */
+  failCheckoutAttempt(sessionId: string, error?: Json): Json;
+  /**
+   * A delayed payment (a bank debit) submitted at checkout that fails days later: the session
+   * complete and unpaid, its payment intent requires_payment_method with an error that names no
+   * charge. Answers both objects, as checkout.session.async_payment_failed and
+   * payment_intent.payment_failed carry them.
+   */
+  failDelayedPayment(sessionId: string): { session: Json; paymentIntent: Json };
   /** Expires an open checkout session. */
   expireCheckout(sessionId: string): Json;
   /** Bills the next period: a paid invoice (subscription_cycle) and the period moved on. */
@@ -119,7 +137,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     return customer;
   };
 
+  const paymentIntents = new Map<string, Json>();
   const charges = new Map<string, Json>();
+  /** Charges of attempts that failed, by their id: retrievable, never refundable. */
+  const failedCharges = new Map<string, Json>();
   const refunds = new Map<string, Json>();
   const disputes = new Map<string, Json>();
   /** Idempotency-Key to the refund it made: a retried POST answers the same refund. */
@@ -144,7 +165,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     return made;
   };
   const chargeById = (chargeId: string) =>
-    [...charges.values()].find((each) => each.id === chargeId);
+    [...charges.values()].find((each) => each.id === chargeId) ?? failedCharges.get(chargeId);
   const refundsOf = (made: Json) =>
     [...refunds.values()].filter((refund) => refund.charge === made.id);
   /** The charge as the API answers it (refunds expanded as a list). */
@@ -407,6 +428,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           customer_email: body.customer_email ?? null,
           metadata: body.metadata ?? {},
           subscription_metadata: (body.subscription_data as Json | undefined)?.metadata ?? {},
+          payment_intent_metadata: (body.payment_intent_data as Json | undefined)?.metadata ?? {},
           amount_total: Number(price.unit_amount),
           currency: price.currency,
           price_id: price.id,
@@ -421,9 +443,23 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         sessions.set(String(created.id), created);
         return sendJson(response, 200, created);
       }
+      if (method === "GET" && !sessionId) {
+        const found = [...sessions.values()].filter(
+          (each) =>
+            (query.payment_intent === undefined || each.payment_intent === query.payment_intent) &&
+            (query.customer === undefined || each.customer === query.customer),
+        );
+        return sendJson(response, 200, list(found, query));
+      }
       const session = sessions.get(String(sessionId));
       if (!session) return notFound(response, "checkout.session", String(sessionId));
       return sendJson(response, 200, session);
+    }
+
+    if (resource === "payment_intents") {
+      const intent = paymentIntents.get(String(objectId));
+      if (!intent) return notFound(response, "payment_intent", String(objectId));
+      return sendJson(response, 200, intent);
     }
 
     if (resource === "customers") {
@@ -438,7 +474,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         const earlier = idempotencyKey ? refundKeys.get(idempotencyKey) : undefined;
         if (earlier) return sendJson(response, 200, earlier);
         const made = body.charge
-          ? chargeById(String(body.charge))
+          ? [...charges.values()].find((each) => each.id === body.charge)
           : charges.get(String(body.payment_intent));
         if (!made) {
           return notFound(
@@ -612,6 +648,66 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     return { subscription, invoice };
   };
 
+  const mustSession = (sessionId: string) => {
+    const session = sessions.get(sessionId);
+    if (!session) throw new Error(`No such session ${sessionId}`);
+    return session;
+  };
+
+  /** The session's payment intent, made at its first attempt (a paid one is never reused). */
+  const intentOf = (session: Json): Json => {
+    const current = paymentIntents.get(String(session.payment_intent));
+    if (current && current.status !== "succeeded") return current;
+    const intent: Json = {
+      id: id("pi"),
+      object: "payment_intent",
+      amount: session.amount_total,
+      amount_received: 0,
+      currency: session.currency,
+      status: "requires_payment_method",
+      capture_method: "automatic_async",
+      confirmation_method: "automatic",
+      payment_method_types: ["card"],
+      metadata: { ...((session.payment_intent_metadata as Json) ?? {}) },
+      latest_charge: null,
+      last_payment_error: null,
+      livemode: false,
+      created: now(),
+    };
+    paymentIntents.set(String(intent.id), intent);
+    session.payment_intent = intent.id;
+    return intent;
+  };
+
+  /** The intent's attempt failed with `error`: a failed charge when it names one (cards). */
+  const failAttempt = (intent: Json, error: Json, withCharge: boolean): Json => {
+    let chargeId: string | null = null;
+    if (withCharge) {
+      chargeId = id("ch");
+      failedCharges.set(chargeId, {
+        id: chargeId,
+        object: "charge",
+        payment_intent: intent.id,
+        amount: intent.amount,
+        amount_refunded: 0,
+        currency: intent.currency,
+        paid: false,
+        refunded: false,
+        disputed: false,
+        status: "failed",
+        failure_code: error.code ?? null,
+        failure_message: error.message ?? null,
+        created: now(),
+      });
+    }
+    Object.assign(intent, {
+      status: "requires_payment_method",
+      latest_charge: chargeId ?? intent.latest_charge,
+      last_payment_error: { ...error, ...(chargeId ? { charge: chargeId } : {}) },
+    });
+    return structuredClone(intent);
+  };
+
   const mustSubscription = (subscriptionId: string) => {
     const subscription = subscriptions.get(subscriptionId);
     if (!subscription) throw new Error(`No such subscription ${subscriptionId}`);
@@ -626,6 +722,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     subscriptions,
     invoices,
     customers,
+    paymentIntents,
     charges,
     refunds,
     disputes,
@@ -674,13 +771,54 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         session.subscription = started.subscription.id;
         return { session, ...started };
       }
-      session.payment_intent = id("pi");
-      charge(String(session.payment_intent), Number(session.amount_total), session.currency);
+      const intent = intentOf(session);
+      const made = charge(String(intent.id), Number(session.amount_total), session.currency);
+      Object.assign(intent, {
+        status: "succeeded",
+        amount_received: session.amount_total,
+        latest_charge: made.id,
+        last_payment_error: null,
+      });
       return { session };
     },
+    failCheckoutAttempt(sessionId, error = {}) {
+      const session = mustSession(sessionId);
+      if (session.mode !== "payment" || session.status !== "open") {
+        throw new Error(`Session ${sessionId} takes no payment attempt`);
+      }
+      const declined: Json = {
+        type: "card_error",
+        code: "card_declined",
+        decline_code: "generic_decline",
+        message: "Your card was declined.",
+        doc_url: "https://stripe.com/docs/error-codes/card-declined",
+        payment_method_type: "card",
+        ...error,
+      };
+      return failAttempt(intentOf(session), declined, true);
+    },
+    failDelayedPayment(sessionId) {
+      const session = mustSession(sessionId);
+      if (session.mode !== "payment" || session.status !== "open") {
+        throw new Error(`Session ${sessionId} takes no payment`);
+      }
+      session.customer ??= id("cus");
+      Object.assign(session, { status: "complete", payment_status: "unpaid" });
+      const intent = intentOf(session);
+      const paymentIntent = failAttempt(
+        intent,
+        {
+          type: "invalid_request_error",
+          code: "insufficient_funds",
+          message: "The customer's account has insufficient funds to cover this payment.",
+          payment_method_type: "sepa_debit",
+        },
+        false,
+      );
+      return { session, paymentIntent };
+    },
     expireCheckout(sessionId) {
-      const session = sessions.get(sessionId);
-      if (!session) throw new Error(`No such session ${sessionId}`);
+      const session = mustSession(sessionId);
       session.status = "expired";
       return session;
     },
