@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WEBHOOK_EVENTS } from "../src/modules/billing/fulfilment/fulfilment.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
 import { deliver, WEBHOOK_SECRET } from "./stripe-webhooks.ts";
 
 // Ids PostgreSQL cannot store or compare (a lone surrogate, a NUL), or no id at all.
 const MALFORMED_IDS = ["cs_\uD800", "cs_\uDC00x", "cs_\u0000", "in_a\uD83D", 42, ""];
 
-const EVENT_TYPES = [
-  "checkout.session.completed",
-  "checkout.session.async_payment_succeeded",
-  "checkout.session.expired",
-  "invoice.paid",
-  "invoice.payment_failed",
-  "customer.subscription.updated",
-  "customer.subscription.deleted",
-];
+// Every event the webhook is subscribed to.
+const EVENT_TYPES = WEBHOOK_EVENTS;
 
 describe("malformed provider ids in signed webhooks", () => {
   let t: TestApp;

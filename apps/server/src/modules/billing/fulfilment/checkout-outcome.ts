@@ -3,21 +3,25 @@ import { type CheckoutSessionRow, checkoutSessions, payments } from "../../../db
 import type {
   CheckoutSessionInfo,
   InvoiceInfo,
+  PaymentIntentInfo,
   SubscriptionInfo,
 } from "../../../providers/payments/index.ts";
 import { applyCreditMovement } from "../../credits/ledger.ts";
 import { syncSubscription } from "../subscriptions/subscription-mirror.ts";
 import type { EventContext } from "./event-context.ts";
-import { recordFailedCheckout } from "./failed-payments.ts";
+import { recordFailedCheckout, recordProviderFailure } from "./failed-payments.ts";
 import { recordPaidInvoice } from "./invoices.ts";
 import { paymentMismatch } from "./verify-payment.ts";
 
 /** What the provider says of one checkout session, read before the event's transaction. */
 export interface CheckoutOutcome {
   eventType: string;
+  eventId: string;
   session: CheckoutSessionInfo;
   subscription: SubscriptionInfo | null;
   invoice: InvoiceInfo | null;
+  /** The session's payment intent, read when its delayed payment failed (Stripe's reason). */
+  paymentIntent: PaymentIntentInfo | null;
 }
 
 /**
@@ -78,23 +82,52 @@ const setSession = (
   values: Partial<typeof checkoutSessions.$inferInsert>,
 ) => context.tx.update(checkoutSessions).set(values).where(eq(checkoutSessions.id, row.id));
 
-/** A checkout session's outcome, once per session (its row locked, `fulfilled_at` set). */
-export async function applyCheckout(
+/** The session's row, locked; null for a session not made by this app. */
+async function lockCheckoutRow(
   context: EventContext,
-  { eventType, session, subscription, invoice }: CheckoutOutcome,
-): Promise<void> {
+  session: CheckoutSessionInfo,
+): Promise<CheckoutSessionRow | null> {
   const [row] = await context.tx
     .select()
     .from(checkoutSessions)
     .where(eq(checkoutSessions.sessionId, session.id))
     .for("update");
-  if (!row) {
-    // Ours (its metadata names the user) but not recorded yet: the checkout call that made it
-    // has not committed. Fail, so the provider delivers the event again later.
-    if (session.metadata.userId) throw new Error(`Checkout session ${session.id} not recorded yet`);
-    context.log.warn({ sessionId: session.id }, "Checkout session unknown to this app: ignored");
-    return;
-  }
+  if (row) return row;
+  // Ours (its metadata names the user) but not recorded yet: the checkout call that made it
+  // has not committed. Fail, so the provider delivers the event again later.
+  if (session.metadata.userId) throw new Error(`Checkout session ${session.id} not recorded yet`);
+  context.log.warn({ sessionId: session.id }, "Checkout session unknown to this app: ignored");
+  return null;
+}
+
+/**
+ * `payment_intent.payment_failed`: one failed attempt at a package checkout (a declined card),
+ * a `failed` row with the provider's reason; the session stays as it is (open: the buyer may
+ * try again, and a later success is fulfilled as usual). A payment intent of no checkout
+ * session (a subscription's invoice, whose failure `invoice.payment_failed` records) is left.
+ */
+export async function applyFailedPaymentIntent(
+  context: EventContext,
+  failure: { eventId: string; intent: PaymentIntentInfo; session: CheckoutSessionInfo | null },
+): Promise<void> {
+  const { eventId, intent, session } = failure;
+  if (session?.mode !== "payment") return;
+  const row = await lockCheckoutRow(context, session);
+  if (!row) return;
+  await recordProviderFailure(context.tx, row, session, {
+    error: intent.lastPaymentError,
+    paymentIntentId: intent.id,
+    eventId,
+  });
+}
+
+/** A checkout session's outcome, once per session (its row locked, `fulfilled_at` set). */
+export async function applyCheckout(
+  context: EventContext,
+  { eventType, eventId, session, subscription, invoice, paymentIntent }: CheckoutOutcome,
+): Promise<void> {
+  const row = await lockCheckoutRow(context, session);
+  if (!row) return;
   if (session.status === "expired") {
     if (!row.fulfilledAt && row.status === "open") {
       const status = eventType === "checkout.session.expired" ? "expired" : "canceled";
@@ -106,10 +139,10 @@ export async function applyCheckout(
   if (!paid) {
     if (eventType === "checkout.session.async_payment_failed" && !row.fulfilledAt) {
       await setSession(context, row, { paymentStatus: "failed" });
-      await recordFailedCheckout(context.tx, row, {
-        sourceKey: `checkout:${row.sessionId}`,
-        reason: "The payment failed",
-        paymentId: session.paymentIntentId,
+      await recordProviderFailure(context.tx, row, session, {
+        error: paymentIntent?.lastPaymentError ?? null,
+        paymentIntentId: session.paymentIntentId,
+        eventId,
       });
     }
     return;

@@ -1,5 +1,9 @@
 import type { Database } from "../../../db/client.ts";
 import { type CheckoutSessionRow, payments, subscriptionEvents } from "../../../db/schema/index.ts";
+import type {
+  CheckoutSessionInfo,
+  PaymentAttemptError,
+} from "../../../providers/payments/index.ts";
 import { knownCurrency, type MoneyAmount } from "./verify-payment.ts";
 
 export interface FailedAttempt {
@@ -63,4 +67,48 @@ export async function recordFailedCheckout(
       sourceKey: `${attempt.sourceKey}:payment_failed`,
     })
     .onConflictDoNothing({ target: subscriptionEvents.sourceKey });
+}
+
+/** The reason of a failure the provider gave no words for. */
+const PAYMENT_FAILED_REASON = "The payment failed";
+
+export interface ProviderFailure {
+  /** The attempt's error as the provider told it; null when it did not. */
+  error: PaymentAttemptError | null;
+  paymentIntentId: string | null;
+  /** The event that told of it. */
+  eventId: string;
+}
+
+/**
+ * One failed attempt at the provider's checkout, told by `payment_intent.payment_failed` or, for
+ * a delayed payment, also by `checkout.session.async_payment_failed`: both events of one attempt
+ * name the same source key, so it is one row whichever comes first, and a replay adds nothing.
+ * - A card attempt is named by its failed charge (one per attempt; both events carry it).
+ * - A failure without a charge on a session that completed unpaid is its delayed payment, the
+ *   only attempt a completed session has: the session's own key, as it always was.
+ * - Any other (a failed authentication on an open session) is named by its event.
+ * The row keeps the attempt's provider id (the failed charge, never the payment intent a later
+ * success shares), so a refund or a dispute of that success finds the paid row only.
+ */
+export async function recordProviderFailure(
+  tx: Database,
+  row: CheckoutSessionRow,
+  session: CheckoutSessionInfo,
+  { error, paymentIntentId, eventId }: ProviderFailure,
+): Promise<void> {
+  const delayed = session.status === "complete" && session.paymentStatus !== "paid";
+  const attempt =
+    error?.chargeId != null
+      ? {
+          sourceKey: `checkout:${row.sessionId}:failed:${error.chargeId}`,
+          paymentId: error.chargeId,
+        }
+      : delayed
+        ? { sourceKey: `checkout:${row.sessionId}`, paymentId: paymentIntentId }
+        : { sourceKey: `checkout:${row.sessionId}:failed:${eventId}`, paymentId: null };
+  await recordFailedCheckout(tx, row, {
+    ...attempt,
+    reason: error?.message || PAYMENT_FAILED_REASON,
+  });
 }

@@ -4,15 +4,16 @@ import type { Database } from "../../../db/client.ts";
 import type { UserSubscriptionRow } from "../../../db/schema/index.ts";
 import { processedWebhookEvents, users } from "../../../db/schema/index.ts";
 import { isUuid } from "../../../lib/search.ts";
-import type {
-  InvoiceInfo,
-  PaymentEvent,
-  PaymentsProvider,
-  SubscriptionInfo,
+import {
+  type InvoiceInfo,
+  type PaymentEvent,
+  type PaymentsProvider,
+  paymentIntentOfEvent,
+  type SubscriptionInfo,
 } from "../../../providers/payments/index.ts";
 import { applyChargeRefunds, applyDispute } from "../refunds/refunds-ledger.ts";
 import { syncSubscription } from "../subscriptions/subscription-mirror.ts";
-import { applyCheckout } from "./checkout-outcome.ts";
+import { applyCheckout, applyFailedPaymentIntent } from "./checkout-outcome.ts";
 import type { EventContext, EventEffects, FulfilmentProbe } from "./event-context.ts";
 import { recordFailedInvoice, recordPaidInvoice } from "./invoices.ts";
 
@@ -50,6 +51,18 @@ export const INVOICE_EVENTS = new Set([
   "invoice.payment_succeeded",
   "invoice.payment_failed",
 ]);
+/** A failed attempt at a hosted checkout (the session stays open for another). */
+export const PAYMENT_FAILED_EVENT = "payment_intent.payment_failed";
+
+/** Every event the Stripe webhook endpoint must be subscribed to (README, configuration). */
+export const WEBHOOK_EVENTS: readonly string[] = [
+  ...CHECKOUT_EVENTS,
+  ...SUBSCRIPTION_EVENTS,
+  ...INVOICE_EVENTS,
+  PAYMENT_FAILED_EVENT,
+  "charge.refunded",
+  "charge.dispute.created",
+];
 
 type Apply<T> = (context: EventContext) => Promise<T>;
 
@@ -143,12 +156,39 @@ export function createFulfilment(options: FulfilmentOptions) {
         const invoice = subscription?.latestInvoiceId
           ? await provider.retrieveInvoice(subscription.latestInvoiceId)
           : null;
+        const paymentIntent =
+          event.type === "checkout.session.async_payment_failed" && session.paymentIntentId
+            ? await provider.retrievePaymentIntent(session.paymentIntentId)
+            : null;
         return once(
           event,
           provider,
           (context) =>
-            applyCheckout(context, { eventType: event.type, session, subscription, invoice }),
+            applyCheckout(context, {
+              eventType: event.type,
+              eventId: event.id,
+              session,
+              subscription,
+              invoice,
+              paymentIntent,
+            }),
           session.metadata.userId ?? session.clientReferenceId,
+        );
+      }
+      if (event.type === PAYMENT_FAILED_EVENT) {
+        // The attempt is taken from the event, not re-read: the intent forgets its error at the
+        // buyer's next attempt, while the event is that attempt (signed by Stripe). Its session
+        // is re-read: Stripe's own link from the intent, which its metadata cannot name.
+        const intent = paymentIntentOfEvent(event);
+        const session = intent ? await provider.checkoutSessionOfPaymentIntent(intent.id) : null;
+        return once(
+          event,
+          provider,
+          async (context) => {
+            if (intent)
+              await applyFailedPaymentIntent(context, { eventId: event.id, intent, session });
+          },
+          session?.metadata.userId ?? session?.clientReferenceId,
         );
       }
       if (SUBSCRIPTION_EVENTS.has(event.type)) {
