@@ -187,7 +187,9 @@ describe("AI Training", () => {
 
     fail = false;
     await user.keyboard("{Escape}");
-    await user.click(screen.getByRole("button", { name: "Delete fan-guide.pdf" }));
+    const opener = screen.getByRole("button", { name: "Delete fan-guide.pdf" });
+    await waitFor(() => expect(opener).toHaveFocus());
+    await user.click(opener);
     dialog = await screen.findByRole("alertdialog");
     await user.click(within(dialog).getByRole("button", { name: "Delete" }));
     expect(await screen.findByText("No knowledge documents yet")).toBeInTheDocument();
