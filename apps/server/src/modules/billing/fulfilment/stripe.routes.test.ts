@@ -27,7 +27,6 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
-
   let stripe: StripeTestApp | undefined;
 
   beforeAll(async () => {

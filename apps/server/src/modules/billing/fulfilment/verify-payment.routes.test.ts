@@ -20,7 +20,6 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
   let fake: FakeStripe;
   let admin: string;
   let clock: ManualClock;
-
   let stripe: StripeTestApp | undefined;
 
   beforeAll(async () => {

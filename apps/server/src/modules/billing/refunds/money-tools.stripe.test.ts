@@ -20,7 +20,6 @@ describe("money tools (Stripe)", () => {
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
-
   let stripe: StripeTestApp | undefined;
 
   beforeAll(async () => {
