@@ -194,6 +194,8 @@ describe("AI Training", () => {
     await user.click(within(dialog).getByRole("button", { name: "Delete" }));
     expect(await screen.findByText("No knowledge documents yet")).toBeInTheDocument();
     expect(api.callsTo("DELETE /api/ai-training/knowledge-documents/d1")).toHaveLength(2);
+    // Its Delete button went with the row: focus goes to the nearest control, not the page top.
+    await waitFor(() => expect(screen.getByLabelText("Upload PDF")).toHaveFocus());
   });
 
   it("uploads a voice sample with progress and plays the stored one", async () => {
