@@ -165,7 +165,7 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
     }
   });
 
-  it("a payment intent of no checkout session (a plan's invoice) records nothing: invoice.payment_failed does", async () => {
+  it("a payment intent of no checkout session (a plan's invoice) records nothing: invoice.payment_failed does, once per attempt", async () => {
     const plan = await createPlan(t, admin, { name: "Invoice Failure Plan", price: 8 });
     const user = await signUp(t);
     const checkout = await call(t, "POST", "/api/subscriptions/create-checkout", {
@@ -197,13 +197,26 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
       },
     };
     await send(failedEvent(invoiceIntent));
-    await send(fake.event("invoice.payment_failed", failure.invoice));
+    // As the event carried it: the retry below pays the same invoice (its second attempt).
+    const declinedInvoice = structuredClone(failure.invoice);
+    await send(fake.event("invoice.payment_failed", declinedInvoice));
     await send(failedEvent(invoiceIntent));
 
-    const rows = userTransactionsResponseSchema.parse(
-      (await call(t, "GET", "/api/payments/subscription-history", { token: user.token })).json(),
-    ).data;
-    expect(rows.filter((row) => row.status === "failed")).toHaveLength(1);
+    const failedRows = async () =>
+      userTransactionsResponseSchema
+        .parse(
+          (
+            await call(t, "GET", "/api/payments/subscription-history", { token: user.token })
+          ).json(),
+        )
+        .data.filter((row) => row.status === "failed");
+    expect(await failedRows()).toHaveLength(1);
     expect(await history(user.token)).toEqual([]);
+
+    // The retry pays; the decline told again late is still the first attempt's one row.
+    const retried = fake.renew(String((done.subscription as Json).id));
+    await send(fake.event("invoice.paid", retried.invoice));
+    await send(fake.event("invoice.payment_failed", declinedInvoice));
+    expect(await failedRows()).toHaveLength(1);
   });
 });

@@ -66,6 +66,12 @@ export const WEBHOOK_EVENTS: readonly string[] = [
 
 type Apply<T> = (context: EventContext) => Promise<T>;
 
+/** The invoice's attempt_count as the event carries it: the attempt it tells of. */
+const attemptOfEvent = (event: PaymentEvent): number | null => {
+  const count = event.data.object.attempt_count;
+  return typeof count === "number" && Number.isInteger(count) && count > 0 ? count : null;
+};
+
 /**
  * THE fulfilment of payments, for Stripe's webhooks and the sandbox's events alike
  * (docs/decisions/0017). Each event's object is re-read from the provider (events may come out
@@ -215,7 +221,7 @@ export function createFulfilment(options: FulfilmentOptions) {
             const row = await syncSubscription(context, subscription);
             if (!row) return;
             if (event.type === "invoice.payment_failed") {
-              await recordFailedInvoice(context, invoice, row);
+              await recordFailedInvoice(context, invoice, row, attemptOfEvent(event));
             } else {
               await recordPaidInvoice(context, invoice, row, null);
             }

@@ -168,15 +168,20 @@ export async function recordPaidInvoice(
   return true;
 }
 
-/** A declined invoice: a failed payment row and a payment_failed event, once per attempt. */
+/**
+ * A declined invoice: a failed payment row and a payment_failed event, once per attempt.
+ * `failedAttempt` is the attempt the event told of: the invoice re-read may have been retried
+ * (and paid) since, and its count is then that later attempt's.
+ */
 export async function recordFailedInvoice(
   context: EventContext,
   invoice: InvoiceInfo,
   row: UserSubscriptionRow,
+  failedAttempt: number | null,
 ): Promise<void> {
   const { tx } = context;
   const { planId, planName } = await invoicedPlan(tx, invoice, row);
-  const attempt = Math.max(invoice.attemptCount, 1);
+  const attempt = Math.max(failedAttempt ?? invoice.attemptCount, 1);
   await tx
     .insert(payments)
     .values({
