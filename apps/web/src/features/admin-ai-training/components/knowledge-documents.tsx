@@ -4,7 +4,7 @@ import type { AiTraining, KnowledgeDocument } from "@twinline/contracts";
 import { FileText, LoaderCircle, Trash2, Upload } from "lucide-react";
 import { useState } from "react";
 import toast from "react-hot-toast";
-import { buttonClasses } from "@/components/ui/button";
+import { buttonClasses, destructiveButtonClasses } from "@/components/ui/button";
 import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
 import { formatDateTime } from "@/lib/format";
@@ -147,11 +147,7 @@ export function KnowledgeDocuments({ documents }: { documents: KnowledgeDocument
                 type="button"
                 disabled={remove.isPending}
                 onClick={() => target && remove.mutate(target)}
-                className={buttonClasses(
-                  "primary",
-                  "md",
-                  "from-red-600 to-red-500 shadow-red-600/25",
-                )}
+                className={buttonClasses("primary", "md", destructiveButtonClasses)}
               >
                 {remove.isPending && (
                   <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
