@@ -74,15 +74,11 @@ export function SearchBox({
   );
 }
 
-/** The search of a table card's title row, named for screen readers by `label`. */
-export function TableSearchBox({
-  label,
-  placeholder,
+/** The search of a users table's title row: by name or e-mail. */
+export function UserSearchBox({
   value,
   onChange,
 }: {
-  label: string;
-  placeholder: string;
   value: string;
   onChange: (value: string) => void;
 }) {
@@ -92,12 +88,12 @@ export function TableSearchBox({
       id={id}
       value={value}
       onChange={onChange}
-      placeholder={placeholder}
+      placeholder="Search by name or email"
       className="w-full sm:max-w-xs"
       inputClassName="h-10 w-full rounded-xl border border-stone-300 bg-white pr-9 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500 [&::-webkit-search-cancel-button]:hidden"
     >
       <label htmlFor={id} className="sr-only">
-        {label}
+        Search users by name or email
       </label>
     </SearchBox>
   );

@@ -8,12 +8,12 @@ import { ListPager } from "@/components/ui/list-pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedTable, type TableColumn, TableEmptyMessage } from "@/components/ui/paged-table";
 import { EmailCell, PersonNameCell } from "@/components/ui/person-cells";
-import { TableSearchBox, useDebouncedSearch } from "@/components/ui/search-box";
+import { UserSearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses } from "@/components/ui/sortable-header";
 import { TableToolbar } from "@/components/ui/table-toolbar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { useListParams } from "@/hooks/use-list-params";
+import { namesAscendingFirst, useListParams } from "@/hooks/use-list-params";
 import { errorMessage } from "@/lib/api-client";
 import { formatDateTime, formatDuration } from "@/lib/format";
 import { ANALYTICS_PAGE_SIZE, userAnalyticsQuery } from "../api/analytics";
@@ -29,7 +29,6 @@ const COLUMNS: TableColumn<SortField>[] = [
 ];
 
 const FIXED = { limit: ANALYTICS_PAGE_SIZE };
-const firstSortOrder = (field: string) => (field === "name" || field === "email" ? 1 : -1);
 
 export const ANALYTICS_TEXT = { fallbackError: "Failed to fetch user analytics" } as const;
 
@@ -67,7 +66,7 @@ function SummaryCard({
 export function AdminUserAnalyticsPage() {
   const { params, update, filter, sort } = useListParams(userAnalyticsQuerySchema, {
     fixed: FIXED,
-    firstSortOrder,
+    firstSortOrder: namesAscendingFirst,
   });
   const analytics = useQuery(userAnalyticsQuery(params));
   const [searchText, setSearchText] = useDebouncedSearch(params.search ?? "", (search) =>
@@ -120,12 +119,7 @@ export function AdminUserAnalyticsPage() {
 
       <Card className="overflow-hidden">
         <TableToolbar title="User Interactions">
-          <TableSearchBox
-            label="Search users by name or email"
-            placeholder="Search by name or email"
-            value={searchText}
-            onChange={setSearchText}
-          />
+          <UserSearchBox value={searchText} onChange={setSearchText} />
         </TableToolbar>
         <PagedTable
           caption="User interactions"

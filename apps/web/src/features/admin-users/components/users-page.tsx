@@ -11,16 +11,15 @@ import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedTable, type TableColumn, TableEmptyMessage } from "@/components/ui/paged-table";
 import { EmailCell, PersonNameCell } from "@/components/ui/person-cells";
-import { TableSearchBox, useDebouncedSearch } from "@/components/ui/search-box";
+import { UserSearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { tdClasses } from "@/components/ui/sortable-header";
 import { TableToolbar } from "@/components/ui/table-toolbar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { useListParams } from "@/hooks/use-list-params";
+import { namesAscendingFirst, useListParams } from "@/hooks/use-list-params";
 import { formatCount, formatDate } from "@/lib/format";
 import { subscriptionStatusLabel } from "../api/format";
 import {
   adminUsersQuery,
-  type SortOrder,
   USERS_PAGE_SIZE,
   type UserSortField,
   type UsersListParams,
@@ -50,15 +49,13 @@ function SubscriptionBadge({ status }: { status: AdminUserListItem["subscription
 /** What the address never carries: the page size and the spec's status=all. */
 const FIXED = { limit: USERS_PAGE_SIZE, status: "all" as const };
 
-/** Text columns start A to Z; dates and numbers start newest or largest first. */
-function firstSortOrder(field: string): SortOrder {
-  return field === "name" || field === "email" ? 1 : -1;
-}
-
 /** /admin/users: the four user-growth cards and the searchable, sortable, paged users table. */
 export function AdminUsersPage() {
   // Page, sort and search live in the address, read through the contract's query schema.
-  const list = useListParams(adminUsersQuerySchema, { fixed: FIXED, firstSortOrder });
+  const list = useListParams(adminUsersQuerySchema, {
+    fixed: FIXED,
+    firstSortOrder: namesAscendingFirst,
+  });
   const { update, sort } = list;
   const params = useMemo<UsersListParams>(
     () => ({
@@ -104,12 +101,7 @@ export function AdminUsersPage() {
             </>
           }
         >
-          <TableSearchBox
-            label="Search users by name or email"
-            placeholder="Search by name or email"
-            value={searchText}
-            onChange={setSearchText}
-          />
+          <UserSearchBox value={searchText} onChange={setSearchText} />
         </TableToolbar>
 
         {users.isError && !users.data ? (

@@ -7,11 +7,10 @@ import {
   userTransactionKeys,
 } from "../api/transactions";
 
-/** A credit purchase of one user, as the Credit Transactions tab shows it. */
-export interface CreditTransactionRow {
+/** A payment of one user, as the transaction tabs show it. */
+interface PaymentRow {
   _id: string;
   transactionDate: string;
-  credits: number;
   amount: number;
   currency: string;
   status: string;
@@ -21,17 +20,14 @@ export interface CreditTransactionRow {
   refundedAmount: number;
 }
 
+/** A credit purchase of one user, as the Credit Transactions tab shows it. */
+export interface CreditTransactionRow extends PaymentRow {
+  credits: number;
+}
+
 /** A subscription payment of one user, as the Subscription Transactions tab shows it. */
-export interface SubscriptionTransactionRow {
-  _id: string;
-  transactionDate: string;
+export interface SubscriptionTransactionRow extends PaymentRow {
   planName: string | null;
-  amount: number;
-  currency: string;
-  status: string;
-  failureReason: string | null;
-  transactionId: string | null;
-  refundedAmount: number;
 }
 
 export interface TransactionsState<T> {
