@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
 import { AUTH_MESSAGES, PASSWORD_RULES, roleSchema } from "./auth";
-import { PLAN_INTERVALS } from "./billing";
+import { PLAN_INTERVALS } from "./billing/index";
 import { safeText } from "./text";
 
 export const adminLoginRequestSchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pagedListResponse, pageQueryFields } from "./paged-list";
-import { queryDate, singleLineText } from "./text";
+import { queryDate } from "./query-dates";
+import { singleLineText } from "./text";
 
 // The audit log of admin writes (issue 16): GET /api/admin/audit-log and /admin/audit-log.
 

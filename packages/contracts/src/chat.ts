@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
-import { queryDate, safeText } from "./text";
+import { queryDate } from "./query-dates";
+import { safeText } from "./text";
 
 export const CHAT_MESSAGES = {
   dailyLimitError: "Daily free message limit reached",

@@ -2,7 +2,7 @@ import type {
   AdminCreditTransaction,
   AdminSubscriptionTransaction,
   SubscriptionHistoryEvent,
-} from "./billing";
+} from "./billing/index";
 
 /**
  * The one CSV cell rule of the project (decision 0047): the web app's encoder (apps/web

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { userGrowthSchema } from "./admin";
 import { paginationSchema } from "./api";
-import { moneyMetricSchema } from "./billing";
+import { moneyMetricSchema } from "./billing/index";
 
 /** Strings the database stores or compares must carry no NUL byte nor lone surrogate. */
 const safeText = z

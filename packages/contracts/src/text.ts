@@ -34,17 +34,3 @@ export function safeText(message: string = TEXT_MESSAGES.unsafe) {
 export function singleLineText(message: string = TEXT_MESSAGES.controlCharacter) {
   return z.string().refine(hasNoControlCharacters, { error: message, abort: true });
 }
-
-/** The years a query date may name: PostgreSQL has no year 0, and the day after must stay 4-digit. */
-export const QUERY_DATE_YEARS = { min: 1, max: 9998 } as const;
-
-/** A calendar date of a query (yyyy-MM-dd) that PostgreSQL can compare with (years 1 to 9998). */
-export function queryDate(message: string) {
-  return z.iso.date({ error: message }).refine(
-    (value) => {
-      const year = Number(value.slice(0, 4));
-      return year >= QUERY_DATE_YEARS.min && year <= QUERY_DATE_YEARS.max;
-    },
-    { error: `${message}, between the years ${QUERY_DATE_YEARS.min} and ${QUERY_DATE_YEARS.max}` },
-  );
-}

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { totalSpentOf } from "../billing/transactions-repository.ts";
+import { totalSpentOf } from "../billing/transactions/total-spent.ts";
 import { createChatRepository, utcDay } from "../chat/repository.ts";
 import { subscriptionOf, subscriptionsOf } from "../users/subscription-state.ts";
 import { adminRoutes } from "./routes.ts";

@@ -14,6 +14,7 @@ import {
   verifyTokenResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { pagination } from "../../lib/paging.ts";
 import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
 import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
@@ -150,11 +151,10 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     },
     async (request) => {
       const { users, total } = await admin.listUsers(request.query);
-      const { page, limit } = request.query;
       return {
         success: true as const,
         data: users,
-        pagination: { total, page, limit, pages: Math.ceil(total / limit) },
+        pagination: pagination(total, request.query),
       };
     },
   );

@@ -2,13 +2,11 @@ import type { AuditEntry, AuditLogQuery } from "@twinline/contracts";
 import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { type AdminAuditLogRow, adminAuditLog } from "../../db/schema/index.ts";
-import { dateRange, pagination } from "../billing/transactions-repository.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { dateRange } from "../../lib/date-range.ts";
+import { pageOffset, pagination } from "../../lib/paging.ts";
+import { containsPattern, isUuid, startsWithPattern } from "../../lib/search.ts";
 
 export type NewAuditEntry = typeof adminAuditLog.$inferInsert;
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 function toEntry(row: AdminAuditLogRow): AuditEntry {
   return {
@@ -39,13 +37,13 @@ export function createAuditRepository(db: Database) {
       ];
       if (query.admin) {
         conditions.push(
-          UUID.test(query.admin)
+          isUuid(query.admin)
             ? eq(adminAuditLog.adminId, query.admin)
-            : ilike(adminAuditLog.adminEmail, `%${escapeLike(query.admin)}%`),
+            : ilike(adminAuditLog.adminEmail, containsPattern(query.admin)),
         );
       }
       if (query.action) {
-        conditions.push(ilike(adminAuditLog.action, `${escapeLike(query.action)}%`));
+        conditions.push(ilike(adminAuditLog.action, startsWithPattern(query.action)));
       }
       if (query.targetType !== "all")
         conditions.push(eq(adminAuditLog.targetType, query.targetType));
@@ -58,12 +56,12 @@ export function createAuditRepository(db: Database) {
           .where(where)
           .orderBy(desc(adminAuditLog.createdAt), desc(adminAuditLog.id))
           .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
+          .offset(pageOffset(query)),
         db.select({ n: count() }).from(adminAuditLog).where(where),
       ]);
       return {
         data: rows.map(toEntry),
-        pagination: pagination(total?.n ?? 0, query.page, query.limit),
+        pagination: pagination(total?.n ?? 0, query),
       };
     },
   };

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { UserRow } from "../../db/schema/index.ts";
+import { isUuid } from "../../lib/search.ts";
 
 /** How long a session token lasts; a logout, password change or deactivation ends it sooner. */
 export const TOKEN_LIFETIME = "7d";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface TokenClaims {
   /** The user's id (a UUID: anything else is not one of our tokens). */
@@ -45,8 +44,8 @@ export function createTokenService(secret: string): TokenService {
           requiredClaims: ["exp", "jti", "sub"],
         });
         const { sub, role, ver, jti, exp } = payload;
-        if (typeof sub !== "string" || !UUID.test(sub)) return undefined;
-        if (typeof jti !== "string" || !UUID.test(jti)) return undefined;
+        if (typeof sub !== "string" || !isUuid(sub)) return undefined;
+        if (typeof jti !== "string" || !isUuid(jti)) return undefined;
         if (typeof ver !== "number" || typeof exp !== "number") return undefined;
         if (role !== "user" && role !== "admin") return undefined;
         return { sub, role, ver, jti, exp };

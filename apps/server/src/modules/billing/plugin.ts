@@ -8,26 +8,31 @@ import {
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
-import { adminMoneyRoutes } from "./admin-money-routes.ts";
-import { adminBillingRoutes } from "./admin-routes.ts";
-import { createCatalogueRepository } from "./catalogue-repository.ts";
-import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue-routes.ts";
-import { type CatalogueService, createCatalogueService } from "./catalogue-service.ts";
-import { type CheckoutService, createCheckoutService } from "./checkout-service.ts";
-import { type CheckoutSweep, createCheckoutSweep } from "./checkout-sweep.ts";
-import { adminExportRoutes } from "./export.ts";
-import { createFulfilment, type Fulfilment } from "./fulfilment.ts";
-import { createRefundsService, type RefundsService } from "./refunds-service.ts";
-import { createRenewals, type Renewals } from "./renewals.ts";
-import { createSandboxStore } from "./sandbox-store.ts";
-import { createSubscriptionsReader } from "./subscriptions-reader.ts";
-import { createSubscriptionsService, type SubscriptionsService } from "./subscriptions-service.ts";
+import { createCatalogueRepository } from "./catalogue/catalogue-repository.ts";
+import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue/catalogue-routes.ts";
+import { type CatalogueService, createCatalogueService } from "./catalogue/catalogue-service.ts";
+import { checkoutRoutes } from "./checkout/checkout-routes.ts";
+import { type CheckoutService, createCheckoutService } from "./checkout/checkout-service.ts";
+import { type CheckoutSweep, createCheckoutSweep } from "./checkout/checkout-sweep.ts";
+import { createSandboxStore } from "./checkout/sandbox-store.ts";
+import { createFulfilment, type Fulfilment } from "./fulfilment/fulfilment.ts";
+import { webhookRoutes } from "./fulfilment/webhook-routes.ts";
+import { adminMoneyRoutes } from "./refunds/admin-money-routes.ts";
+import { createRefundsService, type RefundsService } from "./refunds/refunds-service.ts";
+import { createRenewals, type Renewals } from "./subscriptions/renewals.ts";
+import { subscriptionRoutes } from "./subscriptions/subscription-routes.ts";
+import { createSubscriptionsReader } from "./subscriptions/subscriptions-reader.ts";
+import {
+  createSubscriptionsService,
+  type SubscriptionsService,
+} from "./subscriptions/subscriptions-service.ts";
+import { adminBillingRoutes } from "./transactions/admin-routes.ts";
+import { adminExportRoutes } from "./transactions/export-routes.ts";
 import {
   createTransactionsRepository,
   type TransactionsRepository,
-} from "./transactions-repository.ts";
-import { userBillingRoutes } from "./user-routes.ts";
-import { webhookRoutes } from "./webhook-routes.ts";
+} from "./transactions/transactions-repository.ts";
+import { userTransactionsRoutes } from "./transactions/user-routes.ts";
 
 export interface Billing {
   catalogue: CatalogueService;
@@ -45,8 +50,6 @@ export interface Billing {
   refunds: RefundsService;
 }
 
-const REFUNDS_SWEEP_MS = 60_000;
-
 declare module "fastify" {
   interface FastifyInstance {
     /** Packages, plans, checkout, webhooks, subscriptions, transactions (issue 9). */
@@ -57,14 +60,14 @@ declare module "fastify" {
 export interface BillingModuleOptions {
   config: Config;
   /**
-   * THE billing clock: the sandbox's time, its renewals' and the checkout sweep's timers (tests
-   * move a manual one); default the system's.
+   * THE billing clock: the sandbox's time, its renewals', the checkout sweep's and the refunds
+   * sweep's timers (tests move a manual one); default the system's.
    */
   clock?: Clock;
   /**
-   * Run the checkout sweep and the sandbox's renewal sweep on the clock's timers (default true).
-   * False: a test that moves its clock over days runs them itself (`renewals.sweep()`,
-   * `sweep.sweep()`), so nothing happens behind its back and a month is not 40,000 passes.
+   * Run the checkout, renewal and refunds sweeps on the clock's timers (default true). False: a
+   * test that moves its clock over days runs them itself (`renewals.sweep()`, `sweep.sweep()`,
+   * `refunds.sweep()`), so nothing happens behind its back and a month is not 40,000 passes.
    */
   sweeps?: boolean;
 }
@@ -104,16 +107,8 @@ export const billingModule = fp<BillingModuleOptions>(
     sandbox = createSandboxPayments(sandboxOptions);
     app.providers.configureSandbox(sandboxOptions);
 
-    refunds = createRefundsService({ db, payments, sandbox, log: app.log });
+    refunds = createRefundsService({ db, payments, sandbox, clock, log: app.log });
     const refundsService = refunds;
-    // Refund claims left pending by a crash or an unreachable provider are settled again.
-    const refundsSweep = setInterval(() => {
-      refundsService.sweep().catch((error: unknown) => {
-        app.log.error({ err: error }, "The refunds sweep failed");
-      });
-    }, REFUNDS_SWEEP_MS);
-    refundsSweep.unref();
-    app.addHook("onClose", async () => clearInterval(refundsSweep));
 
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
@@ -141,13 +136,13 @@ export const billingModule = fp<BillingModuleOptions>(
     const renewals = createRenewals({ db, sandbox, clock, log: app.log });
     const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
     if (options.sweeps !== false) {
+      // Refund claims left pending by a crash or an unreachable provider are settled again.
+      const tasks = [sweep, renewals, refundsService];
       app.addHook("onReady", async () => {
-        sweep.start();
-        renewals.start();
+        for (const task of tasks) task.start();
       });
       app.addHook("onClose", async () => {
-        sweep.stop();
-        renewals.stop();
+        for (const task of tasks) task.stop();
       });
     }
     app.decorate<Billing>("billing", {
@@ -163,7 +158,9 @@ export const billingModule = fp<BillingModuleOptions>(
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
-    await app.register(userBillingRoutes, { checkout, subscriptions, reader, transactions });
+    await app.register(checkoutRoutes, { checkout });
+    await app.register(subscriptionRoutes, { subscriptions, reader });
+    await app.register(userTransactionsRoutes, { transactions });
     await app.register(webhookRoutes, {
       fulfilment,
       webhookSecret: options.config.stripe.webhookSecret,

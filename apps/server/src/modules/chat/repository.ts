@@ -6,11 +6,9 @@ import {
   count,
   desc,
   eq,
-  gte,
   ilike,
   inArray,
   isNotNull,
-  lt,
   or,
   type SQL,
   sql,
@@ -26,17 +24,14 @@ import {
   users,
   voiceCalls,
 } from "../../db/schema/index.ts";
-import { containsPattern } from "../users/repository.ts";
+import { dateRange } from "../../lib/date-range.ts";
+import { type PageRequest, pageOffset } from "../../lib/paging.ts";
+import { containsPattern } from "../../lib/search.ts";
 import { hasActiveSubscriptionSql } from "../users/subscription-state.ts";
 
 /** A UTC day as PostgreSQL's date: "2025-03-14". */
 export function utcDay(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
-}
-
-export interface Page {
-  page: number;
-  limit: number;
 }
 
 export type HistoryRow = Pick<ChatMessageRow, "id" | "sender" | "content">;
@@ -75,17 +70,9 @@ function chatLogFilters(query: Omit<ChatLogsQuery, "page" | "limit">): SQL | und
     const subscribed = hasActiveSubscriptionSql();
     filters.push(query.plan === "premium" ? subscribed : sql`not (${subscribed})`);
   }
-  // Whole UTC days, both ends included.
   if (query.channel === "call") filters.push(sql`${conversations.callCount} > 0`);
   if (query.channel === "chat") filters.push(sql`${conversations.callCount} = 0`);
-  if (query.startDate) {
-    filters.push(gte(conversations.startedAt, new Date(`${query.startDate}T00:00:00.000Z`)));
-  }
-  if (query.endDate) {
-    const end = new Date(`${query.endDate}T00:00:00.000Z`);
-    end.setUTCDate(end.getUTCDate() + 1);
-    filters.push(lt(conversations.startedAt, end));
-  }
+  filters.push(...dateRange(conversations.startedAt, query.startDate, query.endDate));
   return filters.length > 0 ? and(...filters) : undefined;
 }
 
@@ -357,7 +344,7 @@ export function createChatRepository(db: Database) {
      */
     async messagesPage(
       scope: { userId: string } | { conversationId: string },
-      { page, limit }: Page,
+      { page, limit }: PageRequest,
     ): Promise<{ rows: ChatMessageRow[]; total: number }> {
       const where =
         "userId" in scope
@@ -371,7 +358,7 @@ export function createChatRepository(db: Database) {
           .where(where)
           .orderBy(desc(chatMessages.createdAt), desc(chatMessages.seq))
           .limit(limit)
-          .offset((page - 1) * limit),
+          .offset(pageOffset({ page, limit })),
         db.select({ total: count() }).from(chatMessages).where(where),
       ]);
       return { rows: rows.reverse(), total: totals[0]?.total ?? 0 };
@@ -408,9 +395,7 @@ export function createChatRepository(db: Database) {
     /** One page of the admin's chat logs and its total: two indexed queries. */
     async chatLogs(query: ChatLogsQuery): Promise<{ rows: ChatLogRow[]; total: number }> {
       const [rows, totals] = await Promise.all([
-        chatLogsSelect(query)
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
+        chatLogsSelect(query).limit(query.limit).offset(pageOffset(query)),
         db
           .select({ total: count() })
           .from(conversations)

@@ -11,6 +11,7 @@ import {
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChatMessageRow, ConversationRow, UserRow } from "../../db/schema/index.ts";
+import { type PageRequest, pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { StreamChatRequest } from "../../providers/llm/index.ts";
 import type { SettingsService } from "../settings/service.ts";
@@ -27,7 +28,7 @@ import {
   REPLY_MAX_TOKENS,
   titleFrom,
 } from "./prompt.ts";
-import { type ChatLogRow, type ChatRepository, type Page, utcDay } from "./repository.ts";
+import { type ChatLogRow, type ChatRepository, utcDay } from "./repository.ts";
 
 /** The part of the LLM provider chat needs (providers/llm LlmProvider fits it). */
 export interface ChatLlm {
@@ -137,13 +138,6 @@ export function toChatLog(row: ChatLogRow, character: string): ChatLog {
     calls: conversation.callCount,
   };
 }
-
-const pagination = (total: number, { page, limit }: Page) => ({
-  total,
-  page,
-  limit,
-  pages: Math.ceil(total / limit),
-});
 
 const notFound = () => new HttpError(404, CHAT_MESSAGES.conversationNotFound);
 
@@ -329,7 +323,7 @@ export function createChatService(options: ChatServiceOptions) {
       };
     },
 
-    async userMessages(user: UserRow, page: Page) {
+    async userMessages(user: UserRow, page: PageRequest) {
       const { rows, total } = await repository.messagesPage({ userId: user.id }, page);
       return { messages: rows.map(toChatMessage), pagination: pagination(total, page) };
     },
@@ -340,7 +334,11 @@ export function createChatService(options: ChatServiceOptions) {
     },
 
     /** One conversation's messages; `userId` undefined: any user's (the admin's chat logs). */
-    async conversationMessages(conversationId: string, userId: string | undefined, page: Page) {
+    async conversationMessages(
+      conversationId: string,
+      userId: string | undefined,
+      page: PageRequest,
+    ) {
       const conversation = await repository.findConversation(conversationId, userId);
       if (!conversation) throw notFound();
       const { rows, total } = await repository.messagesPage({ conversationId }, page);

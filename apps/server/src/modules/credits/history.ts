@@ -2,6 +2,7 @@ import type { CreditMovementView, Pagination } from "@twinline/contracts";
 import { count, desc, eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { creditLedger } from "../../db/schema/index.ts";
+import { pageOffset, pagination } from "../../lib/paging.ts";
 
 /** A user's credit movements, newest first (the ledger is indexed by user and date). */
 export async function creditHistory(
@@ -17,10 +18,9 @@ export async function creditHistory(
       .where(eq(creditLedger.userId, userId))
       .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
       .limit(limit)
-      .offset((page - 1) * limit),
+      .offset(pageOffset({ page, limit })),
     db.select({ n: count() }).from(creditLedger).where(eq(creditLedger.userId, userId)),
   ]);
-  const n = total?.n ?? 0;
   return {
     data: rows.map((row) => ({
       _id: row.id,
@@ -30,6 +30,6 @@ export async function creditHistory(
       reason: typeof row.metadata.reason === "string" ? row.metadata.reason : null,
       createdAt: row.createdAt.toISOString(),
     })),
-    pagination: { total: n, page, limit, pages: Math.ceil(n / limit) },
+    pagination: pagination(total?.n ?? 0, { page, limit }),
   };
 }

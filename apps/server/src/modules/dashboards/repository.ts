@@ -10,7 +10,8 @@ import {
   users,
   voiceCalls,
 } from "../../db/schema/index.ts";
-import { containsPattern } from "../users/repository.ts";
+import { pageOffset } from "../../lib/paging.ts";
+import { containsPattern } from "../../lib/search.ts";
 import { utcDaySql as day, type UtcPeriods } from "./periods.ts";
 import { dailyUsdRevenue, type RevenueKind, revenueFigures } from "./revenue.ts";
 
@@ -241,7 +242,7 @@ export function createDashboardsRepository(db: Database) {
             credits_used::float8 as credits_used, last_interaction_at as last_interaction,
             ${query.search ? sql`count(*) over ()` : sql`0`}::float8 as matched
           from ${users} where ${interacted} ${search}
-          order by ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`),
+          order by ${order} limit ${query.limit} offset ${pageOffset(query)}`),
         run<{ total_users: number; total_time: number }>(sql`
           select coalesce(sum(${userAnalyticsTotals.users}), 0)::float8 as total_users,
             coalesce(sum(${userAnalyticsTotals.seconds}), 0)::float8 as total_time

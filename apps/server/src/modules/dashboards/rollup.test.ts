@@ -15,7 +15,7 @@ import {
   users,
   voiceCalls,
 } from "../../db/schema/index.ts";
-import { createTransactionsRepository } from "../billing/transactions-repository.ts";
+import { createTransactionsRepository } from "../billing/transactions/transactions-repository.ts";
 import { utcPeriods } from "./periods.ts";
 import { type AdminFigures, createDashboardsRepository } from "./repository.ts";
 

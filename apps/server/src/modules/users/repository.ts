@@ -14,14 +14,11 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { passwordResetTokens, type UserRow, users } from "../../db/schema/index.ts";
+import { pageOffset } from "../../lib/paging.ts";
+import { containsPattern } from "../../lib/search.ts";
 import { announceSessionEnded } from "../auth/session-events.ts";
 
 export type NewUser = typeof users.$inferInsert;
-
-/** ILIKE pattern matching `term` literally anywhere (its % _ and \ escaped). */
-export function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 // Each sort is served by an index (schema/users.ts); the id breaks ties so pages are stable.
 const SORT_COLUMNS: Record<AdminUsersQuery["sortBy"], SQL | AnyColumn> = {
@@ -141,7 +138,7 @@ export function createUsersRepository(db: Database) {
           .where(where)
           .orderBy(order, direction(users.id))
           .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
+          .offset(pageOffset(query)),
         db.select({ total: count() }).from(users).where(where),
       ]);
       return { rows, total: totals[0]?.total ?? 0 };

@@ -7,6 +7,7 @@ import {
   userSubscriptions,
   users,
 } from "../../db/schema/index.ts";
+import { toMajor } from "../../lib/money.ts";
 
 /**
  * THE rule of what a subscription row means to every screen (user overview, credits page and
@@ -95,7 +96,7 @@ export function toSubscriptionView(
     planName: plan.name,
     plan: {
       name: plan.name,
-      price: row.priceMinor / 100,
+      price: toMajor(row.priceMinor),
       duration: durationInMonths(plan.interval, plan.intervalCount),
       interval: plan.interval,
       intervalCount: plan.intervalCount,

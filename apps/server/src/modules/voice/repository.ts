@@ -7,6 +7,7 @@ import {
   voiceCalls,
   voiceDailyUsage,
 } from "../../db/schema/index.ts";
+import { pageOffset } from "../../lib/paging.ts";
 import { applyCreditMovement, InsufficientCreditsError } from "../credits/ledger.ts";
 
 export type { VoiceCallEndReason, VoiceCallRow };
@@ -241,7 +242,7 @@ export function createVoiceRepository(db: Database) {
           .where(eq(voiceCalls.userId, userId))
           .orderBy(desc(voiceCalls.startedAt), desc(voiceCalls.id))
           .limit(page.limit)
-          .offset((page.page - 1) * page.limit),
+          .offset(pageOffset(page)),
         db.select({ total: count() }).from(voiceCalls).where(eq(voiceCalls.userId, userId)),
       ]);
       return { rows, total: total?.total ?? 0 };

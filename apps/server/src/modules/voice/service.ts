@@ -9,6 +9,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { ChatMessageRow, UserRow } from "../../db/schema/index.ts";
 import type { Clock } from "../../lib/clock.ts";
+import { pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { SessionEnd } from "../auth/session-events.ts";
 import type { SettingsService } from "../settings/service.ts";
@@ -392,12 +393,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
       const { rows, total } = await repository.history(user.id, page);
       return {
         calls: rows.map((row) => toCallRecord(row, now())),
-        pagination: {
-          total,
-          page: page.page,
-          limit: page.limit,
-          pages: Math.ceil(total / page.limit),
-        },
+        pagination: pagination(total, page),
       };
     },
 

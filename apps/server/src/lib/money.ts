@@ -1,0 +1,17 @@
+/**
+ * THE money rules of the server: amounts are kept as integer minor units (cents) and shown as
+ * major units (9.99) only at the edge, so no sum is ever a float's.
+ */
+
+/** Major units (9.99) to integer minor units (999). */
+export const toMinor = (major: number): number => Math.round(major * 100);
+
+/** Integer minor units to major units, as the API shows money. */
+export const toMajor = (minor: number): number => Math.round(minor) / 100;
+
+/** A discount percent (0..100, two decimals) as hundredths of a percent. */
+export const toBasisPoints = (percent: number): number => Math.round(percent * 100);
+
+/** What a package charges: price x (1 - discount/100), rounded to the cent. */
+export const discountedMinor = (priceMinor: number, discountBasisPoints: number): number =>
+  Math.round((priceMinor * (10_000 - discountBasisPoints)) / 10_000);

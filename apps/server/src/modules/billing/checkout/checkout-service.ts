@@ -1,0 +1,347 @@
+import { randomUUID } from "node:crypto";
+import {
+  BILLING_MESSAGES,
+  CHECKOUT_RETURN_PATHS,
+  type CheckoutSessionView,
+  MONEY_TOOLS_MESSAGES,
+  type SandboxPayRequest,
+} from "@twinline/contracts";
+import { and, eq, gt, lte } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
+import { isUniqueViolation } from "../../../db/errors.ts";
+import {
+  type CheckoutSessionRow,
+  checkoutSessions,
+  type SubscriptionPlanRow,
+  type UserRow,
+} from "../../../db/schema/index.ts";
+import { discountedMinor, toMajor } from "../../../lib/money.ts";
+import { HttpError } from "../../../plugins/errors.ts";
+import {
+  CardError,
+  type CheckoutItem,
+  type PaymentsProvider,
+  type SandboxPayments,
+  SessionClosedError,
+  sandboxId,
+} from "../../../providers/payments/index.ts";
+import type { CatalogueService } from "../catalogue/catalogue-service.ts";
+import { recordFailedCheckout } from "../fulfilment/failed-payments.ts";
+import type { Fulfilment } from "../fulfilment/fulfilment.ts";
+import { providerCall } from "../provider-call.ts";
+import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
+
+export interface CheckoutServiceOptions {
+  db: Database;
+  catalogue: CatalogueService;
+  payments: () => Promise<PaymentsProvider>;
+  sandbox: SandboxPayments;
+  fulfilment: Fulfilment;
+  subscriptions: SubscriptionsReader;
+  publicUrl: string;
+}
+
+function toView(row: CheckoutSessionRow, now: Date): CheckoutSessionView {
+  const expired = row.status === "open" && row.expiresAt < now;
+  return {
+    sessionId: row.sessionId,
+    provider: row.provider,
+    mode: row.mode,
+    status: expired ? "expired" : row.status,
+    paymentStatus:
+      row.paymentStatus === "paid" ? "paid" : row.paymentStatus === "failed" ? "failed" : "unpaid",
+    fulfilled: row.fulfilledAt !== null,
+    itemName: row.itemName,
+    description: row.description,
+    amount: toMajor(row.amountMinor),
+    currency: row.currency,
+    credits: row.credits,
+    interval: null,
+    intervalCount: null,
+    email: "",
+    successUrl: row.successUrl.replaceAll("{CHECKOUT_SESSION_ID}", row.sessionId),
+    cancelUrl: row.cancelUrl.replaceAll("{CHECKOUT_SESSION_ID}", row.sessionId),
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+/** Card errors that are the issuer's answer; the others are the form's checks. */
+const DECLINE_CODES = new Set(["card_declined", "expired_card"]);
+
+/** What is sold, at the provider's price when Stripe has one (plan changes sell the same item). */
+export const planItem = (plan: SubscriptionPlanRow, provider: PaymentsProvider): CheckoutItem => ({
+  name: plan.name,
+  description: plan.description,
+  amountMinor: plan.priceMinor,
+  currency: plan.currency,
+  priceId: provider.mode === "stripe" ? plan.stripePriceId : null,
+  recurring: { interval: plan.interval, intervalCount: plan.intervalCount },
+});
+
+/** Where a package checkout and a plan checkout differ; the session and its row are one path. */
+interface CheckoutOf {
+  mode: "payment" | "subscription";
+  successPath: string;
+  cancelPath: string;
+  item: (provider: PaymentsProvider) => CheckoutItem;
+  metadata: Record<string, string>;
+  /** What our row says is sold (the item's description may be a fallback; this one is not). */
+  recorded: Pick<
+    typeof checkoutSessions.$inferInsert,
+    | "packageId"
+    | "planId"
+    | "priceId"
+    | "itemName"
+    | "description"
+    | "amountMinor"
+    | "currency"
+    | "credits"
+  >;
+}
+
+/**
+ * Checkout: a hosted page (Stripe Checkout, or the sandbox page of this app) for a package or a
+ * plan. Nothing is granted here: credits and subscriptions land only when the payment's event
+ * is fulfilled (fulfilment.ts), never on the redirect back.
+ */
+export function createCheckoutService(options: CheckoutServiceOptions) {
+  const { db, catalogue, payments, sandbox, fulfilment, subscriptions, publicUrl } = options;
+
+  /**
+   * The session is recorded only after the provider made it: a fulfilment event that arrives
+   * before this insert commits fails and is delivered again (decision 0017).
+   */
+  const startCheckout = async (user: UserRow, of: CheckoutOf) => {
+    const provider = await payments();
+    const successUrl = `${publicUrl}${of.successPath}`;
+    const cancelUrl = `${publicUrl}${of.cancelPath}`;
+    const created = await providerCall(() =>
+      provider.createCheckoutSession({
+        mode: of.mode,
+        userId: user.id,
+        email: user.email,
+        item: of.item(provider),
+        successUrl,
+        cancelUrl,
+        metadata: of.metadata,
+      }),
+    );
+    try {
+      await db.insert(checkoutSessions).values({
+        sessionId: created.sessionId,
+        provider: provider.mode,
+        mode: of.mode,
+        userId: user.id,
+        ...of.recorded,
+        url: created.url,
+        successUrl,
+        cancelUrl,
+        expiresAt: created.expiresAt,
+      });
+    } catch (error) {
+      // A parallel plan checkout of the same user was recorded first (decision 0051); this
+      // session's URL is never answered, so it cannot be paid.
+      if (isUniqueViolation(error)) throw new HttpError(409, MONEY_TOOLS_MESSAGES.planCheckoutOpen);
+      throw error;
+    }
+    return { url: created.url, sessionId: created.sessionId };
+  };
+
+  /**
+   * One plan checkout open per user (decision 0051): sessions past their expiry are closed
+   * first; one still open answers 409. The partial unique index settles parallel requests.
+   */
+  const refuseOpenPlanCheckout = async (user: UserRow) => {
+    const now = new Date();
+    const open = and(
+      eq(checkoutSessions.userId, user.id),
+      eq(checkoutSessions.mode, "subscription"),
+      eq(checkoutSessions.status, "open"),
+    );
+    await db
+      .update(checkoutSessions)
+      .set({ status: "expired" })
+      .where(and(open, lte(checkoutSessions.expiresAt, now)));
+    const [still] = await db
+      .select({ id: checkoutSessions.id })
+      .from(checkoutSessions)
+      .where(and(open, gt(checkoutSessions.expiresAt, now)))
+      .limit(1);
+    if (still) throw new HttpError(409, MONEY_TOOLS_MESSAGES.planCheckoutOpen);
+  };
+
+  const ownRow = async (user: UserRow, sessionId: string): Promise<CheckoutSessionRow> => {
+    const [row] = await db
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.sessionId, sessionId), eq(checkoutSessions.userId, user.id)));
+    if (!row) throw new HttpError(404, BILLING_MESSAGES.sessionNotFound);
+    return row;
+  };
+
+  /**
+   * A sandbox session paid at the "provider" but not fulfilled (the fulfilment failed after the
+   * card was charged): delivered again, as Stripe retries a failed webhook.
+   */
+  const reconcileSandbox = async (row: CheckoutSessionRow): Promise<CheckoutSessionRow> => {
+    if (row.provider !== "sandbox" || row.fulfilledAt) return row;
+    const session = await sandbox.retrieveCheckoutSession(row.sessionId);
+    if (session?.status !== "complete" || session.paymentStatus !== "paid") return row;
+    await fulfilment.handle(
+      {
+        id: sandboxId("evt"),
+        type: "checkout.session.completed",
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: row.sessionId, object: "checkout.session" } },
+      },
+      sandbox,
+    );
+    const [fresh] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
+    return fresh ?? row;
+  };
+
+  const viewOf = async (row: CheckoutSessionRow): Promise<CheckoutSessionView> => {
+    const view = toView(row, new Date());
+    if (row.planId) {
+      const plan = await catalogue.findPlanAnyState(row.planId);
+      if (plan) Object.assign(view, { interval: plan.interval, intervalCount: plan.intervalCount });
+    }
+    return view;
+  };
+
+  return {
+    /** POST /api/payments/create-checkout-session {packageId}. */
+    async packageCheckout(user: UserRow, packageId: string) {
+      const pack = await catalogue.packageForCheckout(packageId);
+      const amountMinor = discountedMinor(pack.priceMinor, pack.discountBasisPoints);
+      return startCheckout(user, {
+        mode: "payment",
+        successPath: CHECKOUT_RETURN_PATHS.packageSuccess,
+        cancelPath: CHECKOUT_RETURN_PATHS.packageCancel,
+        item: (provider) => ({
+          name: pack.name,
+          description: pack.description || `${pack.credits} credits`,
+          amountMinor,
+          currency: pack.currency,
+          priceId: provider.mode === "stripe" ? pack.stripePriceId : null,
+          recurring: null,
+        }),
+        metadata: { kind: "credits", userId: user.id, packageId: pack.id },
+        recorded: {
+          packageId: pack.id,
+          priceId: pack.stripePriceId,
+          itemName: pack.name,
+          description: pack.description,
+          amountMinor,
+          currency: pack.currency,
+          credits: pack.credits,
+        },
+      });
+    },
+
+    /** POST /api/subscriptions/create-checkout {planId}: refused while a subscription is in force. */
+    async planCheckout(user: UserRow, planId: string) {
+      const current = await subscriptions.currentRow(user.id);
+      if (current && (current.status === "active" || current.status === "past_due")) {
+        throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
+      }
+      await refuseOpenPlanCheckout(user);
+      const plan = await catalogue.planForCheckout(planId);
+      return startCheckout(user, {
+        mode: "subscription",
+        successPath: CHECKOUT_RETURN_PATHS.planSuccess,
+        cancelPath: CHECKOUT_RETURN_PATHS.planCancel,
+        item: (provider) => planItem(plan, provider),
+        metadata: { kind: "subscription", userId: user.id, planId: plan.id },
+        recorded: {
+          planId: plan.id,
+          priceId: plan.stripePriceId,
+          itemName: plan.name,
+          description: plan.description,
+          amountMinor: plan.priceMinor,
+          currency: plan.currency,
+          credits: plan.credits > 0 ? plan.credits : null,
+        },
+      });
+    },
+
+    /** The session as its owner sees it (the sandbox page and the return pages). */
+    async sessionView(user: UserRow, sessionId: string): Promise<CheckoutSessionView> {
+      const row = await reconcileSandbox(await ownRow(user, sessionId));
+      return viewOf(row);
+    },
+
+    /** The sandbox page's card form: charged, then fulfilled through the webhook's code. */
+    async sandboxPay(user: UserRow, sessionId: string, card: SandboxPayRequest) {
+      const owned = await ownRow(user, sessionId);
+      if (owned.provider !== "sandbox") throw new HttpError(404, BILLING_MESSAGES.sessionNotFound);
+      const row = await reconcileSandbox(owned);
+      if (row.fulfilledAt) {
+        // Paid already (a second click, or a retry after a failed fulfilment): the same answer.
+        const view = await viewOf(row);
+        return { redirectUrl: view.successUrl, data: view };
+      }
+      if (row.status !== "open" || row.expiresAt < new Date()) {
+        throw new HttpError(409, BILLING_MESSAGES.sessionClosed);
+      }
+      if (row.mode === "subscription") {
+        const current = await subscriptions.currentRow(user.id);
+        if (current && (current.status === "active" || current.status === "past_due")) {
+          throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
+        }
+      }
+      try {
+        await sandbox.pay(sessionId, {
+          cardNumber: card.cardNumber,
+          expiry: card.expiry,
+          cvc: card.cvc,
+        });
+      } catch (error) {
+        if (error instanceof CardError) {
+          // The issuer said no (not a form mistake): the attempt is a failed row (decision 0036).
+          if (DECLINE_CODES.has(error.code)) {
+            await db.transaction((tx) =>
+              recordFailedCheckout(tx, row, {
+                sourceKey: `checkout:${row.sessionId}:declined:${randomUUID()}`,
+                reason: error.message,
+              }),
+            );
+          }
+          throw new HttpError(402, error.message, { code: error.code });
+        }
+        if (error instanceof SessionClosedError) {
+          throw new HttpError(409, BILLING_MESSAGES.sessionClosed);
+        }
+        throw error;
+      }
+      const [fresh] = await db
+        .select()
+        .from(checkoutSessions)
+        .where(eq(checkoutSessions.id, row.id));
+      const view = await viewOf(fresh ?? row);
+      return { redirectUrl: view.successUrl, data: view };
+    },
+
+    /** The sandbox page's "cancel": back to the cancel URL, nothing charged. */
+    async sandboxCancel(user: UserRow, sessionId: string) {
+      const row = await ownRow(user, sessionId);
+      if (row.provider !== "sandbox") throw new HttpError(404, BILLING_MESSAGES.sessionNotFound);
+      if (row.status === "open") {
+        await sandbox.cancel(sessionId);
+        await db
+          .update(checkoutSessions)
+          .set({ status: "canceled" })
+          .where(and(eq(checkoutSessions.id, row.id), eq(checkoutSessions.status, "expired")));
+      }
+      const [fresh] = await db
+        .select()
+        .from(checkoutSessions)
+        .where(eq(checkoutSessions.id, row.id));
+      const view = await viewOf(fresh ?? row);
+      return { redirectUrl: view.cancelUrl, data: view };
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -1,0 +1,228 @@
+import { eq } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../../../db/client.ts";
+import type { UserSubscriptionRow } from "../../../db/schema/index.ts";
+import { processedWebhookEvents, users } from "../../../db/schema/index.ts";
+import { isUuid } from "../../../lib/search.ts";
+import type {
+  InvoiceInfo,
+  PaymentEvent,
+  PaymentsProvider,
+  SubscriptionInfo,
+} from "../../../providers/payments/index.ts";
+import { applyChargeRefunds, applyDispute } from "../refunds/refunds-ledger.ts";
+import { syncSubscription } from "../subscriptions/subscription-mirror.ts";
+import { applyCheckout } from "./checkout-outcome.ts";
+import type { EventContext, EventEffects, FulfilmentProbe } from "./event-context.ts";
+import { recordFailedInvoice, recordPaidInvoice } from "./invoices.ts";
+
+export type { FulfilmentProbe } from "./event-context.ts";
+
+export interface FulfilmentOptions {
+  db: Database;
+  payments: () => Promise<PaymentsProvider>;
+  log: FastifyBaseLogger;
+  /**
+   * Called after an event's transaction committed when it found a second subscription of a
+   * user (decision 0051): the refunds service ends it and refunds its payment.
+   */
+  onDuplicateSubscription?: (userId: string) => Promise<void>;
+}
+
+export interface HandledEvent {
+  /** The event id was handled before: nothing changed. */
+  duplicate: boolean;
+}
+
+export const CHECKOUT_EVENTS = new Set([
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.async_payment_failed",
+  "checkout.session.expired",
+]);
+export const SUBSCRIPTION_EVENTS = new Set([
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+]);
+export const INVOICE_EVENTS = new Set([
+  "invoice.paid",
+  "invoice.payment_succeeded",
+  "invoice.payment_failed",
+]);
+
+type Apply<T> = (context: EventContext) => Promise<T>;
+
+/**
+ * THE fulfilment of payments, for Stripe's webhooks and the sandbox's events alike
+ * (docs/decisions/0017). Each event's object is re-read from the provider (events may come out
+ * of order, or be stale), then everything it causes is written in ONE transaction together with
+ * the event id (processed_webhook_events): credits through applyCreditMovement with source keys
+ * `checkout:<sessionId>` / `invoice:<id>`, the payment row (unique source key), the subscription
+ * mirror (row-locked) and the history events (unique source keys). A replay, a concurrent
+ * delivery, or a second event about the same session changes nothing; a failure half-way
+ * leaves nothing behind and a retry applies it once.
+ */
+export function createFulfilment(options: FulfilmentOptions) {
+  const { db, log } = options;
+  const state: { probe: FulfilmentProbe | null } = { probe: null };
+  const probe = async (step: Parameters<FulfilmentProbe>[0]) => {
+    if (state.probe) await state.probe(step);
+  };
+
+  /**
+   * Runs `apply` in one transaction with the user's row locked first: every write about one
+   * user is applied one at a time, in one lock order (two parallel plan payments cannot both
+   * see "no subscription", nor deadlock). Second subscriptions it found are refunded after the
+   * commit.
+   */
+  const transact = async <T>(
+    provider: PaymentsProvider,
+    userId: string | null | undefined,
+    apply: Apply<T>,
+  ): Promise<T> => {
+    const effects: EventEffects = { duplicateOf: new Set() };
+    const result = await db.transaction(async (tx) => {
+      if (userId && isUuid(userId)) {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+      }
+      return apply({ tx, provider, log, probe, effects });
+    });
+    for (const duplicateOf of effects.duplicateOf) {
+      // The claim is committed: a failure here is settled later by the refunds sweep.
+      await options.onDuplicateSubscription?.(duplicateOf).catch((error: unknown) => {
+        log.error({ err: error, userId: duplicateOf }, "Refund of a second subscription failed");
+      });
+    }
+    return result;
+  };
+
+  /** Runs `apply` with the event id recorded in the same transaction; a known id: nothing. */
+  const once = (
+    event: PaymentEvent,
+    provider: PaymentsProvider,
+    apply: Apply<void>,
+    userId?: string | null,
+  ): Promise<HandledEvent> =>
+    transact(provider, userId, async (context) => {
+      const recorded = await context.tx
+        .insert(processedWebhookEvents)
+        .values({ eventId: event.id, type: event.type })
+        .onConflictDoNothing({ target: processedWebhookEvents.eventId })
+        .returning({ eventId: processedWebhookEvents.eventId });
+      if (recorded.length === 0) return { duplicate: true };
+      await probe("event-recorded");
+      await apply(context);
+      return { duplicate: false };
+    });
+
+  const alreadyHandled = async (eventId: string) => {
+    const [row] = await db
+      .select({ eventId: processedWebhookEvents.eventId })
+      .from(processedWebhookEvents)
+      .where(eq(processedWebhookEvents.eventId, eventId));
+    return Boolean(row);
+  };
+
+  return {
+    state,
+
+    /** One event (verified webhook or sandbox): re-read, then applied exactly once. */
+    async handle(event: PaymentEvent, source?: PaymentsProvider): Promise<HandledEvent> {
+      // A cheap check first: a replay does not call the provider again.
+      if (await alreadyHandled(event.id)) return { duplicate: true };
+      const provider = source ?? (await options.payments());
+      const objectId = String(event.data.object.id ?? "");
+      if (CHECKOUT_EVENTS.has(event.type)) {
+        const session = await provider.retrieveCheckoutSession(objectId);
+        if (!session) return once(event, provider, async () => {});
+        const subscription =
+          session.mode === "subscription" && session.subscriptionId
+            ? await provider.retrieveSubscription(session.subscriptionId)
+            : null;
+        const invoice = subscription?.latestInvoiceId
+          ? await provider.retrieveInvoice(subscription.latestInvoiceId)
+          : null;
+        return once(
+          event,
+          provider,
+          (context) =>
+            applyCheckout(context, { eventType: event.type, session, subscription, invoice }),
+          session.metadata.userId ?? session.clientReferenceId,
+        );
+      }
+      if (SUBSCRIPTION_EVENTS.has(event.type)) {
+        const subscription = await provider.retrieveSubscription(objectId);
+        return once(
+          event,
+          provider,
+          async (context) => {
+            await syncSubscription(context, subscription);
+          },
+          subscription?.metadata.userId,
+        );
+      }
+      if (INVOICE_EVENTS.has(event.type)) {
+        const invoice = await provider.retrieveInvoice(objectId);
+        const subscription = invoice?.subscriptionId
+          ? await provider.retrieveSubscription(invoice.subscriptionId)
+          : null;
+        return once(
+          event,
+          provider,
+          async (context) => {
+            if (!invoice) return;
+            const row = await syncSubscription(context, subscription);
+            if (!row) return;
+            if (event.type === "invoice.payment_failed") {
+              await recordFailedInvoice(context, invoice, row);
+            } else {
+              await recordPaidInvoice(context, invoice, row, null);
+            }
+          },
+          subscription?.metadata.userId,
+        );
+      }
+      if (event.type === "charge.refunded") {
+        const charge = await provider.retrieveCharge(objectId);
+        return once(event, provider, async ({ tx }) => {
+          if (charge) await applyChargeRefunds(tx, charge);
+        });
+      }
+      if (event.type === "charge.dispute.created") {
+        const dispute = await provider.retrieveDispute(objectId);
+        return once(event, provider, async ({ tx }) => {
+          if (dispute) await applyDispute(tx, dispute);
+        });
+      }
+      return once(event, provider, async () => {});
+    },
+
+    /**
+     * A subscription invoice recorded now (a plan change's proration), as its webhook will:
+     * the same source key, so whichever comes second changes nothing.
+     */
+    async recordInvoice(
+      invoice: InvoiceInfo,
+      subscription: SubscriptionInfo,
+      provider: PaymentsProvider,
+    ): Promise<void> {
+      await transact(provider, subscription.metadata.userId, async (context) => {
+        const row = await syncSubscription(context, subscription);
+        if (row) await recordPaidInvoice(context, invoice, row, null);
+      });
+    },
+
+    /** The mirror of one subscription brought to the provider's state now (plan change, cancel). */
+    async refreshSubscription(
+      subscription: SubscriptionInfo,
+      provider: PaymentsProvider,
+    ): Promise<UserSubscriptionRow | null> {
+      return transact(provider, subscription.metadata.userId, (context) =>
+        syncSubscription(context, subscription),
+      );
+    },
+  };
+}
+
+export type Fulfilment = ReturnType<typeof createFulfilment>;

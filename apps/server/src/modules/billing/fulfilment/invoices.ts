@@ -1,0 +1,198 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
+import {
+  billingPrices,
+  type CheckoutSessionRow,
+  payments,
+  type UserSubscriptionRow,
+} from "../../../db/schema/index.ts";
+import type { InvoiceInfo } from "../../../providers/payments/index.ts";
+import { applyCreditMovement } from "../../credits/ledger.ts";
+import {
+  endMismatchedSubscription,
+  planOf,
+  recordHistory,
+} from "../subscriptions/subscription-mirror.ts";
+import { currencyOf, type EventContext } from "./event-context.ts";
+import { invoiceEntry } from "./invoice-entry.ts";
+import { type MoneyAmount, paymentMismatch } from "./verify-payment.ts";
+
+/**
+ * What a subscription's invoice must bill (docs/decisions/0036): the first one the plan price
+ * of its checkout, else the price the subscription is on (the Price this app made at Stripe,
+ * the sandbox's own record); a renewal the same. Prorations are the provider's computation:
+ * not checked here.
+ */
+async function soldFor(
+  tx: Database,
+  invoice: InvoiceInfo,
+  row: UserSubscriptionRow,
+  checkout: CheckoutSessionRow | null,
+): Promise<MoneyAmount | null> {
+  if (
+    invoice.billingReason !== "subscription_create" &&
+    invoice.billingReason !== "subscription_cycle"
+  )
+    return null;
+  if (checkout && invoice.billingReason === "subscription_create") {
+    return { amountMinor: checkout.amountMinor, currency: checkout.currency };
+  }
+  const madeFor = invoice.subscriptionMetadata.planId;
+  // Made before a plan change (a declined renewal paid on retry after it): the row's price is
+  // the new plan's, not what this invoice sold; the provider billed it as it was made.
+  if (madeFor && madeFor !== row.planId) return null;
+  if (row.priceId) {
+    const [price] = await tx
+      .select({ amountMinor: billingPrices.amountMinor, currency: billingPrices.currency })
+      .from(billingPrices)
+      .where(eq(billingPrices.priceId, row.priceId));
+    if (price) return price;
+  }
+  return row.provider === "sandbox"
+    ? { amountMinor: row.priceMinor, currency: row.currency }
+    : null;
+}
+
+/** The plan an invoice was made for (a later change may have moved the row on) and its name. */
+async function invoicedPlan(tx: Database, invoice: InvoiceInfo, row: UserSubscriptionRow) {
+  const planId = invoice.subscriptionMetadata.planId ?? row.planId;
+  const plan = await planOf(tx, planId);
+  return { planId, plan, planName: plan?.name ?? "Subscription" };
+}
+
+/** The payment row of a subscription invoice: what every outcome of one has in common. */
+const invoicePayment = (
+  invoice: InvoiceInfo,
+  row: UserSubscriptionRow,
+  planId: string,
+): typeof payments.$inferInsert => ({
+  kind: "subscription",
+  userId: row.userId,
+  status: "success",
+  amountMinor: invoice.amountPaid,
+  currency: currencyOf(invoice.currency),
+  planId,
+  subscriptionId: row.id,
+  itemName: "Subscription",
+  provider: row.provider,
+  stripePaymentId: invoice.paymentId,
+  invoiceId: invoice.id,
+  invoiceNumber: invoice.number,
+  sourceKey: `invoice:${invoice.id}`,
+  transactionDate: invoice.created,
+});
+
+/**
+ * A paid invoice of a subscription: the payment, the plan's credits, "renewed" on a cycle.
+ * Answers false when the amount paid does not match the sale (recorded failed, nothing granted).
+ */
+export async function recordPaidInvoice(
+  context: EventContext,
+  invoice: InvoiceInfo,
+  row: UserSubscriptionRow,
+  checkout: CheckoutSessionRow | null,
+): Promise<boolean> {
+  if (invoice.status !== "paid") return true;
+  const { tx } = context;
+  const checkoutSessionId = checkout?.sessionId ?? null;
+  const { planId, plan, planName } = await invoicedPlan(tx, invoice, row);
+  const sold = await soldFor(tx, invoice, row, checkout);
+  const mismatch =
+    sold && paymentMismatch(sold, { amountMinor: invoice.totalMinor, currency: invoice.currency });
+  if (mismatch) {
+    await tx
+      .insert(payments)
+      .values({
+        ...invoicePayment(invoice, row, planId),
+        status: "failed",
+        itemName: planName,
+        checkoutSessionId,
+        metadata: {
+          billingReason: invoice.billingReason,
+          failureReason: mismatch,
+          charged: { amountMinor: invoice.amountPaid, currency: invoice.currency },
+        },
+      })
+      .onConflictDoNothing({ target: payments.sourceKey });
+    context.log.warn(
+      { invoiceId: invoice.id, mismatch },
+      "Subscription payment does not match the sale",
+    );
+    // A first payment that was not the plan's price buys no plan; a renewal's keeps the plan
+    // (the operator sees the failed row and can refund it).
+    if (invoice.billingReason === "subscription_create") {
+      await endMismatchedSubscription(context, row, planName);
+    }
+    return false;
+  }
+  const previousPlanId = invoice.subscriptionMetadata.previousPlanId;
+  const previous = previousPlanId ? await planOf(tx, previousPlanId) : undefined;
+  const entry = invoiceEntry(invoice, planName, plan?.credits ?? 0, previous?.credits ?? null);
+  const [inserted] = await tx
+    .insert(payments)
+    .values({
+      ...invoicePayment(invoice, row, planId),
+      status: entry.status,
+      amountMinor: entry.amountMinor,
+      credits: entry.credits,
+      itemName: entry.itemName,
+      checkoutSessionId,
+      metadata: {
+        billingReason: invoice.billingReason,
+        totalMinor: invoice.totalMinor,
+        creditAppliedMinor: invoice.creditAppliedMinor,
+      },
+    })
+    .onConflictDoNothing({ target: payments.sourceKey })
+    .returning({ id: payments.id });
+  if (!inserted) return true;
+  await context.probe("payment-recorded");
+  if (entry.credits > 0 && plan) {
+    await applyCreditMovement(tx, {
+      userId: row.userId,
+      kind: "subscription_grant",
+      amount: entry.credits,
+      sourceKey: `invoice:${invoice.id}`,
+      metadata: { planId: plan.id, invoiceId: invoice.id },
+    });
+    await context.probe("credits-granted");
+  }
+  if (invoice.billingReason === "subscription_cycle") {
+    await recordHistory(tx, row, {
+      planName,
+      type: "renewed",
+      sourceKey: `invoice:${invoice.id}:renewed`,
+      amountMinor: invoice.amountPaid,
+    });
+  }
+  return true;
+}
+
+/** A declined invoice: a failed payment row and a payment_failed event, once per attempt. */
+export async function recordFailedInvoice(
+  context: EventContext,
+  invoice: InvoiceInfo,
+  row: UserSubscriptionRow,
+): Promise<void> {
+  const { tx } = context;
+  const { planId, planName } = await invoicedPlan(tx, invoice, row);
+  const attempt = Math.max(invoice.attemptCount, 1);
+  await tx
+    .insert(payments)
+    .values({
+      ...invoicePayment(invoice, row, planId),
+      status: "failed",
+      amountMinor: invoice.amountDue,
+      itemName: planName,
+      sourceKey: `invoice:${invoice.id}:failed:${attempt}`,
+      transactionDate: new Date(),
+      metadata: { billingReason: invoice.billingReason, attempt },
+    })
+    .onConflictDoNothing({ target: payments.sourceKey });
+  await recordHistory(tx, row, {
+    planName,
+    type: "payment_failed",
+    sourceKey: `invoice:${invoice.id}:payment_failed:${attempt}`,
+    amountMinor: invoice.amountDue,
+  });
+}

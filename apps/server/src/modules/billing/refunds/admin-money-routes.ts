@@ -1,0 +1,208 @@
+import {
+  adminCancelSubscriptionRequestSchema,
+  adminCreditAdjustmentRequestSchema,
+  adminCreditAdjustmentResponseSchema,
+  adminRefundRequestSchema,
+  adminRefundResponseSchema,
+  adminResumeSubscriptionRequestSchema,
+  adminSubscriptionActionResponseSchema,
+  adminUserIdParamsSchema,
+  MONEY_TOOLS_MESSAGES,
+  paymentIdParamsSchema,
+} from "@twinline/contracts";
+import { and, desc, eq, gt } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Database } from "../../../db/client.ts";
+import { payments, type UserRow, users } from "../../../db/schema/index.ts";
+import { toMajor } from "../../../lib/money.ts";
+import { currentUser } from "../../../plugins/auth.ts";
+import { HttpError } from "../../../plugins/errors.ts";
+import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
+import { auditNote } from "../../audit/plugin.ts";
+import { adjustCredits } from "../../credits/adjustments.ts";
+import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
+import type { SubscriptionsService } from "../subscriptions/subscriptions-service.ts";
+import { toPaymentRefund } from "./refunds-ledger.ts";
+import type { RefundsService } from "./refunds-service.ts";
+
+const errors = errorResponses(400, 401, 403, 404, 409, 502);
+const tags = ["admin money tools"];
+const security = bearerSecurity;
+
+export interface AdminMoneyRoutesOptions {
+  db: Database;
+  refunds: RefundsService;
+  subscriptions: SubscriptionsService;
+  reader: SubscriptionsReader;
+}
+
+/**
+ * The operator's money tools (issue 16, docs/decisions/0050): refunds, credit adjustments and
+ * subscription actions. In the billing module's admin-guarded scope; each write feeds the audit
+ * log its `before` (the hook records it with the answer).
+ */
+export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = async (
+  app,
+  { db, refunds, subscriptions, reader },
+) => {
+  const userOf = async (userId: string): Promise<UserRow> => {
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw new HttpError(404, MONEY_TOOLS_MESSAGES.userNotFound);
+    return user;
+  };
+
+  app.post(
+    "/api/admin/payments/:id/refund",
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Refunds a payment in whole (no amount) or in part; takes back the credits it bought",
+        params: paymentIdParamsSchema,
+        body: adminRefundRequestSchema,
+        response: { 200: adminRefundResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const [before] = await db.select().from(payments).where(eq(payments.id, request.params.id));
+      if (!before) throw new HttpError(404, MONEY_TOOLS_MESSAGES.paymentNotFound);
+      auditNote(request, {
+        before: {
+          status: before.status,
+          amount: toMajor(before.amountMinor),
+          refundedAmount: toMajor(before.refundedMinor),
+          currency: before.currency,
+          userId: before.userId,
+          reason: request.body.reason,
+        },
+      });
+      const data = await refunds.refundPayment(
+        currentUser(request),
+        request.params.id,
+        request.body,
+      );
+      return { success: true as const, message: MONEY_TOOLS_MESSAGES.refunded, data };
+    },
+  );
+
+  app.post(
+    "/api/admin/users/:userId/credits",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Grants (delta > 0) or takes back (delta < 0) credits; never below zero",
+        params: adminUserIdParamsSchema,
+        body: adminCreditAdjustmentRequestSchema,
+        response: { 200: adminCreditAdjustmentResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await userOf(request.params.userId);
+      const { delta, reason, requestId } = request.body;
+      auditNote(request, { before: { credits: user.credits, delta, reason } });
+      const data = await adjustCredits(db, {
+        adminId: currentUser(request).id,
+        userId: user.id,
+        delta,
+        reason,
+        ...(requestId ? { requestId } : {}),
+      });
+      return { success: true as const, message: MONEY_TOOLS_MESSAGES.adjusted, data };
+    },
+  );
+
+  app.post(
+    "/api/admin/users/:userId/subscription/cancel",
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Cancels the user's subscription at the period end, or now (optionally refunding the unused part)",
+        params: adminUserIdParamsSchema,
+        body: adminCancelSubscriptionRequestSchema,
+        response: { 200: adminSubscriptionActionResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await userOf(request.params.userId);
+      const { when, refundUnused, reason } = request.body;
+      auditNote(request, { before: { subscription: await reader.current(user.id), reason } });
+      if (when === "period_end") {
+        const done = await subscriptions.cancel(user);
+        return {
+          success: true as const,
+          message: MONEY_TOOLS_MESSAGES.subscriptionCanceledAtPeriodEnd,
+          data: { subscription: done.subscription, refund: null },
+        };
+      }
+      const now = new Date();
+      const { row, subscription } = await subscriptions.cancelNow(user);
+      let refund = null;
+      if (refundUnused) {
+        // The unused part of the period, from the period's latest payment of this subscription.
+        const [paid] = await db
+          .select()
+          .from(payments)
+          .where(
+            and(
+              eq(payments.subscriptionId, row.id),
+              eq(payments.status, "success"),
+              gt(payments.amountMinor, 0),
+            ),
+          )
+          .orderBy(desc(payments.transactionDate))
+          .limit(1);
+        const total = row.currentPeriodEnd.getTime() - row.currentPeriodStart.getTime();
+        const left = Math.max(0, row.currentPeriodEnd.getTime() - now.getTime());
+        const unused =
+          paid && total > 0 ? Math.floor((row.priceMinor * Math.min(left, total)) / total) : 0;
+        const amountMinor = paid ? Math.min(unused, paid.amountMinor - paid.refundedMinor) : 0;
+        if (paid && amountMinor > 0) {
+          const claimed = await refunds.claimAndExecute({
+            paymentId: paid.id,
+            amountMinor,
+            reason: `Unused part of the period: ${reason}`,
+            kind: "admin",
+            adminId: currentUser(request).id,
+            sourceKey: `cancel-unused:${row.id}`,
+          });
+          refund = toPaymentRefund(claimed);
+        }
+      }
+      return {
+        success: true as const,
+        message: MONEY_TOOLS_MESSAGES.subscriptionCanceledNow,
+        data: { subscription, refund },
+      };
+    },
+  );
+
+  app.post(
+    "/api/admin/users/:userId/subscription/resume",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Resumes a subscription set to cancel at the period end",
+        params: adminUserIdParamsSchema,
+        body: adminResumeSubscriptionRequestSchema,
+        response: { 200: adminSubscriptionActionResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await userOf(request.params.userId);
+      auditNote(request, {
+        before: { subscription: await reader.current(user.id), reason: request.body.reason },
+      });
+      const done = await subscriptions.resume(user);
+      return {
+        success: true as const,
+        message: MONEY_TOOLS_MESSAGES.subscriptionResumed,
+        data: { subscription: done.subscription, refund: null },
+      };
+    },
+  );
+};

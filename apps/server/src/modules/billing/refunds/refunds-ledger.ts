@@ -1,0 +1,218 @@
+import type { PaymentRefund } from "@twinline/contracts";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
+import {
+  type PaymentRefundRow,
+  type PaymentRow,
+  paymentRefunds,
+  payments,
+  users,
+} from "../../../db/schema/index.ts";
+import { toMajor } from "../../../lib/money.ts";
+import type { ChargeInfo, DisputeInfo } from "../../../providers/payments/index.ts";
+import { applyCreditMovement } from "../../credits/ledger.ts";
+
+/**
+ * The database side of refunds and disputes (docs/decisions/0050), inside the caller's
+ * transaction. A refund is CLAIMED (a pending row, counted against what is left to refund, under
+ * the payment's row lock) before the provider is asked, and SETTLED once the provider said yes:
+ * the credits the payment bought are taken back in proportion (as many as the user still has;
+ * the rest is the recorded shortfall), the payment's refunded amount grows, and a payment given
+ * back in whole shows `refunded`. Settling is idempotent (a settled row is left alone), so the
+ * admin's call, Stripe's webhook and the sweep may all settle the same refund.
+ */
+
+export function toPaymentRefund(row: PaymentRefundRow): PaymentRefund {
+  return {
+    _id: row.id,
+    paymentId: row.paymentId,
+    kind: row.kind,
+    status: row.status,
+    amount: toMajor(row.amountMinor),
+    currency: row.currency,
+    reason: row.reason,
+    creditsTaken: row.creditsTaken,
+    creditsShortfall: row.creditsShortfall,
+    providerRefundId: row.providerRefundId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function lockPayment(tx: Database, paymentId: string): Promise<PaymentRow | null> {
+  const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  return row ?? null;
+}
+
+/** Money of the payment not yet given back nor claimed by a refund in flight. */
+export async function refundableMinor(tx: Database, payment: PaymentRow): Promise<number> {
+  const [pending] = await tx
+    .select({ total: sql<number>`coalesce(sum(${paymentRefunds.amountMinor}), 0)::int` })
+    .from(paymentRefunds)
+    .where(and(eq(paymentRefunds.paymentId, payment.id), eq(paymentRefunds.status, "pending")));
+  return payment.amountMinor - payment.refundedMinor - Number(pending?.total ?? 0);
+}
+
+/**
+ * Marks a claimed refund done (the provider refunded `providerRefundId`): takes the credits
+ * back, grows the payment's refunded amount, sets its status. Nothing when already settled.
+ */
+export async function settleRefund(
+  tx: Database,
+  refundId: string,
+  providerRefundId: string | null,
+): Promise<PaymentRefundRow | null> {
+  // One lock order everywhere: the payment, then its refund, then the user.
+  const [unlocked] = await tx
+    .select({ paymentId: paymentRefunds.paymentId })
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.id, refundId));
+  const payment = unlocked?.paymentId ? await lockPayment(tx, unlocked.paymentId) : null;
+  const [refund] = await tx
+    .select()
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.id, refundId))
+    .for("update");
+  if (!refund || !payment || refund.status === "succeeded") return refund ?? null;
+
+  const refundedAfter = Math.min(payment.amountMinor, payment.refundedMinor + refund.amountMinor);
+  // Credits already taken back by earlier refunds (what they took and what was missing).
+  const [earlier] = await tx
+    .select({
+      total: sql<number>`coalesce(sum(${paymentRefunds.creditsTaken} + ${paymentRefunds.creditsShortfall}), 0)::int`,
+    })
+    .from(paymentRefunds)
+    .where(and(eq(paymentRefunds.paymentId, payment.id), eq(paymentRefunds.status, "succeeded")));
+  const target =
+    refundedAfter >= payment.amountMinor || payment.amountMinor === 0
+      ? payment.credits
+      : Math.floor((payment.credits * refundedAfter) / payment.amountMinor);
+  const owed = Math.max(0, target - Number(earlier?.total ?? 0));
+
+  let taken = 0;
+  if (owed > 0) {
+    const [user] = await tx
+      .select({ credits: users.credits })
+      .from(users)
+      .where(eq(users.id, payment.userId))
+      .for("update");
+    taken = Math.min(owed, Math.max(0, user?.credits ?? 0));
+    if (taken > 0) {
+      await applyCreditMovement(tx, {
+        userId: payment.userId,
+        kind: "refund",
+        amount: -taken,
+        sourceKey: `refund:${refund.id}`,
+        metadata: { paymentId: payment.id, refundId: refund.id, reason: refund.reason },
+      });
+    }
+  }
+  // A failed payment that still took money (a wrong amount) stays failed, its reason kept;
+  // the refunded amount shows the money went back.
+  const refundedInFull = refundedAfter >= payment.amountMinor && payment.status !== "failed";
+  await tx
+    .update(payments)
+    .set({
+      refundedMinor: refundedAfter,
+      ...(refundedInFull ? { status: "refunded" as const } : {}),
+    })
+    .where(eq(payments.id, payment.id));
+  const [settled] = await tx
+    .update(paymentRefunds)
+    .set({
+      status: "succeeded",
+      providerRefundId: providerRefundId ?? refund.providerRefundId,
+      creditsTaken: taken,
+      creditsShortfall: owed - taken,
+      settledAt: new Date(),
+      error: null,
+    })
+    .where(eq(paymentRefunds.id, refund.id))
+    .returning();
+  return settled ?? refund;
+}
+
+/** The payment a provider payment id (payment intent or charge) belongs to, locked. */
+async function paymentOfProviderIds(
+  tx: Database,
+  ids: Array<string | null>,
+): Promise<PaymentRow | null> {
+  const known = ids.filter((each): each is string => Boolean(each));
+  if (known.length === 0) return null;
+  const [found] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(inArray(payments.stripePaymentId, known), eq(payments.provider, "stripe")))
+    .limit(1);
+  return found ? lockPayment(tx, found.id) : null;
+}
+
+/** A refund or dispute made outside this app: claimed (once per provider id) and settled. */
+async function recordExternal(
+  tx: Database,
+  payment: PaymentRow,
+  input: { kind: "provider" | "dispute"; providerId: string; amountMinor: number; reason: string },
+) {
+  const [known] = await tx
+    .select({ id: paymentRefunds.id })
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.providerRefundId, input.providerId));
+  if (known) return;
+  const amountMinor = Math.min(input.amountMinor, await refundableMinor(tx, payment));
+  const [claimed] = await tx
+    .insert(paymentRefunds)
+    .values({
+      paymentId: payment.id,
+      userId: payment.userId,
+      kind: input.kind,
+      provider: payment.provider,
+      amountMinor: Math.max(0, amountMinor),
+      currency: payment.currency,
+      reason: input.reason,
+      providerRefundId: input.providerId,
+      sourceKey: `${input.kind}:${input.providerId}`,
+    })
+    .onConflictDoNothing()
+    .returning({ id: paymentRefunds.id });
+  if (claimed) await settleRefund(tx, claimed.id, input.providerId);
+}
+
+/**
+ * `charge.refunded`: each refund of the charge once. A refund this app asked for names its row
+ * in its metadata (that row is settled); one made in Stripe's dashboard gets a row of its own.
+ */
+export async function applyChargeRefunds(tx: Database, charge: ChargeInfo): Promise<void> {
+  const payment = await paymentOfProviderIds(tx, [charge.paymentIntentId, charge.id]);
+  if (!payment) return;
+  for (const refund of charge.refunds) {
+    if (refund.status !== "succeeded" && refund.status !== "pending") continue;
+    const ownId = refund.metadata.refundId;
+    if (ownId) {
+      const [own] = await tx
+        .select({ id: paymentRefunds.id })
+        .from(paymentRefunds)
+        .where(and(eq(paymentRefunds.id, ownId), eq(paymentRefunds.paymentId, payment.id)));
+      if (own) {
+        await settleRefund(tx, own.id, refund.id);
+        continue;
+      }
+    }
+    await recordExternal(tx, payment, {
+      kind: "provider",
+      providerId: refund.id,
+      amountMinor: refund.amountMinor,
+      reason: "Refunded in the Stripe dashboard",
+    });
+  }
+}
+
+/** `charge.dispute.created`: the disputed money is gone; the credits go back as for a refund. */
+export async function applyDispute(tx: Database, dispute: DisputeInfo): Promise<void> {
+  const payment = await paymentOfProviderIds(tx, [dispute.paymentIntentId, dispute.chargeId]);
+  if (!payment) return;
+  await recordExternal(tx, payment, {
+    kind: "dispute",
+    providerId: dispute.id,
+    amountMinor: dispute.amountMinor,
+    reason: `Disputed by the card holder (${dispute.reason})`,
+  });
+}

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { currencySchema, planIntervalSchema, subscriptionStatusSchema } from "./shared";
+
+// The user's subscription (user-side sections 2, 3, 4).
+
+/**
+ * The one reading of the subscription status the API answers (users/subscription-state.ts
+ * decides it): "canceled" is set to cancel at the period end and still in force, shown as
+ * Canceling on the user side (user-side section 4) and Canceled in the admin's users list.
+ */
+export const SUBSCRIPTION_STATUS_LABELS = {
+  active: "Active",
+  canceled: "Canceling",
+  inactive: "Inactive",
+} as const;
+
+/** Whether a status carries a plan in force (active, or canceling until its period ends). */
+export const isSubscribed = (status: "active" | "canceled" | "inactive"): boolean =>
+  status !== "inactive";
+
+/** GET /api/subscriptions/my-subscription: always an object; "inactive" with no plan. */
+export const currentSubscriptionSchema = z.object({
+  _id: z.string().nullable(),
+  /** canceled: set to cancel at period end (shown as Canceling), still usable until endDate. */
+  status: z.enum(["active", "canceled", "inactive"]),
+  /** The provider's own state (past_due while a renewal payment is failing). */
+  providerStatus: subscriptionStatusSchema.nullable(),
+  plan: z
+    .object({
+      _id: z.string(),
+      name: z.string(),
+      price: z.number(),
+      currency: currencySchema,
+      interval: planIntervalSchema,
+      intervalCount: z.number().int(),
+    })
+    .nullable(),
+  /** What this subscription pays per period (it stays on its price when the plan's changes). */
+  price: z.number().nullable(),
+  currency: currencySchema.nullable(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  autoRenew: z.boolean(),
+  cancelAtPeriodEnd: z.boolean(),
+  stripeSubscriptionId: z.string().nullable(),
+});
+export type CurrentSubscription = z.infer<typeof currentSubscriptionSchema>;
+export const mySubscriptionResponseSchema = z.object({
+  success: z.literal(true),
+  data: currentSubscriptionSchema,
+  subscription: currentSubscriptionSchema,
+});
+
+/** POST /api/subscriptions/upgrade: the spec's plan change result. */
+export const planChangeResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  subscription: currentSubscriptionSchema.extend({
+    /**
+     * The change's proration, major units: positive, charged to the card now for the rest of
+     * the period; negative, credited to the next invoice (a downgrade); 0 or null: none.
+     */
+    proratedAmount: z.number().nullable(),
+    currency: currencySchema.nullable(),
+    previousPlan: z.object({ _id: z.string(), name: z.string(), price: z.number() }).nullable(),
+    change: z.enum(["upgrade", "downgrade", "change"]),
+  }),
+});
+export type PlanChangeResult = z.infer<typeof planChangeResultSchema>;
+
+/** POST /api/subscriptions/cancel. */
+export const cancelSubscriptionResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  subscription: currentSubscriptionSchema,
+});
+
+/** GET /api/users/credit-balance. */
+export const creditBalanceResponseSchema = z.object({
+  success: z.literal(true),
+  available: z.number().int(),
+});
