@@ -4,10 +4,11 @@ import { wordWrapTdClasses } from "./sortable-header";
 import { UserAvatar } from "./user-avatar";
 
 /**
- * The cells that show a person in the admin lists. They wrap between words only, so a name never
- * breaks mid-word; the table stays narrow enough for 1280 px with the sidebar open because an
- * e-mail may also wrap after its @ and before its dots.
+ * The cells that show a person in the admin lists. A name wraps between words and an e-mail
+ * after its @ and before its dots; neither asks for more than 8rem, so the tables fit 1280 px
+ * with the sidebar open, and only a single word longer than that breaks inside.
  */
+const textBox = "min-w-0 max-w-32 break-words";
 
 interface Person {
   name: string;
@@ -30,7 +31,7 @@ export function PersonNameCell({
     <td className={clsx(wordWrapTdClasses, className)}>
       <div className="flex items-center gap-3">
         <UserAvatar name={person.name} email={person.email} image={person.profileImage} />
-        {children}
+        <div className={textBox}>{children}</div>
       </div>
     </td>
   );
@@ -39,7 +40,9 @@ export function PersonNameCell({
 export function EmailCell({ email }: { email: string }) {
   return (
     <td className={clsx(wordWrapTdClasses, "min-w-[9rem]")}>
-      <EmailText email={email} />
+      <div className={textBox}>
+        <EmailText email={email} />
+      </div>
     </td>
   );
 }

@@ -175,22 +175,20 @@ export function AdminChatLogsPage() {
                   className="cursor-pointer hover:bg-stone-50 dark:hover:bg-white/[0.03]"
                 >
                   <PersonNameCell person={log.user} className="min-w-[12rem]">
-                    <div className="min-w-0">
-                      <button
-                        type="button"
-                        onClick={(event) => {
-                          event.stopPropagation();
-                          setOpen(log);
-                        }}
-                        aria-label={`Open the conversation of ${log.user.name}, started ${formatDateTime(log.startTime)}`}
-                        className="text-left font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
-                      >
-                        {log.user.name}
-                      </button>
-                      <p className="text-xs text-stone-500 dark:text-stone-400">
-                        <EmailText email={log.user.email} />
-                      </p>
-                    </div>
+                    <button
+                      type="button"
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        setOpen(log);
+                      }}
+                      aria-label={`Open the conversation of ${log.user.name}, started ${formatDateTime(log.startTime)}`}
+                      className="text-left font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
+                    >
+                      {log.user.name}
+                    </button>
+                    <p className="text-xs text-stone-500 dark:text-stone-400">
+                      <EmailText email={log.user.email} />
+                    </p>
                   </PersonNameCell>
                   <td className={clsx(wordWrapTdClasses, "min-w-[7rem]")}>{log.character}</td>
                   <td className={clsx(wordWrapTdClasses, "min-w-[7rem]")}>

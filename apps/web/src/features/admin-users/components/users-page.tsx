@@ -12,7 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { PagedTable, type TableColumn, TableEmptyMessage } from "@/components/ui/paged-table";
 import { EmailCell, PersonNameCell } from "@/components/ui/person-cells";
 import { UserSearchBox, useDebouncedSearch } from "@/components/ui/search-box";
-import { tdClasses } from "@/components/ui/sortable-header";
+import { tdClasses, wordWrapTdClasses } from "@/components/ui/sortable-header";
 import { TableToolbar } from "@/components/ui/table-toolbar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { namesAscendingFirst, useListParams } from "@/hooks/use-list-params";
@@ -138,8 +138,10 @@ export function AdminUsersPage() {
                     </Link>
                   </PersonNameCell>
                   <EmailCell email={user.email} />
-                  <td className={tdClasses}>{formatDate(user.createdAt)}</td>
-                  <td className={tdClasses}>{formatDate(user.lastActive, "Never")}</td>
+                  {/* Dates may wrap between words too: with long names and e-mails kept whole,
+                      that is what keeps the table within 1280 px with the sidebar open. */}
+                  <td className={wordWrapTdClasses}>{formatDate(user.createdAt)}</td>
+                  <td className={wordWrapTdClasses}>{formatDate(user.lastActive, "Never")}</td>
                   <td className={clsx(tdClasses, "tabular-nums")}>{formatCount(user.credits)}</td>
                   <td className={tdClasses}>
                     <SubscriptionBadge status={user.subscription.status} />
