@@ -90,6 +90,9 @@ async function visit(page: Page, path: string, ready: (page: Page) => Locator) {
   return sweep(page, path);
 }
 
+/** Whether the element `locator` finds now (the page may have re-rendered it) has focus. */
+const hasFocus = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
+
 const heading = (name: string | RegExp, level?: number) => (page: Page) =>
   page.getByRole("heading", { name, ...(level ? { level } : {}) });
 
@@ -282,18 +285,21 @@ describe("keyboard: order and focus return in the dialogs", () => {
     );
   });
 
-  // Open (issue 20): focus return on Escape passes when this runs alone, but after the axe sweeps
-  // of this file focus lands on the body, in the login modal and in the clear-chat confirmation
-  // alike; the cause is not found yet.
-  it.skip("Escape returns focus to what opened the login modal and the clear-chat confirmation", async () => {
+  // Radix gives focus back in a task of its own (a setTimeout after the dialog has left the DOM),
+  // so for a moment between the two the body holds focus. Reading focus once, just as the dialog
+  // is gone, races that task: after the axe sweeps (their pages still open and busy) it lost.
+  // What a user notices is where focus ends up, so the test waits for it there.
+  it("Escape returns focus to what opened the login modal and the clear-chat confirmation", async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`, { waitUntil: "networkidle" });
-    await page.getByRole("button", { name: "Login" }).first().click();
+    const login = page.getByRole("button", { name: "Login" }).first();
+    await login.focus();
+    await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Login");
+    await expect.poll(() => hasFocus(login), { timeout: 5_000 }).toBe(true);
 
     await signUpFan(page, server.url, uniqueFan("a11y-keys"));
     await openEmptyChat(page, server.url);
@@ -303,8 +309,6 @@ describe("keyboard: order and focus return in the dialogs", () => {
     await page.getByRole("alertdialog").waitFor();
     await page.keyboard.press("Escape");
     await page.getByRole("alertdialog").waitFor({ state: "detached" });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
-      "Clear chat history",
-    );
+    await expect.poll(() => hasFocus(clear), { timeout: 5_000 }).toBe(true);
   });
 });

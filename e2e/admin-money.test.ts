@@ -1,34 +1,31 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ENV, csrfToken, signInAdmin, signUpFan, uniqueFan } from "./support/accounts";
-import { launchBrowser, type TestBrowser } from "./support/browser";
-import { type RunningServer, startServer } from "./support/server";
+import {
+  ADMIN_ENV,
+  signedInAdminToken,
+  signInAdmin,
+  signUpFan,
+  uniqueFan,
+} from "./support/accounts";
+import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
+import { createAsAdmin, creditBalance, payInSandbox } from "./support/billing";
+import type { RunningServer } from "./support/server";
 
 // The operator's money tools in Chromium against the built app with no keys (issue 16): a fan
 // buys a package through the sandbox checkout; the admin refunds it from the user's details;
 // the fan's balance drops and the payment shows refunded; the audit log shows the refund.
 
+let setup: AdminAndFan;
 let server: RunningServer;
-let browser: TestBrowser;
 let admin: Page;
 let fan: Page;
 
 beforeAll(async () => {
-  server = await startServer({ env: ADMIN_ENV });
-  browser = await launchBrowser();
-  admin = await browser.newPage(1280);
-  fan = await browser.newPage(360);
+  setup = await startAdminAndFan({ fanWidth: 360 });
+  ({ server, admin, fan } = setup);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function balance(page: Page): Promise<number> {
-  const text = (await page.getByTestId("credit-balance").textContent()) ?? "";
-  return Number(text.replace(/[^\d]/g, ""));
-}
+afterAll(() => setup?.close());
 
 describe("the operator's money tools", () => {
   it("the admin refunds a purchase: the fan's balance drops and the audit log shows it", async () => {
@@ -36,15 +33,12 @@ describe("the operator's money tools", () => {
     const pack = `Refund Pack ${stamp}`;
     await signInAdmin(admin, server.url);
     // The package, made through the API with the admin's session.
-    const adminToken = await admin.evaluate(() => localStorage.getItem("adminToken"));
-    const created = await admin.context().request.post(`${server.url}/api/credit-packages`, {
-      headers: {
-        "csrf-token": await csrfToken(admin, server.url),
-        authorization: `Bearer ${adminToken}`,
-      },
-      data: { name: pack, credits: 300, price: 12 },
+    const token = await signedInAdminToken(admin);
+    await createAsAdmin(admin, server.url, token, "/api/credit-packages", {
+      name: pack,
+      credits: 300,
+      price: 12,
     });
-    expect(created.status(), await created.text()).toBe(201);
 
     // The fan buys it through the sandbox checkout.
     const person = uniqueFan("refunded", "Refunded Fan");
@@ -54,19 +48,15 @@ describe("the operator's money tools", () => {
     );
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByTestId("credit-balance").waitFor();
-    const before = await balance(fan);
+    const before = await creditBalance(fan);
     await fan
       .getByTestId("credit-package")
       .filter({ hasText: pack })
       .getByRole("button", { name: `Buy ${pack}` })
       .click();
-    await fan.waitForURL(/\/checkout\/sandbox\//);
-    await fan.getByLabel("Card number").fill("4242 4242 4242 4242");
-    await fan.getByLabel("Expiry").fill("12/40");
-    await fan.getByLabel("CVC").fill("123");
-    await fan.getByRole("button", { name: /^Pay / }).click();
+    await payInSandbox(fan);
     await fan.waitForURL(/checkout=success/);
-    await expect.poll(() => balance(fan), { timeout: 15_000 }).toBe(before + 300);
+    await expect.poll(() => creditBalance(fan), { timeout: 15_000 }).toBe(before + 300);
 
     // The admin refunds it from the user's details, behind the confirm dialog.
     await admin.goto(`${server.url}/admin/users/${fanId}?tab=credits`);
@@ -87,7 +77,7 @@ describe("the operator's money tools", () => {
 
     // The fan's balance drops by the credits bought; the purchase shows refunded.
     await fan.goto(`${server.url}/dashboard/credits`);
-    await expect.poll(() => balance(fan), { timeout: 15_000 }).toBe(before);
+    await expect.poll(() => creditBalance(fan), { timeout: 15_000 }).toBe(before);
     await fan.goto(`${server.url}/dashboard/transactions`);
     await fan.getByTestId("credits-transactions").getByText("Refunded").first().waitFor();
     await fan.getByRole("tab", { name: "Credit Activity" }).click();

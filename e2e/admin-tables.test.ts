@@ -1,8 +1,9 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ENV, csrfToken, signInAdmin, signUpFan } from "./support/accounts";
-import { launchBrowser, type TestBrowser } from "./support/browser";
-import { type RunningServer, startServer } from "./support/server";
+import { signedInAdminToken, signInAdmin, signUpFan } from "./support/accounts";
+import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
+import { createAsAdmin, payInSandbox } from "./support/billing";
+import type { RunningServer } from "./support/server";
 
 // The operator's transaction tables on a 1280 px laptop with the admin sidebar open: every
 // column fits, Transaction ID included, and a long name or e-mail stays on one line (cut with an
@@ -15,30 +16,17 @@ const PLAN = `Table Plan ${stamp}`;
 const LONG_NAME = `Maximiliana Featherstonehaugh-Worthington ${stamp}`;
 const LONG_EMAIL = `maximiliana.featherstonehaugh-worthington-${stamp}@example-university.test`;
 
+let setup: AdminAndFan;
 let server: RunningServer;
-let browser: TestBrowser;
 let admin: Page;
 let fan: Page;
 
 beforeAll(async () => {
-  server = await startServer({ env: ADMIN_ENV });
-  browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
-  admin = await browser.newPage(1280);
-  fan = await browser.newPage(360);
+  setup = await startAdminAndFan({ fanWidth: 360 });
+  ({ server, admin, fan } = setup);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function pay(page: Page) {
-  await page.waitForURL(/\/checkout\/sandbox\//);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry").fill("12/40");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByRole("button", { name: /^Pay / }).click();
-}
+afterAll(() => setup?.close());
 
 /** The scrolling region of the screen's table (TableScroll, named by the table's caption). */
 const tableScroll = (page: Page) => page.locator("section:has(> table)");
@@ -116,15 +104,12 @@ async function checkScreen(path: string, heading: string, hasTransactionId: bool
 describe("admin transaction tables at 1280 px with the sidebar open", () => {
   it("a fan with a long name and e-mail buys a package and subscribes", async () => {
     await signInAdmin(admin, server.url, "/admin/subscriptions");
-    const adminToken = await admin.evaluate(() => localStorage.getItem("adminToken"));
-    const created = await admin.context().request.post(`${server.url}/api/credit-packages`, {
-      headers: {
-        "csrf-token": await csrfToken(admin, server.url),
-        authorization: `Bearer ${adminToken}`,
-      },
-      data: { name: PACKAGE, credits: 300, price: 12 },
+    const token = await signedInAdminToken(admin);
+    await createAsAdmin(admin, server.url, token, "/api/credit-packages", {
+      name: PACKAGE,
+      credits: 300,
+      price: 12,
     });
-    expect(created.status(), await created.text()).toBe(201);
     await admin.getByRole("button", { name: "Add New Plan" }).click();
     const form = admin.getByRole("dialog", { name: "Add New Plan" });
     await form.getByLabel("Plan name").fill(PLAN);
@@ -140,7 +125,7 @@ describe("admin transaction tables at 1280 px with the sidebar open", () => {
       .filter({ hasText: PACKAGE })
       .getByRole("button", { name: `Buy ${PACKAGE}` })
       .click();
-    await pay(fan);
+    await payInSandbox(fan);
     await fan.waitForURL(/checkout=success/);
 
     await fan.goto(`${server.url}/dashboard/credits`);
@@ -148,7 +133,7 @@ describe("admin transaction tables at 1280 px with the sidebar open", () => {
     const dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });
     await dialog.getByRole("button", { name: new RegExp(PLAN) }).click();
     await dialog.getByRole("button", { name: "Subscribe", exact: true }).click();
-    await pay(fan);
+    await payInSandbox(fan);
     await fan.waitForURL(/subscription=success/);
   });
 

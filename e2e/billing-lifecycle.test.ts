@@ -1,16 +1,9 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ADMIN_EMAIL,
-  ADMIN_ENV,
-  ADMIN_PASSWORD,
-  csrfToken,
-  signInAdmin,
-  signUpFan,
-  uniqueFan,
-} from "./support/accounts";
-import { launchBrowser, type TestBrowser } from "./support/browser";
-import { type RunningServer, startServer } from "./support/server";
+import { adminApiToken, signInAdmin, signUpFan, uniqueFan } from "./support/accounts";
+import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
+import { createAsAdmin, payInSandbox } from "./support/billing";
+import type { RunningServer } from "./support/server";
 
 // A fan's subscription life in Chromium against the built app with no keys (issue 16): they
 // subscribe to the dearer plan, downgrade and see the unused part credited to their next
@@ -23,42 +16,30 @@ const FAN_PLAN = `Fan ${stamp}`;
 const SUPERFAN_PLAN = `Superfan ${stamp}`;
 const fanAccount = uniqueFan("lifecycle", "Lifecycle Fan");
 
+let setup: AdminAndFan;
 let server: RunningServer;
-let browser: TestBrowser;
 let admin: Page;
 let fan: Page;
 
 beforeAll(async () => {
-  server = await startServer({ env: ADMIN_ENV });
-  browser = await launchBrowser();
-  admin = await browser.newPage(1280);
-  fan = await browser.newPage(1280);
+  setup = await startAdminAndFan({ fanWidth: 1280 });
+  ({ server, admin, fan } = setup);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => setup?.close());
 
 /** The admin's plans, made through the API (the plan form has its own test in billing.test.ts). */
 async function createPlans(page: Page) {
-  const request = page.context().request;
-  const headers = { "csrf-token": await csrfToken(page, server.url) };
-  const login = await request.post(`${server.url}/api/admin/login`, {
-    headers,
-    data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
-  });
-  expect(login.status(), await login.text()).toBeLessThan(300);
-  const { token } = (await login.json()) as { token: string };
+  const token = await adminApiToken(page, server.url);
   for (const [name, price] of [
     [FAN_PLAN, 9.99],
     [SUPERFAN_PLAN, 19.99],
   ] as const) {
-    const created = await request.post(`${server.url}/api/subscriptions`, {
-      headers: { ...headers, authorization: `Bearer ${token}` },
-      data: { name, price, features: ["Unlimited messages"] },
+    await createAsAdmin(page, server.url, token, "/api/subscriptions", {
+      name,
+      price,
+      features: ["Unlimited messages"],
     });
-    expect(created.status(), await created.text()).toBe(201);
   }
 }
 
@@ -77,11 +58,7 @@ describe("a subscription's life", () => {
     const dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });
     await dialog.getByRole("button", { name: new RegExp(SUPERFAN_PLAN) }).click();
     await dialog.getByRole("button", { name: "Subscribe", exact: true }).click();
-    await fan.waitForURL(/\/checkout\/sandbox\//);
-    await fan.getByLabel("Card number").fill("4242 4242 4242 4242");
-    await fan.getByLabel("Expiry").fill("12/40");
-    await fan.getByLabel("CVC").fill("123");
-    await fan.getByRole("button", { name: /^Pay / }).click();
+    await payInSandbox(fan);
     await fan.waitForURL(/subscription=success/);
     await fan.getByTestId("subscription-summary").getByText(SUPERFAN_PLAN).waitFor();
   });

@@ -1,9 +1,10 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ENV, signInAdmin, signUpFan } from "./support/accounts";
-import { launchBrowser, type TestBrowser } from "./support/browser";
+import { signInAdmin, signUpFan } from "./support/accounts";
+import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
+import { creditBalance, payInSandbox } from "./support/billing";
 import { DAILY_LIMIT_BUBBLE, openEmptyChat, sendAndAwaitReply } from "./support/chat";
-import { type RunningServer, startServer } from "./support/server";
+import type { RunningServer } from "./support/server";
 
 // The money path in Chromium against the built app with no keys: the admin creates a credit
 // package and a plan; a new user buys the package through the offline sandbox checkout (a
@@ -17,35 +18,17 @@ const PLAN = `E2E Plan ${stamp}`;
 const USER_NAME = `Buyer ${stamp}`;
 const USER_EMAIL = `buyer-${stamp}@example.com`;
 
+let setup: AdminAndFan;
 let server: RunningServer;
-let browser: TestBrowser;
 let admin: Page;
 let fan: Page;
 
 beforeAll(async () => {
-  server = await startServer({ env: ADMIN_ENV });
-  browser = await launchBrowser({ contextOptions: { acceptDownloads: true } });
-  admin = await browser.newPage(1280);
-  fan = await browser.newPage(360);
+  setup = await startAdminAndFan({ fanWidth: 360, contextOptions: { acceptDownloads: true } });
+  ({ server, admin, fan } = setup);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function balance(page: Page): Promise<number> {
-  const text = (await page.getByTestId("credit-balance").textContent()) ?? "";
-  return Number(text.replace(/[^\d]/g, ""));
-}
-
-/** Fills the sandbox card form and pays. */
-async function pay(page: Page, card: string) {
-  await page.getByLabel("Card number").fill(card);
-  await page.getByLabel("Expiry").fill("12/40");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByRole("button", { name: /^Pay / }).click();
-}
+afterAll(() => setup?.close());
 
 describe("billing", () => {
   it("the admin creates a credit package and a subscription plan", async () => {
@@ -80,7 +63,7 @@ describe("billing", () => {
     await signUpFan(fan, server.url, { name: USER_NAME, email: USER_EMAIL });
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByTestId("credit-balance").waitFor();
-    const before = await balance(fan);
+    const before = await creditBalance(fan);
     await fan.getByText("No credit purchases yet.").waitFor();
 
     const card = fan.getByTestId("credit-package").filter({ hasText: PACKAGE });
@@ -90,15 +73,15 @@ describe("billing", () => {
     await fan.getByText("Test checkout (sandbox)").waitFor();
     expect(await fan.getByTestId("sandbox-amount").textContent()).toBe("$18.00");
 
-    await pay(fan, "4000 0000 0000 0002");
+    await payInSandbox(fan, "4000 0000 0000 0002");
     await fan.getByRole("alert").filter({ hasText: "Your card was declined." }).waitFor();
     expect(fan.url()).toContain("/checkout/sandbox/");
 
-    await pay(fan, "4242 4242 4242 4242");
+    await payInSandbox(fan);
     await fan.waitForURL(/\/dashboard\/credits\?checkout=success&session_id=/);
     await fan.getByTestId("checkout-success").waitFor();
     expect(await fan.getByTestId("checkout-success").textContent()).toContain("250 credits");
-    await expect.poll(() => balance(fan), { timeout: 15_000 }).toBe(before + 250);
+    await expect.poll(() => creditBalance(fan), { timeout: 15_000 }).toBe(before + 250);
     // The paid purchase and, beside it, the declined attempt as a failed row (issue 16, item 5).
     await fan.getByTestId("credits-transactions").getByText(PACKAGE).first().waitFor();
 
@@ -117,7 +100,7 @@ describe("billing", () => {
     await fan.goto(`${server.url}/dashboard/credits`);
     const before = await (async () => {
       await fan.getByTestId("credit-balance").waitFor();
-      return balance(fan);
+      return creditBalance(fan);
     })();
     await fan.getByRole("button", { name: `Buy ${PACKAGE}` }).click();
     await fan.waitForURL(/\/checkout\/sandbox\//);
@@ -127,7 +110,7 @@ describe("billing", () => {
       .getByTestId("checkout-cancelled")
       .getByText(/Nothing was charged/)
       .waitFor();
-    expect(await balance(fan)).toBe(before);
+    expect(await creditBalance(fan)).toBe(before);
   });
 
   it("the user subscribes, then sends more messages than the free limit and all are answered", async () => {
@@ -136,8 +119,7 @@ describe("billing", () => {
     const dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });
     await dialog.getByRole("button", { name: new RegExp(PLAN) }).click();
     await dialog.getByRole("button", { name: "Subscribe", exact: true }).click();
-    await fan.waitForURL(/\/checkout\/sandbox\//);
-    await pay(fan, "4242 4242 4242 4242");
+    await payInSandbox(fan);
     await fan.waitForURL(/subscription=success/);
     await fan
       .getByTestId("checkout-success")

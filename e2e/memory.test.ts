@@ -1,12 +1,14 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ENV, signUpFan, uniqueFan } from "./support/accounts";
-import { launchBrowser, type TestBrowser } from "./support/browser";
-import { type RunningServer, startServer } from "./support/server";
-import { speechLikeWav } from "./support/speech-wav";
+import { signUpFan, uniqueFan } from "./support/accounts";
+import type { TestBrowser } from "./support/browser";
+import {
+  type CallSetup,
+  hangUp,
+  startCall,
+  startCallSetup,
+  waitUntilConnected,
+} from "./support/call";
+import type { RunningServer } from "./support/server";
 
 // One conversation across calls and chat, in Chromium against the built app: a call placed with
 // the fake microphone (a WAV of speech-like syllables; speech-to-text and the LLM are the local
@@ -16,64 +18,34 @@ import { speechLikeWav } from "./support/speech-wav";
 const HEARD = "My name is Robin and I love sailing on the lake.";
 const REPLY = ["Sailing on the lake sounds lovely, Robin."];
 
+let setup: CallSetup;
 let server: RunningServer;
 let browser: TestBrowser;
-let provider: FakeOpenAi;
-let workDir: string;
 
 beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "twinline-memory-e2e-"));
-  const wav = join(workDir, "speech.wav");
-  // ~2 s of syllables, then 8 s of quiet before the file loops: one utterance per 10 s.
-  await writeFile(wav, speechLikeWav({ syllables: 7, tailSeconds: 8 }));
-  provider = await startFakeOpenAi({ transcription: HEARD, reply: REPLY });
-  server = await startServer({
-    env: { ...ADMIN_ENV, OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: provider.baseUrl },
-  });
-  browser = await launchBrowser({
-    args: [
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wav}`,
-      "--autoplay-policy=no-user-gesture-required",
-    ],
-    viewport: { width: 390, height: 800 },
-    contextOptions: { permissions: ["microphone"] },
-  });
+  setup = await startCallSetup({ provider: { transcription: HEARD, reply: REPLY } });
+  ({ server, browser } = setup);
 });
 
 afterEach(async () => {
   await browser?.closePages();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await provider?.close();
-  if (workDir) await rm(workDir, { recursive: true, force: true });
-});
+afterAll(() => setup?.close());
 
 describe("memory across calls and chat", () => {
   it("a call's transcript is in the chat, the call history and what the persona remembers", async () => {
     const page = await browser.newPage();
     await signUpFan(page, server.url, uniqueFan("rememberer", "Test User"));
-    await page.goto(`${server.url}/dashboard/call`);
-    await page.getByTestId("call-credits").getByText("100 credits").waitFor();
-    await page.getByRole("button", { name: "Start call" }).click();
-    await expect
-      .poll(() => page.getByTestId("call-status").textContent(), { timeout: 20_000 })
-      .toBe("Connected");
+    await startCall(page, server.url);
+    await waitUntilConnected(page);
     // The fake microphone speaks; the persona answers.
     await page.getByText(HEARD).first().waitFor({ timeout: 30_000 });
     await page
       .getByText(/sounds lovely/)
       .first()
       .waitFor({ timeout: 30_000 });
-    const stored = page.waitForResponse((r) => r.url().endsWith("/api/voice-call/end"), {
-      timeout: 20_000,
-    });
-    await page.getByRole("button", { name: "Hang up" }).click();
-    await stored;
+    expect((await hangUp(page)).ok()).toBe(true);
     await page.getByRole("button", { name: "Close" }).click();
 
     // The chat shows the call in place, its transcript folded in.

@@ -1,16 +1,19 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
+import type { FakeOpenAi } from "@twinline/fakes";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ENV, changeSettingsAsAdmin, signUpFan, uniqueFan } from "./support/accounts";
-import { horizontalOverflow, launchBrowser, type TestBrowser } from "./support/browser";
-import { type RunningServer, startServer } from "./support/server";
-import { speechLikeWav } from "./support/speech-wav";
+import { changeSettingsAsAdmin, signUpFan, uniqueFan } from "./support/accounts";
+import { horizontalOverflow, type TestBrowser } from "./support/browser";
+import {
+  type CallSetup,
+  hangUp,
+  startCall,
+  startCallSetup,
+  waitUntilConnected,
+} from "./support/call";
+import type { RunningServer } from "./support/server";
 
 // A live voice call in Chromium against the built app. The microphone is a WAV file of
-// speech-like syllables (made here, looped by Chromium); speech-to-text and the LLM are a local
+// speech-like syllables (support/call.ts, looped by Chromium); speech-to-text and the LLM are a local
 // server speaking the OpenAI API (@twinline/fakes; the app's real SDK code calls it); the persona's voice is the
 // offline synthesiser. The page is instrumented to count the audio buffers it plays and how loud
 // they are, so the test "hears" the persona start speaking.
@@ -18,47 +21,24 @@ import { speechLikeWav } from "./support/speech-wav";
 const HEARD = "Hello, can you hear me through the test microphone?";
 const REPLY = ["Yes, I hear you ", "loud and clear. ", "Thanks for calling me today."];
 
+let setup: CallSetup;
 let server: RunningServer;
 let browser: TestBrowser;
 let provider: FakeOpenAi;
-let workDir: string;
 
 beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "twinline-voice-e2e-"));
-  const wav = join(workDir, "speech.wav");
-  // ~2 s of syllables, then 8 s of quiet before the file loops: one utterance per 10 s.
-  await writeFile(wav, speechLikeWav({ syllables: 7, tailSeconds: 8 }));
-  provider = await startFakeOpenAi({ transcription: HEARD, reply: REPLY, gapMs: 40 });
-  server = await startServer({
-    env: {
-      ...ADMIN_ENV,
-      OPENAI_API_KEY: FAKE_OPENAI_KEY,
-      OPENAI_BASE_URL: provider.baseUrl,
-    },
-  });
-  browser = await launchBrowser({
-    args: [
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wav}`,
-      "--autoplay-policy=no-user-gesture-required",
-    ],
-    viewport: { width: 390, height: 800 },
-    contextOptions: { permissions: ["microphone"] },
+  setup = await startCallSetup({
+    provider: { transcription: HEARD, reply: REPLY, gapMs: 40 },
     initScript: instrumentPlayback,
   });
+  ({ server, browser, provider } = setup);
 });
 
 afterEach(async () => {
   await browser?.closePages();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await provider?.close();
-  if (workDir) await rm(workDir, { recursive: true, force: true });
-});
+afterAll(() => setup?.close());
 
 /** Counts every audio buffer the page starts playing, and the loudest sample in it. */
 function instrumentPlayback() {
@@ -111,15 +91,10 @@ describe("voice call", () => {
     const requested: string[] = [];
     page.on("request", (request) => requested.push(request.url()));
     const token = await signUpFan(page, server.url, uniqueFan("caller", "Test User"));
-    await page.goto(`${server.url}/dashboard/call`);
-    await page.getByTestId("call-credits").getByText("100 credits").waitFor();
-
-    await page.getByRole("button", { name: "Start call" }).click();
+    await startCall(page, server.url);
     const overlay = page.getByRole("dialog", { name: /^Call with / });
     await overlay.waitFor();
-    await expect
-      .poll(() => page.getByTestId("call-status").textContent(), { timeout: 20_000 })
-      .toBe("Connected");
+    await waitUntilConnected(page);
     await page
       .getByTestId("call-remaining")
       .getByText(/95 credits/)
@@ -159,15 +134,11 @@ describe("voice call", () => {
       await page.getByRole("button", { name: "Unmute microphone" }).getAttribute("aria-pressed"),
     ).toBe("true");
 
-    const report = page.waitForResponse(
-      (r) => r.url().endsWith("/api/voice-call/end") && r.request().method() === "POST",
-      { timeout: 20_000 },
-    );
-    await page.getByRole("button", { name: "Hang up" }).click();
+    const report = await hangUp(page);
+    expect(report.ok()).toBe(true);
     await expect.poll(() => page.getByTestId("call-status").textContent()).toBe("Call ended");
     // Said once, not in the status and again below it.
     expect(await overlay.getByText("Call ended", { exact: true }).count()).toBe(1);
-    expect((await report).ok()).toBe(true);
     await page.getByRole("button", { name: "Close" }).click();
     await overlay.waitFor({ state: "detached" });
     // One started minute at the default 5 credits per minute.
@@ -209,9 +180,7 @@ describe("voice call", () => {
     try {
       const page = await browser.newPage();
       await signUpFan(page, server.url, uniqueFan("interrupter", "Test User"));
-      await page.goto(`${server.url}/dashboard/call`);
-      await page.getByTestId("call-credits").getByText("100 credits").waitFor();
-      await page.getByRole("button", { name: "Start call" }).click();
+      await startCall(page, server.url);
       await expect
         .poll(async () => (await played(page)).buffers, { timeout: 30_000 })
         .toBeGreaterThan(0);

@@ -12,48 +12,24 @@
 // warm-up calls.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:analytics -w @twinline/bench
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
-import { buildApp } from "../../apps/server/src/app.ts";
-import { loadConfig } from "../../apps/server/src/config.ts";
+import type pg from "pg";
+import { adminGet } from "../lib/app-api.ts";
+import { percentile, printLatencies, roundMs, timeRoutes, timeSequential } from "../lib/latency.ts";
+import {
+  appWithBareRoute,
+  benchDatabase,
+  log,
+  numberUsers,
+  seedCalls,
+  seedStep,
+  withClient,
+} from "../lib/seeded-postgres.ts";
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 5);
-const DB = process.env.BENCH_DB ?? "twinline_bench_analytics";
-const serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${DB}`;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return (
-    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-  );
-}
-const round = (value: number) => Number(value.toFixed(2));
-const log = (message: string) =>
-  console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
-
-async function ensureDatabase() {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    const exists = await admin.query("select 1 from pg_database where datname = $1", [DB]);
-    if (exists.rowCount === 0) await admin.query(`create database ${DB}`);
-    else if (process.env.BENCH_RESEED === "1") {
-      await admin.query(`drop database ${DB} with (force)`);
-      await admin.query(`create database ${DB}`);
-    }
-  } finally {
-    await admin.end();
-  }
-}
 
 async function counts(client: pg.Client) {
   const { rows } = await client.query(
@@ -70,11 +46,7 @@ async function counts(client: pg.Client) {
  * credit spent per user message.
  */
 async function seed(client: pg.Client) {
-  const step = async (label: string, statement: string) => {
-    const started = performance.now();
-    await client.query(statement);
-    log(`${label} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  };
+  const step = seedStep(client);
   await step(
     "cleared",
     "truncate users, chat_messages, conversations, voice_calls, credit_ledger, dashboard_days cascade",
@@ -88,11 +60,7 @@ async function seed(client: pg.Client) {
             now() - random() * interval '730 days', now() - random() * interval '30 days'
      from generate_series(1, ${USERS}) g`,
   );
-  await step(
-    "user index",
-    `create temp table bench_ids as select id, row_number() over () as rn from users where role = 'user'`,
-  );
-  await step("user index key", "create index on bench_ids (rn)");
+  await numberUsers(step);
   await step(
     "conversations",
     `insert into conversations (user_id, title, started_at, last_message_at, message_count)
@@ -108,16 +76,7 @@ async function seed(client: pg.Client) {
      join bench_ids b on b.rn = 1 + (g % ${USERS})
      join conversations c on c.user_id = b.id`,
   );
-  await step(
-    `${CALLS} calls`,
-    `insert into voice_calls (user_id, started_at, ended_at, duration_seconds, minutes_charged,
-                              credits_per_minute, credits_consumed, end_reason)
-     select b.id, s.at, s.at + make_interval(secs => s.seconds), s.seconds, ceil(s.seconds / 60.0),
-            5, 5 * ceil(s.seconds / 60.0), 'hangup'
-     from (select g, now() - random() * interval '730 days' as at, (30 + g % 900) as seconds
-           from generate_series(1, ${CALLS}) g) s
-     join bench_ids b on b.rn = 1 + ((s.g * 7) % ${USERS})`,
-  );
+  await seedCalls(step, CALLS, USERS);
   await step(
     "credits spent",
     `insert into credit_ledger (user_id, kind, amount, balance_after, source_key, created_at)
@@ -161,43 +120,16 @@ const FROM_THE_TABLES = `
   page as (select * from interactions order by last_interaction desc nulls last, id desc limit 10)
   select * from totals cross join page`;
 
-async function timed(
-  run: () => Promise<{ statusCode: number }>,
-  runs = RUNS,
-  warmups = 5,
-): Promise<number[]> {
-  for (let i = 0; i < warmups; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const response = await run();
-    times.push(performance.now() - started);
-    if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
-  }
-  return times;
-}
-
-await ensureDatabase();
-const dataDir = mkdtempSync(join(tmpdir(), "twinline-bench-analytics-"));
-const app = await buildApp({
-  config: loadConfig({ DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), LOG_LEVEL: "silent" }),
-  logger: false,
-  webDistDir: join(dataDir, "no-web"),
-  register: async (instance) => {
-    instance.get("/bench/bare", async () => ({ success: true, data: { value: 1 } }));
-  },
-});
+const database = await benchDatabase("twinline_bench_analytics");
+const app = await appWithBareRoute(database.url);
 try {
-  const client = new pg.Client({ connectionString: dbUrl.toString() });
-  await client.connect();
-  let baseline: number[] = [];
-  try {
+  const baseline = await withClient(database.url, async (client) => {
     const have = await counts(client);
     if (have.users !== USERS || have.messages !== MESSAGES || have.calls !== CALLS) {
       log(`seeding (found ${have.users} users, ${have.messages} messages, ${have.calls} calls)`);
       await seed(client);
-    } else log(`reusing the seed of ${DB}`);
-    baseline = await timed(
+    } else log(`reusing the seed of ${database.name}`);
+    return timeSequential(
       async () => {
         await client.query(FROM_THE_TABLES);
         return { statusCode: 200 };
@@ -205,65 +137,37 @@ try {
       BASELINE_RUNS,
       1,
     );
-  } finally {
-    await client.end();
-  }
-
-  const email = "bench-admin@example.com";
-  const password = "bench admin password";
-  await app.auth.syncAdmin({ email, password });
-  const csrf = await app.inject({ method: "GET", url: "/api/csrf-token" });
-  const cookie = csrf.cookies.find((c) => c.name === "_csrf")?.value ?? "";
-  const login = await app.inject({
-    method: "POST",
-    url: "/api/admin/login",
-    headers: { "csrf-token": csrf.json().csrfToken },
-    cookies: { _csrf: cookie },
-    payload: { email, password },
   });
-  const token = login.json().token as string;
-  const auth = { authorization: `Bearer ${token}` };
-  const get = (url: string) => () => app.inject({ method: "GET", url, headers: auth });
 
+  const get = await adminGet(app);
   const rows = [
-    { route: "bare GET /bench/bare", times: await timed(get("/bench/bare")) },
-    {
-      route: "default page (lastInteraction desc)",
-      times: await timed(get("/api/admin/user-analytics")),
-    },
-    {
-      route: "search ?search=bench4242 (e-mail)",
-      times: await timed(get("/api/admin/user-analytics?search=bench4242")),
-    },
-    {
-      route: "search ?search=user 4242 (name)",
-      times: await timed(get("/api/admin/user-analytics?search=user%204242")),
-    },
-    {
-      route: "sort ?sortBy=interactionTime",
-      times: await timed(get("/api/admin/user-analytics?sortBy=interactionTime&sortOrder=-1")),
-    },
-    {
-      route: "sort ?sortBy=name, page 50",
-      times: await timed(get("/api/admin/user-analytics?sortBy=name&sortOrder=1&page=50")),
-    },
+    ...(await timeRoutes(
+      [
+        ["bare GET /bench/bare", get("/bench/bare")],
+        ["default page (lastInteraction desc)", get("/api/admin/user-analytics")],
+        ["search ?search=bench4242 (e-mail)", get("/api/admin/user-analytics?search=bench4242")],
+        ["search ?search=user 4242 (name)", get("/api/admin/user-analytics?search=user%204242")],
+        [
+          "sort ?sortBy=interactionTime",
+          get("/api/admin/user-analytics?sortBy=interactionTime&sortOrder=-1"),
+        ],
+        [
+          "sort ?sortBy=name, page 50",
+          get("/api/admin/user-analytics?sortBy=name&sortOrder=1&page=50"),
+        ],
+      ],
+      RUNS,
+    )),
     { route: `baseline: page from the tables (SQL only, ${BASELINE_RUNS} runs)`, times: baseline },
   ];
   console.log(
     `\n${USERS} users, ${MESSAGES} messages, ${CALLS} calls; ${RUNS} sequential calls each (app.inject, in process)`,
   );
-  console.table(
-    rows.map(({ route, times }) => ({
-      route,
-      "p50 ms": round(percentile(times, 50)),
-      "p95 ms": round(percentile(times, 95)),
-      "max ms": round(Math.max(...times)),
-    })),
-  );
+  printLatencies(rows);
   const bare = percentile(rows[0]?.times ?? [], 50);
   const worst = Math.max(...rows.slice(1, -1).map((row) => percentile(row.times, 95)));
   console.log(
-    `worst analytics p95 = ${round(worst)} ms = ${round(worst / bare)}× the bare route's p50 (goal: under 100 ms)`,
+    `worst analytics p95 = ${roundMs(worst)} ms = ${roundMs(worst / bare)}× the bare route's p50 (goal: under 100 ms)`,
   );
 } finally {
   await app.close();

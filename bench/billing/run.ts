@@ -9,6 +9,7 @@
 // payments: p95 of the default page, a filtered page (status + date range) and a sorted page
 // (amount ascending), BENCH_LIST_RUNS (100) each, beside a bare route of 10 rows. Goal < 50 ms.
 import { fileURLToPath } from "node:url";
+import { roundMs as ms, percentile } from "../lib/latency.ts";
 import { spawnServers } from "../lib/spawn-servers.ts";
 
 interface Setup {
@@ -24,15 +25,6 @@ const total = Number(process.env.BENCH_DELIVERIES ?? 1000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const listRuns = Number(process.env.BENCH_LIST_RUNS ?? 100);
 const script = fileURLToPath(new URL("./servers.ts", import.meta.url));
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return (
-    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-  );
-}
-const ms = (value: number) => Number(value.toFixed(2));
 
 /** Sends every delivery with `concurrency` in flight; answers throughput and latencies. */
 async function deliverAll(url: string, order: Array<{ payload: string; header: string }>) {

@@ -16,6 +16,7 @@ import { loadConfig } from "../../apps/server/src/config.ts";
 import { creditLedger } from "../../apps/server/src/db/schema/index.ts";
 import { verifyStripeWebhook } from "../../apps/server/src/providers/payments/stripe.ts";
 import { signEvent, WEBHOOK_SECRET } from "../../apps/server/test/stripe-signature.ts";
+import { announceAndServe } from "../lib/spawn-servers.ts";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
 const USERS = Number(process.env.BENCH_USERS ?? 20);
@@ -130,20 +131,14 @@ for (let i = 0; i < SESSIONS; i++) {
 }
 
 const appUrl = await app.listen({ port: 0, host: "127.0.0.1" });
-console.log(
-  JSON.stringify({
+announceAndServe(
+  {
     bare: bareUrl,
     app: appUrl,
     adminToken,
     deliveries,
     creditsPerSession: CREDITS,
     kind: app.database.kind,
-  }),
+  },
+  () => Promise.all([bare.close(), app.close(), fake.close()]),
 );
-
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, async () => {
-    await Promise.all([bare.close(), app.close(), fake.close()]);
-    process.exit(0);
-  });
-}

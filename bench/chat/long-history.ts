@@ -14,16 +14,12 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { loadConfig } from "../../apps/server/src/config.ts";
 import { buildChatRequest } from "../../apps/server/src/modules/chat/prompt.ts";
+import { browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
+import { roundMs as ms, percentile } from "../lib/latency.ts";
 
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 const RUNS = Number(process.env.BENCH_LONG_RUNS ?? 400);
 const VOCABULARY = 4_000;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-const ms = (value: number) => Number(value.toFixed(2));
 
 /** Pronounceable pseudo-words (the index written in syllables), so the stemmer sees words. */
 function vocabulary(): string[] {
@@ -66,17 +62,11 @@ const app = await buildApp({
 });
 try {
   await app.settings.update({ freeMessagesPerDay: 100_000_000 });
-  const csrf = await app.inject({ method: "GET", url: "/api/csrf-token" });
-  const cookie = csrf.cookies.find((c) => c.name === "_csrf")?.value ?? "";
-  const base = { "csrf-token": csrf.json().csrfToken as string, cookie: `_csrf=${cookie}` };
-  const signup = await app.inject({
-    method: "POST",
-    url: "/api/auth/signup",
-    headers: base,
-    payload: { name: "Long Fan", email: `long-${Date.now()}@example.com`, password: "bench pass" },
+  const { headers: base } = await browserCsrf(app);
+  const { id: userId, token } = await signUpBenchUser(app, base, {
+    name: "Long Fan",
+    email: `long-${Date.now()}@example.com`,
   });
-  const token = signup.json().token as string;
-  const userId = signup.json().user.id as string;
   const headers = { ...base, authorization: `Bearer ${token}` };
   const send = async (message: string, conversationId?: string) => {
     const response = await app.inject({

@@ -12,6 +12,7 @@
 // of the same provider, split into the way in, the server's own part and the way out
 // (first-token.ts).
 import { fileURLToPath } from "node:url";
+import { roundMs as ms, percentile } from "../lib/latency.ts";
 import { measure } from "../lib/measure.ts";
 import { spawnServers } from "../lib/spawn-servers.ts";
 import { type FirstTokenLegs, measureFirstToken } from "./first-token.ts";
@@ -23,15 +24,6 @@ const streamRuns = Number(process.env.BENCH_STREAM_RUNS ?? 500);
 /** Messages a second each user sends in the paced run (a brisk chatter sends one every few s). */
 const userRate = Number(process.env.BENCH_USER_RATE ?? 1);
 const script = fileURLToPath(new URL("./servers.ts", import.meta.url));
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return (
-    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-  );
-}
-const ms = (value: number) => Number(value.toFixed(2));
 
 async function serverTimes(base: string): Promise<number[]> {
   const response = await fetch(`${base}/bench/server-times`);

@@ -12,6 +12,8 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { loadConfig } from "../../apps/server/src/config.ts";
 import { createOpenAiLlm } from "../../apps/server/src/providers/llm/openai.ts";
+import { type BrowserCsrf, browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
+import { announceAndServe } from "../lib/spawn-servers.ts";
 
 const USERS = Number(process.env.BENCH_USERS ?? 50);
 
@@ -118,25 +120,13 @@ await app.settings.update({ freeMessagesPerDay: 100_000_000 });
 const appUrl = await app.listen({ port: 0, host: "127.0.0.1" });
 
 // A CSRF token and cookie, as a browser holds them, and the users, each with a conversation.
-const csrfResponse = await app.inject({ method: "GET", url: "/api/csrf-token" });
-const csrfCookie = csrfResponse.cookies.find((c) => c.name === "_csrf")?.value ?? "";
-const csrf = { token: csrfResponse.json().csrfToken as string, cookie: csrfCookie };
-const headers = { "csrf-token": csrf.token, cookie: `_csrf=${csrf.cookie}` };
+const { csrf, headers } = await browserCsrf(app);
 const users: Array<{ token: string; conversationId: string }> = [];
 for (let i = 0; i < USERS; i++) {
-  const signup = await app.inject({
-    method: "POST",
-    url: "/api/auth/signup",
-    headers,
-    payload: {
-      name: `Bench ${i}`,
-      email: `bench-${i}-${Date.now()}@example.com`,
-      password: "bench password",
-    },
+  const { token } = await signUpBenchUser(app, headers, {
+    name: `Bench ${i}`,
+    email: `bench-${i}-${Date.now()}@example.com`,
   });
-  if (signup.statusCode !== 201)
-    throw new Error(`bench sign-up: ${signup.statusCode} ${signup.body}`);
-  const token = signup.json().token as string;
   const first = await app.inject({
     method: "POST",
     url: "/api/chat/message",
@@ -151,14 +141,7 @@ export interface ServersSetup {
   bare: string;
   app: string;
   users: Array<{ token: string; conversationId: string }>;
-  csrf: { token: string; cookie: string };
+  csrf: BrowserCsrf;
 }
 const setup: ServersSetup = { bare: bareUrl, app: appUrl, users, csrf };
-console.log(JSON.stringify(setup));
-
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, async () => {
-    await Promise.all([bare.close(), app.close()]);
-    process.exit(0);
-  });
-}
+announceAndServe(setup, () => Promise.all([bare.close(), app.close()]));

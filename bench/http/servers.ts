@@ -6,6 +6,7 @@ import { join } from "node:path";
 import Fastify from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { loadConfig } from "../../apps/server/src/config.ts";
+import { announceAndServe } from "../lib/spawn-servers.ts";
 
 const bare = Fastify({ logger: false });
 bare.get("/bare", async () => ({ ok: true }));
@@ -16,11 +17,4 @@ const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silen
 const app = await buildApp({ config, logger: false });
 const appUrl = await app.listen({ port: 0, host: "127.0.0.1" });
 
-console.log(JSON.stringify({ bare: bareUrl, app: appUrl }));
-
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, async () => {
-    await Promise.all([bare.close(), app.close()]);
-    process.exit(0);
-  });
-}
+announceAndServe({ bare: bareUrl, app: appUrl }, () => Promise.all([bare.close(), app.close()]));

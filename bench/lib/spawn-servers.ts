@@ -21,3 +21,17 @@ export async function spawnServers<T>(script: string, env: Record<string, string
     },
   };
 }
+
+/**
+ * The servers script's side of spawnServers: prints `setup` as the one JSON line it reads, then
+ * serves until SIGTERM or SIGINT, when `close` runs before the process exits.
+ */
+export function announceAndServe(setup: object, close: () => Promise<unknown>) {
+  console.log(JSON.stringify(setup));
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, async () => {
+      await close();
+      process.exit(0);
+    });
+  }
+}

@@ -22,6 +22,7 @@ import {
 import { signUpFan, uniqueFan } from "../../e2e/support/accounts.ts";
 import { launchBrowser } from "../../e2e/support/browser.ts";
 import { startServer } from "../../e2e/support/server.ts";
+import { percentile } from "../lib/latency.ts";
 import { recording, UTTERANCES } from "./utterances.ts";
 
 const LEAD_MS = 8_000;
@@ -88,11 +89,6 @@ function instrument() {
     return send.call(this, data);
   } as typeof send;
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-};
 
 /** Commit times: an upload with no candidate before it (old client), or a `commit` (new). */
 function commits(sends: Recorded["sends"]): number[] {

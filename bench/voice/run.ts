@@ -16,6 +16,7 @@ import {
   startFakeOpenAi,
 } from "@twinline/fakes";
 import WebSocket from "ws";
+import { percentile } from "../lib/latency.ts";
 import { spawnServers } from "../lib/spawn-servers.ts";
 import type { VoiceServersSetup } from "./servers.ts";
 
@@ -31,12 +32,6 @@ const WARM_UP = 10;
 const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 10);
 const UTTERANCE = makeWavTone(1);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return (
-    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-  );
-};
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /** A socket that answers the time of each utterance's first audio frame. */

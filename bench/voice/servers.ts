@@ -20,6 +20,8 @@ import { SentenceSplitter } from "../../apps/server/src/modules/voice/sentences.
 import { createOpenAiLlm } from "../../apps/server/src/providers/llm/openai.ts";
 import { createOpenAiStt } from "../../apps/server/src/providers/stt/openai.ts";
 import { createElevenLabsTts } from "../../apps/server/src/providers/tts/elevenlabs.ts";
+import { browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
+import { announceAndServe } from "../lib/spawn-servers.ts";
 
 const USERS = Number(process.env.BENCH_USERS ?? 200);
 const SPEED = Number(process.env.BENCH_CLOCK_SPEED ?? 20);
@@ -95,27 +97,14 @@ await app.settings.update({ defaultCredits: CREDITS });
 const appUrl = await app.listen({ port: 0, host: "127.0.0.1" });
 
 const users: Array<{ id: string; token: string }> = [];
-const csrfResponse = await app.inject({ method: "GET", url: "/api/csrf-token" });
-const csrfCookie = csrfResponse.cookies.find((c) => c.name === "_csrf")?.value ?? "";
-const headers = {
-  "csrf-token": csrfResponse.json().csrfToken as string,
-  cookie: `_csrf=${csrfCookie}`,
-};
+const { headers } = await browserCsrf(app);
 for (let i = 0; i < USERS; i++) {
-  const signup = await app.inject({
-    method: "POST",
-    url: "/api/auth/signup",
-    headers,
-    payload: {
+  users.push(
+    await signUpBenchUser(app, headers, {
       name: `Bench ${i}`,
       email: `voice-${i}-${Date.now()}@example.com`,
-      password: "bench password",
-    },
-  });
-  if (signup.statusCode !== 201)
-    throw new Error(`bench sign-up: ${signup.statusCode} ${signup.body}`);
-  const body = signup.json();
-  users.push({ id: body.user.id as string, token: body.token as string });
+    }),
+  );
 }
 
 export interface VoiceServersSetup {
@@ -124,18 +113,7 @@ export interface VoiceServersSetup {
   users: Array<{ id: string; token: string }>;
   credits: number;
 }
-console.log(
-  JSON.stringify({
-    bare: bareUrl,
-    app: appUrl,
-    users,
-    credits: CREDITS,
-  } satisfies VoiceServersSetup),
+announceAndServe(
+  { bare: bareUrl, app: appUrl, users, credits: CREDITS } satisfies VoiceServersSetup,
+  () => Promise.all([bare.close(), app.close()]),
 );
-
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, async () => {
-    await Promise.all([bare.close(), app.close()]);
-    process.exit(0);
-  });
-}

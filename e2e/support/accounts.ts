@@ -65,6 +65,27 @@ export async function signInAdmin(page: Page, baseUrl: string, openAt = ADMIN_LO
   await page.waitForURL(`${baseUrl}${openAt === ADMIN_LOGIN ? "/admin/dashboard" : openAt}`);
 }
 
+/**
+ * The admin's bearer token from a login through the API in the page's context, for setup the
+ * test makes itself (the login form has its own tests). Each call is one login: the sign-in
+ * rate limit counts it.
+ */
+export async function adminApiToken(page: Page, baseUrl: string): Promise<string> {
+  const login = await page.context().request.post(`${baseUrl}/api/admin/login`, {
+    headers: { "csrf-token": await csrfToken(page, baseUrl) },
+    data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  });
+  expect(login.status(), await login.text()).toBeLessThan(300);
+  return ((await login.json()) as { token: string }).token;
+}
+
+/** The bearer token the admin's page holds once signed in (signInAdmin). */
+export async function signedInAdminToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem("adminToken"));
+  expect(token, "the admin's page is signed in").toBeTruthy();
+  return token as string;
+}
+
 /** Changes settings as the admin through the API, for tests of something other than the form. */
 export async function changeSettingsAsAdmin(
   page: Page,
@@ -72,12 +93,7 @@ export async function changeSettingsAsAdmin(
   changes: Record<string, unknown>,
 ) {
   const request = page.context().request;
-  const login = await request.post(`${baseUrl}/api/admin/login`, {
-    headers: { "csrf-token": await csrfToken(page, baseUrl) },
-    data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
-  });
-  expect(login.status(), await login.text()).toBeLessThan(300);
-  const { token } = (await login.json()) as { token: string };
+  const token = await adminApiToken(page, baseUrl);
   const current = await request.get(`${baseUrl}/api/admin/settings`, {
     headers: { authorization: `Bearer ${token}` },
   });

@@ -2,11 +2,13 @@ import type { AddressInfo } from "node:net";
 import { VOICE_CLOSE_CODES, VOICE_MESSAGES, VOICE_RESUME_GRACE_MS } from "@twinline/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mailOutbox, users, voiceCalls } from "../src/db/schema/index.ts";
+import { mailOutbox, voiceCalls } from "../src/db/schema/index.ts";
 import { adminSession, call, PASSWORD, signUp } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
+import { balanceOf } from "./credits.ts";
 import { testDatabaseKind } from "./database-kind.ts";
 import { createManualClock, type ManualClock } from "./manual-clock.ts";
+import { until } from "./until.ts";
 import { connectVoice, type VoiceClient } from "./voice-client.ts";
 
 // Issue 17 item 6: a live call ends with the session that opened it (logout, password change
@@ -33,22 +35,6 @@ async function callRows(t: TestApp, userId: string) {
   return t.app.database.db.select().from(voiceCalls).where(eq(voiceCalls.userId, userId));
 }
 
-async function balanceOf(t: TestApp, userId: string): Promise<number> {
-  const [row] = await t.app.database.db
-    .select({ credits: users.credits })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row?.credits ?? Number.NaN;
-}
-
-/** Waits for the server to catch up with something the client did (a socket's close). */
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200 && !(await condition()); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  expect(await condition()).toBe(true);
-}
-
 /** The call ended because its session did: call_ended, then 4401; its record says why. */
 async function expectEndedBySession(t: TestApp, client: VoiceClient, userId: string) {
   expect(await client.next("call_ended")).toEqual({
@@ -73,7 +59,7 @@ async function resetLink(t: TestApp, email: string): Promise<string> {
       .where(eq(mailOutbox.to, email));
     token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
     return token !== undefined;
-  });
+  }, "the reset mail");
   return token as string;
 }
 
@@ -156,7 +142,10 @@ describe("a live call ends with its session (one instance)", () => {
     const started = await first.next("call_started");
     await a.clock.advance(20_000);
     first.socket.terminate();
-    await until(() => a.t.app.voice.live.get(session.user.id)?.detached === true);
+    await until(
+      () => a.t.app.voice.live.get(session.user.id)?.detached === true,
+      "the server to see the socket go",
+    );
     await a.clock.advance(VOICE_RESUME_GRACE_MS - 1_000);
 
     const second = await connectVoice(a.origin, session.token);
@@ -182,9 +171,15 @@ describe("a live call ends with its session (one instance)", () => {
     const started = await first.next("call_started");
     await a.clock.advance(10_000);
     first.socket.terminate();
-    await until(() => a.t.app.voice.live.get(session.user.id)?.detached === true);
+    await until(
+      () => a.t.app.voice.live.get(session.user.id)?.detached === true,
+      "the server to see the socket go",
+    );
     await a.clock.advance(VOICE_RESUME_GRACE_MS);
-    await until(async () => (await callRows(a.t, session.user.id))[0]?.endedAt !== null);
+    await until(
+      async () => (await callRows(a.t, session.user.id))[0]?.endedAt !== null,
+      "the call's record to close",
+    );
     const [dropped] = await callRows(a.t, session.user.id);
     expect(dropped).toMatchObject({ endReason: "dropped", durationSeconds: 10 });
 
@@ -202,9 +197,15 @@ describe("a live call ends with its session (one instance)", () => {
     const first = await connectVoice(a.origin, session.token);
     await first.next("call_started");
     first.socket.terminate();
-    await until(() => a.t.app.voice.live.get(session.user.id)?.detached === true);
+    await until(
+      () => a.t.app.voice.live.get(session.user.id)?.detached === true,
+      "the server to see the socket go",
+    );
     await call(a.t, "POST", "/api/auth/logout", { token: session.token });
-    await until(async () => (await callRows(a.t, session.user.id))[0]?.endedAt !== null);
+    await until(
+      async () => (await callRows(a.t, session.user.id))[0]?.endedAt !== null,
+      "the call's record to close",
+    );
     expect((await callRows(a.t, session.user.id))[0]).toMatchObject({ endReason: "session" });
   });
 });

@@ -1,6 +1,22 @@
-import { type FakeHttpServer, sendJson, startFakeHttpServer } from "@twinline/fakes";
+import {
+  type FakeHttpServer,
+  type FakeOpenAi,
+  sendJson,
+  startFakeHttpServer,
+} from "@twinline/fakes";
 
 // The fake OpenAI and ElevenLabs servers live in packages/fakes (@twinline/fakes).
+
+export interface SentChatCompletion {
+  messages: Array<{ role: string; content: string }>;
+}
+
+/** The chat completions the fake OpenAI received (the SDK's own requests), oldest first. */
+export function sentChatCompletions(openai: FakeOpenAi): SentChatCompletion[] {
+  return openai.requests
+    .filter((request) => request.path === "/v1/chat/completions")
+    .map((request) => JSON.parse(request.body.toString()) as SentChatCompletion);
+}
 
 export const FAKE_STRIPE_KEY = "sk_test_fake_stripe_key_1234567890";
 

@@ -1,19 +1,11 @@
 import { VOICE_MESSAGES, VOICE_TEXT_MAX_CHARS } from "@twinline/contracts";
-import {
-  FAKE_ELEVENLABS_KEY,
-  FAKE_OPENAI_KEY,
-  type FakeElevenLabs,
-  type FakeOpenAi,
-  startFakeElevenLabs,
-  startFakeOpenAi,
-} from "@twinline/fakes";
-import { eq } from "drizzle-orm";
+import type { FakeElevenLabs } from "@twinline/fakes";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../src/db/schema/index.ts";
-import { applyCreditMovement } from "../src/modules/credits/ledger.ts";
-import { call, messageOf, signUp } from "./accounts.ts";
-import { createTestApp, type TestApp } from "./create-test-app.ts";
+import { call, messageOf } from "./accounts.ts";
+import type { TestApp } from "./create-test-app.ts";
+import { balanceOf, signUpWithCredits } from "./credits.ts";
+import { startVoiceTestApp, type VoiceTestApp } from "./voice-app.ts";
 
 // Issue 17 item 4: POST synthesize and process spend the operator's provider keys. A free
 // account hammering them is refused (402 without the credits of a minute, 429 past the rate and
@@ -22,51 +14,22 @@ const PER_MINUTE = 5;
 const DAILY_CHARACTERS = 3 * VOICE_TEXT_MAX_CHARS;
 const DAILY_LLM_CALLS = 3;
 
+let voice: VoiceTestApp;
 let t: TestApp;
-let openai: FakeOpenAi;
 let elevenlabs: FakeElevenLabs;
 
 beforeAll(async () => {
-  [openai, elevenlabs] = await Promise.all([startFakeOpenAi(), startFakeElevenLabs()]);
-  t = await createTestApp({
+  voice = await startVoiceTestApp({
     env: {
-      OPENAI_API_KEY: FAKE_OPENAI_KEY,
-      OPENAI_BASE_URL: openai.baseUrl,
-      ELEVENLABS_API_KEY: FAKE_ELEVENLABS_KEY,
-      ELEVENLABS_BASE_URL: elevenlabs.origin,
       VOICE_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
       VOICE_DAILY_TTS_CHARACTERS: String(DAILY_CHARACTERS),
       VOICE_DAILY_LLM_CALLS: String(DAILY_LLM_CALLS),
     },
   });
+  ({ t, elevenlabs } = voice);
 });
 
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([openai?.close(), elevenlabs?.close()]);
-});
-
-async function userWith(credits: number) {
-  const session = await signUp(t);
-  const amount = credits - (await balanceOf(session.user.id));
-  if (amount !== 0) {
-    await applyCreditMovement(t.app.database.db, {
-      userId: session.user.id,
-      kind: "admin_adjustment",
-      amount,
-      sourceKey: `test:${session.user.id}`,
-    });
-  }
-  return session;
-}
-
-async function balanceOf(userId: string): Promise<number> {
-  const [row] = await t.app.database.db
-    .select({ credits: users.credits })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row?.credits ?? Number.NaN;
-}
+afterAll(() => voice?.close());
 
 const text = (length: number) => `${"Hello there. ".repeat(length).slice(0, length - 1)}!`;
 
@@ -84,7 +47,7 @@ const statuses = (answers: LightMyRequestResponse[]) => answers.map((a) => a.sta
 
 describe("provider spend of synthesize and process", () => {
   it("a free account without the credits of a minute gets 402, then 429; nothing is spent", async () => {
-    const free = await userWith(0);
+    const free = await signUpWithCredits(t, 0);
     const heardBefore = elevenlabs.speech.length;
     for (const route of ["synthesize", "process"] as const) {
       const answers = await hammer(free.token, route, 12);
@@ -100,11 +63,11 @@ describe("provider spend of synthesize and process", () => {
       expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     }
     expect(elevenlabs.speech.length).toBe(heardBefore);
-    expect(await balanceOf(free.user.id)).toBe(0);
+    expect(await balanceOf(t, free.user.id)).toBe(0);
   });
 
   it("with the credits of a minute: the daily caps, then the rate; credits unchanged", async () => {
-    const caller = await userWith(100);
+    const caller = await signUpWithCredits(t, 100);
     const heardBefore = elevenlabs.speech.length;
     const spoken = await hammer(caller.token, "synthesize", 6, VOICE_TEXT_MAX_CHARS);
     expect(statuses(spoken)).toEqual([200, 200, 200, 429, 429, 429]);
@@ -118,15 +81,15 @@ describe("provider spend of synthesize and process", () => {
     expect(statuses(replies)).toEqual([200, 200, 200, 429, 429, 429]);
     expect(messageOf(replies[3] as LightMyRequestResponse)).toBe(VOICE_MESSAGES.dailyLimit);
     expect(messageOf(replies[5] as LightMyRequestResponse)).toBe(VOICE_MESSAGES.tooManyRequests);
-    expect(await balanceOf(caller.user.id)).toBe(100);
+    expect(await balanceOf(t, caller.user.id)).toBe(100);
 
     // Another user's budget is their own.
-    const other = await userWith(100);
+    const other = await signUpWithCredits(t, 100);
     expect(statuses(await hammer(other.token, "process", 1))).toEqual([200]);
   });
 
   it("requests at once cannot overshoot the daily cap", async () => {
-    const caller = await userWith(100);
+    const caller = await signUpWithCredits(t, 100);
     const heardBefore = elevenlabs.speech.length;
     const answers = await Promise.all(
       Array.from({ length: PER_MINUTE }, () =>
@@ -141,7 +104,7 @@ describe("provider spend of synthesize and process", () => {
   });
 
   it("text beyond the cap is 400 naming the field; voice turned off is 403", async () => {
-    const caller = await userWith(100);
+    const caller = await signUpWithCredits(t, 100);
     const long = await call(t, "POST", "/api/voice-call/synthesize", {
       token: caller.token,
       body: { text: text(VOICE_TEXT_MAX_CHARS + 1) },
@@ -156,6 +119,6 @@ describe("provider spend of synthesize and process", () => {
     } finally {
       await t.app.settings.update({ aiProfile: { enableVoiceConversation: true } });
     }
-    expect(await balanceOf(caller.user.id)).toBe(100);
+    expect(await balanceOf(t, caller.user.id)).toBe(100);
   });
 });

@@ -1,5 +1,5 @@
 import type { SubscriptionPlan } from "@twinline/contracts";
-import { FAKE_STRIPE_SECRET_KEY, type FakeStripe, startFakeStripe } from "@twinline/fakes";
+import { type FakeStripe, startFakeStripe } from "@twinline/fakes";
 import { desc, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -15,7 +15,7 @@ import {
 import { checkInvariants } from "../../../test/lifecycle/invariants.ts";
 import { STEP_KINDS } from "../../../test/lifecycle/steps.ts";
 import { createManualClock } from "../../../test/manual-clock.ts";
-import { WEBHOOK_SECRET } from "../../../test/stripe-webhooks.ts";
+import { stripeEnv } from "../../../test/stripe-app.ts";
 import { userSubscriptions } from "../../db/schema/index.ts";
 
 const STEP_NAMES = Object.keys(STEP_KINDS);
@@ -45,16 +45,7 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
       billingClock: clock,
       // The test moves the clock over weeks and runs the sweeps itself.
       billingSweeps: false,
-      env: {
-        PUBLIC_URL: "https://twinline.example",
-        ...(fake
-          ? {
-              STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY,
-              STRIPE_API_BASE: fake.origin,
-              STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-            }
-          : {}),
-      },
+      env: fake ? stripeEnv(fake) : { PUBLIC_URL: "https://twinline.example" },
     });
     driver = fake ? stripeDriver(t, fake) : sandboxDriver(t, clock);
     admin = (await adminSession(t)).token;

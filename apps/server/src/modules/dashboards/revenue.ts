@@ -7,6 +7,7 @@ import {
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { revenueDays } from "../../db/schema/index.ts";
+import { toMajor } from "../../lib/money.ts";
 import { utcDaySql as day, utcPeriods } from "./periods.ts";
 
 export type RevenueKind = "all" | "credits" | "subscriptions";
@@ -56,7 +57,7 @@ export async function revenueFigures(
     const amounts = CURRENCIES.map((currency: Currency) => ({
       currency,
       // Minor units are whole; the sums are read as text so no bigint is rounded on the way.
-      value: Number(byCurrency.get(currency)?.[figure] ?? 0) / 100,
+      value: toMajor(Number(byCurrency.get(currency)?.[figure] ?? 0)),
     })).filter((entry) => entry.currency === "usd" || entry.value !== 0);
     return { value: amounts[0]?.value ?? 0, byCurrency: amounts };
   };

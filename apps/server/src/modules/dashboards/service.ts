@@ -7,6 +7,7 @@ import type {
 } from "@twinline/contracts";
 import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
+import { toMajor } from "../../lib/money.ts";
 import type { ChatService } from "../chat/service.ts";
 import { subscriptionOf } from "../users/subscription-state.ts";
 import { lastUtcDays, utcPeriods } from "./periods.ts";
@@ -18,7 +19,6 @@ export const CREDIT_USE_CHART_DAYS = 30;
 export const RECENT_PURCHASES = 3;
 
 /** Cents to dollars (every billing currency has two decimals). */
-const major = (cents: number) => Math.round(cents) / 100;
 
 export interface DashboardsServiceOptions {
   repository: DashboardsRepository;
@@ -70,7 +70,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
           recent: recent.map((row) => ({
             transactionDate: row.transactionDate.toISOString(),
             credits: row.credits,
-            amount: major(row.amountMinor),
+            amount: toMajor(row.amountMinor),
           })),
           daily: days.map((date) => ({ date, credits: daily.get(date) ?? 0 })),
         },
@@ -114,7 +114,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
         return {
           date,
           signups: day?.signups ?? 0,
-          revenue: major(day?.revenueCents ?? 0),
+          revenue: toMajor(day?.revenueCents ?? 0),
           // Minutes, one decimal.
           callMinutes: Math.round(((day?.callSeconds ?? 0) / 60) * 10) / 10,
         };

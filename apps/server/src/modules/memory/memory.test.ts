@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import {
   CHAT_LOGS_CSV_HEADER,
   callDetailResponseSchema,
@@ -7,71 +6,43 @@ import {
   messagesPageResponseSchema,
   sendMessageResponseSchema,
 } from "@twinline/contracts";
-import {
-  FAKE_ELEVENLABS_KEY,
-  FAKE_OPENAI_KEY,
-  type FakeElevenLabs,
-  type FakeOpenAi,
-  makeWavTone,
-  startFakeElevenLabs,
-  startFakeOpenAi,
-} from "@twinline/fakes";
+import { type FakeOpenAi, makeWavTone } from "@twinline/fakes";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import type { TestApp } from "../../../test/create-test-app.ts";
+import { sentChatCompletions } from "../../../test/fake-providers.ts";
+import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts";
 import { connectVoice } from "../../../test/voice-client.ts";
 import { chatMessages, creditLedger, fanMemory, users } from "../../db/schema/index.ts";
 
 const REPLY = ["Nice to hear from you."];
 const UTTERANCE = makeWavTone(1);
 
+let voice: VoiceTestApp;
 let t: TestApp;
 let origin: string;
 let openai: FakeOpenAi;
-let elevenlabs: FakeElevenLabs;
 
 beforeAll(async () => {
-  [openai, elevenlabs] = await Promise.all([startFakeOpenAi(), startFakeElevenLabs()]);
-  t = await createTestApp({
-    env: {
-      OPENAI_API_KEY: FAKE_OPENAI_KEY,
-      OPENAI_BASE_URL: openai.baseUrl,
-      ELEVENLABS_API_KEY: FAKE_ELEVENLABS_KEY,
-      ELEVENLABS_BASE_URL: elevenlabs.origin,
-    },
-  });
+  voice = await startVoiceTestApp();
+  ({ t, origin, openai } = voice);
   await t.app.settings.update({
     freeMessagesPerDay: 1_000,
     aiProfile: { name: "Mira Vale" } as never,
   });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
 
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([openai?.close(), elevenlabs?.close()]);
-});
+afterAll(() => voice?.close());
 
 beforeEach(() => {
   openai.reply = [...REPLY];
   openai.transcription = "Hello there.";
 });
 
-interface SentCompletion {
-  messages: Array<{ role: string; content: string }>;
-}
-
-/** The chat completions the fake received (the SDK's own requests), oldest first. */
-const completions = (): SentCompletion[] =>
-  openai.requests
-    .filter((request) => request.path === "/v1/chat/completions")
-    .map((request) => JSON.parse(request.body.toString()) as SentCompletion);
-
 /** The last reply prompt (not a summary update): its system text and turns. */
 function lastPrompt() {
-  const sent = completions()
+  const sent = sentChatCompletions(openai)
     .filter((entry) => !entry.messages[0]?.content.includes("private notes"))
     .at(-1);
   if (!sent) throw new Error("No prompt was sent");
@@ -329,7 +300,7 @@ describe("long-term recall", () => {
     openai.reply = ["Sam loves sailing, has a cat named Pixel and is learning Portuguese."];
     await send(fan.token, "Anyway, how are you?", first.conversationId);
     await t.app.memory.idle();
-    const summaryRequest = completions().find(
+    const summaryRequest = sentChatCompletions(openai).find(
       (entry) =>
         entry.messages[0]?.content.includes("private notes") &&
         entry.messages[1]?.content.includes("Pixel"),

@@ -1,16 +1,10 @@
-import type { AddressInfo } from "node:net";
-import {
-  FAKE_ELEVENLABS_KEY,
-  FAKE_OPENAI_KEY,
-  type FakeElevenLabs,
-  type FakeOpenAi,
-  makeWavTone,
-  startFakeElevenLabs,
-  startFakeOpenAi,
-} from "@twinline/fakes";
+import { type FakeElevenLabs, type FakeOpenAi, makeWavTone } from "@twinline/fakes";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "../../../test/accounts.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import type { TestApp } from "../../../test/create-test-app.ts";
+import { sentChatCompletions } from "../../../test/fake-providers.ts";
+import { until } from "../../../test/until.ts";
+import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts";
 import { connectVoice, type VoiceClient } from "../../../test/voice-client.ts";
 
 // Eager end of turn (docs/decisions/0042-eager-end-of-turn.md): a candidate is answered at once
@@ -20,33 +14,18 @@ import { connectVoice, type VoiceClient } from "../../../test/voice-client.ts";
 const REPLY = ["Hello there, it is lovely", " to hear you. I am doing", " great today!"];
 const UTTERANCE = makeWavTone(1);
 
+let voice: VoiceTestApp;
 let t: TestApp;
 let origin: string;
 let openai: FakeOpenAi;
 let elevenlabs: FakeElevenLabs;
 
 beforeAll(async () => {
-  [openai, elevenlabs] = await Promise.all([startFakeOpenAi(), startFakeElevenLabs()]);
-  t = await createTestApp({
-    env: {
-      OPENAI_API_KEY: FAKE_OPENAI_KEY,
-      OPENAI_BASE_URL: openai.baseUrl,
-      ELEVENLABS_API_KEY: FAKE_ELEVENLABS_KEY,
-      ELEVENLABS_BASE_URL: elevenlabs.origin,
-    },
-  });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  await Promise.all([
-    t.app.providers.tts().then((tts) => tts.listVoices()),
-    t.app.providers.llm().then((llm) => llm.listModels()),
-  ]);
-  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  voice = await startVoiceTestApp();
+  ({ t, origin, openai, elevenlabs } = voice);
 });
 
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([openai?.close(), elevenlabs?.close()]);
-});
+afterAll(() => voice?.close());
 
 beforeEach(() => {
   openai.reply = [...REPLY];
@@ -56,14 +35,6 @@ beforeEach(() => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await sleep(25);
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
 
 async function startCall(): Promise<VoiceClient> {
   const session = await signUp(t);
@@ -83,14 +54,9 @@ const sentAfterStart = (client: VoiceClient) =>
     .map((entry) => (entry.kind === "json" ? entry.message.type : "audio"))
     .filter((type) => type !== "call_started");
 
-const chatRequests = () =>
-  openai.requests.filter((request) => request.path === "/v1/chat/completions");
+const chatRequests = () => sentChatCompletions(openai);
 
-const lastChatMessages = () =>
-  JSON.parse(chatRequests().at(-1)?.body.toString() ?? "{}").messages as {
-    role: string;
-    content: string;
-  }[];
+const lastChatMessages = () => chatRequests().at(-1)?.messages ?? [];
 
 async function hangUp(client: VoiceClient) {
   client.sendJson({ type: "end" });

@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import {
   AUTH_MESSAGES,
   callCost,
@@ -8,22 +7,21 @@ import {
 } from "@twinline/contracts";
 import {
   DEFAULT_FAKE_TRANSCRIPTION,
-  FAKE_ELEVENLABS_KEY,
-  FAKE_OPENAI_KEY,
   type FakeElevenLabs,
   type FakeOpenAi,
   makeWavTone,
-  startFakeElevenLabs,
-  startFakeOpenAi,
 } from "@twinline/fakes";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call, signUp } from "../../../test/accounts.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import { call } from "../../../test/accounts.ts";
+import type { TestApp } from "../../../test/create-test-app.ts";
+import { balanceOf, signUpWithCredits } from "../../../test/credits.ts";
+import { sentChatCompletions } from "../../../test/fake-providers.ts";
 import { createManualClock, type ManualClock } from "../../../test/manual-clock.ts";
+import { until } from "../../../test/until.ts";
+import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts";
 import { connectVoice } from "../../../test/voice-client.ts";
 import { creditLedger, users, voiceCalls } from "../../db/schema/index.ts";
-import { applyCreditMovement } from "../credits/ledger.ts";
 
 const REPLY = [
   "Hello there, it is lovely",
@@ -34,6 +32,7 @@ const REPLY = [
 const UTTERANCE = makeWavTone(1);
 const RATE = 5;
 
+let voice: VoiceTestApp;
 let t: TestApp;
 let origin: string;
 let openai: FakeOpenAi;
@@ -41,73 +40,18 @@ let elevenlabs: FakeElevenLabs;
 let clock: ManualClock;
 
 beforeAll(async () => {
-  [openai, elevenlabs] = await Promise.all([startFakeOpenAi(), startFakeElevenLabs()]);
   clock = createManualClock();
-  t = await createTestApp({
-    voiceClock: clock,
-    env: {
-      OPENAI_API_KEY: FAKE_OPENAI_KEY,
-      OPENAI_BASE_URL: openai.baseUrl,
-      ELEVENLABS_API_KEY: FAKE_ELEVENLABS_KEY,
-      ELEVENLABS_BASE_URL: elevenlabs.origin,
-    },
-  });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  // The SDKs load on first use (ElevenLabs' alone takes seconds on a busy machine): load them
-  // here, so the calls below wait for the call, not for an import.
-  await Promise.all([
-    t.app.providers.tts().then((tts) => tts.listVoices()),
-    t.app.providers.llm().then((llm) => llm.listModels()),
-  ]);
-  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  voice = await startVoiceTestApp({ voiceClock: clock });
+  ({ t, origin, openai, elevenlabs } = voice);
 });
 
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([openai?.close(), elevenlabs?.close()]);
-});
+afterAll(() => voice?.close());
 
 beforeEach(() => {
   openai.reply = [...REPLY];
   openai.gapMs = 0;
   openai.hang = false;
 });
-
-/** A new user with exactly `credits` credits. */
-async function userWith(credits: number) {
-  const session = await signUp(t);
-  const db = t.app.database.db;
-  const [row] = await db
-    .select({ credits: users.credits })
-    .from(users)
-    .where(eq(users.id, session.user.id));
-  const current = row?.credits ?? 0;
-  if (current !== credits) {
-    await applyCreditMovement(db, {
-      userId: session.user.id,
-      kind: "admin_adjustment",
-      amount: credits - current,
-      sourceKey: `test:${session.user.id}`,
-    });
-  }
-  return session;
-}
-
-/** Waits for the server's side to catch up with what the client did (a socket's close). */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  expect(condition()).toBe(true);
-}
-
-async function balanceOf(userId: string): Promise<number> {
-  const [row] = await t.app.database.db
-    .select({ credits: users.credits })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row?.credits ?? Number.NaN;
-}
 
 async function callRows(userId: string) {
   return t.app.database.db.select().from(voiceCalls).where(eq(voiceCalls.userId, userId));
@@ -122,9 +66,12 @@ async function ledgerSum(callId: string): Promise<number> {
   return Number(row?.sum ?? 0);
 }
 
+/** The messages of the last chat completion the LLM was sent. */
+const lastChatMessages = () => sentChatCompletions(openai).at(-1)?.messages ?? [];
+
 describe("voice call socket", () => {
   it("a whole call: utterance, transcription, streamed reply, spoken sentence by sentence, hang-up", async () => {
-    const session = await userWith(100);
+    const session = await signUpWithCredits(t, 100);
     const client = await connectVoice(origin, session.token);
     const started = await client.next("call_started");
     expect(started).toMatchObject({
@@ -165,23 +112,14 @@ describe("voice call socket", () => {
     expect(order.lastIndexOf("audio")).toBeLessThan(order.indexOf("audio_complete"));
     // The transcription went through the SDK with the configured model; the LLM got the persona.
     expect(openai.transcriptionModels.at(-1)).toBe("whisper-1");
-    const chat = openai.requests
-      .filter((request) => request.path === "/v1/chat/completions")
-      .at(-1);
-    const sent = JSON.parse(chat?.body.toString() ?? "{}");
-    expect(sent.messages[0].content).toMatch(/^You are AI Celebrity Assistant\./);
-    expect(sent.messages.at(-1)).toEqual({ role: "user", content: DEFAULT_FAKE_TRANSCRIPTION });
+    const sent = lastChatMessages();
+    expect(sent[0]?.content).toMatch(/^You are AI Celebrity Assistant\./);
+    expect(sent.at(-1)).toEqual({ role: "user", content: DEFAULT_FAKE_TRANSCRIPTION });
 
     // A second utterance carries the first exchange as history.
     client.socket.send(UTTERANCE);
     await client.next("audio_complete");
-    const second = JSON.parse(
-      openai.requests
-        .filter((request) => request.path === "/v1/chat/completions")
-        .at(-1)
-        ?.body.toString() ?? "{}",
-    );
-    expect(second.messages.slice(1)).toEqual([
+    expect(lastChatMessages().slice(1)).toEqual([
       { role: "user", content: DEFAULT_FAKE_TRANSCRIPTION },
       { role: "assistant", content: REPLY.join("") },
       { role: "user", content: DEFAULT_FAKE_TRANSCRIPTION },
@@ -196,11 +134,11 @@ describe("voice call socket", () => {
     expect(body.pagination).toEqual({ total: 1, page: 1, limit: 10, pages: 1 });
     expect(body.calls[0]).toMatchObject({ creditsConsumed: RATE });
     expect(body.calls[0].endTime).not.toBeNull();
-    expect(await balanceOf(session.user.id)).toBe(95);
+    expect(await balanceOf(t, session.user.id)).toBe(95);
   });
 
   it("barge-in cancels the rest of the reply on the server", async () => {
-    const session = await userWith(100);
+    const session = await signUpWithCredits(t, 100);
     openai.reply = [
       "First sentence is here.",
       " Second one follows now.",
@@ -221,9 +159,7 @@ describe("voice call socket", () => {
     expect(response.interrupted).toBe(true);
     expect(response.text.length).toBeLessThan(openai.reply.join("").length);
     // The provider saw its client go: the LLM stream was aborted, not read to the end.
-    for (let i = 0; i < 50 && openai.streamsCutShort === cutBefore; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(() => openai.streamsCutShort !== cutBefore, "the aborted LLM stream");
     expect(openai.streamsCutShort).toBe(cutBefore + 1);
     const framesAtCut = client.audio().length;
     await new Promise((resolve) => setTimeout(resolve, 900));
@@ -233,7 +169,7 @@ describe("voice call socket", () => {
   });
 
   it("credits running out mid-call: a warning before the last minute, then call_ended, the balance exact", async () => {
-    const session = await userWith(17);
+    const session = await signUpWithCredits(t, 17);
     const client = await connectVoice(origin, session.token);
     const started = await client.next("call_started");
     expect(started.creditsRemaining).toBe(12);
@@ -241,10 +177,10 @@ describe("voice call socket", () => {
     await clock.advance(60_000); // minute 2 starts: 12 - 5 = 7, one more minute affordable
     const warning = await client.next("credit_warning");
     expect(warning).toMatchObject({ creditsRemaining: 7 });
-    expect(await balanceOf(session.user.id)).toBe(7);
+    expect(await balanceOf(t, session.user.id)).toBe(7);
 
     await clock.advance(60_000); // minute 3: 7 - 5 = 2
-    expect(await balanceOf(session.user.id)).toBe(2);
+    expect(await balanceOf(t, session.user.id)).toBe(2);
     await clock.advance(60_000); // minute 4 cannot be paid
     expect(await client.next("call_ended")).toMatchObject({
       message: VOICE_MESSAGES.creditsRunOut,
@@ -252,7 +188,7 @@ describe("voice call socket", () => {
     });
     expect(await client.closed).toBe(1000);
 
-    expect(await balanceOf(session.user.id)).toBe(2);
+    expect(await balanceOf(t, session.user.id)).toBe(2);
     const [row] = await callRows(session.user.id);
     expect(row).toMatchObject({
       minutesCharged: 3,
@@ -265,23 +201,24 @@ describe("voice call socket", () => {
   });
 
   it("a dropped socket not taken up again closes the record once; POST /end retried changes nothing", async () => {
-    const session = await userWith(100);
+    const session = await signUpWithCredits(t, 100);
     const client = await connectVoice(origin, session.token);
     await client.next("call_started");
     await clock.advance(75_000); // into the second minute
-    expect(await balanceOf(session.user.id)).toBe(90);
+    expect(await balanceOf(t, session.user.id)).toBe(90);
     client.socket.terminate();
     await client.closed;
     // Nobody reconnects within the grace: the call closes as dropped, at the time it dropped.
-    await until(() => t.app.voice.live.get(session.user.id)?.detached === true);
+    await until(
+      () => t.app.voice.live.get(session.user.id)?.detached === true,
+      "the server to see the socket go",
+    );
     await clock.advance(VOICE_RESUME_GRACE_MS);
-
-    let rows = await callRows(session.user.id);
-    for (let i = 0; i < 50 && rows[0]?.endedAt === null; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      rows = await callRows(session.user.id);
-    }
-    const [closed] = rows;
+    await until(
+      async () => (await callRows(session.user.id))[0]?.endedAt !== null,
+      "the dropped call's record to close",
+    );
+    const [closed] = await callRows(session.user.id);
     expect(closed).toMatchObject({ endReason: "dropped", minutesCharged: 2, creditsConsumed: 10 });
     expect(closed?.durationSeconds).toBeGreaterThan(60);
     expect(closed?.durationSeconds).toBeLessThanOrEqual(120);
@@ -303,14 +240,14 @@ describe("voice call socket", () => {
       duration: closed?.durationSeconds,
     });
     await clock.advance(120_000); // no meter is left running
-    expect(await balanceOf(session.user.id)).toBe(90);
+    expect(await balanceOf(t, session.user.id)).toBe(90);
     const after = await callRows(session.user.id);
     expect(after).toHaveLength(1);
     expect(after[0]?.endedAt?.getTime()).toBe(closed?.endedAt?.getTime());
   });
 
   it("POST /end during a live call ends it: the socket hears call_ended; a retry answers the same", async () => {
-    const session = await userWith(100);
+    const session = await signUpWithCredits(t, 100);
     const client = await connectVoice(origin, session.token);
     await client.next("call_started");
     const first = await call(t, "POST", "/api/voice-call/end", {
@@ -326,11 +263,11 @@ describe("voice call socket", () => {
     });
     expect(again.json()).toEqual(first.json());
     expect(first.json().call.creditsConsumed).toBe(RATE);
-    expect(await balanceOf(session.user.id)).toBe(95);
+    expect(await balanceOf(t, session.user.id)).toBe(95);
   });
 
   it("one live call per user: a second socket takes over and the first hears call_ended", async () => {
-    const session = await userWith(100);
+    const session = await signUpWithCredits(t, 100);
     const first = await connectVoice(origin, session.token);
     await first.next("call_started");
     const second = await connectVoice(origin, session.token);
@@ -344,7 +281,7 @@ describe("voice call socket", () => {
   });
 
   it("refuses a deactivated user, a missing token, low credits and voice turned off", async () => {
-    const deactivated = await userWith(100);
+    const deactivated = await signUpWithCredits(t, 100);
     await t.app.database.db
       .update(users)
       .set({ isActive: false })
@@ -360,7 +297,7 @@ describe("voice call socket", () => {
     await anonymous.next("error");
     expect(await anonymous.closed).toBe(VOICE_CLOSE_CODES.unauthorized);
 
-    const poor = await userWith(RATE - 1);
+    const poor = await signUpWithCredits(t, RATE - 1);
     const low = await connectVoice(origin, poor.token);
     expect(await low.next("error")).toEqual({
       type: "error",
@@ -377,7 +314,7 @@ describe("voice call socket", () => {
       voiceEnabled: true,
     });
 
-    const rich = await userWith(100);
+    const rich = await signUpWithCredits(t, 100);
     await t.app.settings.update({ aiProfile: { enableVoiceConversation: false } });
     try {
       const off = await connectVoice(origin, rich.token);
@@ -389,11 +326,11 @@ describe("voice call socket", () => {
     } finally {
       await t.app.settings.update({ aiProfile: { enableVoiceConversation: true } });
     }
-    expect(await balanceOf(rich.user.id)).toBe(100);
+    expect(await balanceOf(t, rich.user.id)).toBe(100);
   });
 
   it("REST: process answers with the persona, synthesize answers audio, bad input is 400", async () => {
-    const session = await userWith(100);
+    const session = await signUpWithCredits(t, 100);
     const processed = await call(t, "POST", "/api/voice-call/process", {
       token: session.token,
       body: { text: "How are you?" },

@@ -255,7 +255,7 @@ export interface PaymentsProvider {
   retrieveDispute(disputeId: string): Promise<DisputeInfo | null>;
 }
 
-/** The sandbox's state (billing/sandbox-store.ts keeps it in the database). */
+/** The sandbox's state (billing/checkout/sandbox-store.ts keeps it in the database). */
 export interface SandboxStore {
   put(id: string, object: string, data: Record<string, unknown>): Promise<void>;
   get(id: string): Promise<Record<string, unknown> | null>;

@@ -47,7 +47,7 @@ export function ConfirmDialog({
           <AlertDialog.Title className="font-display text-lg font-bold text-stone-900 dark:text-white">
             {title}
           </AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-stone-600 dark:text-stone-300">
+          <AlertDialog.Description className="mt-2 text-sm break-words text-stone-600 dark:text-stone-300">
             {description}
           </AlertDialog.Description>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

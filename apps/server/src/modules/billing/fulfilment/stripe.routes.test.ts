@@ -3,13 +3,14 @@ import {
   mySubscriptionResponseSchema,
   planChangeResultSchema,
 } from "@twinline/contracts";
-import { FAKE_STRIPE_SECRET_KEY, type FakeStripe, startFakeStripe } from "@twinline/fakes";
+import type { FakeStripe } from "@twinline/fakes";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
 import { balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
-import { deliver, signEvent, WEBHOOK_SECRET } from "../../../../test/stripe-webhooks.ts";
+import type { TestApp } from "../../../../test/create-test-app.ts";
+import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { deliver, signEvent } from "../../../../test/stripe-webhooks.ts";
 import {
   creditLedger,
   creditPackages,
@@ -26,22 +27,15 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
+  let stripe: StripeTestApp | undefined;
 
   beforeAll(async () => {
-    fake = await startFakeStripe();
-    t = await createTestApp({
-      env: {
-        STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY,
-        STRIPE_API_BASE: fake.origin,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        PUBLIC_URL: "https://twinline.example",
-      },
-    });
+    stripe = await createStripeTestApp();
+    ({ t, fake } = stripe);
     admin = (await adminSession(t)).token;
   });
   afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+    await stripe?.close();
   });
 
   const db = () => t.app.database.db;

@@ -3,13 +3,14 @@ import {
   adminSubscriptionTransactionsResponseSchema,
   userTransactionsResponseSchema,
 } from "@twinline/contracts";
-import { FAKE_STRIPE_SECRET_KEY, type FakeStripe, startFakeStripe } from "@twinline/fakes";
+import type { FakeStripe } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../../test/accounts.ts";
 import { adminCreditRows, balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
+import type { TestApp } from "../../../../test/create-test-app.ts";
 import { createManualClock, type ManualClock } from "../../../../test/manual-clock.ts";
-import { deliver, WEBHOOK_SECRET } from "../../../../test/stripe-webhooks.ts";
+import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { deliver } from "../../../../test/stripe-webhooks.ts";
 import { CHECKOUT_SWEEP_AFTER_MS } from "../checkout/checkout-sweep.ts";
 
 type Json = Record<string, unknown>;
@@ -19,24 +20,16 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
   let fake: FakeStripe;
   let admin: string;
   let clock: ManualClock;
+  let stripe: StripeTestApp | undefined;
 
   beforeAll(async () => {
-    fake = await startFakeStripe();
     clock = createManualClock();
-    t = await createTestApp({
-      billingClock: clock,
-      env: {
-        STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY,
-        STRIPE_API_BASE: fake.origin,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        PUBLIC_URL: "https://twinline.example",
-      },
-    });
+    stripe = await createStripeTestApp({ billingClock: clock });
+    ({ t, fake } = stripe);
     admin = (await adminSession(t)).token;
   });
   afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+    await stripe?.close();
   });
 
   const checkout = async (token: string, path: string, body: object) => {

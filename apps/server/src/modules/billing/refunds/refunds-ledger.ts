@@ -131,6 +131,21 @@ export async function settleRefund(
   return settled ?? refund;
 }
 
+/** A refund claim of a payment: what every kind of claim (admin, provider, dispute) holds. */
+export const refundClaim = (
+  payment: PaymentRow,
+  claim: Pick<
+    typeof paymentRefunds.$inferInsert,
+    "kind" | "amountMinor" | "reason" | "sourceKey" | "adminId" | "providerRefundId" | "metadata"
+  >,
+): typeof paymentRefunds.$inferInsert => ({
+  paymentId: payment.id,
+  userId: payment.userId,
+  provider: payment.provider,
+  currency: payment.currency,
+  ...claim,
+});
+
 /** The payment a provider payment id (payment intent or charge) belongs to, locked. */
 async function paymentOfProviderIds(
   tx: Database,
@@ -160,17 +175,15 @@ async function recordExternal(
   const amountMinor = Math.min(input.amountMinor, await refundableMinor(tx, payment));
   const [claimed] = await tx
     .insert(paymentRefunds)
-    .values({
-      paymentId: payment.id,
-      userId: payment.userId,
-      kind: input.kind,
-      provider: payment.provider,
-      amountMinor: Math.max(0, amountMinor),
-      currency: payment.currency,
-      reason: input.reason,
-      providerRefundId: input.providerId,
-      sourceKey: `${input.kind}:${input.providerId}`,
-    })
+    .values(
+      refundClaim(payment, {
+        kind: input.kind,
+        amountMinor: Math.max(0, amountMinor),
+        reason: input.reason,
+        providerRefundId: input.providerId,
+        sourceKey: `${input.kind}:${input.providerId}`,
+      }),
+    )
     .onConflictDoNothing()
     .returning({ id: paymentRefunds.id });
   if (claimed) await settleRefund(tx, claimed.id, input.providerId);

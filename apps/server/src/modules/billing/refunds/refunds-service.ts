@@ -21,7 +21,13 @@ import {
   type SandboxPayments,
 } from "../../../providers/payments/index.ts";
 import { providerCall } from "../provider-call.ts";
-import { lockPayment, refundableMinor, settleRefund, toPaymentRefund } from "./refunds-ledger.ts";
+import {
+  lockPayment,
+  refundableMinor,
+  refundClaim,
+  settleRefund,
+  toPaymentRefund,
+} from "./refunds-ledger.ts";
 
 export interface RefundsServiceOptions {
   db: Database;
@@ -158,18 +164,16 @@ export function createRefundsService(options: RefundsServiceOptions) {
       }
       const [claimed] = await tx
         .insert(paymentRefunds)
-        .values({
-          paymentId: payment.id,
-          userId: payment.userId,
-          kind: input.kind,
-          provider: payment.provider,
-          amountMinor,
-          currency: payment.currency,
-          reason: input.reason,
-          sourceKey: input.sourceKey,
-          adminId: input.adminId,
-          metadata: input.metadata ?? {},
-        })
+        .values(
+          refundClaim(payment, {
+            kind: input.kind,
+            amountMinor,
+            reason: input.reason,
+            sourceKey: input.sourceKey,
+            adminId: input.adminId,
+            metadata: input.metadata ?? {},
+          }),
+        )
         .returning();
       if (!claimed) throw new Error("The refund claim was not written");
       return { claim: claimed, providerPaymentId: payment.stripePaymentId, replay: false };

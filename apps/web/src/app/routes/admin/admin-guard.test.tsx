@@ -197,5 +197,19 @@ describe("admin layout", () => {
     expect(await screen.findByRole("dialog", { name: "Admin menu" })).toBeInTheDocument();
     await user.keyboard("{Escape}");
     await waitFor(() => expect(screen.queryByTestId("admin-sidebar")).not.toBeInTheDocument());
+    await waitFor(() => expect(open).toHaveFocus());
+  });
+
+  it("gives focus back to Change Password when its dialog closes on Escape", async () => {
+    signInAdmin();
+    mockAdminApi({ "GET /api/admin/users": () => jsonResponse(usersPage([])) });
+    renderApp("/admin/users");
+    const opener = await screen.findByRole("button", { name: "Change Password" });
+    const user = userEvent.setup();
+    await user.click(opener);
+    await screen.findByRole("dialog", { name: "Change Password" });
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(opener).toHaveFocus());
   });
 });

@@ -187,11 +187,15 @@ describe("AI Training", () => {
 
     fail = false;
     await user.keyboard("{Escape}");
-    await user.click(screen.getByRole("button", { name: "Delete fan-guide.pdf" }));
+    const opener = screen.getByRole("button", { name: "Delete fan-guide.pdf" });
+    await waitFor(() => expect(opener).toHaveFocus());
+    await user.click(opener);
     dialog = await screen.findByRole("alertdialog");
     await user.click(within(dialog).getByRole("button", { name: "Delete" }));
     expect(await screen.findByText("No knowledge documents yet")).toBeInTheDocument();
     expect(api.callsTo("DELETE /api/ai-training/knowledge-documents/d1")).toHaveLength(2);
+    // Its Delete button went with the row: focus goes to the nearest control, not the page top.
+    await waitFor(() => expect(screen.getByLabelText("Upload PDF")).toHaveFocus());
   });
 
   it("uploads a voice sample with progress and plays the stored one", async () => {

@@ -1,10 +1,9 @@
-import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AiTraining, KnowledgeDocument } from "@twinline/contracts";
-import { FileText, LoaderCircle, Trash2, Upload } from "lucide-react";
+import { FileText, Trash2, Upload } from "lucide-react";
 import { useState } from "react";
 import toast from "react-hot-toast";
-import { buttonClasses, destructiveButtonClasses } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
 import { formatDateTime } from "@/lib/format";
@@ -129,35 +128,18 @@ export function KnowledgeDocuments({ documents }: { documents: KnowledgeDocument
         )}
       </div>
 
-      <AlertDialog.Root open={target !== null} onOpenChange={(open) => !open && setTarget(null)}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="fixed inset-0 z-50 bg-stone-950/50 backdrop-blur-sm" />
-          <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-stone-200 bg-white p-6 shadow-2xl dark:border-white/10 dark:bg-stone-900">
-            <AlertDialog.Title className="font-display text-lg font-bold text-stone-900 dark:text-white">
-              Delete document?
-            </AlertDialog.Title>
-            <AlertDialog.Description className="mt-2 text-sm break-words text-stone-600 dark:text-stone-400">
-              {target?.originalName} and its passages are removed; the persona stops using them.
-            </AlertDialog.Description>
-            <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <AlertDialog.Cancel className={buttonClasses("secondary", "md")}>
-                Cancel
-              </AlertDialog.Cancel>
-              <button
-                type="button"
-                disabled={remove.isPending}
-                onClick={() => target && remove.mutate(target)}
-                className={buttonClasses("primary", "md", destructiveButtonClasses)}
-              >
-                {remove.isPending && (
-                  <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-                )}
-                Delete
-              </button>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
+      <ConfirmDialog
+        open={target !== null}
+        pending={remove.isPending}
+        title="Delete document?"
+        description={
+          <>{target?.originalName} and its passages are removed; the persona stops using them.</>
+        }
+        confirmLabel="Delete"
+        destructive
+        onConfirm={() => target && remove.mutate(target)}
+        onCancel={() => setTarget(null)}
+      />
     </Section>
   );
 }

@@ -8,6 +8,7 @@ import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
+import { useFocusReturn } from "@/components/ui/use-focus-return";
 import { ApiError, errorMessage } from "@/lib/api-client";
 import { CHANGE_PASSWORD_FAILED, changeAdminPassword } from "../api/admin-auth";
 import { type ChangePasswordValues, changePasswordError } from "../api/password-rules";
@@ -44,11 +45,15 @@ interface ChangePasswordDialogProps {
  * the new passwords must match and be at least 6 characters; Save stays disabled until they do.
  */
 export function ChangePasswordDialog({ open, onOpenChange }: ChangePasswordDialogProps) {
+  const focusReturn = useFocusReturn();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-stone-950/50 backdrop-blur-sm" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-stone-200 bg-white p-6 shadow-2xl dark:border-white/10 dark:bg-stone-900">
+        <Dialog.Content
+          {...focusReturn}
+          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-stone-200 bg-white p-6 shadow-2xl dark:border-white/10 dark:bg-stone-900"
+        >
           {/* Mounted only while open, so every opening starts empty. */}
           {open && <ChangePasswordForm onDone={() => onOpenChange(false)} />}
         </Dialog.Content>

@@ -5,6 +5,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { LogoMark } from "@/components/ui/logo";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
+import { useFocusReturn } from "@/components/ui/use-focus-return";
 import { useSidebar } from "../hooks/use-sidebar";
 import { ADMIN_NAV_ITEMS } from "./nav-items";
 
@@ -92,6 +93,8 @@ export function AdminLayout({ admin, onLogout, renderChangePassword }: AdminLayo
   const sidebar = useSidebar();
   const location = useLocation();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  // The drawer opens from the header's own button, not a Radix Trigger.
+  const drawerFocusReturn = useFocusReturn();
   const collapsed = !sidebar.isMobile && !sidebar.open;
   const { isMobile, setOpen } = sidebar;
 
@@ -122,6 +125,7 @@ export function AdminLayout({ admin, onLogout, renderChangePassword }: AdminLayo
           <Dialog.Portal>
             <Dialog.Overlay className="fixed inset-0 z-40 bg-stone-950/50 backdrop-blur-sm" />
             <Dialog.Content
+              {...drawerFocusReturn}
               data-testid="admin-sidebar"
               data-state-sidebar="drawer"
               aria-describedby={undefined}

@@ -1,0 +1,40 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { csrfToken } from "./accounts";
+
+/** A card the sandbox checkout accepts (4000 0000 0000 0002 is declined). */
+const PAYING_CARD = "4242 4242 4242 4242";
+
+/** The balance the fan's credits page shows. */
+export async function creditBalance(page: Page): Promise<number> {
+  const text = (await page.getByTestId("credit-balance").textContent()) ?? "";
+  return Number(text.replace(/[^\d]/g, ""));
+}
+
+/** Once on the sandbox checkout page, fills its card form and pays. */
+export async function payInSandbox(page: Page, card = PAYING_CARD) {
+  await page.waitForURL(/\/checkout\/sandbox\//);
+  await page.getByLabel("Card number").fill(card);
+  await page.getByLabel("Expiry").fill("12/40");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: /^Pay / }).click();
+}
+
+/**
+ * Creates a credit package (`/api/credit-packages`) or a plan (`/api/subscriptions`) through the
+ * admin API with the admin's `token`, for tests of something other than their forms (those are
+ * billing.test.ts's).
+ */
+export async function createAsAdmin(
+  page: Page,
+  baseUrl: string,
+  token: string,
+  path: "/api/credit-packages" | "/api/subscriptions",
+  data: Record<string, unknown>,
+) {
+  const created = await page.context().request.post(`${baseUrl}${path}`, {
+    headers: { "csrf-token": await csrfToken(page, baseUrl), authorization: `Bearer ${token}` },
+    data,
+  });
+  expect(created.status(), await created.text()).toBe(201);
+}
