@@ -7,15 +7,10 @@ import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { ListPager } from "@/components/ui/list-pager";
 import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
-import {
-  PagedTable,
-  type TableColumn,
-  TableEmptyMessage,
-  usePageRange,
-} from "@/components/ui/paged-table";
-import { Pager } from "@/components/ui/pager";
+import { PagedTable, type TableColumn, TableEmptyMessage } from "@/components/ui/paged-table";
 import { EmailText, PersonNameCell } from "@/components/ui/person-cells";
 import { useDebouncedSearch } from "@/components/ui/search-box";
 import { tdClasses, wordWrapTdClasses } from "@/components/ui/sortable-header";
@@ -81,7 +76,6 @@ export function AdminChatLogsPage() {
 
   const pagination = logs.data?.pagination;
   const rows = logs.data?.logs ?? [];
-  const { first, last } = usePageRange(pagination, params.page, (page) => update({ page }));
 
   const filtered =
     params.search !== "" ||
@@ -213,18 +207,12 @@ export function AdminChatLogsPage() {
             {!logs.isPending && rows.length === 0 && (
               <TableEmptyMessage>No chat logs found</TableEmptyMessage>
             )}
-            <Pager
+            <ListPager
+              pagination={pagination}
               page={params.page}
-              pages={pagination?.pages ?? 1}
               disabled={logs.isFetching}
               onPage={(page) => update({ page })}
-              summary={
-                pagination
-                  ? pagination.total > 0
-                    ? `Showing ${first} to ${last} of ${pagination.total} conversations`
-                    : "Showing 0 conversations"
-                  : undefined
-              }
+              noun="conversations"
             />
           </>
         )}
