@@ -127,6 +127,18 @@ for (let i = 0; i < USERS; i++) {
     name: `Bench ${i}`,
     email: `bench-${i}-${Date.now()}@example.com`,
   });
+  if (i === 0) {
+    // Phase 2 times user 0's replies against the provider's answers, one for one; its summary
+    // refresh (background provider calls after a reply) would add answers it cannot tell apart,
+    // so that fan has memory off. What recall costs is phase 3's figure (long-history.ts).
+    const off = await app.inject({
+      method: "PATCH",
+      url: "/api/memory",
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      payload: { enabled: false },
+    });
+    if (off.statusCode !== 200) throw new Error(`bench setup: ${off.statusCode} ${off.body}`);
+  }
   const first = await app.inject({
     method: "POST",
     url: "/api/chat/message",

@@ -14,6 +14,11 @@ export interface UseListParamsOptions<Params> {
   fixed?: Partial<Params>;
 }
 
+/** firstSortOrder of the people lists: name and e-mail start A to Z; dates and numbers largest first. */
+export function namesAscendingFirst(field: string): SortOrder {
+  return field === "name" || field === "email" ? 1 : -1;
+}
+
 /** Each key read on its own: one bad value in the address falls back to its default alone. */
 function readParams<S extends ListQuerySchema>(schema: S, search: URLSearchParams): z.output<S> {
   const params: Record<string, unknown> = {};

@@ -22,6 +22,9 @@ const sizes: Record<ButtonSize, string> = {
   lg: "h-12 px-6 text-base sm:h-13 sm:px-7",
 };
 
+/** Turns a primary button red, for what cannot be undone lightly. */
+export const destructiveButtonClasses = "from-red-600 to-red-500 shadow-red-600/25";
+
 export function buttonClasses(
   variant: ButtonVariant = "primary",
   size: ButtonSize = "md",

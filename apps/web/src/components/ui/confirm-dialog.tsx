@@ -2,7 +2,7 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { clsx } from "clsx";
 import { LoaderCircle } from "lucide-react";
 import type { ReactNode } from "react";
-import { buttonClasses } from "./button";
+import { buttonClasses, destructiveButtonClasses } from "./button";
 import { useFocusReturn } from "./use-focus-return";
 
 interface ConfirmDialogProps {
@@ -60,7 +60,7 @@ export function ConfirmDialog({
               onClick={onConfirm}
               className={clsx(
                 buttonClasses("primary", "md"),
-                destructive && "from-red-600 to-red-500 shadow-red-600/25",
+                destructive && destructiveButtonClasses,
               )}
             >
               {pending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}

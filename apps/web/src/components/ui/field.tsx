@@ -17,100 +17,90 @@ interface FieldProps extends Omit<ComponentPropsWithRef<"input">, "id"> {
   id?: string;
 }
 
+/** What an input needs from its frame: its id and its accessible state. */
+interface ControlProps {
+  id: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+}
+
+/** The input's own attributes: all but what the frame draws. */
+type InputProps = Omit<FieldProps, "label" | "error" | "hint" | "labelAside" | "id" | "className">;
+
 /** A labelled input with its hint and error, wired for screen readers. */
-export function TextField({ label, error, hint, labelAside, id, className, ...input }: FieldProps) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
+export function TextField(props: FieldProps) {
   return (
     <FieldFrame
-      inputId={inputId}
-      label={label}
-      error={error}
-      hint={hint}
-      labelAside={labelAside}
-      className={className}
-    >
-      {(describedBy) => (
-        <input
-          id={inputId}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          className={inputClasses}
-          {...input}
-        />
-      )}
-    </FieldFrame>
+      {...props}
+      render={(control, input) => <input {...control} className={inputClasses} {...input} />}
+    />
   );
 }
 
 /** A password input with a show/hide toggle. */
-export function PasswordField({
+export function PasswordField(props: Omit<FieldProps, "type">) {
+  return (
+    <FieldFrame
+      {...props}
+      render={(control, input) => (
+        <PasswordControl control={control} label={props.label} input={input} />
+      )}
+    />
+  );
+}
+
+/** The password input and its show/hide button. */
+function PasswordControl({
+  control,
+  label,
+  input,
+}: {
+  control: ControlProps;
+  /** The field's label, which names the button ("Show password"). */
+  label: string;
+  input: InputProps;
+}) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <div className="relative">
+      <input
+        {...control}
+        type={visible ? "text" : "password"}
+        className={clsx(inputClasses, "pr-12")}
+        {...input}
+      />
+      <button
+        type="button"
+        onClick={() => setVisible((v) => !v)}
+        aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+        aria-pressed={visible}
+        className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-xl text-stone-500 transition hover:text-stone-800 dark:text-stone-400 dark:hover:text-white"
+      >
+        {visible ? (
+          <EyeOff aria-hidden="true" className="size-5" />
+        ) : (
+          <Eye aria-hidden="true" className="size-5" />
+        )}
+      </button>
+    </div>
+  );
+}
+
+/** The label, the hint and the error around an input, the input's ids and state wired to them. */
+function FieldFrame({
   label,
   error,
   hint,
   labelAside,
   id,
   className,
+  render,
   ...input
-}: Omit<FieldProps, "type">) {
+}: FieldProps & {
+  render: (control: ControlProps, input: InputProps) => ReactNode;
+}) {
   const autoId = useId();
   const inputId = id ?? autoId;
-  const [visible, setVisible] = useState(false);
-  return (
-    <FieldFrame
-      inputId={inputId}
-      label={label}
-      error={error}
-      hint={hint}
-      labelAside={labelAside}
-      className={className}
-    >
-      {(describedBy) => (
-        <div className="relative">
-          <input
-            id={inputId}
-            type={visible ? "text" : "password"}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
-            className={clsx(inputClasses, "pr-12")}
-            {...input}
-          />
-          <button
-            type="button"
-            onClick={() => setVisible((v) => !v)}
-            aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
-            aria-pressed={visible}
-            className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-xl text-stone-500 transition hover:text-stone-800 dark:text-stone-400 dark:hover:text-white"
-          >
-            {visible ? (
-              <EyeOff aria-hidden="true" className="size-5" />
-            ) : (
-              <Eye aria-hidden="true" className="size-5" />
-            )}
-          </button>
-        </div>
-      )}
-    </FieldFrame>
-  );
-}
-
-function FieldFrame({
-  inputId,
-  label,
-  error,
-  hint,
-  labelAside,
-  className,
-  children,
-}: {
-  inputId: string;
-  label: string;
-  error?: string;
-  hint?: ReactNode;
-  labelAside?: ReactNode;
-  className?: string;
-  children: (describedBy: string | undefined) => ReactNode;
-}) {
   const hintId = `${inputId}-hint`;
   const errorId = `${inputId}-error`;
   const describedBy =
@@ -122,7 +112,14 @@ function FieldFrame({
           {label}
         </label>
       </div>
-      {children(describedBy)}
+      {render(
+        {
+          id: inputId,
+          "aria-invalid": error ? true : undefined,
+          "aria-describedby": describedBy,
+        },
+        input,
+      )}
       {/* Shown beside the label but after the input in the DOM, so Tab reaches the input first
           (Email, then Password, then "Forgot password?"). */}
       {labelAside ? (

@@ -139,3 +139,10 @@ export function usePageRange(
   const last = pagination ? Math.min(pagination.page * pagination.limit, pagination.total) : 0;
   return { first, last };
 }
+
+/** What a table says when it has no rows: under it, so it stays centred on narrow screens. */
+export function TableEmptyMessage({ children }: { children: ReactNode }) {
+  return (
+    <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">{children}</p>
+  );
+}

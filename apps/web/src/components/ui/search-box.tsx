@@ -1,5 +1,5 @@
 import { Search, X } from "lucide-react";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 
 /** Search waits this long after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -71,5 +71,30 @@ export function SearchBox({
         </button>
       )}
     </div>
+  );
+}
+
+/** The search of a users table's title row: by name or e-mail. */
+export function UserSearchBox({
+  value,
+  onChange,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <SearchBox
+      id={id}
+      value={value}
+      onChange={onChange}
+      placeholder="Search by name or email"
+      className="w-full sm:max-w-xs"
+      inputClassName="h-10 w-full rounded-xl border border-stone-300 bg-white pr-9 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500 [&::-webkit-search-cancel-button]:hidden"
+    >
+      <label htmlFor={id} className="sr-only">
+        Search users by name or email
+      </label>
+    </SearchBox>
   );
 }

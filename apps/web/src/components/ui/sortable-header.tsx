@@ -40,13 +40,8 @@ export const thClasses =
 const cellClasses = "px-3 py-3 text-sm text-stone-700 dark:text-stone-300";
 export const tdClasses = `${cellClasses} whitespace-nowrap`;
 /**
- * A cell that wraps only between words (a date, a period) so a wide table can fit; text that
- * must stay whole on one line (a name, an e-mail, an id) is cut with an ellipsis inside it.
+ * A cell that wraps only between words (a name, a date, a period; an e-mail where EmailText
+ * allows) so a wide table can fit without breaking a word; text that must stay whole on one line
+ * (an id) is cut with an ellipsis inside it.
  */
 export const wordWrapTdClasses = cellClasses;
-/**
- * A cell whose text (a name, an e-mail) wraps anywhere instead of widening the table; used in
- * place of tdClasses (both set white-space, and the stylesheet's order, not the class order,
- * would decide).
- */
-export const wrapTdClasses = `${cellClasses} wrap-anywhere`;

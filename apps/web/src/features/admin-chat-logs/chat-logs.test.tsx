@@ -97,6 +97,14 @@ describe("chat logs screen", () => {
     expect(screen.getByText("Showing 1 to 10 of 25 conversations")).toBeInTheDocument();
   });
 
+  it("counts conversations with thousands separators, as every count of the admin area", async () => {
+    logsApi({
+      "GET /api/admin/chat-logs": () => jsonResponse(logsPage([jane, bob], 1, 140_037)),
+    });
+    renderApp("/admin/chat-logs");
+    expect(await screen.findByText("Showing 1 to 10 of 140,037 conversations")).toBeInTheDocument();
+  });
+
   it("shows five skeleton rows while loading and the empty message", async () => {
     let answer: (r: Response) => void = () => {};
     logsApi({

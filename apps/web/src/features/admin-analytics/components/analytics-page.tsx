@@ -3,17 +3,17 @@ import { userAnalyticsQuerySchema } from "@twinline/contracts";
 import { clsx } from "clsx";
 import type { LucideIcon } from "lucide-react";
 import { Clock, Timer, Users } from "lucide-react";
-import { useId } from "react";
 import { Card } from "@/components/ui/card";
+import { ListPager } from "@/components/ui/list-pager";
 import { PageHeader } from "@/components/ui/page-header";
-import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
-import { Pager } from "@/components/ui/pager";
-import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
+import { PagedTable, type TableColumn, TableEmptyMessage } from "@/components/ui/paged-table";
+import { EmailCell, PersonNameCell } from "@/components/ui/person-cells";
+import { UserSearchBox, useDebouncedSearch } from "@/components/ui/search-box";
 import { Skeleton } from "@/components/ui/skeleton";
-import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
-import { UserAvatar } from "@/components/ui/user-avatar";
+import { tdClasses } from "@/components/ui/sortable-header";
+import { TableToolbar } from "@/components/ui/table-toolbar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { useListParams } from "@/hooks/use-list-params";
+import { namesAscendingFirst, useListParams } from "@/hooks/use-list-params";
 import { errorMessage } from "@/lib/api-client";
 import { formatDateTime, formatDuration } from "@/lib/format";
 import { ANALYTICS_PAGE_SIZE, userAnalyticsQuery } from "../api/analytics";
@@ -29,7 +29,6 @@ const COLUMNS: TableColumn<SortField>[] = [
 ];
 
 const FIXED = { limit: ANALYTICS_PAGE_SIZE };
-const firstSortOrder = (field: string) => (field === "name" || field === "email" ? 1 : -1);
 
 export const ANALYTICS_TEXT = { fallbackError: "Failed to fetch user analytics" } as const;
 
@@ -65,10 +64,9 @@ function SummaryCard({
 
 /** /admin/UserAnalytics: the three totals and the searchable, sortable, paged table. */
 export function AdminUserAnalyticsPage() {
-  const searchId = useId();
   const { params, update, filter, sort } = useListParams(userAnalyticsQuerySchema, {
     fixed: FIXED,
-    firstSortOrder,
+    firstSortOrder: namesAscendingFirst,
   });
   const analytics = useQuery(userAnalyticsQuery(params));
   const [searchText, setSearchText] = useDebouncedSearch(params.search ?? "", (search) =>
@@ -80,7 +78,6 @@ export function AdminUserAnalyticsPage() {
   const body = analytics.data;
   const rows = body?.data.userInteractions ?? [];
   const pagination = body?.pagination;
-  const { first, last } = usePageRange(pagination, params.page, (page) => update({ page }));
   const pending = analytics.isPending;
 
   return (
@@ -121,23 +118,9 @@ export function AdminUserAnalyticsPage() {
       </div>
 
       <Card className="overflow-hidden">
-        <div className="flex flex-col gap-3 border-b border-stone-200 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-white/10">
-          <h2 className="font-display text-lg font-semibold text-stone-900 dark:text-white">
-            User Interactions
-          </h2>
-          <SearchBox
-            id={searchId}
-            value={searchText}
-            onChange={setSearchText}
-            placeholder="Search by name or email"
-            className="w-full sm:max-w-xs"
-            inputClassName="h-10 w-full rounded-xl border border-stone-300 bg-white pr-9 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500 [&::-webkit-search-cancel-button]:hidden"
-          >
-            <label htmlFor={searchId} className="sr-only">
-              Search users by name or email
-            </label>
-          </SearchBox>
-        </div>
+        <TableToolbar title="User Interactions">
+          <UserSearchBox value={searchText} onChange={setSearchText} />
+        </TableToolbar>
         <PagedTable
           caption="User interactions"
           columns={COLUMNS}
@@ -154,13 +137,10 @@ export function AdminUserAnalyticsPage() {
               data-testid="analytics-row"
               className="hover:bg-stone-50 dark:hover:bg-white/[0.03]"
             >
-              <td className={clsx(wrapTdClasses, "min-w-[8rem]")}>
-                <div className="flex items-center gap-3">
-                  <UserAvatar name={row.name} email={row.email} image={row.profileImage} />
-                  <span className="font-medium text-stone-900 dark:text-white">{row.name}</span>
-                </div>
-              </td>
-              <td className={clsx(wrapTdClasses, "min-w-[9rem]")}>{row.email}</td>
+              <PersonNameCell person={row}>
+                <span className="font-medium text-stone-900 dark:text-white">{row.name}</span>
+              </PersonNameCell>
+              <EmailCell email={row.email} />
               <td className={clsx(tdClasses, "tabular-nums")}>
                 {formatDuration(row.interactionTime)}
               </td>
@@ -172,22 +152,16 @@ export function AdminUserAnalyticsPage() {
           ))}
         </PagedTable>
         {!pending && !analytics.isError && rows.length === 0 && (
-          <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
+          <TableEmptyMessage>
             {params.search ? `No users match "${params.search}"` : "No user interactions yet"}
-          </p>
+          </TableEmptyMessage>
         )}
-        <Pager
+        <ListPager
+          pagination={pagination}
           page={params.page}
-          pages={pagination?.pages ?? 1}
-          disabled={analytics.isFetching}
           onPage={(page) => update({ page })}
-          summary={
-            pagination
-              ? pagination.total > 0
-                ? `Showing ${first} to ${last} of ${pagination.total.toLocaleString("en-US")} users`
-                : "Showing 0 users"
-              : undefined
-          }
+          disabled={analytics.isFetching}
+          noun="users"
         />
       </Card>
     </div>

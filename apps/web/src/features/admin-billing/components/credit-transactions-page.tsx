@@ -6,53 +6,37 @@ import {
   CREDIT_TRANSACTIONS_CSV_COLUMNS,
   creditTransactionCsvRow,
 } from "@twinline/contracts";
-import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
 import { useListParams } from "@/hooks/use-list-params";
-import { formatDateTime, formatMoney } from "@/lib/format";
 import { creditTransactionsQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
+import {
+  amountColumn,
+  dateColumn,
+  paymentStatusColumn,
+  transactionIdColumn,
+  truncatedColumn,
+  userColumn,
+} from "./transaction-columns";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { RevenueCards, Truncated, UserCell } from "./ui";
+import { RevenueCards } from "./ui";
 
 type Row = AdminCreditTransaction;
 
 const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[number]>[] = [
-  {
-    label: "Date",
-    sortBy: "transactionDate",
-    cell: (r) => formatDateTime(r.transactionDate, "N/A"),
-  },
-  { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
+  dateColumn("transactionDate", (r) => r.transactionDate),
+  userColumn,
   {
     label: "Credits",
     sortBy: "credits",
     cellClassName: "tabular-nums",
     cell: (r) => r.credits.toLocaleString("en-US"),
   },
-  {
-    label: "Amount",
-    sortBy: "amount",
-    cellClassName: "tabular-nums",
-    cell: (r) => formatMoney(r.amount, r.currency),
-  },
-  {
-    label: "Status",
-    sortBy: "status",
-    cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
-  },
-  {
-    label: "Package",
-    sortBy: "packageName",
-    cell: (r) => <Truncated text={r.metadata.packageName ?? "N/A"} className="max-w-32" />,
-  },
-  {
-    label: "Transaction ID",
-    sortBy: "stripePaymentId",
-    cellClassName: "font-mono text-xs",
-    cell: (r) => <Truncated text={r.stripePaymentId ?? "N/A"} className="max-w-32" />,
-  },
+  amountColumn,
+  paymentStatusColumn,
+  truncatedColumn("Package", "packageName", (r) => r.metadata.packageName),
+  transactionIdColumn("stripePaymentId", (r) => r.stripePaymentId),
 ];
 
 const CSV: CsvExport<Row> = {

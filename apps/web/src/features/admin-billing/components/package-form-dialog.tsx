@@ -9,10 +9,10 @@ import {
 import { useEffect } from "react";
 import { type Control, useForm, useWatch } from "react-hook-form";
 import { TextField } from "@/components/ui/field";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { formatMoney } from "@/lib/format";
 import { discountedPrice } from "@/lib/money";
 import { CheckboxField, CurrencyField, PriceField, TextAreaField } from "./form-controls";
-import { FormDialog } from "./form-dialog";
 
 /** New package default: 100 credits, 9.99 usd, discount 0 (admin-side spec, section 9). */
 const DEFAULTS: CreditPackageCreateInput = {
@@ -108,6 +108,8 @@ export function PackageFormDialog({
       submitLabel={editing ? "Save Changes" : "Create Package"}
       onSubmit={handleSubmit(onSubmit)}
       onClose={onClose}
+      padded
+      className="max-w-lg"
     >
       <TextField label="Package name" error={errors.name?.message} {...register("name")} />
       <TextAreaField label="Description" {...register("description")} />

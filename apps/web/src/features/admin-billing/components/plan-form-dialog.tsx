@@ -10,6 +10,7 @@ import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { TextField } from "@/components/ui/field";
+import { FormDialog } from "@/components/ui/form-dialog";
 import {
   CheckboxField,
   CurrencyField,
@@ -18,7 +19,6 @@ import {
   SelectField,
   TextAreaField,
 } from "./form-controls";
-import { FormDialog } from "./form-dialog";
 
 /** The contract's plan form, with the features typed one per line. */
 const formSchema = subscriptionPlanCreateSchema.extend({
@@ -97,6 +97,8 @@ export function PlanFormDialog({
       submitLabel={editing ? "Save Changes" : "Create Plan"}
       onSubmit={handleSubmit(onSubmit)}
       onClose={onClose}
+      padded
+      className="max-w-lg"
     >
       <TextField label="Plan name" error={errors.name?.message} {...register("name")} />
       <TextAreaField label="Description" {...register("description")} />

@@ -7,23 +7,20 @@ import {
   subscriptionHistoryCsvRow,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
-import { formatDate, formatDateTime, formatMoney } from "@/lib/format";
+import { formatDate } from "@/lib/format";
 import { subscriptionHistoryQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm } from "./filters";
 import type { Option } from "./form-controls";
+import { amountColumn, dateColumn, truncatedColumn, userColumn } from "./transaction-columns";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { SubscriptionStatusBadge, Truncated, UserCell } from "./ui";
+import { SubscriptionStatusBadge } from "./ui";
 
 const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_HISTORY_SORT_FIELDS)[number]>[] = [
-  { label: "Date", sortBy: "timestamp", cell: (r) => formatDateTime(r.timestamp, "N/A") },
-  { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
-  {
-    label: "Plan",
-    sortBy: "planName",
-    cell: (r) => <Truncated text={r.planId?.name ?? "N/A"} className="max-w-32" />,
-  },
+  dateColumn("timestamp", (r) => r.timestamp),
+  userColumn,
+  truncatedColumn("Plan", "planName", (r) => r.planId?.name),
   { label: "Event Type", sortBy: "eventType", cell: (r) => r.eventType.replace("_", " ") },
   { label: "Status", sortBy: "status", cell: (r) => <SubscriptionStatusBadge status={r.status} /> },
   {
@@ -34,12 +31,7 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_HISTORY_SORT_FIELDS)[
       </>
     ),
   },
-  {
-    label: "Amount",
-    sortBy: "amount",
-    cellClassName: "tabular-nums",
-    cell: (r) => formatMoney(r.amount, r.currency),
-  },
+  amountColumn,
   { label: "Auto Renew", cell: (r) => (r.autoRenew ? "Yes" : "No") },
 ];
 

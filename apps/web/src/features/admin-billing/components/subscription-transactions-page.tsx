@@ -6,51 +6,32 @@ import {
   SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
   subscriptionTransactionCsvRow,
 } from "@twinline/contracts";
-import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
 import { useListParams } from "@/hooks/use-list-params";
 import { ApiError, errorMessage } from "@/lib/api-client";
-import { formatDateTime, formatMoney } from "@/lib/format";
 import { subscriptionTransactionsQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
+import {
+  amountColumn,
+  dateColumn,
+  paymentStatusColumn,
+  transactionIdColumn,
+  truncatedColumn,
+  userColumn,
+} from "./transaction-columns";
 import type { TransactionColumn } from "./transaction-table";
 import { hasAdminToken, TRANSACTION_LIST_OPTIONS, TransactionsScreen } from "./transactions-screen";
-import { RevenueCards, Truncated, UserCell } from "./ui";
+import { RevenueCards } from "./ui";
 
 type Row = AdminSubscriptionTransaction;
 
-const planOf = (r: Row) => r.planId?.name ?? r.planName ?? null;
-const idOf = (r: Row) => r.stripePaymentId ?? r.invoiceId ?? null;
-
 const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIELDS)[number]>[] = [
-  {
-    label: "Date",
-    sortBy: "transactionDate",
-    cell: (r) => formatDateTime(r.transactionDate, "N/A"),
-  },
-  { label: "User", sortBy: "user", cell: (r) => <UserCell user={r.userId} /> },
-  {
-    label: "Subscription Plan",
-    sortBy: "planName",
-    cell: (r) => <Truncated text={planOf(r) ?? "N/A"} className="max-w-32" />,
-  },
-  {
-    label: "Amount",
-    sortBy: "amount",
-    cellClassName: "tabular-nums",
-    cell: (r) => formatMoney(r.amount, r.currency),
-  },
-  {
-    label: "Status",
-    sortBy: "status",
-    cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
-  },
-  {
-    label: "Transaction ID",
-    sortBy: "stripePaymentId",
-    cellClassName: "font-mono text-xs",
-    cell: (r) => <Truncated text={idOf(r) ?? "N/A"} className="max-w-32" />,
-  },
+  dateColumn("transactionDate", (r) => r.transactionDate),
+  userColumn,
+  truncatedColumn("Subscription Plan", "planName", (r) => r.planId?.name ?? r.planName),
+  amountColumn,
+  paymentStatusColumn,
+  transactionIdColumn("stripePaymentId", (r) => r.stripePaymentId ?? r.invoiceId),
 ];
 
 const CSV: CsvExport<Row> = {

@@ -2,7 +2,12 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { clsx } from "clsx";
 import type { ReactNode } from "react";
 import { Card } from "@/components/ui/card";
-import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
+import {
+  PagedTable,
+  type TableColumn,
+  TableEmptyMessage,
+  usePageRange,
+} from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
 import { wordWrapTdClasses } from "@/components/ui/sortable-header";
 
@@ -82,9 +87,7 @@ export function TransactionTable<Row extends { _id: string }, F extends string>(
         ))}
       </PagedTable>
       {!query.isPending && rows.length === 0 && (
-        <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
-          {emptyMessage}
-        </p>
+        <TableEmptyMessage>{emptyMessage}</TableEmptyMessage>
       )}
       {pagination && pagination.pages > 1 && (
         <Pager

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from "react";
-import { Dialog } from "@/components/ui/dialog";
 import { inputClasses } from "@/components/ui/field";
-import { closeUnlessPending, DialogButtons } from "./form-dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 
 /**
  * Delete by typing the name exactly (admin-side spec, section 5): the Delete button stays
@@ -33,46 +32,39 @@ export function TypeToDeleteDialog({
   }, [open]);
   const matches = typed === name;
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={closeUnlessPending(pending, onClose)}
       title={title}
       description={description}
+      pending={pending}
+      submitLabel="Delete"
+      submitDisabled={!matches}
+      destructive
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (matches && !pending) onConfirm();
+      }}
+      onClose={onClose}
     >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (matches && !pending) onConfirm();
-        }}
-        className="space-y-4"
-      >
-        <div>
-          <label
-            htmlFor={inputId}
-            className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
-          >
-            Type <strong className="break-all">{name}</strong> to confirm
-          </label>
-          <input
-            id={inputId}
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            autoComplete="off"
-            aria-invalid={typed !== "" && !matches ? true : undefined}
-            className={inputClasses}
-          />
-          {typed !== "" && !matches && (
-            <p className="mt-1.5 text-sm text-red-600 dark:text-red-400">{mismatch}</p>
-          )}
-        </div>
-        <DialogButtons
-          destructive
-          disabled={!matches}
-          pending={pending}
-          submitLabel="Delete"
-          onCancel={onClose}
+      <div>
+        <label
+          htmlFor={inputId}
+          className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
+        >
+          Type <strong className="break-all">{name}</strong> to confirm
+        </label>
+        <input
+          id={inputId}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          autoComplete="off"
+          aria-invalid={typed !== "" && !matches ? true : undefined}
+          className={inputClasses}
         />
-      </form>
-    </Dialog>
+        {typed !== "" && !matches && (
+          <p className="mt-1.5 text-sm text-red-600 dark:text-red-400">{mismatch}</p>
+        )}
+      </div>
+    </FormDialog>
   );
 }

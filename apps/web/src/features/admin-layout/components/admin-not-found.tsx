@@ -1,5 +1,6 @@
 import { House, Users } from "lucide-react";
 import { Link } from "react-router";
+import { NotFoundMessage } from "@/components/errors/not-found-message";
 import { buttonClasses } from "@/components/ui/button";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 
@@ -11,15 +12,7 @@ export function AdminNotFound() {
       data-testid="not-found"
       className="mx-auto flex max-w-lg flex-col items-center py-16 text-center"
     >
-      <p className="bg-gradient-to-r from-brand-600 to-orange-500 bg-clip-text font-display text-7xl font-black tracking-tight text-transparent sm:text-8xl">
-        404
-      </p>
-      <h1 className="mt-4 font-display text-2xl font-bold text-stone-900 dark:text-white">
-        Oops! Page not found
-      </h1>
-      <p className="mt-3 text-stone-600 dark:text-stone-300">
-        The page you are looking for does not exist or has moved.
-      </p>
+      <NotFoundMessage compact />
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Link to="/admin/users" className={buttonClasses("primary", "md")}>
           <Users aria-hidden="true" className="size-4" />

@@ -5,6 +5,7 @@ import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
 import { jsonResponse, renderApp } from "@/test/render";
+import { adminSettings, MASKED_OPENAI, settingsRoute } from "../test/fixtures";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });
@@ -13,20 +14,17 @@ afterEach(() => {
   toast.remove();
 });
 
-const MASKED_OPENAI = "sk-••••••••abcd";
-
-function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings {
-  return {
-    ...defaultPublicSettings,
-    apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
-    providers: { llm: "openai", stt: "openai", tts: "offline", payments: "sandbox" },
-    ...patch,
-  };
-}
+/** The LLM and speech to text on OpenAI: a key is set. */
+const OPENAI_PROVIDERS: AdminSettings["providers"] = {
+  llm: "openai",
+  stt: "openai",
+  tts: "offline",
+  payments: "sandbox",
+};
 
 function keysApi(routes: Parameters<typeof mockAdminApi>[0] = {}) {
   return mockAdminApi({
-    "GET /api/admin/settings": () => jsonResponse({ success: true, data: adminSettings() }),
+    ...settingsRoute(adminSettings({ providers: OPENAI_PROVIDERS })),
     ...routes,
   });
 }
@@ -108,7 +106,7 @@ describe("API Configuration", () => {
   });
 
   it("saves the full settings with the admin token, sending the masked key back unchanged", async () => {
-    const saved = adminSettings({ creditsPerMinute: 7 });
+    const saved = adminSettings({ providers: OPENAI_PROVIDERS, creditsPerMinute: 7 });
     const api = keysApi({
       "PUT /api/settings": () =>
         jsonResponse({ success: true, message: "Settings updated", data: saved }),

@@ -1,27 +1,17 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type AdminSettings, defaultPublicSettings, SITE_PAGES } from "@twinline/contracts";
+import { type AdminSettings, SITE_PAGES } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
 import { jsonResponse, renderApp } from "@/test/render";
+import { adminSettings, MASKED_OPENAI, OFFLINE_PROVIDERS, settingsRoute } from "../test/fixtures";
 
 configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   toast.remove();
 });
-
-const MASKED_OPENAI = "sk-••••••••abcd";
-
-function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings {
-  return {
-    ...defaultPublicSettings,
-    apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
-    providers: { llm: "offline", stt: "offline", tts: "offline", payments: "sandbox" },
-    ...patch,
-  };
-}
 
 const SITE_PAGES_ANSWER = SITE_PAGES.map(({ slug, title }) => ({
   slug,
@@ -30,13 +20,23 @@ const SITE_PAGES_ANSWER = SITE_PAGES.map(({ slug, title }) => ({
   isDefault: true,
 }));
 
-function settingsApi(routes: Parameters<typeof mockAdminApi>[0] = {}) {
+type Routes = NonNullable<Parameters<typeof mockAdminApi>[0]>;
+
+function settingsApi(routes: Routes = {}) {
   return mockAdminApi({
-    "GET /api/admin/settings": () => jsonResponse({ success: true, data: adminSettings() }),
+    ...settingsRoute(adminSettings()),
     "GET /api/admin/pages": () => jsonResponse({ success: true, data: SITE_PAGES_ANSWER }),
     ...routes,
   });
 }
+
+/** PUT /api/settings answering with what was sent, as the server saves it. */
+const echoSave: Routes[string] = ({ body }) =>
+  jsonResponse({
+    success: true,
+    message: "Settings updated",
+    data: { ...(body as AdminSettings), providers: OFFLINE_PROVIDERS },
+  });
 
 async function openPage(options: Parameters<typeof userEvent.setup>[0] = {}) {
   signInAdmin();
@@ -113,12 +113,7 @@ describe("Settings", () => {
 
   it("saves integers and social links, says so, and refreshes the public settings", async () => {
     const api = settingsApi({
-      "PUT /api/settings": ({ body }) =>
-        jsonResponse({
-          success: true,
-          message: "Settings updated",
-          data: { ...(body as AdminSettings), providers: adminSettings().providers },
-        }),
+      "PUT /api/settings": echoSave,
     });
     const user = await openPage();
     const free = screen.getByLabelText("Free Messages per Day");
@@ -162,12 +157,7 @@ describe("Settings", () => {
 
   it("saves emptied free messages per day as 0 (subscribers only)", async () => {
     const api = settingsApi({
-      "PUT /api/settings": ({ body }) =>
-        jsonResponse({
-          success: true,
-          message: "Settings updated",
-          data: { ...(body as AdminSettings), providers: adminSettings().providers },
-        }),
+      "PUT /api/settings": echoSave,
     });
     const user = await openPage();
     await user.clear(screen.getByLabelText("Free Messages per Day"));

@@ -1,8 +1,9 @@
-import { useEffect, useState } from "react";
 import { TextField } from "@/components/ui/field";
+import { useOpeningState } from "@/hooks/use-opening-state";
 import { formatCount } from "@/lib/format";
 import { adjustCredits } from "../api/money";
 import { useMoneyAction } from "../hooks/use-money-action";
+import { useMoneyForm } from "../hooks/use-money-form";
 import { MoneyDialog } from "./money-dialog";
 
 /** Grants (a positive number) or takes back (a negative one) credits, with the reason. */
@@ -15,32 +16,20 @@ export function AdjustCreditsDialog({
   open: boolean;
   onClose: () => void;
 }) {
-  const [delta, setDelta] = useState("");
-  const [reason, setReason] = useState("");
-  const [requestId, setRequestId] = useState("");
-  const [touched, setTouched] = useState(false);
+  const [delta, setDelta] = useOpeningState(open, "");
   const adjust = useMoneyAction((input: { delta: number; reason: string; requestId: string }) =>
     adjustCredits(user._id, input),
   );
-  const { reset } = adjust;
-  useEffect(() => {
-    if (!open) return;
-    setDelta("");
-    setReason("");
-    setTouched(false);
-    setRequestId(crypto.randomUUID());
-    reset();
-  }, [open, reset]);
+  const form = useMoneyForm(open, adjust.reset);
 
   const parsed = Number(delta);
-  const deltaError = !touched
+  const deltaError = !form.touched
     ? undefined
     : delta.trim() === "" || !Number.isInteger(parsed) || parsed === 0
       ? "Enter a whole number of credits, negative to take back"
       : user.credits + parsed < 0
         ? `The balance cannot go below zero (it is ${formatCount(user.credits)})`
         : undefined;
-  const reasonError = touched && reason.trim() === "" ? "A reason is required" : undefined;
   const valid = delta.trim() !== "" && Number.isInteger(parsed) && parsed !== 0;
 
   return (
@@ -63,9 +52,12 @@ export function AdjustCreditsDialog({
       fallbackError="Failed to change credits"
       onClose={onClose}
       onConfirm={() => {
-        setTouched(true);
-        if (!valid || user.credits + parsed < 0 || reason.trim() === "") return;
-        adjust.mutate({ delta: parsed, reason: reason.trim(), requestId }, { onSuccess: onClose });
+        form.touch();
+        if (!valid || user.credits + parsed < 0 || form.reasonMissing) return;
+        adjust.mutate(
+          { delta: parsed, reason: form.reason, requestId: form.requestId },
+          { onSuccess: onClose },
+        );
       }}
     >
       <TextField
@@ -75,13 +67,7 @@ export function AdjustCreditsDialog({
         onChange={(event) => setDelta(event.target.value)}
         error={deltaError}
       />
-      <TextField
-        label="Reason"
-        value={reason}
-        maxLength={500}
-        onChange={(event) => setReason(event.target.value)}
-        error={reasonError}
-      />
+      <TextField {...form.reasonField} />
     </MoneyDialog>
   );
 }

@@ -1,8 +1,6 @@
-import { LoaderCircle } from "lucide-react";
-import type { FormEvent, ReactNode } from "react";
-import { buttonClasses } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import type { ReactNode } from "react";
 import { FormMessage } from "@/components/ui/field";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { errorMessage } from "@/lib/api-client";
 
 interface MoneyDialogProps {
@@ -27,59 +25,26 @@ interface MoneyDialogProps {
  * failure stays in the dialog with the server's reason; Cancel and Escape wait while it runs.
  */
 export function MoneyDialog({
-  open,
-  title,
-  description,
   confirmLabel,
   pending,
   error,
   fallbackError,
-  destructive = false,
   onConfirm,
-  onClose,
   children,
-  testId,
+  ...dialog
 }: MoneyDialogProps) {
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!pending) onConfirm();
-  };
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next && !pending) onClose();
+    <FormDialog
+      {...dialog}
+      pending={pending}
+      submitLabel={confirmLabel}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!pending) onConfirm();
       }}
-      title={title}
-      description={description}
-      testId={testId}
     >
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        {children}
-        {error ? <FormMessage>{errorMessage(error, fallbackError)}</FormMessage> : null}
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            disabled={pending}
-            onClick={onClose}
-            className={buttonClasses("secondary", "md")}
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            disabled={pending}
-            className={buttonClasses(
-              "primary",
-              "md",
-              destructive ? "from-red-600 to-red-500 shadow-red-600/25" : undefined,
-            )}
-          >
-            {pending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
-            {confirmLabel}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      {children}
+      {error ? <FormMessage>{errorMessage(error, fallbackError)}</FormMessage> : null}
+    </FormDialog>
   );
 }

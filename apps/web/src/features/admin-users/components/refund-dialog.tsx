@@ -1,8 +1,9 @@
-import { useEffect, useState } from "react";
 import { TextField } from "@/components/ui/field";
+import { useOpeningState } from "@/hooks/use-opening-state";
 import { formatMoney } from "@/lib/format";
 import { refundPayment } from "../api/money";
 import { useMoneyAction } from "../hooks/use-money-action";
+import { useMoneyForm } from "../hooks/use-money-form";
 import { MoneyDialog } from "./money-dialog";
 import type { TransactionColumn } from "./transactions-table";
 
@@ -23,24 +24,13 @@ export function RefundDialog({
   target: RefundTarget | null;
   onClose: () => void;
 }) {
-  const [amount, setAmount] = useState("");
-  const [reason, setReason] = useState("");
-  const [requestId, setRequestId] = useState("");
-  const [touched, setTouched] = useState(false);
+  const open = target !== null;
+  const [amount, setAmount] = useOpeningState(open, "");
   const refund = useMoneyAction(
     (input: { paymentId: string; amount?: number; reason: string; requestId: string }) =>
       refundPayment(input.paymentId, input),
   );
-  const { reset } = refund;
-  useEffect(() => {
-    if (!target) return;
-    setAmount("");
-    setReason("");
-    setTouched(false);
-    // One id per opening: a double submit refunds once.
-    setRequestId(crypto.randomUUID());
-    reset();
-  }, [target, reset]);
+  const form = useMoneyForm(open, refund.reset);
 
   const left = target ? Math.round((target.amount - target.refundedAmount) * 100) / 100 : 0;
   const parsed = amount.trim() === "" ? undefined : Number(amount);
@@ -48,11 +38,10 @@ export function RefundDialog({
     parsed !== undefined && (!Number.isFinite(parsed) || parsed <= 0 || parsed > left)
       ? `Enter an amount between 0.01 and ${left.toFixed(2)}`
       : undefined;
-  const reasonError = touched && reason.trim() === "" ? "A reason is required" : undefined;
 
   return (
     <MoneyDialog
-      open={target !== null}
+      open={open}
       testId="refund-dialog"
       title="Refund payment?"
       description={
@@ -78,14 +67,14 @@ export function RefundDialog({
       fallbackError="Failed to refund payment"
       onClose={onClose}
       onConfirm={() => {
-        setTouched(true);
-        if (!target || amountError || reason.trim() === "") return;
+        form.touch();
+        if (!target || amountError || form.reasonMissing) return;
         refund.mutate(
           {
             paymentId: target._id,
             ...(parsed !== undefined ? { amount: parsed } : {}),
-            reason: reason.trim(),
-            requestId,
+            reason: form.reason,
+            requestId: form.requestId,
           },
           { onSuccess: onClose },
         );
@@ -99,13 +88,7 @@ export function RefundDialog({
         onChange={(event) => setAmount(event.target.value)}
         error={amountError}
       />
-      <TextField
-        label="Reason"
-        value={reason}
-        maxLength={500}
-        onChange={(event) => setReason(event.target.value)}
-        error={reasonError}
-      />
+      <TextField {...form.reasonField} />
     </MoneyDialog>
   );
 }

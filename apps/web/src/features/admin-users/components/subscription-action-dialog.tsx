@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
 import { TextField } from "@/components/ui/field";
+import { useOpeningState } from "@/hooks/use-opening-state";
 import { cancelSubscription, resumeSubscription } from "../api/money";
 import { useMoneyAction } from "../hooks/use-money-action";
+import { useMoneyForm } from "../hooks/use-money-form";
 import { MoneyDialog } from "./money-dialog";
 
 export type SubscriptionAction = "cancel_period_end" | "cancel_now" | "resume";
@@ -43,31 +44,24 @@ export function SubscriptionActionDialog({
   action: SubscriptionAction | null;
   onClose: () => void;
 }) {
-  const [reason, setReason] = useState("");
-  const [refundUnused, setRefundUnused] = useState(false);
-  const [touched, setTouched] = useState(false);
-  const run = useMoneyAction((chosen: SubscriptionAction) =>
-    chosen === "resume"
-      ? resumeSubscription(userId, { reason: reason.trim() })
-      : cancelSubscription(userId, {
-          when: chosen === "cancel_now" ? "now" : "period_end",
-          refundUnused: chosen === "cancel_now" && refundUnused,
-          reason: reason.trim(),
-        }),
+  const open = action !== null;
+  const [refundUnused, setRefundUnused] = useOpeningState(open, false);
+  const run = useMoneyAction(
+    ({ chosen, reason }: { chosen: SubscriptionAction; reason: string }) =>
+      chosen === "resume"
+        ? resumeSubscription(userId, { reason })
+        : cancelSubscription(userId, {
+            when: chosen === "cancel_now" ? "now" : "period_end",
+            refundUnused: chosen === "cancel_now" && refundUnused,
+            reason,
+          }),
   );
-  const { reset } = run;
-  useEffect(() => {
-    if (!action) return;
-    setReason("");
-    setRefundUnused(false);
-    setTouched(false);
-    reset();
-  }, [action, reset]);
+  const form = useMoneyForm(open, run.reset);
   const copy = action ? COPY[action] : null;
 
   return (
     <MoneyDialog
-      open={action !== null}
+      open={open}
       testId="subscription-action-dialog"
       title={copy?.title ?? ""}
       description={copy?.describe(userName, periodEnd)}
@@ -80,9 +74,9 @@ export function SubscriptionActionDialog({
       }
       onClose={onClose}
       onConfirm={() => {
-        setTouched(true);
-        if (!action || reason.trim() === "") return;
-        run.mutate(action, { onSuccess: onClose });
+        form.touch();
+        if (!action || form.reasonMissing) return;
+        run.mutate({ chosen: action, reason: form.reason }, { onSuccess: onClose });
       }}
     >
       {action === "cancel_now" && (
@@ -96,13 +90,7 @@ export function SubscriptionActionDialog({
           Refund the unused part of the period
         </label>
       )}
-      <TextField
-        label="Reason"
-        value={reason}
-        maxLength={500}
-        onChange={(event) => setReason(event.target.value)}
-        error={touched && reason.trim() === "" ? "A reason is required" : undefined}
-      />
+      <TextField {...form.reasonField} />
     </MoneyDialog>
   );
 }

@@ -2,10 +2,12 @@ import type { AdminUserTransactionSortField } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { Search } from "lucide-react";
 import { type ReactNode, useEffect, useId, useState } from "react";
+import { TableEmptyMessage } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SortableHeader, tdClasses } from "@/components/ui/sortable-header";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { TableToolbar } from "@/components/ui/table-toolbar";
 import type { UserTransactionsParams } from "../api/transactions";
 import type { TransactionsState } from "../hooks/use-user-transactions";
 
@@ -69,10 +71,7 @@ export function TransactionsTable<T extends { _id: string }>({
 
   return (
     <div>
-      <div className="flex flex-col gap-3 border-b border-stone-200 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-white/10">
-        <h2 className="font-display text-lg font-semibold text-stone-900 dark:text-white">
-          {title}
-        </h2>
+      <TableToolbar title={title}>
         <div className="relative w-full sm:max-w-xs">
           <label htmlFor={searchId} className="sr-only">
             {searchLabel}
@@ -90,7 +89,7 @@ export function TransactionsTable<T extends { _id: string }>({
             className="h-10 w-full rounded-xl border border-stone-300 bg-white pr-3 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500"
           />
         </div>
-      </div>
+      </TableToolbar>
       <TableScroll label={title}>
         <table className="min-w-full divide-y divide-stone-200 dark:divide-white/10">
           <caption className="sr-only">{title}</caption>
@@ -145,10 +144,9 @@ export function TransactionsTable<T extends { _id: string }>({
         </table>
       </TableScroll>
       {!isPending && shown.length === 0 && (
-        // Outside the scrolling table, so it stays centred in the card on narrow screens.
-        <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
+        <TableEmptyMessage>
           {params.search.trim() ? noMatchMessage : emptyMessage}
-        </p>
+        </TableEmptyMessage>
       )}
       {pages > 1 && (
         <Pager

@@ -1,18 +1,20 @@
-import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery } from "@tanstack/react-query";
 import type { AdminUserDetail } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { ArrowLeft, RotateCw, UserCheck, UserX } from "lucide-react";
 import { type ReactNode, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { MoneyFigure } from "@/components/ui/money-figure";
+import { PageTabs, TabPanel } from "@/components/ui/page-tabs";
+import { EmailText } from "@/components/ui/person-cells";
 import { Spinner } from "@/components/ui/spinner";
 import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
+import { useTabParam } from "@/hooks/use-tab-param";
 import { ApiError } from "@/lib/api-client";
 import { formatCount, formatDate, formatDateTime, formatMoney } from "@/lib/format";
 import { roleLabel } from "../api/format";
@@ -174,10 +176,12 @@ function Overview({
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="flex flex-col items-center p-6 text-center" data-testid="profile-card">
           <UserAvatar name={user.name} email={user.email} image={user.profileImage} size="lg" />
-          <h2 className="mt-4 font-display text-xl font-bold break-all text-stone-900 dark:text-white">
+          <h2 className="mt-4 font-display text-xl font-bold break-words text-stone-900 dark:text-white">
             {user.name}
           </h2>
-          <p className="mt-1 text-sm break-all text-stone-600 dark:text-stone-400">{user.email}</p>
+          <p className="mt-1 text-sm break-words text-stone-600 dark:text-stone-400">
+            <EmailText email={user.email} />
+          </p>
           <div className="mt-4 flex flex-wrap justify-center gap-2">
             <Badge tone={user.role === "admin" ? "brand" : "blue"}>{roleLabel(user.role)}</Badge>
             <AccountStatusBadge isActive={user.isActive} />
@@ -238,13 +242,7 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
   const status = useUserStatus();
   const [target, setTarget] = useState<StatusTarget | null>(null);
   const [refunding, setRefunding] = useState<RefundTarget | null>(null);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const requested = searchParams.get("tab");
-  const tab: TabValue = TABS.some((t) => t.value === requested)
-    ? (requested as TabValue)
-    : "overview";
-  const setTab = (next: string) =>
-    setSearchParams(next === "overview" ? {} : { tab: next }, { replace: true });
+  const [tab, setTab] = useTabParam(TABS);
 
   useDocumentTitle(`${user.data?.name ?? "User Details"} · Twinline Admin`);
 
@@ -297,8 +295,8 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
           <h1 className="font-display text-2xl font-bold break-all text-stone-900 sm:text-3xl dark:text-white">
             User Details
           </h1>
-          <p className="mt-1 text-sm break-all text-stone-600 dark:text-stone-400">
-            {detail.name} · {detail.email}
+          <p className="mt-1 text-sm break-words text-stone-600 dark:text-stone-400">
+            {detail.name} · <EmailText email={detail.email} />
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -324,30 +322,16 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
         </div>
       </div>
 
-      <Tabs.Root value={tab} onValueChange={setTab}>
-        <Tabs.List
-          aria-label="User details"
-          className="flex gap-1 overflow-x-auto border-b border-stone-200 dark:border-white/10"
-        >
-          {TABS.map((t) => (
-            <Tabs.Trigger
-              key={t.value}
-              value={t.value}
-              className="-mb-px shrink-0 border-b-2 border-transparent px-3 py-2.5 text-sm font-medium whitespace-nowrap text-stone-600 transition hover:text-stone-900 data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 dark:text-stone-400 dark:hover:text-white dark:data-[state=active]:border-brand-400 dark:data-[state=active]:text-brand-300"
-            >
-              {t.label}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-        <Tabs.Content value="overview" className="pt-6">
+      <PageTabs label="User details" tabs={TABS} value={tab} onValueChange={setTab}>
+        <TabPanel value="overview">
           <Overview
             user={detail}
             credits={recentCredits.rows}
             subscriptions={recentSubscriptions.rows}
             onTab={setTab}
           />
-        </Tabs.Content>
-        <Tabs.Content value="credits" className="pt-6">
+        </TabPanel>
+        <TabPanel value="credits">
           <Card className="overflow-hidden">
             <TransactionsTable
               title="Credit Transactions"
@@ -364,8 +348,8 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
               noMatchMessage="No matching transactions found"
             />
           </Card>
-        </Tabs.Content>
-        <Tabs.Content value="subscriptions" className="pt-6">
+        </TabPanel>
+        <TabPanel value="subscriptions">
           <Card className="overflow-hidden">
             <TransactionsTable
               title="Subscription Transactions"
@@ -382,8 +366,8 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
               noMatchMessage="No matching subscription transactions found"
             />
           </Card>
-        </Tabs.Content>
-      </Tabs.Root>
+        </TabPanel>
+      </PageTabs>
 
       <RefundDialog target={refunding} onClose={() => setRefunding(null)} />
       <ConfirmStatusDialog

@@ -2,24 +2,24 @@ import { useQuery } from "@tanstack/react-query";
 import { type AdminUserListItem, adminUsersQuerySchema } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { Eye, UserCheck, UserX } from "lucide-react";
-import { useId, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { ListPager } from "@/components/ui/list-pager";
 import { ErrorState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
-import { PagedTable, type TableColumn, usePageRange } from "@/components/ui/paged-table";
-import { Pager } from "@/components/ui/pager";
-import { SearchBox, useDebouncedSearch } from "@/components/ui/search-box";
-import { tdClasses, wrapTdClasses } from "@/components/ui/sortable-header";
-import { UserAvatar } from "@/components/ui/user-avatar";
+import { PagedTable, type TableColumn, TableEmptyMessage } from "@/components/ui/paged-table";
+import { EmailCell, PersonNameCell } from "@/components/ui/person-cells";
+import { UserSearchBox, useDebouncedSearch } from "@/components/ui/search-box";
+import { tdClasses, wordWrapTdClasses } from "@/components/ui/sortable-header";
+import { TableToolbar } from "@/components/ui/table-toolbar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { useListParams } from "@/hooks/use-list-params";
+import { namesAscendingFirst, useListParams } from "@/hooks/use-list-params";
 import { formatCount, formatDate } from "@/lib/format";
 import { subscriptionStatusLabel } from "../api/format";
 import {
   adminUsersQuery,
-  type SortOrder,
   USERS_PAGE_SIZE,
   type UserSortField,
   type UsersListParams,
@@ -49,16 +49,13 @@ function SubscriptionBadge({ status }: { status: AdminUserListItem["subscription
 /** What the address never carries: the page size and the spec's status=all. */
 const FIXED = { limit: USERS_PAGE_SIZE, status: "all" as const };
 
-/** Text columns start A to Z; dates and numbers start newest or largest first. */
-function firstSortOrder(field: string): SortOrder {
-  return field === "name" || field === "email" ? 1 : -1;
-}
-
 /** /admin/users: the four user-growth cards and the searchable, sortable, paged users table. */
 export function AdminUsersPage() {
-  const searchId = useId();
   // Page, sort and search live in the address, read through the contract's query schema.
-  const list = useListParams(adminUsersQuerySchema, { fixed: FIXED, firstSortOrder });
+  const list = useListParams(adminUsersQuerySchema, {
+    fixed: FIXED,
+    firstSortOrder: namesAscendingFirst,
+  });
   const { update, sort } = list;
   const params = useMemo<UsersListParams>(
     () => ({
@@ -81,8 +78,6 @@ export function AdminUsersPage() {
 
   const pagination = users.data?.pagination;
   const rows = users.data?.users ?? [];
-  const pages = pagination?.pages ?? 1;
-  const { first, last } = usePageRange(pagination, params.page, (page) => update({ page }));
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -94,28 +89,20 @@ export function AdminUsersPage() {
       <UserGrowthCards />
 
       <Card className="overflow-hidden">
-        <div className="flex flex-col gap-3 border-b border-stone-200 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-white/10">
-          <h2 className="font-display text-lg font-semibold text-stone-900 dark:text-white">
-            All Users
-            {pagination && (
-              <span className="ml-2 text-sm font-normal text-stone-500 dark:text-stone-400">
-                ({formatCount(pagination.total)})
-              </span>
-            )}
-          </h2>
-          <SearchBox
-            id={searchId}
-            value={searchText}
-            onChange={setSearchText}
-            placeholder="Search by name or email"
-            className="w-full sm:max-w-xs"
-            inputClassName="h-10 w-full rounded-xl border border-stone-300 bg-white pr-9 pl-9 text-sm text-stone-900 placeholder:text-stone-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:placeholder:text-stone-500 [&::-webkit-search-cancel-button]:hidden"
-          >
-            <label htmlFor={searchId} className="sr-only">
-              Search users by name or email
-            </label>
-          </SearchBox>
-        </div>
+        <TableToolbar
+          title={
+            <>
+              All Users
+              {pagination && (
+                <span className="ml-2 text-sm font-normal text-stone-500 dark:text-stone-400">
+                  ({formatCount(pagination.total)})
+                </span>
+              )}
+            </>
+          }
+        >
+          <UserSearchBox value={searchText} onChange={setSearchText} />
+        </TableToolbar>
 
         {users.isError && !users.data ? (
           <ErrorState
@@ -142,20 +129,19 @@ export function AdminUsersPage() {
                   data-testid="user-row"
                   className="hover:bg-stone-50 dark:hover:bg-white/[0.03]"
                 >
-                  <td className={clsx(wrapTdClasses, "min-w-[8rem]")}>
-                    <div className="flex items-center gap-3">
-                      <UserAvatar name={user.name} email={user.email} image={user.profileImage} />
-                      <Link
-                        to={`/admin/users/${user._id}`}
-                        className="font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
-                      >
-                        {user.name}
-                      </Link>
-                    </div>
-                  </td>
-                  <td className={clsx(wrapTdClasses, "min-w-[9rem]")}>{user.email}</td>
-                  <td className={tdClasses}>{formatDate(user.createdAt)}</td>
-                  <td className={tdClasses}>{formatDate(user.lastActive, "Never")}</td>
+                  <PersonNameCell person={user}>
+                    <Link
+                      to={`/admin/users/${user._id}`}
+                      className="font-medium text-stone-900 hover:text-brand-600 dark:text-white dark:hover:text-brand-300"
+                    >
+                      {user.name}
+                    </Link>
+                  </PersonNameCell>
+                  <EmailCell email={user.email} />
+                  {/* Dates may wrap between words too: with long names and e-mails kept whole,
+                      that is what keeps the table within 1280 px with the sidebar open. */}
+                  <td className={wordWrapTdClasses}>{formatDate(user.createdAt)}</td>
+                  <td className={wordWrapTdClasses}>{formatDate(user.lastActive, "Never")}</td>
                   <td className={clsx(tdClasses, "tabular-nums")}>{formatCount(user.credits)}</td>
                   <td className={tdClasses}>
                     <SubscriptionBadge status={user.subscription.status} />
@@ -197,10 +183,9 @@ export function AdminUsersPage() {
               ))}
             </PagedTable>
             {!users.isPending && rows.length === 0 && (
-              // Outside the scrolling table, so it stays centred in the card on narrow screens.
-              <p className="px-4 py-12 text-center text-sm text-stone-600 dark:text-stone-400">
+              <TableEmptyMessage>
                 {params.search ? `No users match "${params.search}"` : "No users found"}
-              </p>
+              </TableEmptyMessage>
             )}
             {users.isError && (
               <p
@@ -210,18 +195,12 @@ export function AdminUsersPage() {
                 Failed to load users
               </p>
             )}
-            <Pager
+            <ListPager
+              pagination={pagination}
               page={params.page}
-              pages={pages}
-              disabled={users.isFetching}
               onPage={(page) => update({ page })}
-              summary={
-                pagination
-                  ? pagination.total > 0
-                    ? `Showing ${first} to ${last} of ${formatCount(pagination.total)} users`
-                    : "Showing 0 users"
-                  : undefined
-              }
+              disabled={users.isFetching}
+              noun="users"
             />
           </>
         )}

@@ -2,15 +2,15 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import {
   fetchUserCreditTransactions,
   fetchUserSubscriptionTransactions,
+  type TransactionsPage,
   type UserTransactionsParams,
   userTransactionKeys,
 } from "../api/transactions";
 
-/** A credit purchase of one user, as the Credit Transactions tab shows it. */
-export interface CreditTransactionRow {
+/** A payment of one user, as the transaction tabs show it. */
+interface PaymentRow {
   _id: string;
   transactionDate: string;
-  credits: number;
   amount: number;
   currency: string;
   status: string;
@@ -20,17 +20,14 @@ export interface CreditTransactionRow {
   refundedAmount: number;
 }
 
+/** A credit purchase of one user, as the Credit Transactions tab shows it. */
+export interface CreditTransactionRow extends PaymentRow {
+  credits: number;
+}
+
 /** A subscription payment of one user, as the Subscription Transactions tab shows it. */
-export interface SubscriptionTransactionRow {
-  _id: string;
-  transactionDate: string;
+export interface SubscriptionTransactionRow extends PaymentRow {
   planName: string | null;
-  amount: number;
-  currency: string;
-  status: string;
-  failureReason: string | null;
-  transactionId: string | null;
-  refundedAmount: number;
 }
 
 export interface TransactionsState<T> {
@@ -41,17 +38,17 @@ export interface TransactionsState<T> {
 }
 
 /**
- * One page of the user's credit transactions (GET /api/admin/users/{userId}/transactions),
- * searched, sorted and paged on the server. Load failures stay silent (admin-side spec,
- * section 8): the tab shows its empty state. The previous page stays while the next loads.
+ * One page of a user's transactions, searched, sorted and paged on the server. Load failures stay
+ * silent (admin-side spec, section 8): the tab shows its empty state. The previous page stays
+ * while the next loads.
  */
-export function useUserCreditTransactions(
-  userId: string,
-  params: UserTransactionsParams,
-): TransactionsState<CreditTransactionRow> {
+function useTransactionsPage<T>(
+  queryKey: readonly unknown[],
+  fetchPage: (signal: AbortSignal) => Promise<TransactionsPage<T>>,
+): TransactionsState<T> {
   const query = useQuery({
-    queryKey: userTransactionKeys.credits(userId, params),
-    queryFn: ({ signal }) => fetchUserCreditTransactions(userId, params, signal),
+    queryKey,
+    queryFn: ({ signal }) => fetchPage(signal),
     placeholderData: keepPreviousData,
   });
   return {
@@ -62,20 +59,22 @@ export function useUserCreditTransactions(
   };
 }
 
-/** One page of the user's subscription transactions (.../subscription-transactions). */
+/** The user's credit purchases (GET /api/admin/users/{userId}/transactions). */
+export function useUserCreditTransactions(
+  userId: string,
+  params: UserTransactionsParams,
+): TransactionsState<CreditTransactionRow> {
+  return useTransactionsPage(userTransactionKeys.credits(userId, params), (signal) =>
+    fetchUserCreditTransactions(userId, params, signal),
+  );
+}
+
+/** The user's subscription payments (.../subscription-transactions). */
 export function useUserSubscriptionTransactions(
   userId: string,
   params: UserTransactionsParams,
 ): TransactionsState<SubscriptionTransactionRow> {
-  const query = useQuery({
-    queryKey: userTransactionKeys.subscriptions(userId, params),
-    queryFn: ({ signal }) => fetchUserSubscriptionTransactions(userId, params, signal),
-    placeholderData: keepPreviousData,
-  });
-  return {
-    rows: query.data?.rows ?? [],
-    total: query.data?.total ?? 0,
-    pages: query.data?.pages ?? 0,
-    isPending: query.isPending,
-  };
+  return useTransactionsPage(userTransactionKeys.subscriptions(userId, params), (signal) =>
+    fetchUserSubscriptionTransactions(userId, params, signal),
+  );
 }

@@ -3,12 +3,13 @@ import { type AuthResponse, loginRequestSchema, signupRequestSchema } from "@twi
 import { LogIn, UserPlus } from "lucide-react";
 import { type FormEventHandler, type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
-import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { errorMessage } from "@/lib/api-client";
 import { useAuth } from "@/lib/auth/auth-provider";
 import { login, signup } from "../api/auth-api";
 import { AUTH_TEXT, type AuthMode } from "../messages";
+import { EmailField } from "./email-field";
 import { GoogleSignIn } from "./google-sign-in";
 
 /**
@@ -74,14 +75,13 @@ function AuthFormFrame({
       >
         {error ? <FormMessage>{error}</FormMessage> : null}
         {children}
-        <button
-          type="submit"
-          disabled={submitting}
-          className={buttonClasses("primary", "md", "w-full")}
-        >
-          {icon}
-          {submitting ? busyLabel : label}
-        </button>
+        <SubmitButton
+          busy={submitting}
+          icon={icon}
+          label={label}
+          busyLabel={busyLabel}
+          className="w-full"
+        />
       </form>
       <GoogleSignIn mode={google} onSignedIn={onSuccess} onError={onError} />
     </div>
@@ -120,16 +120,7 @@ export function LoginForm({ onSuccess, onForgotPassword, autoFocus }: LoginFormP
       onSuccess={onSuccess}
       onError={setError}
     >
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        autoFocus={autoFocus}
-        placeholder="you@example.com"
-        error={errors.email?.message}
-        {...register("email")}
-      />
+      <EmailField autoFocus={autoFocus} error={errors.email?.message} {...register("email")} />
       <PasswordField
         label="Password"
         autoComplete="current-password"
@@ -182,15 +173,7 @@ export function SignupForm({ onSuccess, autoFocus }: Omit<LoginFormProps, "onFor
         error={errors.name?.message}
         {...register("name")}
       />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder="you@example.com"
-        error={errors.email?.message}
-        {...register("email")}
-      />
+      <EmailField error={errors.email?.message} {...register("email")} />
       <PasswordField
         label="Password"
         autoComplete="new-password"

@@ -5,10 +5,13 @@ import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
-import { FormMessage, TextField } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { errorMessage } from "@/lib/api-client";
 import { forgotPassword } from "../api/auth-api";
 import { AUTH_TEXT } from "../messages";
+import { EmailField } from "./email-field";
+import { IconBadge } from "./icon-badge";
 
 interface ForgotPasswordFormProps {
   /** `modal`: the landing page's dialog ("Email Sent!"); `page`: /auth ("Check your email"). */
@@ -59,9 +62,9 @@ export function ForgotPasswordForm({ variant, onBack, autoFocus }: ForgotPasswor
         data-testid="forgot-password-sent"
         className="text-center"
       >
-        <div className="mx-auto flex size-14 items-center justify-center rounded-2xl bg-emerald-100 text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300">
+        <IconBadge tone="ok">
           <MailCheck aria-hidden="true" className="size-7" />
-        </div>
+        </IconBadge>
         <h3
           id={headingId}
           className="mt-4 font-display text-xl font-bold text-stone-900 dark:text-white"
@@ -101,24 +104,14 @@ export function ForgotPasswordForm({ variant, onBack, autoFocus }: ForgotPasswor
         Enter the e-mail address of your account and we will send you a link to reset your password.
       </p>
       {error ? <FormMessage>{error}</FormMessage> : null}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        autoFocus={autoFocus}
-        placeholder="you@example.com"
-        error={errors.email?.message}
-        {...register("email")}
+      <EmailField autoFocus={autoFocus} error={errors.email?.message} {...register("email")} />
+      <SubmitButton
+        busy={isSubmitting}
+        icon={<Send aria-hidden="true" className="size-4" />}
+        label="Send Reset Link"
+        busyLabel="Sending..."
+        className="w-full"
       />
-      <button
-        type="submit"
-        disabled={isSubmitting}
-        className={buttonClasses("primary", "md", "w-full")}
-      >
-        <Send aria-hidden="true" className="size-4" />
-        {isSubmitting ? "Sending..." : "Send Reset Link"}
-      </button>
       <button type="button" onClick={onBack} className={buttonClasses("ghost", "sm", "w-full")}>
         <ArrowLeft aria-hidden="true" className="size-4" />
         Back to Login

@@ -7,12 +7,14 @@ import { Link, useNavigate } from "react-router";
 import { z } from "zod";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { useAuth } from "@/lib/auth/auth-provider";
 import { resetPassword } from "../api/auth-api";
 import { AUTH_TEXT, RESET_REDIRECT_MS, RESET_TOKEN_MIN_LENGTH } from "../messages";
 import { AuthShell } from "./auth-shell";
+import { IconBadge } from "./icon-badge";
 
 /** The contract's password, a confirmation that must match it (checked once the password passes). */
 const resetFormSchema = resetPasswordRequestSchema
@@ -60,19 +62,6 @@ export function ResetPasswordPage({ token }: { token: string | undefined }) {
 
 function Shell({ children }: { children: ReactNode }) {
   return <AuthShell testId="reset-password">{children}</AuthShell>;
-}
-
-function IconBadge({ children, tone }: { children: ReactNode; tone: "brand" | "ok" | "bad" }) {
-  const colours = {
-    brand: "bg-brand-100 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300",
-    ok: "bg-emerald-100 text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300",
-    bad: "bg-amber-100 text-amber-700 dark:bg-amber-500/15 dark:text-amber-300",
-  }[tone];
-  return (
-    <div className={`mx-auto flex size-14 items-center justify-center rounded-2xl ${colours}`}>
-      {children}
-    </div>
-  );
 }
 
 function InvalidLink({ reason }: { reason: string }) {
@@ -197,13 +186,12 @@ function ResetForm({
           error={errors.confirmPassword?.message}
           {...register("confirmPassword")}
         />
-        <button
-          type="submit"
-          disabled={submitting}
-          className={buttonClasses("primary", "md", "w-full")}
-        >
-          {submitting ? "Resetting..." : "Reset Password"}
-        </button>
+        <SubmitButton
+          busy={submitting}
+          label="Reset Password"
+          busyLabel="Resetting..."
+          className="w-full"
+        />
       </form>
     </Shell>
   );

@@ -1,9 +1,8 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import toast from "react-hot-toast";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiError, NetworkError } from "@/lib/api-client";
-import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { jsonResponse, mockAuthApi } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { checkoutErrorMessage, redirectTo } from "../api/billing";
 import {
@@ -15,23 +14,12 @@ import {
   subscriptionAnswer,
   transaction,
 } from "../test/fixtures";
+import { meRoute, setUpBillingTests } from "../test/setup";
 
-configure({ asyncUtilTimeout: 5000 });
-// The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.
-vi.setConfig({ testTimeout: 20_000 });
-
-let go: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  go = vi.spyOn(redirectTo, "go").mockImplementation(() => {});
-  storeSession();
-});
-afterEach(() => {
-  toast.remove();
-  vi.restoreAllMocks();
-});
+setUpBillingTests();
 
 const base = {
-  "GET /api/auth/me": { success: true, data: makeUser() },
+  ...meRoute,
   "GET /api/users/credit-balance": { success: true, available: 250 },
   "GET /api/subscriptions/my-subscription": subscriptionAnswer(noSubscription),
   "GET /api/payments/history": historyAnswer([]),
@@ -161,7 +149,9 @@ describe("/dashboard/credits", () => {
     });
     renderApp("/dashboard/credits");
     await userEvent.click(await screen.findByRole("button", { name: "Buy Starter" }));
-    await waitFor(() => expect(go).toHaveBeenCalledWith("https://checkout.example/cs_1"));
+    await waitFor(() =>
+      expect(redirectTo.go).toHaveBeenCalledWith("https://checkout.example/cs_1"),
+    );
     expect(callsTo("POST /api/payments/create-checkout-session")[0]?.body).toEqual({
       packageId: "p-9",
     });
@@ -177,7 +167,7 @@ describe("/dashboard/credits", () => {
     renderApp("/dashboard/credits");
     await userEvent.click(await screen.findByRole("button", { name: "Buy Starter" }));
     expect(await screen.findByText("This credit package is not available")).toBeInTheDocument();
-    expect(go).not.toHaveBeenCalled();
+    expect(redirectTo.go).not.toHaveBeenCalled();
   });
 
   it.each([

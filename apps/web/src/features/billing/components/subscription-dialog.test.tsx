@@ -1,8 +1,7 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import toast from "react-hot-toast";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { describe, expect, it } from "vitest";
+import { jsonResponse, mockAuthApi } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { redirectTo } from "../api/billing";
 import {
@@ -12,20 +11,9 @@ import {
   plan,
   subscriptionAnswer,
 } from "../test/fixtures";
+import { meRoute, setUpBillingTests } from "../test/setup";
 
-configure({ asyncUtilTimeout: 5000 });
-// The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.
-vi.setConfig({ testTimeout: 20_000 });
-
-let go: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  go = vi.spyOn(redirectTo, "go").mockImplementation(() => {});
-  storeSession();
-});
-afterEach(() => {
-  toast.remove();
-  vi.restoreAllMocks();
-});
+setUpBillingTests();
 
 const basic = plan();
 const pro = plan({ _id: "plan-pro", name: "Pro", price: 19.99, features: ["Priority"] });
@@ -33,7 +21,7 @@ const mini = plan({ _id: "plan-mini", name: "Mini", price: 4.99, features: [] })
 
 function setup(routes: Record<string, unknown> = {}) {
   const api = mockAuthApi({
-    "GET /api/auth/me": { success: true, data: makeUser() },
+    ...meRoute,
     "GET /api/users/credit-balance": { success: true, available: 10 },
     "GET /api/payments/history": historyAnswer([]),
     "GET /api/credit-packages": { success: true, data: [], packages: [] },
@@ -70,7 +58,7 @@ describe("Subscription dialog", () => {
     await userEvent.click(within(dialog).getByRole("button", { name: /Pro/ }));
     expect(confirm).toBeEnabled();
     await userEvent.click(confirm);
-    await waitFor(() => expect(go).toHaveBeenCalledWith("https://checkout.example/sub"));
+    await waitFor(() => expect(redirectTo.go).toHaveBeenCalledWith("https://checkout.example/sub"));
     expect(callsTo("POST /api/subscriptions/create-checkout")[0]?.body).toEqual({
       planId: "plan-pro",
     });

@@ -1,8 +1,7 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import toast from "react-hot-toast";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { describe, expect, it } from "vitest";
+import { jsonResponse, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { redirectTo } from "../api/billing";
 import {
@@ -13,27 +12,15 @@ import {
   subscriptionAnswer,
   transaction,
 } from "../test/fixtures";
+import { meRoute, setUpBillingTests } from "../test/setup";
 
-configure({ asyncUtilTimeout: 5000 });
-// The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.
-vi.setConfig({ testTimeout: 20_000 });
-
-let go: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  go = vi.spyOn(redirectTo, "go").mockImplementation(() => {});
-});
-afterEach(() => {
-  toast.remove();
-  vi.restoreAllMocks();
-});
-
-const me = { "GET /api/auth/me": { success: true, data: makeUser() } };
+setUpBillingTests({ signedIn: false });
 
 describe("/dashboard/transactions", () => {
   it("shows credit purchases, then subscription payments, 10 per page", async () => {
     storeSession();
     const { fetchMock } = mockAuthApi({
-      ...me,
+      ...meRoute,
       "GET /api/payments/history": historyAnswer([transaction()], 1, 10, 25),
       "GET /api/payments/subscription-history": historyAnswer(
         [
@@ -77,7 +64,7 @@ describe("/dashboard/transactions", () => {
     storeSession();
     let fail = true;
     mockAuthApi({
-      ...me,
+      ...meRoute,
       "GET /api/payments/history": () =>
         fail
           ? jsonResponse({ success: false, message: "x" }, 500)
@@ -100,7 +87,7 @@ describe("a failed Refresh", () => {
     storeSession();
     let fail = false;
     mockAuthApi({
-      ...me,
+      ...meRoute,
       "GET /api/payments/history": () =>
         fail
           ? jsonResponse({ success: false, message: "x" }, 500)
@@ -142,7 +129,9 @@ describe("/checkout/sandbox/:sessionId", () => {
     await user.type(screen.getByLabelText("CVC"), "123");
     await user.click(screen.getByRole("button", { name: /Pay \$9\.00/ }));
     await waitFor(() =>
-      expect(go).toHaveBeenCalledWith("/dashboard/credits?checkout=success&session_id=cs_test_1"),
+      expect(redirectTo.go).toHaveBeenCalledWith(
+        "/dashboard/credits?checkout=success&session_id=cs_test_1",
+      ),
     );
     expect(callsTo(`POST ${path}/pay`)[0]?.body).toEqual({
       cardNumber: "4242424242424242",
@@ -164,7 +153,7 @@ describe("/checkout/sandbox/:sessionId", () => {
     await user.type(screen.getByLabelText("CVC"), "123");
     await user.click(screen.getByRole("button", { name: /Pay/ }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Your card was declined.");
-    expect(go).not.toHaveBeenCalled();
+    expect(redirectTo.go).not.toHaveBeenCalled();
   });
 
   it("Cancel goes back to the cancel page", async () => {
@@ -179,7 +168,9 @@ describe("/checkout/sandbox/:sessionId", () => {
     renderApp("/checkout/sandbox/cs_test_1");
     await userEvent.click(await screen.findByRole("link", { name: "Cancel and return" }));
     await waitFor(() =>
-      expect(go).toHaveBeenCalledWith("/dashboard/credits?checkout=canceled&session_id=cs_test_1"),
+      expect(redirectTo.go).toHaveBeenCalledWith(
+        "/dashboard/credits?checkout=canceled&session_id=cs_test_1",
+      ),
     );
   });
 
@@ -197,7 +188,7 @@ describe("chat's Subscribe", () => {
   it("opens the Subscription dialog on the chat screen", async () => {
     storeSession();
     mockAuthApi({
-      ...me,
+      ...meRoute,
       "GET /api/chat/messages": {
         success: true,
         data: { messages: [], pagination: { total: 0, page: 1, limit: 20, pages: 1 } },

@@ -9,6 +9,9 @@ import { AUTH_PATH, FOOTER_LINKS, SIGNUP_PATH } from "../content";
 const linkClass =
   "rounded text-stone-600 transition hover:text-brand-600 dark:text-stone-400 dark:hover:text-brand-300";
 
+/** The site pages' two columns, in this order. */
+const PAGE_GROUPS = ["Legal", "Company"] as const;
+
 function FooterList({ title, children }: { title: string; children: ReactNode }) {
   const id = `footer-${title.toLowerCase()}`;
   return (
@@ -62,25 +65,17 @@ export function LandingFooter() {
             ) : null}
           </div>
 
-          <FooterList title="Legal">
-            {FOOTER_LINKS.Legal.map((page) => (
-              <li key={page.slug}>
-                <AppLink to={`/${page.slug}`} className={linkClass}>
-                  {page.title}
-                </AppLink>
-              </li>
-            ))}
-          </FooterList>
-
-          <FooterList title="Company">
-            {FOOTER_LINKS.Company.map((page) => (
-              <li key={page.slug}>
-                <AppLink to={`/${page.slug}`} className={linkClass}>
-                  {page.title}
-                </AppLink>
-              </li>
-            ))}
-          </FooterList>
+          {PAGE_GROUPS.map((group) => (
+            <FooterList key={group} title={group}>
+              {FOOTER_LINKS[group].map((page) => (
+                <li key={page.slug}>
+                  <AppLink to={`/${page.slug}`} className={linkClass}>
+                    {page.title}
+                  </AppLink>
+                </li>
+              ))}
+            </FooterList>
+          ))}
 
           <FooterList title="Connect">
             <li>

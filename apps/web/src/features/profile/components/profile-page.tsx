@@ -5,8 +5,8 @@ import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import { z } from "zod";
-import { buttonClasses } from "@/components/ui/button";
 import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
@@ -79,10 +79,13 @@ function ProfileDetails() {
           readOnly
           hint="Your e-mail address cannot be changed."
         />
-        <button type="submit" disabled={!canSave} className={buttonClasses("primary", "md")}>
-          <Save aria-hidden="true" className="size-4" />
-          {isSubmitting ? "Saving..." : "Save Changes"}
-        </button>
+        <SubmitButton
+          busy={isSubmitting}
+          disabled={!canSave}
+          icon={<Save aria-hidden="true" className="size-4" />}
+          label="Save Changes"
+          busyLabel="Saving..."
+        />
       </form>
     </ProfileCard>
   );
@@ -158,10 +161,12 @@ function PasswordChange() {
           error={errors.confirmPassword?.message}
           {...register("confirmPassword")}
         />
-        <button type="submit" disabled={isSubmitting} className={buttonClasses("primary", "md")}>
-          <KeyRound aria-hidden="true" className="size-4" />
-          {isSubmitting ? "Updating..." : "Update Password"}
-        </button>
+        <SubmitButton
+          busy={isSubmitting}
+          icon={<KeyRound aria-hidden="true" className="size-4" />}
+          label="Update Password"
+          busyLabel="Updating..."
+        />
       </form>
     </ProfileCard>
   );

@@ -1,0 +1,65 @@
+import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
+import { formatDateTime, formatMoney } from "@/lib/format";
+import type { TransactionColumn } from "./transaction-table";
+import { Truncated, UserCell } from "./ui";
+
+/**
+ * The columns the transaction screens share: the same header, sort field and cell wherever they
+ * stand. A column of a screen's own stays with the screen.
+ */
+
+/** When it happened, to the minute. */
+export function dateColumn<Row, F extends string>(
+  sortBy: F,
+  date: (row: Row) => string | null,
+): TransactionColumn<Row, F> {
+  return { label: "Date", sortBy, cell: (r) => formatDateTime(date(r), "N/A") };
+}
+
+/** Text that stays on one line, cut with an ellipsis (whole in its tooltip); N/A when missing. */
+export function truncatedColumn<Row, F extends string>(
+  label: string,
+  sortBy: F,
+  text: (row: Row) => string | null | undefined,
+  cellClassName?: string,
+): TransactionColumn<Row, F> {
+  return {
+    label,
+    sortBy,
+    ...(cellClassName ? { cellClassName } : {}),
+    cell: (r) => <Truncated text={text(r) ?? "N/A"} className="max-w-32" />,
+  };
+}
+
+/** The payment's id at the provider, in a typewriter face. */
+export function transactionIdColumn<Row, F extends string>(
+  sortBy: F,
+  id: (row: Row) => string | null | undefined,
+): TransactionColumn<Row, F> {
+  return truncatedColumn("Transaction ID", sortBy, id, "font-mono text-xs");
+}
+
+type UserOf = Parameters<typeof UserCell>[0]["user"];
+
+export const userColumn: TransactionColumn<{ userId: UserOf }, "user"> = {
+  label: "User",
+  sortBy: "user",
+  cell: (r) => <UserCell user={r.userId} />,
+};
+
+export const amountColumn: TransactionColumn<{ amount: number; currency: string }, "amount"> = {
+  label: "Amount",
+  sortBy: "amount",
+  cellClassName: "tabular-nums",
+  cell: (r) => formatMoney(r.amount, r.currency),
+};
+
+/** A payment's status badge, the failure's reason in its tooltip. */
+export const paymentStatusColumn: TransactionColumn<
+  { status: string; failureReason?: string | null },
+  "status"
+> = {
+  label: "Status",
+  sortBy: "status",
+  cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+};

@@ -1,0 +1,28 @@
+import { type AdminSettings, defaultPublicSettings } from "@twinline/contracts";
+import { jsonResponse } from "@/test/render";
+
+/** The OpenAI key as the server shows it back: masked but for its end. */
+export const MASKED_OPENAI = "sk-••••••••abcd";
+
+/** No provider key: everything runs on the offline implementations. */
+export const OFFLINE_PROVIDERS: AdminSettings["providers"] = {
+  llm: "offline",
+  stt: "offline",
+  tts: "offline",
+  payments: "sandbox",
+};
+
+/** The admin settings answer: the public defaults, a masked OpenAI key, offline providers. */
+export function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings {
+  return {
+    ...defaultPublicSettings,
+    apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
+    providers: OFFLINE_PROVIDERS,
+    ...patch,
+  };
+}
+
+/** GET /api/admin/settings answering `settings`, for mockAdminApi's routes. */
+export function settingsRoute(settings: AdminSettings) {
+  return { "GET /api/admin/settings": () => jsonResponse({ success: true, data: settings }) };
+}
