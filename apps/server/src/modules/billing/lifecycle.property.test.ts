@@ -31,6 +31,23 @@ const lifecycle = fc.array(
   { minLength: 3, maxLength: 12 },
 );
 
+type Step = { kind: string; who: number; choice: number };
+
+/**
+ * Lifecycles that once broke an invariant, run first every time. A downgrade while a renewal
+ * was past due, then the retry declined again: the sandbox re-priced the open invoice at the
+ * new plan (Stripe never re-prices an open invoice).
+ */
+const PAST_FAILURES: Step[] = [
+  { kind: "renew", who: 1, choice: 3 },
+  { kind: "renewalDeclined", who: 1, choice: 7 },
+  { kind: "cancel", who: 1, choice: 93 },
+  { kind: "cancel", who: 0, choice: 0 },
+  { kind: "downgrade", who: 1, choice: 4 },
+  { kind: "downgrade", who: 0, choice: 8 },
+  { kind: "renewalDeclined", who: 0, choice: 5 },
+];
+
 describe.each(["sandbox", "stripe"] as const)("a subscription's whole life through %s", (kind) => {
   let t: TestApp;
   let fake: FakeStripe | undefined;
@@ -93,7 +110,7 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
         }
       }),
       // No shrinking: a failure prints its steps; each run costs a few seconds.
-      { numRuns: 10, endOnFailure: true },
+      { numRuns: 10, endOnFailure: true, examples: [[PAST_FAILURES]] },
     );
   });
 });

@@ -5,6 +5,8 @@ type Json = Record<string, unknown>;
 
 export const sandboxId = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString("hex")}`;
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const pick = (from: Json, keys: string[]): Json =>
+  Object.fromEntries(keys.filter((key) => key in from).map((key) => [key, from[key]]));
 
 export interface SandboxInvoiceInput {
   subscription: Json;
@@ -90,44 +92,48 @@ export function createSandboxInvoices(options: { store: SandboxStore; now: () =>
 
     /** Makes (or, with `invoiceId`, finishes) an invoice; one already paid stays as it is. */
     async make(input: SandboxInvoiceInput): Promise<Json> {
-      if (input.invoiceId) {
-        const existing = await store.get(input.invoiceId);
-        if (existing?.object === "invoice" && existing.status === "paid") return existing;
-      }
+      const existing = input.invoiceId ? await store.get(input.invoiceId) : null;
+      const opened = existing?.object === "invoice" ? existing : null;
+      if (opened?.status === "paid") return opened;
+      // A retry pays the invoice as its first attempt made it, as Stripe never re-prices an open
+      // invoice: the same total, plan and period, even after a plan change since.
+      const totalMinor = opened ? Number(opened.total) : input.totalMinor;
       const customerId = String(input.subscription.customer);
       let starting = 0;
       let ending = 0;
       if (input.paid) {
         // A credit (negative total) adds to the balance; a charge uses the credit first.
         ({ starting, ending } = await moveBalance(customerId, (balance) =>
-          input.totalMinor < 0
-            ? input.totalMinor
-            : Math.min(input.totalMinor, -Math.min(balance, 0)),
+          totalMinor < 0 ? totalMinor : Math.min(totalMinor, -Math.min(balance, 0)),
         ));
       }
       const applied = Math.max(0, ending - starting);
-      const due = input.totalMinor < 0 ? 0 : input.totalMinor - applied;
+      const due = totalMinor < 0 ? 0 : totalMinor - applied;
       counter += 1;
       const id = input.invoiceId ?? sandboxId("in");
+      const made = {
+        number: `SBX-${id.slice(-8).toUpperCase()}-${counter}`,
+        subscription_metadata: { ...((input.subscription.metadata as Json) ?? {}) },
+        currency: input.subscription.currency,
+        billing_reason: input.reason,
+        period_start: seconds(input.periodStart),
+        period_end: seconds(input.periodEnd),
+        created: seconds(now()),
+      };
       const invoice: Json = {
+        ...made,
+        ...(opened ? pick(opened, Object.keys(made)) : {}),
         id,
         object: "invoice",
-        number: `SBX-${id.slice(-8).toUpperCase()}-${counter}`,
         status: input.paid ? "paid" : "open",
         customer: customerId,
         subscription: input.subscription.id,
-        subscription_metadata: { ...((input.subscription.metadata as Json) ?? {}) },
-        total: input.totalMinor,
+        total: totalMinor,
         starting_balance: starting,
         ending_balance: ending,
         amount_paid: input.paid ? due : 0,
         amount_due: due,
-        currency: input.subscription.currency,
-        billing_reason: input.reason,
         payment_intent: input.paid && due > 0 ? sandboxId("pi") : null,
-        period_start: seconds(input.periodStart),
-        period_end: seconds(input.periodEnd),
-        created: seconds(now()),
         attempt_count: input.attempt ?? 1,
       };
       await store.put(id, "invoice", invoice);

@@ -1,8 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../../db/client.ts";
-import type { UserSubscriptionRow } from "../../../db/schema/index.ts";
-import { processedWebhookEvents, users } from "../../../db/schema/index.ts";
+import {
+  processedWebhookEvents,
+  type UserSubscriptionRow,
+  users,
+} from "../../../db/schema/index.ts";
 import { isUuid } from "../../../lib/search.ts";
 import {
   type InvoiceInfo,
