@@ -16,7 +16,9 @@ import { users } from "./users.ts";
 // Refunds and disputes (issue 16, docs/decisions/0050).
 
 /** admin: the operator's refund; provider: made in Stripe's dashboard; dispute: a chargeback;
- * duplicate_subscription: the second of two plan payments (decision 0051). */
+ * duplicate_subscription: a subscription that must not stay in force, ended and refunded
+ * automatically: the second of two plan payments (decision 0051), or one whose first payment
+ * was not the plan's price (decision 0036). */
 export const refundKind = pgEnum("refund_kind", [
   "admin",
   "provider",
