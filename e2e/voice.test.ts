@@ -168,14 +168,14 @@ describe("voice call", () => {
   });
 
   it("speaking over the persona stops its voice and cancels the rest of its reply", async () => {
-    // A long reply, streamed slowly: the persona is still talking when the looped microphone
-    // file speaks again (10 s later).
+    // A long reply, streamed slowly (20 s): the model is still streaming when the looped
+    // microphone file speaks again (10 s later), however late a loaded machine started it.
     const before = { reply: provider.reply, gapMs: provider.gapMs };
     provider.reply = Array.from(
       { length: 40 },
       (_, i) => `This is sentence number ${i + 1} of a very long answer. `,
     );
-    provider.gapMs = 250;
+    provider.gapMs = 500;
     const cutBefore = provider.streamsCutShort;
     try {
       const page = await browser.newPage();
