@@ -2,7 +2,7 @@
 // in WebAssembly), some with a 300–600 ms pause mid-sentence, each followed by a long silence
 // (the persona answers then). One 48 kHz mono WAV that Chromium plays as the microphone.
 
-import { parseWav } from "../../apps/server/src/providers/stt/wav.ts";
+import { parseWav, pcm16Wav } from "../../apps/server/src/providers/stt/wav.ts";
 import { createOfflineTts } from "../../apps/server/src/providers/tts/offline.ts";
 
 export const RATE = 48_000;
@@ -65,26 +65,11 @@ export async function recording(gapMs: number, leadMs = 3000): Promise<Buffer> {
     }
     chunks.push(silence(gapMs));
   }
-  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
-  const out = Buffer.alloc(44 + length * 2);
-  out.write("RIFF", 0, "latin1");
-  out.writeUInt32LE(36 + length * 2, 4);
-  out.write("WAVEfmt ", 8, "latin1");
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(RATE, 24);
-  out.writeUInt32LE(RATE * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write("data", 36, "latin1");
-  out.writeUInt32LE(length * 2, 40);
-  let offset = 44;
+  // A little below full scale, as a microphone leaves headroom.
+  const samples = new Float64Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  let offset = 0;
   for (const chunk of chunks) {
-    for (const sample of chunk) {
-      out.writeInt16LE(Math.round(Math.max(-1, Math.min(1, sample * 0.9)) * 32767), offset);
-      offset += 2;
-    }
+    for (const sample of chunk) samples[offset++] = sample * 0.9;
   }
-  return out;
+  return pcm16Wav(samples, RATE);
 }

@@ -72,24 +72,33 @@ export function toRecogniserWav(file: Buffer): Buffer | null {
   }
   const ratio = wav.sampleRate / RECOGNISER_SAMPLE_RATE;
   const length = Math.floor(frames / ratio);
-  const out = Buffer.alloc(44 + length * 2);
-  out.write("RIFF", 0, "latin1");
-  out.writeUInt32LE(36 + length * 2, 4);
-  out.write("WAVEfmt ", 8, "latin1");
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(RECOGNISER_SAMPLE_RATE, 24);
-  out.writeUInt32LE(RECOGNISER_SAMPLE_RATE * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write("data", 36, "latin1");
-  out.writeUInt32LE(length * 2, 40);
+  const resampled = new Float64Array(length);
   for (let i = 0; i < length; i++) {
     const at = i * ratio;
     const left = Math.floor(at);
     const right = Math.min(frames - 1, left + 1);
-    const value = (mono[left] ?? 0) + ((mono[right] ?? 0) - (mono[left] ?? 0)) * (at - left);
+    resampled[i] = (mono[left] ?? 0) + ((mono[right] ?? 0) - (mono[left] ?? 0)) * (at - left);
+  }
+  return pcm16Wav(resampled, RECOGNISER_SAMPLE_RATE);
+}
+
+/** A mono 16-bit PCM WAV file of float samples (-1..1, clamped). */
+export function pcm16Wav(values: ArrayLike<number>, sampleRate: number): Buffer {
+  const out = Buffer.alloc(44 + values.length * 2);
+  out.write("RIFF", 0, "latin1");
+  out.writeUInt32LE(36 + values.length * 2, 4);
+  out.write("WAVEfmt ", 8, "latin1");
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(1, 20);
+  out.writeUInt16LE(1, 22);
+  out.writeUInt32LE(sampleRate, 24);
+  out.writeUInt32LE(sampleRate * 2, 28);
+  out.writeUInt16LE(2, 32);
+  out.writeUInt16LE(16, 34);
+  out.write("data", 36, "latin1");
+  out.writeUInt32LE(values.length * 2, 40);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] ?? 0;
     out.writeInt16LE(Math.round(Math.max(-1, Math.min(1, value)) * 32767), 44 + i * 2);
   }
   return out;
