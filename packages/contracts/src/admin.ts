@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
 import { AUTH_MESSAGES, PASSWORD_RULES, roleSchema } from "./auth";
-import { PLAN_INTERVALS } from "./billing/index";
+import { currencySchema, PLAN_INTERVALS } from "./billing/index";
 import { safeText } from "./text";
 
 export const adminLoginRequestSchema = z.object({
@@ -106,7 +106,7 @@ export const adminUserDetailSchema = z.object({
   totalSpent: z.number(),
   /** Every currency the user paid in, USD first (decision 0036: never added together). */
   totalSpentByCurrency: z
-    .array(z.object({ currency: z.enum(["usd", "eur", "gbp", "inr"]), value: z.number() }))
+    .array(z.object({ currency: currencySchema, value: z.number() }))
     .optional(),
   googleId: z.string().nullable(),
   subscription: z

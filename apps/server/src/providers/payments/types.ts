@@ -1,11 +1,14 @@
+import type { Currency, PlanInterval } from "@twinline/contracts";
+
 export interface BalanceAmount {
   /** Minor units. */
   amount: number;
   currency: string;
 }
 
-export type Currency = "usd" | "eur" | "gbp" | "inr";
-export type Interval = "day" | "week" | "month" | "year";
+// The currencies and intervals this app sells in are the contracts' (one list for every layer).
+export type { Currency };
+export type Interval = PlanInterval;
 
 export interface Recurring {
   interval: Interval;

@@ -1,12 +1,11 @@
-import type { Currency } from "../../../providers/payments/index.ts";
+import { CURRENCIES, type Currency } from "@twinline/contracts";
+import { toMajor } from "../../../lib/money.ts";
 
 /** An amount in minor units with its currency (as the provider reports it, any case). */
 export interface MoneyAmount {
   amountMinor: number;
   currency: string;
 }
-
-const CURRENCIES: readonly Currency[] = ["usd", "eur", "gbp", "inr"];
 
 /** The provider's currency as ours, or null when this app does not sell in it. */
 export const knownCurrency = (value: string): Currency | null => {
@@ -15,7 +14,7 @@ export const knownCurrency = (value: string): Currency | null => {
 };
 
 const show = (money: MoneyAmount) =>
-  `${(money.amountMinor / 100).toFixed(2)} ${money.currency.toUpperCase()}`;
+  `${toMajor(money.amountMinor).toFixed(2)} ${money.currency.toUpperCase()}`;
 
 /**
  * Why a payment does not match what was sold, or null when it does (docs/decisions/0036): the
