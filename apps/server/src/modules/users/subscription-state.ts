@@ -109,20 +109,16 @@ export function toSubscriptionView(
   };
 }
 
-/** The newest subscription of each user (with its plan), by user id. */
+/** THE current subscription of each user: their newest (with its plan), by user id. */
 export async function latestSubscriptions(
   db: Database,
   userIds: string[],
-): Promise<Map<string, SubscriptionWithPlan>> {
+): Promise<Map<string, { subscription: UserSubscriptionRow; plan: SubscriptionPlanRow }>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([userSubscriptions.userId], {
       subscription: userSubscriptions,
-      plan: {
-        name: subscriptionPlans.name,
-        interval: subscriptionPlans.interval,
-        intervalCount: subscriptionPlans.intervalCount,
-      },
+      plan: subscriptionPlans,
     })
     .from(userSubscriptions)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, userSubscriptions.planId))

@@ -1,14 +1,8 @@
 import type { CurrentSubscription } from "@twinline/contracts";
-import { desc, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
-import {
-  type SubscriptionPlanRow,
-  subscriptionPlans,
-  type UserSubscriptionRow,
-  userSubscriptions,
-} from "../../../db/schema/index.ts";
+import type { SubscriptionPlanRow, UserSubscriptionRow } from "../../../db/schema/index.ts";
 import { toMajor } from "../../../lib/money.ts";
-import { toSubscriptionView } from "../../users/subscription-state.ts";
+import { latestSubscriptions, toSubscriptionView } from "../../users/subscription-state.ts";
 
 export const NO_CURRENT_SUBSCRIPTION: CurrentSubscription = {
   _id: null,
@@ -53,16 +47,7 @@ export function toCurrentSubscription(
 
 /** A user's current (newest) subscription, as a row and as the user-side answer. */
 export function createSubscriptionsReader(db: Database) {
-  const newest = async (userId: string) => {
-    const [found] = await db
-      .select({ subscription: userSubscriptions, plan: subscriptionPlans })
-      .from(userSubscriptions)
-      .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, userSubscriptions.planId))
-      .where(eq(userSubscriptions.userId, userId))
-      .orderBy(desc(userSubscriptions.createdAt))
-      .limit(1);
-    return found;
-  };
+  const newest = async (userId: string) => (await latestSubscriptions(db, [userId])).get(userId);
   return {
     async currentRow(userId: string): Promise<UserSubscriptionRow | undefined> {
       return (await newest(userId))?.subscription;
