@@ -45,15 +45,24 @@ export const API_KEY_MESSAGES = {
   stripeSecretPrefix: 'Stripe secret key should start with "sk_"',
   stripePublishablePrefix: 'Stripe publishable key should start with "pk_"',
   creditCost: "Credit cost must be at least 1",
+  tooLong: "API keys are at most 256 characters",
 } as const;
+
+/**
+ * No provider's key comes near this (OpenAI's project keys, the longest, are under 200): a longer
+ * value is a paste gone wrong, refused before it is stored, tested or sent to anyone (issue 24).
+ */
+export const MAX_API_KEY_LENGTH = 256;
+
+/** A key field: one line, at most MAX_API_KEY_LENGTH characters. */
+const keyText = () =>
+  singleLineText().max(MAX_API_KEY_LENGTH, { error: API_KEY_MESSAGES.tooLong }).trim();
 
 // A masked value is the stored key shown back (dots only when the key has no provider's shape).
 const optionalKey = (prefix: string, message: string) =>
-  singleLineText()
-    .trim()
-    .refine((value) => value === "" || isMaskedSecret(value) || value.startsWith(prefix), {
-      error: message,
-    });
+  keyText().refine((value) => value === "" || isMaskedSecret(value) || value.startsWith(prefix), {
+    error: message,
+  });
 
 export const apiKeysSchema = z.object({
   openai: optionalKey("sk-", API_KEY_MESSAGES.openaiPrefix),
@@ -61,7 +70,7 @@ export const apiKeysSchema = z.object({
     secret: optionalKey("sk_", API_KEY_MESSAGES.stripeSecretPrefix),
     publishable: optionalKey("pk_", API_KEY_MESSAGES.stripePublishablePrefix),
   }),
-  elevenLabs: singleLineText().trim(),
+  elevenLabs: keyText(),
 });
 export type ApiKeys = z.infer<typeof apiKeysSchema>;
 
@@ -116,7 +125,7 @@ export const adminSettingsResponseSchema = z.object({
 });
 
 export const testKeyRequestSchema = z.object({
-  apiKey: singleLineText().trim().min(1, { error: "Enter the key before testing it" }),
+  apiKey: keyText().min(1, { error: "Enter the key before testing it" }),
 });
 export const testOpenAiResponseSchema = z.object({
   success: z.literal(true),

@@ -3,7 +3,12 @@
  * log lines: every occurrence, whatever characters the secret holds, raw, JSON-escaped or
  * URL-encoded, and a provider's starred quote of it ("sk-abc1****wxyz").
  * docs/decisions/0039-secrets-redacted-by-value.md
+ *
+ * Redaction runs on every answer and every log line, so it must never throw and never cost more
+ * than a pass over the text, whatever the secrets are: no expression is ever built from them
+ * (issue 24: one regular expression of a 40,000-character key took the whole server down).
  */
+import { SecretIndex } from "./secret-index.ts";
 
 export const REDACTED = "[redacted]";
 
@@ -14,13 +19,12 @@ export const REDACTED = "[redacted]";
 export const MIN_REDACTED_LENGTH = 8;
 
 // Keys tested or stored come and go; the oldest unpinned ones leave past this many.
-const MAX_REMEMBERED = 500;
+const MAX_REMEMBERED = 100;
 
 const pinned = new Set<string>();
 const remembered = new Set<string>();
-let matcher: RegExp | undefined;
-
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// Built again on the next redaction after a secret comes or goes.
+let index: SecretIndex | undefined;
 
 /** The ways a secret is written where it may leak: raw, inside JSON, inside a URL. */
 function formsOf(secret: string): string[] {
@@ -33,9 +37,12 @@ function formsOf(secret: string): string[] {
   return [...forms];
 }
 
-function rebuild(): void {
-  const forms = [...pinned, ...remembered].flatMap(formsOf).sort((x, y) => y.length - x.length);
-  matcher = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join("|"), "g") : undefined;
+function currentIndex(): SecretIndex | undefined {
+  if (index) return index;
+  if (pinned.size === 0 && remembered.size === 0) return undefined;
+  const secrets = [...pinned, ...remembered];
+  index = new SecretIndex(secrets.flatMap(formsOf), secrets, MIN_REDACTED_LENGTH);
+  return index;
 }
 
 /**
@@ -55,61 +62,42 @@ export function rememberSecret(value: string | undefined | null, pin = false): v
       if (oldest !== undefined) remembered.delete(oldest);
     }
   }
-  rebuild();
+  index = undefined;
 }
 
-// A provider quoting a key it refused keeps its start and end around a run of stars. Our own
-// mask (MASK_CHAR, "sk-••••wxyz" in the admin's settings) is not one: the form sends it back.
-const STAR_RUN = /\*{3,}/g;
-const MIN_QUOTED_START = 3;
-const MAX_QUOTED_END = 8;
-
-/** How a star run at [from, to) quotes a known secret: the characters before and after it. */
-function quoteAround(text: string, from: number, to: number): { before: number; after: number } {
-  let best = { before: 0, after: 0 };
-  for (const secret of [...pinned, ...remembered]) {
-    let before = Math.min(secret.length - 1, from);
-    while (
-      before >= MIN_QUOTED_START &&
-      text.slice(from - before, from) !== secret.slice(0, before)
-    ) {
-      before -= 1;
-    }
-    if (before < MIN_QUOTED_START || before < best.before) continue;
-    let after = Math.min(MAX_QUOTED_END, secret.length - before, text.length - to);
-    while (after > 0 && text.slice(to, to + after) !== secret.slice(-after)) after -= 1;
-    // Many keys share a start ("sk-"): the one whose end follows the stars is the one quoted.
-    if (before > best.before || after > best.after) best = { before, after };
-  }
-  return best;
-}
-
-/** Replaces every starred quote "<start of a secret>****<its last characters>". */
-function redactStarredQuotes(text: string): string {
-  if (!text.includes("***")) return text;
-  let result = "";
-  let done = 0;
-  for (const run of text.matchAll(STAR_RUN)) {
-    const from = run.index;
-    const to = from + run[0].length;
-    if (from < done) continue;
-    const { before: quoted, after } = quoteAround(text, from, to);
-    const before = Math.min(quoted, from - done);
-    if (before === 0) continue;
-    result += `${text.slice(done, from - before)}${REDACTED}`;
-    done = to + after;
-  }
-  return result + text.slice(done);
-}
-
-/** `text` with every known secret (and every starred quote of one) replaced by [redacted]. */
+/**
+ * `text` with every known secret (and every starred quote of one) replaced by [redacted]. It
+ * cannot throw: should anything inside fail, the whole text is withheld rather than risk a leak.
+ */
 export function redactSecrets(text: string): string {
-  if (!matcher) return text;
-  return redactStarredQuotes(text.replace(matcher, REDACTED));
+  try {
+    const current = currentIndex();
+    return current ? current.redact(text, REDACTED) : text;
+  } catch {
+    return REDACTED;
+  }
 }
 
 /** Redacts every string inside a JSON-like value (an error's details, a log object). */
 export function redactSecretsIn<T>(value: T): T {
-  if (!matcher) return value;
-  return JSON.parse(redactSecrets(JSON.stringify(value))) as T;
+  if (!currentIndex()) return value;
+  return redactValue(value, 0) as T;
+}
+
+// Deeper than any answer or log object we make; what lies below is withheld, not walked.
+const MAX_DEPTH = 32;
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return redactSecrets(value);
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  // As JSON would write it: a Date or a Buffer by its toJSON.
+  const plain = value as { toJSON?: () => unknown };
+  if (typeof plain.toJSON === "function") return redactValue(plain.toJSON(), depth + 1);
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    result[redactSecrets(key)] = redactValue(item, depth + 1);
+  }
+  return result;
 }

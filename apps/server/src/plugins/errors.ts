@@ -79,6 +79,12 @@ const FASTIFY_MESSAGES: Record<string, { status: number; message: string }> = {
   FST_CSRF_INVALID_TOKEN: { status: 403, message: CSRF_ERROR_MESSAGE },
 };
 
+/**
+ * The last-resort answer, written out in full: it is sent when even building an answer failed,
+ * so it depends on nothing (no redaction, no serializer) and quotes nothing.
+ */
+const INTERNAL_ERROR_BODY = JSON.stringify({ success: false, message: "Internal server error" });
+
 export const DATABASE_REFUSED_MESSAGE = "The request holds a value that cannot be stored";
 
 /** The SQLSTATE of a database error, or of the one a failed query wraps (drizzle's cause). */
@@ -154,16 +160,21 @@ export interface ErrorsPluginOptions {
 export const errorsPlugin = fp<ErrorsPluginOptions>(
   async (app: FastifyInstance, options) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const known = toResponse(error);
-      if (known) {
-        if (known.status >= 500) request.log.error({ err: error }, "Request failed");
-        // The answer's own words: a refused query's message would carry its bound parameters.
-        else request.log.info({ err: known.body.message, status: known.status }, "Request refused");
-        if (error instanceof HttpError && error.headers) reply.headers(error.headers);
-        return reply.code(known.status).send(known.body);
+      try {
+        const known = toResponse(error);
+        if (known) {
+          if (known.status >= 500) request.log.error({ err: error }, "Request failed");
+          // The answer's own words: a refused query's message would carry its bound parameters.
+          else
+            request.log.info({ err: known.body.message, status: known.status }, "Request refused");
+          if (error instanceof HttpError && error.headers) reply.headers(error.headers);
+          return reply.code(known.status).send(known.body);
+        }
+        request.log.error({ err: error }, "Request failed");
+      } catch {
+        // Never let this handler fail: Fastify's own fallback answers with the error's message.
       }
-      request.log.error({ err: error }, "Request failed");
-      return reply.code(500).send(envelope("Internal server error"));
+      return reply.code(500).type("application/json; charset=utf-8").send(INTERNAL_ERROR_BODY);
     });
 
     // Every text answer, a success too, loses any known secret by value: a route that echoes a

@@ -1,0 +1,147 @@
+/**
+ * Finds known secret values in a text in one pass, without building an expression from them
+ * (decision 0039). Each form is indexed by a rolling hash of its last `window` characters; the
+ * text is scanned once with the same rolling hash, and a form is compared only where its hash
+ * and a 16-bit filter both agree. Time is linear in the text (plus the length of each true match);
+ * memory is the forms themselves. Nothing here can throw on any text or any secret.
+ */
+
+const HASH_BASE = 0x01000193;
+const FILTER_BITS = 16;
+const FILTER_MASK = (1 << FILTER_BITS) - 1;
+
+// A provider quoting a key it refused keeps its start and end around a run of stars. Our own
+// mask (MASK_CHAR, "sk-••••wxyz" in the admin's settings) is not one: the form sends it back.
+const STAR_RUN = /\*{3,}/g;
+const MIN_QUOTED_START = 3;
+// Providers keep a key's prefix ("sk-proj-", "sk_test_") and a few characters more.
+const MAX_QUOTED_START = 24;
+const MAX_QUOTED_END = 8;
+
+interface Span {
+  from: number;
+  to: number;
+}
+
+export class SecretIndex {
+  private readonly window: number;
+  private readonly highPower: number;
+  private readonly filter = new Uint8Array(FILTER_MASK + 1);
+  private readonly bySuffix = new Map<number, string[]>();
+  /** Each start of a secret that a starred quote may keep, with the secrets it starts. */
+  private readonly byStart = new Map<string, string[]>();
+
+  /**
+   * `forms`: every string to replace, none shorter than `window`; `secrets`: the values whose
+   * starred quotes are replaced too.
+   */
+  constructor(forms: readonly string[], secrets: readonly string[], window: number) {
+    this.window = window;
+    let power = 1;
+    for (let i = 1; i < window; i++) power = Math.imul(power, HASH_BASE);
+    this.highPower = power;
+    for (const form of forms) {
+      if (form.length < window) continue;
+      const hash = this.hashEndingAt(form, form.length);
+      this.filter[hash & FILTER_MASK] = 1;
+      const bucket = this.bySuffix.get(hash);
+      if (bucket) bucket.push(form);
+      else this.bySuffix.set(hash, [form]);
+    }
+    // Longest first, so the longest of two forms ending at one place wins.
+    for (const bucket of this.bySuffix.values()) bucket.sort((x, y) => y.length - x.length);
+    for (const secret of secrets) {
+      const longest = Math.min(MAX_QUOTED_START, secret.length - 1);
+      for (let length = MIN_QUOTED_START; length <= longest; length++) {
+        const start = secret.slice(0, length);
+        const starting = this.byStart.get(start);
+        if (starting) starting.push(secret);
+        else this.byStart.set(start, [secret]);
+      }
+    }
+  }
+
+  /** `text` with every form, and every starred quote of a secret, replaced by `replacement`. */
+  redact(text: string, replacement: string): string {
+    const replaced = replaceSpans(text, this.matches(text), replacement);
+    return replaced.includes("***") ? this.redactStarredQuotes(replaced, replacement) : replaced;
+  }
+
+  private hashEndingAt(text: string, end: number): number {
+    let hash = 0;
+    for (let i = end - this.window; i < end; i++) {
+      hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(i)) | 0;
+    }
+    return hash;
+  }
+
+  /** Every occurrence of a form, leftmost first, overlapping ones left to the caller. */
+  private matches(text: string): Span[] {
+    const found: Span[] = [];
+    const { window } = this;
+    if (text.length < window) return found;
+    let hash = this.hashEndingAt(text, window);
+    for (let end = window; ; end++) {
+      if (this.filter[hash & FILTER_MASK] === 1) {
+        for (const form of this.bySuffix.get(hash) ?? []) {
+          if (form.length <= end && text.endsWith(form, end)) {
+            found.push({ from: end - form.length, to: end });
+            break;
+          }
+        }
+      }
+      if (end === text.length) break;
+      const leaving = Math.imul(text.charCodeAt(end - window), this.highPower);
+      hash = (Math.imul((hash - leaving) | 0, HASH_BASE) + text.charCodeAt(end)) | 0;
+    }
+    return found;
+  }
+
+  /** Replaces every starred quote "<start of a secret>****<its last characters>". */
+  private redactStarredQuotes(text: string, replacement: string): string {
+    const spans: Span[] = [];
+    for (const run of text.matchAll(STAR_RUN)) {
+      const from = run.index;
+      const to = from + run[0].length;
+      const quote = this.quoteAround(text, from, to);
+      if (quote) spans.push({ from: from - quote.before, to: to + quote.after });
+    }
+    return replaceSpans(text, spans, replacement);
+  }
+
+  /** How a star run at [from, to) quotes a known secret: the characters before and after it. */
+  private quoteAround(text: string, from: number, to: number) {
+    for (let before = Math.min(MAX_QUOTED_START, from); before >= MIN_QUOTED_START; before--) {
+      const secrets = this.byStart.get(text.slice(from - before, from));
+      if (!secrets) continue;
+      // Many keys share a start ("sk-"): the one whose end follows the stars is the one quoted.
+      let after = 0;
+      for (const secret of secrets) {
+        let length = Math.min(MAX_QUOTED_END, secret.length - before, text.length - to);
+        while (length > after && !text.startsWith(secret.slice(-length), to)) length -= 1;
+        after = Math.max(after, length);
+        if (after === MAX_QUOTED_END) break;
+      }
+      return { before, after };
+    }
+    return undefined;
+  }
+}
+
+/** `text` with each span replaced; of overlapping spans the one starting first (then longest) wins. */
+function replaceSpans(text: string, spans: Span[], replacement: string): string {
+  if (spans.length === 0) return text;
+  spans.sort((x, y) => x.from - y.from || y.to - x.to);
+  let result = "";
+  let done = 0;
+  for (const span of spans) {
+    if (span.from < done) {
+      // Overlapping the one kept before it: both are secret, so the kept one reaches further.
+      if (span.to > done) done = span.to;
+      continue;
+    }
+    result += text.slice(done, span.from) + replacement;
+    done = span.to;
+  }
+  return result + text.slice(done);
+}
