@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Providers } from "../../providers/plugin.ts";
 import type { Transcription } from "../../providers/stt/index.ts";
+import { labelAiGenerated } from "../../providers/tts/ai-label.ts";
 import type { SynthesizedAudio } from "../../providers/tts/index.ts";
 import { buildChatRequest, type HistoryMessage, PASSAGE_LIMIT } from "../chat/prompt.ts";
 import type { PersonaSource } from "../chat/service.ts";
@@ -94,12 +95,14 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
       return text.trim();
     },
 
+    /** The text in the persona's voice, the file marked as AI-generated speech (ai-label.ts). */
     async speak(
       text: string,
       voiceId: string | null,
       signal: AbortSignal,
     ): Promise<SynthesizedAudio> {
-      return (await providers.tts()).synthesize({ text, voiceId, signal });
+      const [tts, current] = await Promise.all([providers.tts(), settings.get()]);
+      return labelAiGenerated(await tts.synthesize({ text, voiceId, signal }), current.siteName);
     },
   };
 }

@@ -17,6 +17,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { currentUser } from "../../plugins/auth.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { AI_GENERATED_HEADER } from "../../providers/tts/ai-label.ts";
 import type { VoiceService } from "./service.ts";
 
 const errors = errorResponses(400, 401, 403);
@@ -109,6 +110,7 @@ export const voiceRoutes: FastifyPluginAsyncZod<VoiceRoutesOptions> = async (
       );
       return reply
         .header("content-type", spoken.format)
+        .header(AI_GENERATED_HEADER, "true")
         .header("cache-control", "no-store")
         .send(spoken.audio as never);
     },

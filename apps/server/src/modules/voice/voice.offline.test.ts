@@ -7,6 +7,8 @@ import { adminSession, call, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { connectVoice } from "../../../test/voice-client.ts";
 import { users, voiceCalls } from "../../db/schema/index.ts";
+import { parseWav } from "../../providers/stt/wav.ts";
+import { aiGeneratedComment } from "../../providers/tts/ai-label.ts";
 import { offlineSpokenReply } from "./engine.ts";
 
 // No provider key at all and no offline recogniser: the call still works, says plainly that
@@ -43,8 +45,11 @@ describe("voice call offline", () => {
     for (const frame of audio) {
       expect(frame.subarray(0, 4).toString("latin1")).toBe("RIFF");
       expect(frame.subarray(8, 12).toString("latin1")).toBe("WAVE");
+      // Every spoken sentence says in the file that it is synthetic, and whose.
+      expect(frame.toString("utf8")).toContain(aiGeneratedComment("Twinline"));
       // Speech, not silence: some samples well away from zero.
-      const samples = new Int16Array(frame.buffer, frame.byteOffset + 44, (frame.length - 44) >> 1);
+      const data = parseWav(frame)?.data ?? Buffer.alloc(0);
+      const samples = new Int16Array(data.buffer, data.byteOffset, data.length >> 1);
       expect(samples.some((sample) => Math.abs(sample) > 2000)).toBe(true);
     }
     client.socket.close(1000);
@@ -60,7 +65,9 @@ describe("voice call offline", () => {
       });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers["content-type"]).toBe("audio/wav");
+      expect(response.headers["ai-generated"]).toBe("true");
       expect(response.rawPayload.subarray(0, 4).toString("latin1")).toBe("RIFF");
+      expect(response.rawPayload.toString("utf8")).toContain("AI-generated voice");
     }
   });
 

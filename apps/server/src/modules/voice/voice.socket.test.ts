@@ -22,6 +22,7 @@ import { until } from "../../../test/until.ts";
 import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts";
 import { connectVoice } from "../../../test/voice-client.ts";
 import { creditLedger, users, voiceCalls } from "../../db/schema/index.ts";
+import { labelAiGenerated } from "../../providers/tts/ai-label.ts";
 
 const REPLY = [
   "Hello there, it is lovely",
@@ -30,6 +31,9 @@ const REPLY = [
   " Talk soon.",
 ];
 const UTTERANCE = makeWavTone(1);
+/** The fake ElevenLabs' MP3 as the app sends it on: marked as AI-generated for the site. */
+const labelledMp3 = (audio: Buffer) =>
+  labelAiGenerated({ format: "audio/mpeg", audio }, "Twinline").audio;
 const RATE = 5;
 
 let voice: VoiceTestApp;
@@ -103,7 +107,8 @@ describe("voice call socket", () => {
     ]);
     const audio = client.audio();
     expect(audio).toHaveLength(3);
-    for (const frame of audio) expect(frame.equals(elevenlabs.audio)).toBe(true);
+    // The provider's MP3, behind the ID3 comment that marks it as AI-generated speech.
+    for (const frame of audio) expect(frame.equals(labelledMp3(elevenlabs.audio))).toBe(true);
     // The audio sits between audio_start and audio_complete.
     const order = client.received.map((entry) =>
       entry.kind === "json" ? entry.message.type : "audio",
@@ -343,7 +348,8 @@ describe("voice call socket", () => {
     });
     expect(spoken.statusCode).toBe(200);
     expect(spoken.headers["content-type"]).toBe("audio/mpeg");
-    expect(spoken.rawPayload.equals(elevenlabs.audio)).toBe(true);
+    expect(spoken.headers["ai-generated"]).toBe("true");
+    expect(spoken.rawPayload.equals(labelledMp3(elevenlabs.audio))).toBe(true);
     const bad = await call(t, "POST", "/api/voice-call/process", {
       token: session.token,
       body: { text: "a\u0000b" },
