@@ -28,7 +28,6 @@ export const ALLOWED = {
   dashboards: ["admin", "chat", "users"],
   health: [],
   memory: ["ai-training", "chat", "settings"],
-  safety: [],
   settings: ["audit"],
   users: ["auth"],
   voice: ["auth", "chat", "credits", "settings"],

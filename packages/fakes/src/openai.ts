@@ -30,7 +30,31 @@ export interface FakeOpenAiOptions {
   models?: string[];
   /** A refused key is quoted back whole in the error (echoedKey): the secrets tests' echo. */
   echoKey?: boolean;
+  /**
+   * What /v1/moderations flags, by the exact input: the categories set true (e.g.
+   * ["self-harm", "self-harm/intent"]). Any other input is flagged for nothing.
+   */
+  moderationFlags?: Record<string, string[]>;
+  /** /v1/moderations answers 500: the provider is down. */
+  moderationFails?: boolean;
 }
+
+/** Every category omni-moderation-latest answers, each false unless flagged. */
+export const MODERATION_CATEGORIES = [
+  "harassment",
+  "harassment/threatening",
+  "hate",
+  "hate/threatening",
+  "illicit",
+  "illicit/violent",
+  "self-harm",
+  "self-harm/intent",
+  "self-harm/instructions",
+  "sexual",
+  "sexual/minors",
+  "violence",
+  "violence/graphic",
+] as const;
 
 /**
  * A local server speaking the OpenAI API: models list, chat completions (SSE or JSON) and
@@ -51,6 +75,8 @@ export interface FakeOpenAi extends FakeHttpServer, Required<Omit<FakeOpenAiOpti
   firstTokenAt(): number;
   /** The `model` field of each transcription request, in order. */
   transcriptionModels: string[];
+  /** The input of each moderation request, in order. */
+  moderationInputs: string[];
 }
 
 function unauthorized(response: ServerResponse, key: string, echo: boolean) {
@@ -90,6 +116,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     transcriptionDelayMs: options.transcriptionDelayMs ?? 0,
     models: options.models ?? FAKE_OPENAI_MODELS,
     echoKey: options.echoKey ?? false,
+    moderationFlags: options.moderationFlags ?? {},
+    moderationFails: options.moderationFails ?? false,
+    moderationInputs: [] as string[],
     hang: false,
     streamsCutShort: 0,
     transcriptionModels: [] as string[],
@@ -123,6 +152,27 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       state.transcriptionModels.push(model);
       await sleep(state.transcriptionDelayMs);
       return sendJson(response, 200, { text: state.transcription });
+    }
+    if (request.method === "POST" && request.path === "/v1/moderations") {
+      const body = JSON.parse(request.body.toString("utf8")) as { input: string; model?: string };
+      state.moderationInputs.push(body.input);
+      if (state.moderationFails) {
+        return sendJson(response, 500, {
+          error: { message: "The server had an error", type: "server_error" },
+        });
+      }
+      const flagged = state.moderationFlags[body.input] ?? [];
+      const categories = Object.fromEntries(
+        MODERATION_CATEGORIES.map((name) => [name, flagged.includes(name)]),
+      );
+      const scores = Object.fromEntries(
+        MODERATION_CATEGORIES.map((name) => [name, flagged.includes(name) ? 0.97 : 0.0001]),
+      );
+      return sendJson(response, 200, {
+        id: `modr-${state.moderationInputs.length}`,
+        model: body.model ?? "omni-moderation-latest",
+        results: [{ flagged: flagged.length > 0, categories, category_scores: scores }],
+      });
     }
     if (request.method === "POST" && request.path === "/v1/chat/completions") {
       const body = JSON.parse(request.body.toString("utf8")) as { stream?: boolean; model: string };

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
 import type { LlmProvider } from "./llm/index.ts";
+import type { ModerationProvider } from "./moderation/index.ts";
 import type { PaymentsProvider, SandboxOptions } from "./payments/index.ts";
 import { createProviderResolver, type ProviderDeps, type StoredProviderKeys } from "./resolve.ts";
 import type { SttProvider } from "./stt/index.ts";
@@ -14,6 +15,8 @@ export interface Providers {
   llm(): Promise<LlmProvider>;
   stt(): Promise<SttProvider>;
   tts(): Promise<TtsProvider>;
+  /** The crisis check of every fan message (issue 25). */
+  moderation(): Promise<ModerationProvider>;
   payments(): Promise<PaymentsProvider>;
   /** Wires the payments sandbox to its state and its event handler (the billing module). */
   configureSandbox(options: SandboxOptions): void;
@@ -36,6 +39,7 @@ export const providersPlugin = fp<ProvidersPluginOptions>(
   async (app: FastifyInstance, options) => {
     const deps: ProviderDeps = {
       config: options.config,
+      log: app.log,
       ...(options.storedKeys ? { storedKeys: options.storedKeys } : {}),
     };
     app.decorate<Providers>("providers", createProviderResolver(deps));

@@ -1,6 +1,12 @@
 import type { ProviderModes } from "@twinline/contracts";
+import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.ts";
 import { createOfflineLlm, createOpenAiLlm, type LlmProvider } from "./llm/index.ts";
+import {
+  createOfflineModeration,
+  createOpenAiModeration,
+  type ModerationProvider,
+} from "./moderation/index.ts";
 import {
   createSandboxPayments,
   createStripePayments,
@@ -32,6 +38,8 @@ export interface ProviderDeps {
   config: Config;
   /** The admin's stored keys; absent (tests, scripts): only the environment's keys count. */
   storedKeys?: () => Promise<StoredProviderKeys>;
+  /** Where a provider tells a failure it recovered from (moderation falling back offline). */
+  log?: Pick<FastifyBaseLogger, "warn">;
 }
 
 /** The keys in force: each stored key wins over the environment's. */
@@ -76,6 +84,18 @@ export const sttFor = (config: Config, apiKey: string | undefined): SttProvider 
 export const ttsFor = (config: Config, apiKey: string | undefined): TtsProvider =>
   apiKey ? createElevenLabsTts({ apiKey, baseUrl: config.elevenlabs.baseUrl }) : createOfflineTts();
 
+export const moderationFor = (
+  deps: ProviderDeps,
+  apiKey: string | undefined,
+): ModerationProvider =>
+  apiKey
+    ? createOpenAiModeration({
+        apiKey,
+        baseUrl: deps.config.openai.baseUrl,
+        ...(deps.log ? { log: deps.log } : {}),
+      })
+    : createOfflineModeration();
+
 export const paymentsFor = (
   config: Config,
   secretKey: string | undefined,
@@ -104,12 +124,15 @@ function builtOncePerKey<T>(build: (key: string | undefined) => T) {
  * - stt: OpenAI-compatible transcription (same key and base URL, OPENAI_STT_MODEL), else
  *   Debian's pocketsphinx when installed (rough), else none;
  * - tts: ElevenLabs (ELEVENLABS_BASE_URL) with a key, else the offline voice;
+ * - moderation: OpenAI's moderation endpoint (same key and base URL), else the offline crisis
+ *   phrases, which also decide when the provider fails;
  * - payments: Stripe (STRIPE_API_BASE) with a secret key, else the sandbox.
  */
 export function createProviderResolver(deps: ProviderDeps) {
   const llm = builtOncePerKey((key) => llmFor(deps.config, key));
   const stt = builtOncePerKey((key) => sttFor(deps.config, key));
   const tts = builtOncePerKey((key) => ttsFor(deps.config, key));
+  const moderation = builtOncePerKey((key) => moderationFor(deps, key));
   let sandbox: SandboxOptions | undefined;
   let payments = builtOncePerKey((key) => paymentsFor(deps.config, key, sandbox));
   return {
@@ -122,6 +145,8 @@ export function createProviderResolver(deps: ProviderDeps) {
     llm: async (): Promise<LlmProvider> => llm((await effectiveKeys(deps)).openai),
     stt: async (): Promise<SttProvider> => stt((await effectiveKeys(deps)).openai),
     tts: async (): Promise<TtsProvider> => tts((await effectiveKeys(deps)).elevenLabs),
+    moderation: async (): Promise<ModerationProvider> =>
+      moderation((await effectiveKeys(deps)).openai),
     payments: async (): Promise<PaymentsProvider> =>
       payments((await effectiveKeys(deps)).stripeSecret),
     modes: () => providerModes(deps),
