@@ -1,14 +1,21 @@
 /**
  * Finds known secret values in a text in one pass, without building an expression from them
- * (decision 0039). Each form is indexed by a rolling hash of its last `window` characters; the
- * text is scanned once with the same rolling hash, and a form is compared only where its hash
- * and a 16-bit filter both agree. Time is linear in the text (plus the length of each true match);
- * memory is the forms themselves. Nothing here can throw on any text or any secret.
+ * (decision 0039): Wu and Manber's multi-pattern search, anchored on the last `window`
+ * characters of each form. A table of two-character blocks says how far the scan may jump (most
+ * text is skipped `window - 1` characters at a time); where it may not, the window's hash picks
+ * the forms that end there, compared in full. Time is at most linear in the text (plus the length
+ * of each true match); memory is the forms themselves. Nothing here can throw on any text or
+ * any secret. It runs on every answer and log line, so the common case (no secret) is the fast one.
  */
 
 const HASH_BASE = 0x01000193;
 const FILTER_BITS = 16;
 const FILTER_MASK = (1 << FILTER_BITS) - 1;
+const BLOCK = 2;
+
+/** A 16-bit hash of the two characters at `at`: the shift table's index. */
+const blockHash = (text: string, at: number) =>
+  ((text.charCodeAt(at) * 0x9e37) ^ text.charCodeAt(at + 1)) & FILTER_MASK;
 
 // A provider quoting a key it refused keeps its start and end around a run of stars. Our own
 // mask (MASK_CHAR, "sk-••••wxyz" in the admin's settings) is not one: the form sends it back.
@@ -25,7 +32,8 @@ interface Span {
 
 export class SecretIndex {
   private readonly window: number;
-  private readonly highPower: number;
+  /** By a block's hash: how far the window's end may move before a form can end there. */
+  private readonly shift: Uint8Array;
   private readonly filter = new Uint8Array(FILTER_MASK + 1);
   private readonly bySuffix = new Map<number, string[]>();
   /** Each start of a secret that a starred quote may keep, with the secrets it starts. */
@@ -37,11 +45,14 @@ export class SecretIndex {
    */
   constructor(forms: readonly string[], secrets: readonly string[], window: number) {
     this.window = window;
-    let power = 1;
-    for (let i = 1; i < window; i++) power = Math.imul(power, HASH_BASE);
-    this.highPower = power;
+    this.shift = new Uint8Array(FILTER_MASK + 1).fill(window - BLOCK + 1);
     for (const form of forms) {
       if (form.length < window) continue;
+      const start = form.length - window;
+      for (let at = start; at + BLOCK <= form.length; at++) {
+        const index = blockHash(form, at);
+        this.shift[index] = Math.min(this.shift[index] ?? 0, form.length - (at + BLOCK));
+      }
       const hash = this.hashEndingAt(form, form.length);
       this.filter[hash & FILTER_MASK] = 1;
       const bucket = this.bySuffix.get(hash);
@@ -75,14 +86,18 @@ export class SecretIndex {
     return hash;
   }
 
-  /** Every occurrence of a form, leftmost first, overlapping ones left to the caller. */
+  /** Every occurrence of a form, in the order they end; overlapping ones left to the caller. */
   private matches(text: string): Span[] {
     const found: Span[] = [];
-    const { window } = this;
-    if (text.length < window) return found;
-    let hash = this.hashEndingAt(text, window);
-    for (let end = window; ; end++) {
-      if (this.filter[hash & FILTER_MASK] === 1) {
+    const { window, shift, filter } = this;
+    for (let end = window; end <= text.length; ) {
+      const jump = shift[blockHash(text, end - BLOCK)] ?? 0;
+      if (jump > 0) {
+        end += jump;
+        continue;
+      }
+      const hash = this.hashEndingAt(text, end);
+      if (filter[hash & FILTER_MASK] === 1) {
         for (const form of this.bySuffix.get(hash) ?? []) {
           if (form.length <= end && text.endsWith(form, end)) {
             found.push({ from: end - form.length, to: end });
@@ -90,9 +105,7 @@ export class SecretIndex {
           }
         }
       }
-      if (end === text.length) break;
-      const leaving = Math.imul(text.charCodeAt(end - window), this.highPower);
-      hash = (Math.imul((hash - leaving) | 0, HASH_BASE) + text.charCodeAt(end)) | 0;
+      end += 1;
     }
     return found;
   }

@@ -33,35 +33,45 @@ function naiveRedact(text: string, forms: readonly string[]): string {
   return result + text.slice(done);
 }
 
-// A tiny alphabet, so that forms overlap, share starts and ends, and recur in the text.
-const smallText = (min: number, max: number) =>
+// A tiny alphabet, so that forms overlap, share starts and ends, and recur in the text; and a
+// wide one, so that most of the text is jumped over and the jumps are what is tested.
+const TINY = ["a", "b", "c", "*", "é"];
+const WIDE = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-_*é😀"];
+const textOf = (alphabet: string[]) => (min: number, max: number) =>
   fc
-    .array(fc.constantFrom("a", "b", "c", "*", "é"), { minLength: min, maxLength: max })
+    .array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max })
     .map((chars) => chars.join(""));
 
 describe("SecretIndex: every occurrence of a known value, in one pass", () => {
-  it("replaces exactly what the naive scan finds, for any forms and any text", () => {
-    fc.assert(
-      fc.property(
-        fc.array(smallText(WINDOW, 14), { minLength: 1, maxLength: 6 }),
-        smallText(0, 80),
-        fc.array(fc.nat(), { maxLength: 4 }),
-        (forms, noise, insertAt) => {
-          // Plant some forms in the text, so matches are the rule and not the exception.
-          let text = noise;
-          for (const [i, at] of insertAt.entries()) {
-            const form = forms[i % forms.length] ?? "";
-            const where = at % (text.length + 1);
-            text = text.slice(0, where) + form + text.slice(where);
-          }
-          // No starred quotes here: the secrets list is empty, only forms are replaced.
-          const index = new SecretIndex(forms, [], WINDOW);
-          expect(index.redact(text, X)).toBe(naiveRedact(text, forms));
-        },
-      ),
-      { numRuns: 2_000 },
-    );
-  });
+  it.each([
+    ["a tiny", TINY],
+    ["a wide", WIDE],
+  ])(
+    "replaces exactly what the naive scan finds, for any forms and any text of %s alphabet",
+    (_, alphabet) => {
+      const smallText = textOf(alphabet as string[]);
+      fc.assert(
+        fc.property(
+          fc.array(smallText(WINDOW, 14), { minLength: 1, maxLength: 6 }),
+          smallText(0, 200),
+          fc.array(fc.nat(), { maxLength: 4 }),
+          (forms, noise, insertAt) => {
+            // Plant some forms in the text, so matches are the rule and not the exception.
+            let text = noise;
+            for (const [i, at] of insertAt.entries()) {
+              const form = forms[i % forms.length] ?? "";
+              const where = at % (text.length + 1);
+              text = text.slice(0, where) + form + text.slice(where);
+            }
+            // No starred quotes here: the secrets list is empty, only forms are replaced.
+            const index = new SecretIndex(forms, [], WINDOW);
+            expect(index.redact(text, X)).toBe(naiveRedact(text, forms));
+          },
+        ),
+        { numRuns: 2_000 },
+      );
+    },
+  );
 
   it("keys of 40,000 characters and of 10,000 accented ones are found, in time linear in the text", () => {
     const long = `sk-${"a1B2".repeat(10_000)}`;
