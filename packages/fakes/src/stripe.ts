@@ -588,6 +588,19 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           lines: { object: "list", data: [], has_more: false },
         });
       }
+      if (method === "GET" && !objectId) {
+        // Newest first, as Stripe lists them; `subscription` filters.
+        const all = [...invoices.values()]
+          .filter(
+            (invoice) =>
+              !query.subscription ||
+              ((invoice.parent as Json).subscription_details &&
+                ((invoice.parent as Json).subscription_details as Json).subscription ===
+                  query.subscription),
+          )
+          .reverse();
+        return sendJson(response, 200, list(all, query));
+      }
       const invoice = invoices.get(String(objectId));
       if (!invoice) return notFound(response, "invoice", String(objectId));
       return sendJson(response, 200, invoice);
