@@ -911,13 +911,16 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         return { subscription, invoice: open };
       }
       subscription.status = "past_due";
+      // The invoice bills the next period (the one a later renew() moves the subscription to).
+      const start = Number(item.current_period_end);
+      const recurring = price.recurring as Json;
       const invoice = makeInvoice({
         subscription,
         amount: Number(price.unit_amount),
         reason: "subscription_cycle",
         paid: false,
-        periodStart: Number(item.current_period_end),
-        periodEnd: Number(item.current_period_end),
+        periodStart: start,
+        periodEnd: addPeriod(start, String(recurring.interval), Number(recurring.interval_count)),
       });
       subscription.latest_invoice = invoice.id;
       subscription.open_invoice = invoice.id;

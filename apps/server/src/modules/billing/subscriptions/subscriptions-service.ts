@@ -126,6 +126,7 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
           subscription: {
             ...resumed.subscription,
             proratedAmount: null,
+            paidFromAccountCredit: 0,
             currency: plan.currency,
             previousPlan: { _id: plan.id, name: plan.name, price: toMajor(row.priceMinor) },
             change: "change",
@@ -179,6 +180,8 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
         subscription: {
           ...current,
           proratedAmount: invoice ? toMajor(proratedMinor(invoice)) : 0,
+          paidFromAccountCredit:
+            invoice && invoice.totalMinor > 0 ? toMajor(invoice.creditAppliedMinor) : 0,
           currency: plan.currency,
           previousPlan: previous
             ? { _id: previous.id, name: previous.name, price: toMajor(row.priceMinor) }
