@@ -68,9 +68,10 @@ export interface BillingModuleOptions {
    */
   clock?: Clock;
   /**
-   * Run the checkout, renewal and refunds sweeps on the clock's timers (default true). False: a
-   * test that moves its clock over days runs them itself (`renewals.sweep()`, `sweep.sweep()`,
-   * `refunds.sweep()`), so nothing happens behind its back and a month is not 40,000 passes.
+   * Run the checkout, plan-change, renewal and refunds sweeps on the clock's timers (default
+   * true). False: a test that moves its clock over days runs them itself (`renewals.sweep()`,
+   * `sweep.sweep()`, `planChanges.sweep()`, `refunds.sweep()`), so nothing happens behind its
+   * back and a month is not 40,000 passes.
    */
   sweeps?: boolean;
 }
