@@ -588,6 +588,19 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           lines: { object: "list", data: [], has_more: false },
         });
       }
+      if (method === "GET" && !objectId) {
+        // Newest first, as Stripe lists them; `subscription` filters.
+        const all = [...invoices.values()]
+          .filter(
+            (invoice) =>
+              !query.subscription ||
+              ((invoice.parent as Json).subscription_details &&
+                ((invoice.parent as Json).subscription_details as Json).subscription ===
+                  query.subscription),
+          )
+          .reverse();
+        return sendJson(response, 200, list(all, query));
+      }
       const invoice = invoices.get(String(objectId));
       if (!invoice) return notFound(response, "invoice", String(objectId));
       return sendJson(response, 200, invoice);
@@ -898,13 +911,16 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         return { subscription, invoice: open };
       }
       subscription.status = "past_due";
+      // The invoice bills the next period (the one a later renew() moves the subscription to).
+      const start = Number(item.current_period_end);
+      const recurring = price.recurring as Json;
       const invoice = makeInvoice({
         subscription,
         amount: Number(price.unit_amount),
         reason: "subscription_cycle",
         paid: false,
-        periodStart: Number(item.current_period_end),
-        periodEnd: Number(item.current_period_end),
+        periodStart: start,
+        periodEnd: addPeriod(start, String(recurring.interval), Number(recurring.interval_count)),
       });
       subscription.latest_invoice = invoice.id;
       subscription.open_invoice = invoice.id;

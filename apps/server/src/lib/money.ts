@@ -15,3 +15,19 @@ export const toBasisPoints = (percent: number): number => Math.round(percent * 1
 /** What a package charges: price x (1 - discount/100), rounded to the cent. */
 export const discountedMinor = (priceMinor: number, discountBasisPoints: number): number =>
   Math.round((priceMinor * (10_000 - discountBasisPoints)) / 10_000);
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Minor units as the web shows money ("$10.00", "€12.50"), for the few texts the server stores
+ * (a payment row's name); the web formats every figure itself (apps/web/src/lib/format.ts).
+ */
+export function moneyText(minor: number, currency: string): string {
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency: code });
+    moneyFormats.set(code, format);
+  }
+  return format.format(toMajor(minor));
+}

@@ -30,6 +30,31 @@ export interface ProviderInvoice {
   amount_paid: number;
   attempt_count: number;
   billing_reason: string;
+  /** The sandbox's: the billing period the invoice is for. */
+  period_end: number;
+  /** Stripe's: the period billed is its line's (an invoice's own `period_end` is the last one). */
+  lines?: { data?: { period?: { end?: number } }[] };
+  /** Where the provider keeps them differs; read by `invoicePeriodOf`. */
+  subscription?: string | null;
+  subscription_metadata?: Record<string, string>;
+  parent?: { subscription_details?: { subscription?: string; metadata?: Record<string, string> } };
+}
+
+/**
+ * The subscription, the billing period (its end: a period's invoices share it) and the plan an
+ * invoice was made for, as the provider recorded them.
+ */
+export function invoicePeriodOf(invoice: ProviderInvoice): {
+  subscription: string;
+  periodEnd: number;
+  planId: string | null;
+} {
+  const details = invoice.parent?.subscription_details;
+  return {
+    subscription: String(details?.subscription ?? invoice.subscription ?? ""),
+    periodEnd: invoice.lines?.data?.[0]?.period?.end ?? invoice.period_end,
+    planId: (details?.metadata ?? invoice.subscription_metadata)?.planId ?? null,
+  };
 }
 
 /**

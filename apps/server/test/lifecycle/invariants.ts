@@ -18,7 +18,12 @@ import {
 import { subscriptionStatusOf } from "../../src/modules/users/subscription-state.ts";
 import { call } from "../accounts.ts";
 import type { TestApp } from "../create-test-app.ts";
-import type { LifecycleDriver, LifecycleUser } from "./drivers.ts";
+import {
+  invoicePeriodOf,
+  type LifecycleDriver,
+  type LifecycleUser,
+  type ProviderInvoice,
+} from "./drivers.ts";
 
 const meta = (row: PaymentRow) => row.metadata as Record<string, unknown>;
 const CREATE_OR_CYCLE = new Set(["subscription_create", "subscription_cycle"]);
@@ -124,8 +129,50 @@ export async function checkInvariants(
       sql`${creditLedger.userId} = ${user.id} and ${creditLedger.kind} = 'subscription_grant'`,
     );
   expect(Number(grants?.sum), `${why}: plan credits granted`).toBe(granted);
+  await checkPeriodCredits(t, user, [...invoices.values()], plans, why);
 
   await checkScreens(t, user, admin, rows[0], why);
+}
+
+/**
+ * Within one billing period the plan credits granted never exceed the credits of the highest
+ * plan held in it (issue 24: down and up again granted the upgrade's credits each time). The
+ * bound is the provider's record alone: a period is the invoices of a subscription that share
+ * its end, the plans held are those its invoices were made for (the period's payment and each
+ * change, down or up), and what was granted is the ledger's grants for those invoices.
+ */
+async function checkPeriodCredits(
+  t: TestApp,
+  user: LifecycleUser,
+  invoices: ProviderInvoice[],
+  plans: Map<string, { credits: number }>,
+  why: string,
+) {
+  const grants = await t.app.database.db
+    .select({ amount: creditLedger.amount, metadata: creditLedger.metadata })
+    .from(creditLedger)
+    .where(
+      sql`${creditLedger.userId} = ${user.id} and ${creditLedger.kind} = 'subscription_grant'`,
+    );
+  const grantedFor = new Map<string, number>();
+  for (const grant of grants) {
+    const invoiceId = String((grant.metadata as Record<string, unknown>)?.invoiceId ?? "");
+    grantedFor.set(invoiceId, (grantedFor.get(invoiceId) ?? 0) + grant.amount);
+  }
+  const periods = new Map<string, { highest: number; granted: number }>();
+  for (const invoice of invoices) {
+    const { subscription, periodEnd, planId } = invoicePeriodOf(invoice);
+    const key = `${subscription}:${periodEnd}`;
+    const period = periods.get(key) ?? { highest: 0, granted: 0 };
+    period.highest = Math.max(period.highest, plans.get(planId ?? "")?.credits ?? 0);
+    period.granted += grantedFor.get(invoice.id) ?? 0;
+    periods.set(key, period);
+  }
+  for (const [key, period] of periods) {
+    expect(period.granted, `${why}: plan credits granted in period ${key}`).toBeLessThanOrEqual(
+      period.highest,
+    );
+  }
 }
 
 /** Every screen's API tells the state of the user's newest subscription row, the same way. */

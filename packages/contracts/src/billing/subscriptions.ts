@@ -61,6 +61,11 @@ export const planChangeResultSchema = z.object({
      * the period; negative, credited to the next invoice (a downgrade); 0 or null: none.
      */
     proratedAmount: z.number().nullable(),
+    /**
+     * The part of an upgrade's proration paid from the account credit (earlier downgrades),
+     * major units; 0 when none. proratedAmount is what the card paid beside it.
+     */
+    paidFromAccountCredit: z.number().min(0),
     currency: currencySchema.nullable(),
     previousPlan: z.object({ _id: z.string(), name: z.string(), price: z.number() }).nullable(),
     change: z.enum(["upgrade", "downgrade", "change"]),

@@ -48,6 +48,23 @@ const PAST_FAILURES: Step[] = [
   { kind: "renewalDeclined", who: 0, choice: 5 },
 ];
 
+/**
+ * Down and up again in one period (issue 24): each upgrade paid from the credit the downgrade
+ * left granted the upgrade's credits again (200, 250, 300, 350 for one payment).
+ */
+const DOWN_AND_UP_AGAIN: Step[] = [
+  { kind: "upgrade", who: 0, choice: 0 },
+  { kind: "downgrade", who: 0, choice: 0 },
+  { kind: "upgrade", who: 0, choice: 0 },
+  { kind: "downgrade", who: 0, choice: 1 },
+  { kind: "upgrade", who: 0, choice: 1 },
+  { kind: "upgrade", who: 1, choice: 1 },
+  { kind: "downgrade", who: 1, choice: 1 },
+  { kind: "parallelUpgrades", who: 1, choice: 1 },
+  { kind: "downgrade", who: 1, choice: 0 },
+  { kind: "upgrade", who: 1, choice: 0 },
+];
+
 describe.each(["sandbox", "stripe"] as const)("a subscription's whole life through %s", (kind) => {
   let t: TestApp;
   let fake: FakeStripe | undefined;
@@ -110,7 +127,11 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
         }
       }),
       // No shrinking: a failure prints its steps; each run costs a few seconds.
-      { numRuns: 10, endOnFailure: true, examples: [[PAST_FAILURES]] },
+      {
+        numRuns: 10,
+        endOnFailure: true,
+        examples: [[PAST_FAILURES], [DOWN_AND_UP_AGAIN]],
+      },
     );
   });
 });

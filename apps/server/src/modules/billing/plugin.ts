@@ -19,6 +19,7 @@ import { createFulfilment, type Fulfilment } from "./fulfilment/fulfilment.ts";
 import { webhookRoutes } from "./fulfilment/webhook-routes.ts";
 import { adminMoneyRoutes } from "./refunds/admin-money-routes.ts";
 import { createRefundsService, type RefundsService } from "./refunds/refunds-service.ts";
+import { createPlanChangeSweep, type PlanChangeSweep } from "./subscriptions/plan-change-sweep.ts";
 import { createRenewals, type Renewals } from "./subscriptions/renewals.ts";
 import { subscriptionRoutes } from "./subscriptions/subscription-routes.ts";
 import { createSubscriptionsReader } from "./subscriptions/subscriptions-reader.ts";
@@ -46,6 +47,8 @@ export interface Billing {
   renewals: Renewals;
   /** Re-reads checkout sessions left open (checkout-sweep.ts); runs every minute on the clock. */
   sweep: CheckoutSweep;
+  /** Settles plan changes left open by a crash (plan-change-sweep.ts); every minute. */
+  planChanges: PlanChangeSweep;
   /** Refunds and disputes, and the sweep of claims left pending (decision 0050). */
   refunds: RefundsService;
 }
@@ -60,14 +63,15 @@ declare module "fastify" {
 export interface BillingModuleOptions {
   config: Config;
   /**
-   * THE billing clock: the sandbox's time, its renewals', the checkout sweep's and the refunds
-   * sweep's timers (tests move a manual one); default the system's.
+   * THE billing clock: the sandbox's time, its renewals', the checkout, plan-change and refunds
+   * sweeps' timers (tests move a manual one); default the system's.
    */
   clock?: Clock;
   /**
-   * Run the checkout, renewal and refunds sweeps on the clock's timers (default true). False: a
-   * test that moves its clock over days runs them itself (`renewals.sweep()`, `sweep.sweep()`,
-   * `refunds.sweep()`), so nothing happens behind its back and a month is not 40,000 passes.
+   * Run the checkout, plan-change, renewal and refunds sweeps on the clock's timers (default
+   * true). False: a test that moves its clock over days runs them itself (`renewals.sweep()`,
+   * `sweep.sweep()`, `planChanges.sweep()`, `refunds.sweep()`), so nothing happens behind its
+   * back and a month is not 40,000 passes.
    */
   sweeps?: boolean;
 }
@@ -132,12 +136,21 @@ export const billingModule = fp<BillingModuleOptions>(
       sandbox,
       fulfilment,
       reader,
+      clock,
     });
     const renewals = createRenewals({ db, sandbox, clock, log: app.log });
     const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
+    const planChanges = createPlanChangeSweep({
+      db,
+      payments,
+      sandbox,
+      fulfilment,
+      clock,
+      log: app.log,
+    });
     if (options.sweeps !== false) {
       // Refund claims left pending by a crash or an unreachable provider are settled again.
-      const tasks = [sweep, renewals, refundsService];
+      const tasks = [sweep, planChanges, renewals, refundsService];
       app.addHook("onReady", async () => {
         for (const task of tasks) task.start();
       });
@@ -154,6 +167,7 @@ export const billingModule = fp<BillingModuleOptions>(
       sandbox,
       renewals,
       sweep,
+      planChanges,
       refunds: refundsService,
     });
 

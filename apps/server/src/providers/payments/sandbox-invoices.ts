@@ -40,21 +40,34 @@ export function createSandboxInvoices(options: { store: SandboxStore; now: () =>
     return (await store.get(customerId)) ?? created;
   };
 
-  /** Moves the balance by `change` (negative: more credit) unless `decide` says otherwise. */
+  /**
+   * Moves the balance for invoice `invoiceId` by what `decide` says (negative: more credit),
+   * once: the move is recorded on the customer in the same compare-and-set, so an invoice made
+   * again after a crash between the move and the invoice's own write moves nothing twice.
+   */
   const moveBalance = async (
     customerId: string,
+    invoiceId: string,
     decide: (balance: number) => number,
   ): Promise<{ starting: number; ending: number }> => {
     for (;;) {
       const current = await customer(customerId);
+      const moves =
+        (current.balance_moves as Record<string, { starting: number; ending: number }>) ?? {};
+      const done = moves[invoiceId];
+      if (done) return done;
       const starting = Number(current.balance ?? 0);
       const change = decide(starting);
       if (change === 0) return { starting, ending: starting };
       const version = String(current.version ?? "0");
-      const next = { ...current, balance: starting + change, version: String(Number(version) + 1) };
-      if (await store.transition(customerId, version, next, "version")) {
-        return { starting, ending: starting + change };
-      }
+      const moved = { starting, ending: starting + change };
+      const next = {
+        ...current,
+        balance: moved.ending,
+        balance_moves: { ...moves, [invoiceId]: moved },
+        version: String(Number(version) + 1),
+      };
+      if (await store.transition(customerId, version, next, "version")) return moved;
     }
   };
 
@@ -99,18 +112,18 @@ export function createSandboxInvoices(options: { store: SandboxStore; now: () =>
       // invoice: the same total, plan and period, even after a plan change since.
       const totalMinor = opened ? Number(opened.total) : input.totalMinor;
       const customerId = String(input.subscription.customer);
+      const id = input.invoiceId ?? sandboxId("in");
       let starting = 0;
       let ending = 0;
       if (input.paid) {
         // A credit (negative total) adds to the balance; a charge uses the credit first.
-        ({ starting, ending } = await moveBalance(customerId, (balance) =>
+        ({ starting, ending } = await moveBalance(customerId, id, (balance) =>
           totalMinor < 0 ? totalMinor : Math.min(totalMinor, -Math.min(balance, 0)),
         ));
       }
       const applied = Math.max(0, ending - starting);
       const due = totalMinor < 0 ? 0 : totalMinor - applied;
       counter += 1;
-      const id = input.invoiceId ?? sandboxId("in");
       const made = {
         number: `SBX-${id.slice(-8).toUpperCase()}-${counter}`,
         subscription_metadata: { ...((input.subscription.metadata as Json) ?? {}) },

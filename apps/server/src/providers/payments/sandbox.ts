@@ -83,6 +83,15 @@ export interface SandboxPayments extends PaymentsProvider {
   ): Promise<RenewalOutcome>;
 }
 
+/** The invoice a plan change makes, written into the subscription with the change. */
+interface PendingChangeInvoice {
+  changeKey: string;
+  invoiceId: string;
+  totalMinor: number;
+  periodStart: string;
+  periodEnd: string;
+}
+
 const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** As at Stripe here: an abandoned plan checkout stops blocking the next one (decision 0051). */
 const PLAN_CHECKOUT_LIFETIME_MS = 35 * 60 * 1000;
@@ -273,6 +282,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       checkoutSessionOfPaymentIntent: unavailable,
       previewPriceChange: unavailable,
       changeSubscriptionPrice: unavailable,
+      changeInvoice: unavailable,
       cancelAtPeriodEnd: unavailable,
       resumeSubscription: unavailable,
       cancelNow: unavailable,
@@ -478,6 +488,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         const data = await mustGet(subscriptionId, "subscription");
         // The same key again (a retried call): the change it made, not a second one.
         if ((data.metadata as Json | undefined)?.changeKey === idempotencyKey) {
+          await finishChangeInvoice(data);
           return toSubscription(data);
         }
         const before = toSubscription(data);
@@ -493,6 +504,18 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         if (total > 0 && !cardPays(customer.card)) {
           throw new CardError("Your card was declined.", "card_declined");
         }
+        // The change and the invoice it will make are ONE write (Stripe's update is atomic):
+        // a crash after it leaves the invoice to be made by whoever reads the change next.
+        const invoiceId = total !== 0 ? sandboxId("in") : null;
+        const pending: PendingChangeInvoice | null = invoiceId
+          ? {
+              changeKey: idempotencyKey,
+              invoiceId,
+              totalMinor: total,
+              periodStart: now().toISOString(),
+              periodEnd: before.currentPeriodEnd.toISOString(),
+            }
+          : null;
         Object.assign(data, {
           price_id: item.priceId,
           amount: item.amountMinor,
@@ -500,25 +523,24 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
           cancel_at_period_end: false,
           canceled_at: null,
           metadata: { ...(data.metadata as Json), ...metadata, changeKey: idempotencyKey },
+          change_invoice: pending,
+          ...(invoiceId ? { latest_invoice: invoiceId } : {}),
         });
         if (!(await saveSubscription(data))) continue;
-        let invoice: Json | null = null;
-        if (total !== 0) {
-          invoice = await invoices.make({
-            subscription: data,
-            totalMinor: total,
-            reason: "subscription_update",
-            periodStart: now(),
-            periodEnd: before.currentPeriodEnd,
-            paid: true,
-          });
-          data.latest_invoice = invoice.id;
-          await store.put(subscriptionId, "subscription", data);
-        }
+        const invoice = await finishChangeInvoice(data);
         await deliver(event("customer.subscription.updated", data));
         if (invoice) await deliver(event("invoice.paid", invoice));
         return toSubscription(data);
       }
+    },
+
+    async changeInvoice(subscriptionId, changeKey) {
+      const data = await store.get(subscriptionId);
+      if (data?.object !== "subscription") return null;
+      const pending = data.change_invoice as PendingChangeInvoice | null | undefined;
+      if (pending?.changeKey !== changeKey) return null;
+      const invoice = await finishChangeInvoice(data);
+      return invoice ? toInvoice(invoice) : null;
     },
 
     cancelAtPeriodEnd: (subscriptionId) => setCancel(subscriptionId, true),
@@ -586,6 +608,24 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
     retrieveCharge: async () => null,
     retrieveDispute: async () => null,
   };
+
+  /**
+   * Makes (once) the invoice a plan change wrote into its subscription; one made already is
+   * answered as it is (the customer's balance moves once per invoice).
+   */
+  async function finishChangeInvoice(data: Json): Promise<Json | null> {
+    const pending = data.change_invoice as PendingChangeInvoice | null | undefined;
+    if (!pending) return null;
+    return invoices.make({
+      subscription: data,
+      totalMinor: pending.totalMinor,
+      reason: "subscription_update",
+      periodStart: new Date(pending.periodStart),
+      periodEnd: new Date(pending.periodEnd),
+      paid: true,
+      invoiceId: pending.invoiceId,
+    });
+  }
 
   async function setCancel(subscriptionId: string, cancel: boolean): Promise<SubscriptionInfo> {
     for (;;) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CardError, checkCard, periodEnd, prorationDue } from "./sandbox.ts";
+import { CardError, checkCard, createSandboxPayments, periodEnd, prorationDue } from "./sandbox.ts";
+import type { CheckoutItem, SandboxStore } from "./types.ts";
 
 const utc = (text: string) => new Date(text);
 
@@ -92,5 +93,96 @@ describe("the sandbox's periods, proration and card checks", () => {
     expect(refused({ cardNumber: "4242424242424242", expiry: "12/2030", cvc: "1" })).toBe(
       "Your card's security code is incomplete.",
     );
+  });
+});
+
+describe("a sandbox plan change is all or nothing, as Stripe's", () => {
+  /** The sandbox's store in memory; `failNext` makes the next write of that object fail. */
+  const memoryStore = () => {
+    const objects = new Map<string, Record<string, unknown>>();
+    const failing = new Set<string>();
+    const store: SandboxStore & { failNext(object: string): void } = {
+      failNext: (object) => failing.add(object),
+      async put(id, object, data) {
+        if (failing.delete(object)) throw new Error(`the process died writing ${id}`);
+        objects.set(id, structuredClone({ ...data, object }));
+      },
+      async get(id) {
+        const found = objects.get(id);
+        return found ? structuredClone(found) : null;
+      },
+      async create(id, object, data) {
+        if (objects.has(id)) return false;
+        await store.put(id, object, data);
+        return true;
+      },
+      async transition(id, from, data, field = "status") {
+        if (String(objects.get(id)?.[field]) !== from) return false;
+        objects.set(id, structuredClone(data));
+        return true;
+      },
+    };
+    return store;
+  };
+
+  it("a crash between the change and its invoice: the invoice is made once, the credit used once", async () => {
+    const now = utc("2026-03-16T00:00:00Z");
+    const store = memoryStore();
+    const sandbox = createSandboxPayments({
+      store,
+      publicUrl: "https://twinline.example",
+      deliver: async () => {},
+      now: () => now,
+    });
+    // A customer holding 10.00 of account credit, on a 10.00 plan half-way through its month.
+    await store.put("cus_1", "customer", { id: "cus_1", balance: -1000, version: "0" });
+    await store.put("sub_1", "subscription", {
+      id: "sub_1",
+      status: "active",
+      version: "0",
+      customer: "cus_1",
+      price_id: "price_small",
+      amount: 1000,
+      currency: "usd",
+      interval: "month",
+      interval_count: 1,
+      current_period_start: Date.parse("2026-03-01T00:00:00Z") / 1000,
+      current_period_end: Date.parse("2026-03-31T00:00:00Z") / 1000,
+      cancel_at_period_end: false,
+      metadata: { planId: "small" },
+      created: Date.parse("2026-03-01T00:00:00Z") / 1000,
+    });
+    const large: CheckoutItem = {
+      name: "Large",
+      description: "",
+      priceId: "price_large",
+      amountMinor: 3000,
+      currency: "usd",
+      recurring: { interval: "month", intervalCount: 1 },
+    };
+    store.failNext("invoice");
+    await expect(
+      sandbox.changeSubscriptionPrice("sub_1", large, { planId: "large" }, "key-1"),
+    ).rejects.toThrow("died");
+    // The change was made (one write); its invoice is made by whoever reads the change next.
+    expect(await sandbox.retrieveSubscription("sub_1")).toMatchObject({
+      amountMinor: 3000,
+      metadata: { changeKey: "key-1" },
+    });
+    const invoice = await sandbox.changeInvoice("sub_1", "key-1");
+    // 10.00 due for the half month left, paid from the account credit (used once, not twice).
+    expect(invoice).toMatchObject({
+      status: "paid",
+      billingReason: "subscription_update",
+      totalMinor: 1000,
+      amountPaid: 0,
+      creditAppliedMinor: 1000,
+    });
+    expect(await sandbox.changeInvoice("sub_1", "key-1")).toMatchObject({ id: invoice?.id });
+    expect(await sandbox.changeInvoice("sub_1", "another key")).toBeNull();
+    expect((await store.get("cus_1"))?.balance).toBe(0);
+    // The same call again (the SDK's retry) answers the same change.
+    await sandbox.changeSubscriptionPrice("sub_1", large, { planId: "large" }, "key-1");
+    expect((await store.get("cus_1"))?.balance).toBe(0);
   });
 });

@@ -434,6 +434,22 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
         );
       }),
 
+    changeInvoice: (subscriptionId, changeKey) =>
+      call(async (client) => {
+        // A change's invoice is among the subscription's newest (the sweep comes minutes later).
+        const listed = await client.invoices.list({
+          subscription: subscriptionId,
+          limit: 20,
+          expand: ["data.payments"],
+        });
+        const made = listed.data.find(
+          (invoice) =>
+            invoice.billing_reason === "subscription_update" &&
+            invoice.parent?.subscription_details?.metadata?.changeKey === changeKey,
+        );
+        return made ? toInvoice(made) : null;
+      }),
+
     cancelAtPeriodEnd: (subscriptionId) =>
       call(async (client) =>
         toSubscription(

@@ -286,6 +286,12 @@ export interface PaymentsProvider {
     metadata: Record<string, string>,
     idempotencyKey: string,
   ): Promise<SubscriptionInfo>;
+  /**
+   * The invoice the plan change `changeKey` made (its key is in the invoice's snapshot of the
+   * subscription's metadata): null when that change made none (a zero proration) or never
+   * reached the provider. The plan-change sweep settles a change left open by a crash with it.
+   */
+  changeInvoice(subscriptionId: string, changeKey: string): Promise<InvoiceInfo | null>;
   cancelAtPeriodEnd(subscriptionId: string): Promise<SubscriptionInfo>;
   /** Takes back a cancellation at the period end (the subscription renews again). */
   resumeSubscription(subscriptionId: string): Promise<SubscriptionInfo>;

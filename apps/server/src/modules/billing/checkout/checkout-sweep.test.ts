@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import {
   adminSubscriptionHistoryResponseSchema,
@@ -19,29 +18,11 @@ import {
 } from "../../../../test/billing.ts";
 import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
 import { createManualClock } from "../../../../test/manual-clock.ts";
+import { runUntilKilled } from "../../../../test/run-until-killed.ts";
 import { checkoutSessions, creditLedger } from "../../../db/schema/index.ts";
 import { CHECKOUT_SWEEP_AFTER_MS } from "./checkout-sweep.ts";
 
 const CHILD = fileURLToPath(new URL("../../../../test/kill-mid-payment.child.ts", import.meta.url));
-
-/** Runs the child server to its death; answers the signal that ended it. */
-function runChild(env: NodeJS.ProcessEnv): Promise<NodeJS.Signals | number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", CHILD], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk);
-    });
-    child.on("error", reject);
-    child.on("exit", (code, signal) => {
-      if (signal !== "SIGKILL") reject(new Error(`child ended with ${code ?? signal}: ${stderr}`));
-      else resolve(signal);
-    });
-  });
-}
 
 describe("every attempt leaves a row; the sweep credits what a crash left behind", () => {
   const apps: TestApp[] = [];
@@ -130,7 +111,7 @@ describe("every attempt leaves a row; the sweep credits what a crash left behind
 
     // The child pays at the provider, then dies inside the fulfilment's transaction.
     expect(
-      await runChild({
+      await runUntilKilled(CHILD, {
         DATA_DIR: first.dataDir,
         DATABASE_URL: first.databaseUrl ?? "",
         SESSION_ID: sessionId,

@@ -15,6 +15,7 @@ import {
   type SubscriptionInfo,
 } from "../../../providers/payments/index.ts";
 import { applyChargeRefunds, applyDispute } from "../refunds/refunds-ledger.ts";
+import { releasePlanChangeClaim } from "../subscriptions/plan-change-claims.ts";
 import { syncSubscription } from "../subscriptions/subscription-mirror.ts";
 import { applyCheckout, applyFailedPaymentIntent } from "./checkout-outcome.ts";
 import type { EventContext, EventEffects, FulfilmentProbe } from "./event-context.ts";
@@ -248,17 +249,22 @@ export function createFulfilment(options: FulfilmentOptions) {
     },
 
     /**
-     * A subscription invoice recorded now (a plan change's proration), as its webhook will:
-     * the same source key, so whichever comes second changes nothing.
+     * Settles a plan change's claim (docs/decisions/0034, 0055) in ONE transaction: the mirror
+     * brought to the provider's subscription, the change's invoice recorded as its webhook
+     * would (same source key, so whichever comes second changes nothing: payment row and plan
+     * credits once), and the claim released. A crash before the commit leaves the claim for the
+     * plan-change sweep; after it, there is nothing left to do.
      */
-    async recordInvoice(
-      invoice: InvoiceInfo,
-      subscription: SubscriptionInfo,
+    async settlePlanChange(
+      claim: { subscriptionRowId: string; userId: string; changeKey: string },
+      subscription: SubscriptionInfo | null,
+      invoice: InvoiceInfo | null,
       provider: PaymentsProvider,
     ): Promise<void> {
-      await transact(provider, subscription.metadata.userId, async (context) => {
+      await transact(provider, claim.userId, async (context) => {
         const row = await syncSubscription(context, subscription);
-        if (row) await recordPaidInvoice(context, invoice, row, null);
+        if (row && invoice) await recordPaidInvoice(context, invoice, row, null);
+        await releasePlanChangeClaim(context.tx, claim);
       });
     },
 

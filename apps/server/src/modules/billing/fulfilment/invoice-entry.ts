@@ -1,3 +1,4 @@
+import { moneyText } from "../../../lib/money.ts";
 import type { InvoiceInfo } from "../../../providers/payments/index.ts";
 
 export interface InvoiceEntry {
@@ -12,16 +13,22 @@ export interface InvoiceEntry {
  * What a paid subscription invoice records (docs/decisions/0034):
  * - a negative total (a downgrade's proration) is account credit for the next invoice: its own
  *   row, status credited, the amount negative; no credits taken back;
- * - a plan change's positive proration was charged at once; with it come the new plan's credits
- *   less the old plan's, for the current period;
+ * - a plan change's positive proration was charged at once (its account credit used first, and
+ *   then the name says how much of it was paid from that credit); with it come the new plan's
+ *   credits less those the period already covers (`coveredCredits`: the highest plan held in it
+ *   so far), so a period's plan credits never exceed its highest plan's, however often the plan
+ *   goes down and up again (issue 24);
  * - the first payment and every renewal bring the plan's credits;
  * - the amount is always what the card paid (after account credit), never the list price.
  */
 export function invoiceEntry(
-  invoice: Pick<InvoiceInfo, "totalMinor" | "amountPaid" | "billingReason">,
+  invoice: Pick<
+    InvoiceInfo,
+    "totalMinor" | "amountPaid" | "billingReason" | "creditAppliedMinor" | "currency"
+  >,
   planName: string,
   planCredits: number,
-  previousPlanCredits: number | null,
+  coveredCredits: number | null,
 ): InvoiceEntry {
   if (invoice.totalMinor < 0) {
     return {
@@ -35,8 +42,8 @@ export function invoiceEntry(
     return {
       status: "success",
       amountMinor: invoice.amountPaid,
-      credits: Math.max(0, planCredits - (previousPlanCredits ?? planCredits)),
-      itemName: `${planName} (plan change: charged at once)`,
+      credits: Math.max(0, planCredits - (coveredCredits ?? planCredits)),
+      itemName: `${planName} (plan change: ${changePaidWith(invoice)})`,
     };
   }
   return {
@@ -45,4 +52,13 @@ export function invoiceEntry(
     credits: planCredits,
     itemName: planName,
   };
+}
+
+/** How a plan change's charge was paid, in the words the panel uses too. */
+function changePaidWith(
+  invoice: Pick<InvoiceInfo, "amountPaid" | "creditAppliedMinor" | "currency">,
+): string {
+  if (invoice.creditAppliedMinor <= 0) return "charged at once";
+  const fromCredit = `${moneyText(invoice.creditAppliedMinor, invoice.currency)} paid from your account credit`;
+  return invoice.amountPaid > 0 ? `charged at once, ${fromCredit}` : fromCredit;
 }

@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import {
   billingPrices,
   type CheckoutSessionRow,
   payments,
+  subscriptionPlans,
   type UserSubscriptionRow,
 } from "../../../db/schema/index.ts";
 import type { InvoiceInfo } from "../../../providers/payments/index.ts";
@@ -58,6 +59,35 @@ async function invoicedPlan(tx: Database, invoice: InvoiceInfo, row: UserSubscri
   const planId = invoice.subscriptionMetadata.planId ?? row.planId;
   const plan = await planOf(tx, planId);
   return { planId, plan, planName: plan?.name ?? "Subscription" };
+}
+
+/**
+ * The plan credits the subscription's current period already covers when a plan change is
+ * invoiced: the highest of the plan it changes from (granted with the period's payment, or due
+ * with a renewal still to be paid) and every plan paid for in this period (its first payment or
+ * renewal, earlier changes). An upgrade grants only what its plan has beyond that.
+ */
+async function creditsCoveredThisPeriod(
+  tx: Database,
+  invoice: InvoiceInfo,
+  row: UserSubscriptionRow,
+): Promise<number | null> {
+  const previousPlanId = invoice.subscriptionMetadata.previousPlanId;
+  const previous = previousPlanId ? await planOf(tx, previousPlanId) : undefined;
+  const [paid] = await tx
+    .select({ credits: sql<number | null>`max(${subscriptionPlans.credits})` })
+    .from(payments)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, payments.planId))
+    .where(
+      and(
+        eq(payments.subscriptionId, row.id),
+        inArray(payments.status, ["success", "refunded"]),
+        gte(payments.transactionDate, row.currentPeriodStart),
+      ),
+    );
+  const highestPaid = paid?.credits == null ? null : Number(paid.credits);
+  if (previous === undefined && highestPaid === null) return null;
+  return Math.max(previous?.credits ?? 0, highestPaid ?? 0);
 }
 
 /** The payment row of a subscription invoice: what every outcome of one has in common. */
@@ -125,9 +155,11 @@ export async function recordPaidInvoice(
     }
     return false;
   }
-  const previousPlanId = invoice.subscriptionMetadata.previousPlanId;
-  const previous = previousPlanId ? await planOf(tx, previousPlanId) : undefined;
-  const entry = invoiceEntry(invoice, planName, plan?.credits ?? 0, previous?.credits ?? null);
+  const covered =
+    invoice.billingReason === "subscription_update"
+      ? await creditsCoveredThisPeriod(tx, invoice, row)
+      : null;
+  const entry = invoiceEntry(invoice, planName, plan?.credits ?? 0, covered);
   const [inserted] = await tx
     .insert(payments)
     .values({

@@ -144,6 +144,90 @@ describe("plan changes and renewals in the sandbox", () => {
     expect(await balanceOf(t, user.token)).toBe(START + 120);
   });
 
+  it("down and up again in one period: charged from the account credit, no plan credits twice", async () => {
+    const user = await signUp(t);
+    await sandboxBuy(t, user.token, { planId: fan._id });
+    expect(await balanceOf(t, user.token)).toBe(START + 50);
+    // At the very start of the period: the whole difference, 19.99 - 9.99 = 10.00.
+    const first = planChangeResultSchema.parse(
+      (await changeTo(user.token, superfan._id)).json(),
+    ).subscription;
+    expect(first).toMatchObject({
+      change: "upgrade",
+      proratedAmount: 10,
+      paidFromAccountCredit: 0,
+    });
+    expect(await balanceOf(t, user.token)).toBe(START + 120);
+    for (let round = 0; round < 3; round += 1) {
+      const down = planChangeResultSchema.parse(
+        (await changeTo(user.token, fan._id)).json(),
+      ).subscription;
+      expect(down).toMatchObject({ change: "downgrade", proratedAmount: -10 });
+      const up = await changeTo(user.token, superfan._id);
+      expect(up.statusCode, up.body).toBe(200);
+      // Paid from the credit the downgrade left, and it says so; Superfan's credits were given.
+      expect(planChangeResultSchema.parse(up.json()).subscription).toMatchObject({
+        change: "upgrade",
+        proratedAmount: 0,
+        paidFromAccountCredit: 10,
+      });
+      expect(await balanceOf(t, user.token)).toBe(START + 120);
+    }
+    const changes = (await payments(user.token)).filter((row) =>
+      row.planName?.startsWith("Superfan (plan change"),
+    );
+    expect(changes).toHaveLength(4);
+    expect(changes.filter((row) => row.amount === 10 && row.credits === 70)).toHaveLength(1);
+    expect(
+      changes.filter(
+        (row) =>
+          row.amount === 0 &&
+          row.credits === 0 &&
+          row.planName === "Superfan (plan change: $10.00 paid from your account credit)",
+      ),
+    ).toHaveLength(3);
+    // The next period brings its plan's credits again, in full.
+    await reachPeriodEnd(user.token);
+    expect(await balanceOf(t, user.token)).toBe(START + 240);
+  });
+
+  it("resuming a canceling subscription is in its history, which agrees with its details", async () => {
+    const user = await signUp(t);
+    await sandboxBuy(t, user.token, { planId: fan._id });
+    const newest = async () => (await history(user.token))[0];
+    expect(
+      (await call(t, "POST", "/api/subscriptions/cancel", { token: user.token })).statusCode,
+    ).toBe(200);
+    expect(await newest()).toMatchObject({ eventType: "canceled", autoRenew: false });
+    // Choosing the same plan again resumes it (user-side); the admin's tool does the same.
+    const resumed = await changeTo(user.token, fan._id);
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(await mine(user.token)).toMatchObject({ status: "active", autoRenew: true });
+    expect(await newest()).toMatchObject({
+      eventType: "updated",
+      status: "active",
+      autoRenew: true,
+    });
+    // Canceled again in the same period: the history ends canceled again.
+    await call(t, "POST", "/api/subscriptions/cancel", { token: user.token });
+    expect(await newest()).toMatchObject({ eventType: "canceled", autoRenew: false });
+    const resumedByAdmin = await call(
+      t,
+      "POST",
+      `/api/admin/users/${user.user.id}/subscription/resume`,
+      { token: admin, body: { reason: "The fan asked to keep it" } },
+    );
+    expect(resumedByAdmin.statusCode, resumedByAdmin.body).toBe(200);
+    expect(await newest()).toMatchObject({ eventType: "updated", autoRenew: true });
+    expect((await history(user.token)).map((event) => event.eventType)).toEqual([
+      "updated",
+      "canceled",
+      "updated",
+      "canceled",
+      "created",
+    ]);
+  });
+
   it("a declined renewal goes past_due, then unpaid, with payment_failed events", async () => {
     const user = await signUp(t);
     await sandboxBuy(t, user.token, { planId: fan._id });

@@ -241,12 +241,19 @@ export async function syncSubscription(
     .returning();
   if (!updated) return existing;
   const planName = plan.name;
-  if (existing.planId !== updated.planId || existing.priceId !== updated.priceId) {
+  // Each change is seen once: the row is locked and already shows it to whoever comes next.
+  const inForce = updated.status !== "canceled";
+  const planChanged = existing.planId !== updated.planId || existing.priceId !== updated.priceId;
+  // Resumed (the cancellation taken back): "updated", auto-renewing again, so the history ends
+  // as the details read (issue 24). A plan change that resumes is one event.
+  const resumed = existing.cancelAtPeriodEnd && !updated.cancelAtPeriodEnd && inForce;
+  if (planChanged || resumed) {
     const sourceKey = `${key}:updated:${randomUUID()}`;
     await recordHistory(tx, updated, { planName, type: "updated", sourceKey });
   }
-  if (!existing.cancelAtPeriodEnd && updated.cancelAtPeriodEnd && updated.status !== "canceled") {
-    const sourceKey = `${key}:cancel-requested:${updated.currentPeriodEnd.toISOString()}`;
+  if (!existing.cancelAtPeriodEnd && updated.cancelAtPeriodEnd && inForce) {
+    // Per request: cancel, resume, cancel again in one period is two "canceled" events.
+    const sourceKey = `${key}:cancel-requested:${randomUUID()}`;
     await recordHistory(tx, updated, { planName, type: "canceled", sourceKey });
   }
   if (existing.status !== "canceled" && updated.status === "canceled") {

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import {
   BILLING_MESSAGES,
   MONEY_TOOLS_MESSAGES,
   type PlanChangeResult,
   type SubscriptionAnalytics,
 } from "@twinline/contracts";
-import { and, count, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import {
   payments as paymentsTable,
@@ -14,19 +13,32 @@ import {
   type UserSubscriptionRow,
   userSubscriptions,
 } from "../../../db/schema/index.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import { toMajor } from "../../../lib/money.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import type {
   InvoiceInfo,
   PaymentsProvider,
   SandboxPayments,
+  SubscriptionInfo,
 } from "../../../providers/payments/index.ts";
 import { isInForce } from "../../users/subscription-state.ts";
 import type { CatalogueService } from "../catalogue/catalogue-service.ts";
 import { planItem } from "../checkout/checkout-service.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
 import { providerCall } from "../provider-call.ts";
+import {
+  releasePlanChangeClaim,
+  settlePlanChangeClaim,
+  takePlanChangeClaim,
+} from "./plan-change-claims.ts";
 import type { SubscriptionsReader } from "./subscriptions-reader.ts";
+
+/**
+ * Where a test makes a plan change die half-way (a crash: nothing after it runs): after the
+ * claim was written, and after the provider made the change, before it was recorded here.
+ */
+export type PlanChangeProbe = (step: "claimed" | "provider-changed") => void | Promise<void>;
 
 /** What the change's invoice did: charged now (positive, after account credit) or credited. */
 const proratedMinor = (invoice: InvoiceInfo): number =>
@@ -39,10 +51,9 @@ export interface SubscriptionsServiceOptions {
   sandbox: SandboxPayments;
   fulfilment: Fulfilment;
   reader: SubscriptionsReader;
+  /** The billing clock (the plan-change sweep reads claims' ages by it). */
+  clock: Clock;
 }
-
-/** How long a plan change may hold its subscription before another request may take over. */
-export const PLAN_CHANGE_LEASE_SECONDS = 120;
 
 /**
  * The user's subscription: plan changes at once, their proration invoiced at once (an upgrade
@@ -51,7 +62,11 @@ export const PLAN_CHANGE_LEASE_SECONDS = 120;
  * provider's answer at once; the webhooks that follow change nothing more.
  */
 export function createSubscriptionsService(options: SubscriptionsServiceOptions) {
-  const { db, catalogue, payments, sandbox, fulfilment, reader } = options;
+  const { db, catalogue, payments, sandbox, fulfilment, reader, clock } = options;
+  const state: { probe: PlanChangeProbe | null } = { probe: null };
+  const probe = async (step: Parameters<PlanChangeProbe>[0]) => {
+    if (state.probe) await state.probe(step);
+  };
 
   /** The provider that holds this subscription (a sandbox one stays in the sandbox). */
   const providerFor = async (row: UserSubscriptionRow): Promise<PaymentsProvider> => {
@@ -67,39 +82,6 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
     const row = await reader.currentRow(userId);
     if (!row || !isInForce(row)) throw new HttpError(400, BILLING_MESSAGES.noActiveSubscription);
     return row;
-  };
-
-  /**
-   * One change in flight per subscription: a conditional update takes the lease (its key is
-   * the provider's idempotency key); a second request meanwhile answers 409 and charges nothing.
-   */
-  const takeLease = async (row: UserSubscriptionRow): Promise<string> => {
-    const key = `plan-change:${row.id}:${randomUUID()}`;
-    const taken = await db
-      .update(userSubscriptions)
-      .set({ planChangeKey: key, planChangeStartedAt: sql`now()` })
-      .where(
-        and(
-          eq(userSubscriptions.id, row.id),
-          or(
-            isNull(userSubscriptions.planChangeKey),
-            lt(
-              userSubscriptions.planChangeStartedAt,
-              sql`now() - make_interval(secs => ${PLAN_CHANGE_LEASE_SECONDS})`,
-            ),
-          ),
-        ),
-      )
-      .returning({ id: userSubscriptions.id });
-    if (taken.length === 0) throw new HttpError(409, BILLING_MESSAGES.changeInProgress);
-    return key;
-  };
-
-  const releaseLease = async (row: UserSubscriptionRow, key: string) => {
-    await db
-      .update(userSubscriptions)
-      .set({ planChangeKey: null, planChangeStartedAt: null })
-      .where(and(eq(userSubscriptions.id, row.id), eq(userSubscriptions.planChangeKey, key)));
   };
 
   const setCancel = async (userId: string, cancel: boolean) => {
@@ -125,6 +107,9 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
   };
 
   return {
+    /** Tests set `state.probe` to crash a plan change half-way. */
+    state,
+
     /**
      * Changes the plan at once (upgrade, downgrade, change; the same plan of a subscription set
      * to cancel resumes it). The proration is what the provider invoiced for this change.
@@ -141,6 +126,7 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
           subscription: {
             ...resumed.subscription,
             proratedAmount: null,
+            paidFromAccountCredit: 0,
             currency: plan.currency,
             previousPlan: { _id: plan.id, name: plan.name, price: toMajor(row.priceMinor) },
             change: "change",
@@ -156,29 +142,31 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
       const previous = await catalogue.findPlanAnyState(row.planId);
       const provider = await providerFor(row);
       const item = planItem(plan, provider);
-      const key = await takeLease(row);
-      let invoice: InvoiceInfo | null = null;
+      // The claim is durable before the provider is called: a crash anywhere after it is
+      // settled by the plan-change sweep (docs/decisions/0055).
+      const claim = await takePlanChangeClaim(db, row, new Date(clock.now()));
+      if (!claim) throw new HttpError(409, BILLING_MESSAGES.changeInProgress);
+      await probe("claimed");
+      let changed: SubscriptionInfo;
       try {
-        const changed = await providerCall(() =>
+        changed = await providerCall(() =>
           provider.changeSubscriptionPrice(
             row.providerSubscriptionId,
             item,
             { planId: plan.id, userId: user.id, previousPlanId: row.planId },
-            key,
+            claim.changeKey,
           ),
         );
-        await fulfilment.refreshSubscription(changed, provider);
-        const latest = changed.latestInvoiceId
-          ? await providerCall(() => provider.retrieveInvoice(changed.latestInvoiceId ?? ""))
-          : null;
-        // Only this change's invoice (none when its proration was zero).
-        if (latest?.subscriptionMetadata.changeKey === key) {
-          invoice = latest;
-          await fulfilment.recordInvoice(latest, changed, provider);
+      } catch (error) {
+        // Refused (a declined card, a bad request): nothing changed at the provider. Any other
+        // failure may have come after the charge: the claim stays for the sweep to settle.
+        if (error instanceof HttpError && error.statusCode < 500) {
+          await releasePlanChangeClaim(db, claim);
         }
-      } finally {
-        await releaseLease(row, key);
+        throw error;
       }
+      await probe("provider-changed");
+      const { invoice } = await settlePlanChangeClaim(fulfilment, provider, claim, changed);
       const current = await reader.current(user.id);
       const change =
         plan.priceMinor > row.priceMinor
@@ -192,6 +180,8 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
         subscription: {
           ...current,
           proratedAmount: invoice ? toMajor(proratedMinor(invoice)) : 0,
+          paidFromAccountCredit:
+            invoice && invoice.totalMinor > 0 ? toMajor(invoice.creditAppliedMinor) : 0,
           currency: plan.currency,
           previousPlan: previous
             ? { _id: previous.id, name: previous.name, price: toMajor(row.priceMinor) }

@@ -124,6 +124,7 @@ describe("Subscription dialog", () => {
         subscription: {
           ...activeSubscription(pro),
           proratedAmount: 5.5,
+          paidFromAccountCredit: 0,
           currency: "usd",
           previousPlan: { _id: basic._id, name: basic.name, price: basic.price },
           change: "upgrade",
@@ -153,6 +154,7 @@ describe("Subscription dialog", () => {
         subscription: {
           ...activeSubscription(mini),
           proratedAmount: -2.25,
+          paidFromAccountCredit: 0,
           currency: "usd",
           previousPlan: { _id: basic._id, name: basic.name, price: basic.price },
           change: "downgrade",
@@ -167,6 +169,35 @@ describe("Subscription dialog", () => {
     await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
     const success = await within(dialog).findByTestId("change-success");
     expect(success).toHaveTextContent("$2.25 is credited to your next invoice.");
+  });
+
+  it("an upgrade paid from the account credit says so, as the banner announced", async () => {
+    setup({
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
+      "POST /api/subscriptions/upgrade": {
+        success: true,
+        message: "Subscription plan changed successfully",
+        subscription: {
+          ...activeSubscription(pro),
+          proratedAmount: 0,
+          paidFromAccountCredit: 10,
+          currency: "usd",
+          previousPlan: { _id: basic._id, name: basic.name, price: basic.price },
+          change: "upgrade",
+        },
+      },
+    });
+    const dialog = await openDialog("Manage Subscription");
+    await userEvent.click(await within(dialog).findByRole("button", { name: /Pro/ }));
+    expect(within(dialog).getByTestId("change-banner")).toHaveTextContent(
+      "charged at once, paid from your account credit first",
+    );
+    await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
+    const success = await within(dialog).findByTestId("change-success");
+    expect(success).toHaveTextContent(
+      "$10.00 paid from your account credit for the rest of this period.",
+    );
+    expect(success).not.toHaveTextContent("No proration applies");
   });
 
   it("toasts Checkout Error / Failed to process subscription change", async () => {

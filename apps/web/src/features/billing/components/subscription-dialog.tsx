@@ -145,7 +145,7 @@ function ChangeBanner({
 }) {
   const text =
     kind === "upgrade"
-      ? `Upgrade to ${plan.name}: the new plan starts now and the prorated difference is charged at once.`
+      ? `Upgrade to ${plan.name}: the new plan starts now and the prorated difference is charged at once, paid from your account credit first.`
       : kind === "downgrade"
         ? `Downgrade to ${plan.name}: the new plan starts now and the unused part of your current plan is credited to your next invoice.`
         : `Change to ${plan.name}: the new plan starts now.`;
@@ -161,9 +161,27 @@ function ChangeBanner({
   );
 }
 
-function SuccessPanel({ result }: { result: PlanChangeResult }) {
+/**
+ * What the change cost, as the banner announced it: charged at once (from the account credit
+ * first), credited to the next invoice, or nothing.
+ */
+function changeOutcome(result: PlanChangeResult): string {
   const { proratedAmount } = result.subscription;
+  const fromCredit = result.subscription.paidFromAccountCredit ?? 0;
   const currency = result.subscription.currency ?? "usd";
+  const credit = `${formatMoney(fromCredit, currency)} paid from your account credit`;
+  if (proratedAmount !== null && proratedAmount > 0) {
+    const charged = `${formatMoney(proratedAmount, currency)} was charged now for the rest of this period`;
+    return fromCredit > 0 ? `${charged}; ${credit}.` : `${charged}.`;
+  }
+  if (fromCredit > 0) return `${credit} for the rest of this period.`;
+  if (proratedAmount !== null && proratedAmount < 0) {
+    return `${formatMoney(-proratedAmount, currency)} is credited to your next invoice.`;
+  }
+  return "No proration applies to this change.";
+}
+
+function SuccessPanel({ result }: { result: PlanChangeResult }) {
   return (
     <div
       role="status"
@@ -174,13 +192,7 @@ function SuccessPanel({ result }: { result: PlanChangeResult }) {
         <CircleCheck aria-hidden="true" className="size-5" />
         {result.message}
       </p>
-      <p className="mt-1.5">
-        {proratedAmount === null || proratedAmount === 0
-          ? "No proration applies to this change."
-          : proratedAmount > 0
-            ? `${formatMoney(proratedAmount, currency)} was charged now for the rest of this period.`
-            : `${formatMoney(-proratedAmount, currency)} is credited to your next invoice.`}
-      </p>
+      <p className="mt-1.5">{changeOutcome(result)}</p>
     </div>
   );
 }
