@@ -38,7 +38,6 @@ describe("the audit log at 1280 px", () => {
   it("fits the Change column in the viewport with the sidebar open, the JSON as fields", async () => {
     await page.goto(`${server.url}/admin/audit-log`);
     await page.getByTestId("audit-row").first().waitFor();
-    await page.screenshot({ path: "/tmp/al-shot.png", fullPage: true });
     expect(await page.getByRole("navigation").first().isVisible()).toBe(true);
     const viewport = page.viewportSize()?.width ?? 0;
     expect(viewport).toBe(1280);
