@@ -9,6 +9,7 @@ import {
   signUpFan,
   uniqueFan,
 } from "./support/accounts";
+import { fillAuditLog } from "./support/audit";
 import { launchBrowser, type TestBrowser } from "./support/browser";
 import { openEmptyChat } from "./support/chat";
 import { type RunningServer, startServer } from "./support/server";
@@ -184,6 +185,24 @@ describe("accessibility (axe-core): no serious or critical violation", () => {
       await page.waitForLoadState("networkidle").catch(() => {});
       violations.push(...(await sweep(page, "/admin/users/:userId")));
 
+      expect(violations, violations.join("\n")).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
+    "the audit log with rows of every shape, its JSON open, in both themes",
+    async () => {
+      await fillAuditLog(await browser.newPage(), server.url, stamp);
+      const page = await browser.newPage();
+      await signInAdmin(page, server.url);
+      const violations = await visit(page, "/admin/audit-log", (p) =>
+        p.getByTestId("audit-row").filter({ hasText: "user.status" }),
+      );
+      expect(await page.getByTestId("audit-row").count()).toBeGreaterThanOrEqual(5);
+      // The before and after JSON of every row, open.
+      for (const summary of await page.getByText("Before / after").all()) await summary.click();
+      violations.push(...(await sweep(page, "/admin/audit-log, JSON open")));
       expect(violations, violations.join("\n")).toEqual([]);
     },
     SLOW,

@@ -13,6 +13,7 @@ export const AUDIT_TARGET_TYPES = [
   "payment",
   "subscription",
   "ai_training",
+  "page",
   "admin",
   "other",
 ] as const;
@@ -24,6 +25,8 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
+  /** What a person calls the target (a user's e-mail, a plan's name), read when listed. */
+  targetLabel: z.string().nullable(),
   before: z.unknown(),
   after: z.unknown(),
   ip: z.string(),

@@ -41,6 +41,8 @@ export const WEB_ROUTE_PATTERNS = [
   "/admin/subscription-transactions",
   "/admin/credit-transactions",
   "/admin/subscription-history",
+  // Added by issue 16 (decision 0050), beyond the spec's table.
+  "/admin/audit-log",
 ] as const;
 
 function segments(path: string): string[] {

@@ -63,6 +63,35 @@ describe("serving the web app", () => {
     }
   });
 
+  it("answers 200 on a direct load of every admin screen (spec section 2, and the audit log)", async () => {
+    // The admin-side spec's route table, both spellings of the login, and the screens issues
+    // added (the audit log, issue 16): a direct load or a reload of any of them is a page, not a 404.
+    for (const url of [
+      "/admin",
+      "/admin/Login",
+      "/admin/login",
+      "/admin/dashboard",
+      "/admin/users",
+      "/admin/users/6f1c2d3e-0000-4000-8000-000000000001",
+      "/admin/chat-logs",
+      "/admin/api-keys",
+      "/admin/subscriptions",
+      "/admin/AITraining",
+      "/admin/Settings",
+      "/admin/ManageCredits",
+      "/admin/UserAnalytics",
+      "/admin/subscription-transactions",
+      "/admin/credit-transactions",
+      "/admin/subscription-history",
+      "/admin/audit-log",
+      "/admin/audit-log?page=2",
+    ]) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body).toBe(INDEX_HTML);
+    }
+  });
+
   it("answers 404 with the app's body for paths the app does not know, so its 404 screen shows", async () => {
     for (const url of ["/no/such/page?tab=1", "/admin/nope", "/character", "/characters/1"]) {
       const response = await t.app.inject({ method: "GET", url });

@@ -1,7 +1,9 @@
 import { isKnownWebPath, WEB_ROUTE_PATTERNS } from "@twinline/contracts";
-import { matchRoutes, type RouteObject } from "react-router";
+import type { ReactElement, ReactNode } from "react";
+import { createRoutesFromChildren, matchRoutes, type RouteObject } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createRoutes } from "./router";
+import { AdminRoutes } from "./routes/admin";
 
 const routes = createRoutes();
 const concrete = (pattern: string) => pattern.replace(/:[^/]+/g, "x1").replace(/\*$/, "x1");
@@ -33,6 +35,21 @@ describe("the shared list of web routes", () => {
     for (const path of paths) {
       expect(isKnownWebPath(concrete(path.replace(/:(\w+)\?$/, ""))), path).toBe(true);
     }
+  });
+
+  it("lists every screen of the lazily loaded admin area, so a direct load answers 200", () => {
+    // The admin table is loaded lazily (router.tsx: admin/*): the walk above never sees it.
+    const table = AdminRoutes() as ReactElement<{ children: ReactNode }>;
+    const paths: string[] = [];
+    const walk = (list: RouteObject[]) => {
+      for (const route of list) {
+        if (route.path && route.path !== "*") paths.push(`/admin/${route.path}`);
+        if (route.children) walk(route.children);
+      }
+    };
+    walk(createRoutesFromChildren(table.props.children));
+    expect(paths).toContain("/admin/audit-log");
+    for (const path of paths) expect(isKnownWebPath(concrete(path)), path).toBe(true);
   });
 
   it("sends paths outside the list to the 404 screen", () => {

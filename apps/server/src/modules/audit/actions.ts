@@ -1,11 +1,47 @@
 import type { AuditTargetType } from "@twinline/contracts";
 
+/** What the audit hook knows of a write when it names the write's target. */
+export interface AuditTargetSources {
+  params: Record<string, unknown>;
+  /** The answer's `data`. */
+  answer: unknown;
+  /** The `before` the route fed through auditNote(). */
+  before: unknown;
+  adminId: string;
+}
+
 export interface AuditAction {
   action: string;
   targetType: AuditTargetType;
-  /** The route parameter that names the target. */
-  targetParam?: string;
+  /** The target's id, read from the request and its answer (none: the write has no one target). */
+  target?: (sources: AuditTargetSources) => unknown;
 }
+
+/** The value at `path` in `value` (an answer or a `before`), or undefined. */
+function at(value: unknown, path: readonly string[]): unknown {
+  let here = value;
+  for (const key of path) {
+    if (!here || typeof here !== "object") return undefined;
+    here = (here as Record<string, unknown>)[key];
+  }
+  return here;
+}
+
+/** The target is named by the route's parameter `name`. */
+const param =
+  (name: string) =>
+  ({ params }: AuditTargetSources) =>
+    params[name];
+
+/** A create: the target is what was made, the answer's `_id`. */
+const created = ({ answer }: AuditTargetSources) => at(answer, ["_id"]);
+
+/**
+ * The user's subscription the admin acted on (the route names the user, not it): the answer's,
+ * or the one it was before (a subscription ended now is no longer the user's current one).
+ */
+const actedOnSubscription = ({ answer, before }: AuditTargetSources) =>
+  at(answer, ["subscription", "_id"]) ?? at(before, ["subscription", "_id"]);
 
 /**
  * Every admin write and its name in the audit log, by `METHOD route`. Key tests are reads (they
@@ -18,36 +54,40 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
   "DELETE /api/settings/image/:kind": {
     action: "settings.delete_image",
     targetType: "settings",
-    targetParam: "kind",
+    target: param("kind"),
   },
-  "POST /api/subscriptions": { action: "plan.create", targetType: "plan" },
-  "PUT /api/subscriptions/:id": { action: "plan.update", targetType: "plan", targetParam: "id" },
+  "POST /api/subscriptions": { action: "plan.create", targetType: "plan", target: created },
+  "PUT /api/subscriptions/:id": { action: "plan.update", targetType: "plan", target: param("id") },
   "PATCH /api/subscriptions/:id/toggle-status": {
     action: "plan.toggle_status",
     targetType: "plan",
-    targetParam: "id",
+    target: param("id"),
   },
   "DELETE /api/subscriptions/:id": {
     action: "plan.delete",
     targetType: "plan",
-    targetParam: "id",
+    target: param("id"),
   },
   "POST /api/subscriptions/sync-stripe": { action: "plan.sync_stripe", targetType: "plan" },
-  "POST /api/credit-packages": { action: "package.create", targetType: "package" },
+  "POST /api/credit-packages": {
+    action: "package.create",
+    targetType: "package",
+    target: created,
+  },
   "PUT /api/credit-packages/:id": {
     action: "package.update",
     targetType: "package",
-    targetParam: "id",
+    target: param("id"),
   },
   "PATCH /api/credit-packages/:id/toggle-status": {
     action: "package.toggle_status",
     targetType: "package",
-    targetParam: "id",
+    target: param("id"),
   },
   "DELETE /api/credit-packages/:id": {
     action: "package.delete",
     targetType: "package",
-    targetParam: "id",
+    target: param("id"),
   },
   "POST /api/credit-packages/sync-stripe": {
     action: "package.sync_stripe",
@@ -56,29 +96,38 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
   "PUT /api/admin/users/:userId/status": {
     action: "user.status",
     targetType: "user",
-    targetParam: "userId",
+    target: param("userId"),
   },
   "POST /api/admin/users/:userId/credits": {
     action: "user.credits_adjust",
     targetType: "user",
-    targetParam: "userId",
+    target: param("userId"),
   },
   "POST /api/admin/users/:userId/subscription/cancel": {
     action: "subscription.cancel",
     targetType: "subscription",
-    targetParam: "userId",
+    target: actedOnSubscription,
   },
   "POST /api/admin/users/:userId/subscription/resume": {
     action: "subscription.resume",
     targetType: "subscription",
-    targetParam: "userId",
+    target: actedOnSubscription,
   },
   "POST /api/admin/payments/:id/refund": {
     action: "payment.refund",
     targetType: "payment",
-    targetParam: "id",
+    target: param("id"),
   },
-  "PUT /api/admin/change-password": { action: "admin.change_password", targetType: "admin" },
+  "PUT /api/admin/change-password": {
+    action: "admin.change_password",
+    targetType: "admin",
+    target: ({ adminId }) => adminId,
+  },
+  "PUT /api/admin/pages/:slug": {
+    action: "page.update",
+    targetType: "page",
+    target: param("slug"),
+  },
   "PUT /api/ai-training/system-prompt": {
     action: "ai_training.system_prompt",
     targetType: "ai_training",
@@ -86,11 +135,12 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
   "POST /api/ai-training/knowledge-documents": {
     action: "ai_training.document_upload",
     targetType: "ai_training",
+    target: created,
   },
   "DELETE /api/ai-training/knowledge-documents/:id": {
     action: "ai_training.document_delete",
     targetType: "ai_training",
-    targetParam: "id",
+    target: param("id"),
   },
   "POST /api/ai-training/voice-sample": {
     action: "ai_training.voice_sample",
@@ -119,4 +169,10 @@ export function auditActionOf(method: string, route: string): AuditAction | null
   if (known) return known;
   if (NOT_AUDITED.has(key) || !route.startsWith("/api/admin/")) return null;
   return { action: key, targetType: "other" };
+}
+
+/** The id of the write's target as the log keeps it (text), or null when it has none. */
+export function auditTargetId(action: AuditAction, sources: AuditTargetSources): string | null {
+  const id = action.target?.(sources);
+  return typeof id === "string" && id !== "" ? id : null;
 }

@@ -1,7 +1,7 @@
 import { defaultPublicSettings, type UpdateSettingsRequest } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
-import { createPlan } from "../../../test/billing.ts";
+import { adminCreditRows, createPackage, createPlan, sandboxBuy } from "../../../test/billing.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 
 const OPENAI_KEY = "sk-audit-secret-key-0123456789abcdef";
@@ -111,6 +111,93 @@ describe("audit log", () => {
       targetType: "plan",
       before: { name: "Before Name" },
       after: { name: "After Name" },
+    });
+  });
+
+  it("names each target as an operator knows it: the right kind, its id and its label", async () => {
+    const labeller = await adminSession(t);
+    const fan = await signUp(t);
+    const plan = await createPlan(t, labeller.token, { name: "Labelled Gold", price: 5 });
+    const pack = await createPackage(t, labeller.token, { name: "Labelled Pack", price: 2 });
+    // The fan subscribes and buys credits; the admin cancels the one and refunds the other.
+    expect((await sandboxBuy(t, fan.token, { planId: plan._id })).paid.statusCode).toBe(200);
+    expect((await sandboxBuy(t, fan.token, { packageId: pack._id })).paid.statusCode).toBe(200);
+    const canceled = await call(t, "POST", `/api/admin/users/${fan.user.id}/subscription/cancel`, {
+      token: labeller.token,
+      body: { when: "period_end", refundUnused: false, reason: "Asked by mail" },
+    });
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    const subscriptionId = canceled.json().data.subscription._id as string;
+    const payment = (await adminCreditRows(t, labeller.token, { search: fan.user.email })).data[0];
+    expect(payment).toBeDefined();
+    const refunded = await call(t, "POST", `/api/admin/payments/${payment?._id}/refund`, {
+      token: labeller.token,
+      body: { reason: "Bought twice" },
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const page = await call(t, "PUT", "/api/admin/pages/terms", {
+      token: labeller.token,
+      body: { content: "# Terms\n\nBe nice." },
+    });
+    expect(page.statusCode, page.body).toBe(200);
+
+    // Last: deactivating the fan ends their session.
+    const status = await call(t, "PUT", `/api/admin/users/${fan.user.id}/status`, {
+      token: labeller.token,
+      body: { action: "deactivate" },
+    });
+    expect(status.statusCode, status.body).toBe(200);
+    await call(t, "PUT", `/api/admin/users/${fan.user.id}/status`, {
+      token: labeller.token,
+      body: { action: "activate" },
+    });
+    const { data } = await log({ admin: labeller.email });
+    const shown = data
+      .map(({ action, targetType, targetId, targetLabel }) => [
+        action,
+        targetType,
+        targetId,
+        targetLabel,
+      ])
+      .reverse();
+    const email = fan.user.email;
+    expect(shown).toEqual([
+      ["plan.create", "plan", plan._id, "Labelled Gold"],
+      ["package.create", "package", pack._id, "Labelled Pack"],
+      ["subscription.cancel", "subscription", subscriptionId, `Labelled Gold · ${email}`],
+      ["payment.refund", "payment", payment?._id, `Labelled Pack · ${email}`],
+      ["page.update", "page", "terms", "Terms of Service"],
+      ["user.status", "user", fan.user.id, email],
+      ["user.status", "user", fan.user.id, email],
+    ]);
+    expect(subscriptionId).not.toBe(fan.user.id);
+
+    // A renamed plan shows its new name on its earlier rows, and the page's kind filters.
+    await call(t, "PUT", `/api/subscriptions/${plan._id}`, {
+      token: labeller.token,
+      body: { name: "Renamed Gold", price: 5, interval: "month", intervalCount: 1 },
+    });
+    const planRows = await log({ targetType: "plan", targetId: plan._id });
+    expect(planRows.data.map((entry) => entry.targetLabel)).toEqual([
+      "Renamed Gold",
+      "Renamed Gold",
+    ]);
+    expect((await log({ targetType: "page", admin: labeller.email })).data).toHaveLength(1);
+  });
+
+  it("names the admin themself as the target of a password change", async () => {
+    const changer = await adminSession(t);
+    const changed = await call(t, "PUT", "/api/admin/change-password", {
+      token: changer.token,
+      body: { currentPassword: changer.password, newPassword: "a much longer new password" },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const { data } = await log({ admin: changer.email });
+    expect(data[0]).toMatchObject({
+      action: "admin.change_password",
+      targetType: "admin",
+      targetId: changer.id,
+      targetLabel: changer.email,
     });
   });
 

@@ -4,7 +4,7 @@ import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { auditActionOf } from "./actions.ts";
+import { auditActionOf, auditTargetId } from "./actions.ts";
 import { auditValue } from "./mask.ts";
 import { type AuditRepository, createAuditRepository } from "./repository.ts";
 
@@ -66,11 +66,16 @@ export const auditModule = fp(
       if (!route) return payload;
       const action = auditActionOf(request.method, route);
       if (!action) return payload;
-      const params = (request.params ?? {}) as Record<string, unknown>;
       const note = request.auditNote ?? {};
+      const answer = answerData(payload);
       const targetId =
         note.targetId ??
-        (action.targetParam ? String(params[action.targetParam] ?? "") || null : null);
+        auditTargetId(action, {
+          params: (request.params ?? {}) as Record<string, unknown>,
+          answer,
+          before: note.before,
+          adminId: user.id,
+        });
       await repository.insert({
         adminId: user.id,
         adminEmail: user.email,
@@ -78,7 +83,7 @@ export const auditModule = fp(
         targetType: action.targetType,
         targetId,
         before: auditValue(note.before ?? null),
-        after: auditValue(note.after ?? answerData(payload)),
+        after: auditValue(note.after ?? answer),
         ip: request.ip,
         method: request.method,
         path: request.url.split("?")[0] ?? request.url,

@@ -5,16 +5,18 @@ import { type AdminAuditLogRow, adminAuditLog } from "../../db/schema/index.ts";
 import { dateRange } from "../../lib/date-range.ts";
 import { pageOffset, pagination } from "../../lib/paging.ts";
 import { containsPattern, isUuid, startsWithPattern } from "../../lib/search.ts";
+import { readTargetLabels } from "./target-labels.ts";
 
 export type NewAuditEntry = typeof adminAuditLog.$inferInsert;
 
-function toEntry(row: AdminAuditLogRow): AuditEntry {
+function toEntry(row: AdminAuditLogRow, targetLabel: string | null): AuditEntry {
   return {
     _id: row.id,
     admin: { _id: row.adminId, email: row.adminEmail },
     action: row.action,
     targetType: row.targetType,
     targetId: row.targetId,
+    targetLabel,
     before: row.before ?? null,
     after: row.after ?? null,
     ip: row.ip,
@@ -30,7 +32,10 @@ export function createAuditRepository(db: Database) {
       await db.insert(adminAuditLog).values(entry);
     },
 
-    /** Newest first; filters by admin (id or part of the e-mail), action, target and dates. */
+    /**
+     * Newest first; filters by admin (id or part of the e-mail), action, target and dates. Each
+     * target is labelled as an operator knows it (target-labels.ts).
+     */
     async list(query: AuditLogQuery) {
       const conditions: SQL[] = [
         ...dateRange(adminAuditLog.createdAt, query.startDate, query.endDate),
@@ -59,8 +64,9 @@ export function createAuditRepository(db: Database) {
           .offset(pageOffset(query)),
         db.select({ n: count() }).from(adminAuditLog).where(where),
       ]);
+      const labels = await readTargetLabels(db, rows);
       return {
-        data: rows.map(toEntry),
+        data: rows.map((row, i) => toEntry(row, labels[i] ?? null)),
         pagination: pagination(total?.n ?? 0, query),
       };
     },

@@ -7,7 +7,8 @@ import { inputClasses, TextField } from "@/components/ui/field";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
-import { tdClasses, thClasses } from "@/components/ui/sortable-header";
+import { EmailText } from "@/components/ui/person-cells";
+import { thClasses, wordWrapTdClasses } from "@/components/ui/sortable-header";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { formatTimestamp } from "@/lib/format";
@@ -17,8 +18,10 @@ import {
   auditLogQuery,
   EMPTY_AUDIT_FILTERS,
 } from "../api/audit-log";
+import { AuditChange } from "./audit-change";
 
-const TARGET_LABELS: Record<string, string> = {
+/** The target kinds, as the filter and the Target column name them. */
+const TARGET_KINDS: Record<string, string> = {
   all: "All targets",
   settings: "Settings",
   plan: "Plans",
@@ -27,28 +30,36 @@ const TARGET_LABELS: Record<string, string> = {
   payment: "Payments",
   subscription: "Subscriptions",
   ai_training: "AI training",
+  page: "Site pages",
   admin: "Admin account",
   other: "Other",
 };
 
-function Change({ entry }: { entry: AuditEntry }) {
-  if (entry.before == null && entry.after == null) return <>—</>;
+const muted = "text-stone-600 dark:text-stone-400";
+
+/** The target as an operator knows it (an e-mail, a plan's name), its kind, and its id. */
+function Target({ entry }: { entry: AuditEntry }) {
+  const kind = TARGET_KINDS[entry.targetType] ?? entry.targetType;
+  if (!entry.targetId) return <span className={muted}>{kind}</span>;
   return (
-    <details>
-      <summary className="cursor-pointer text-brand-700 dark:text-brand-300">
-        Before / after
-      </summary>
-      <div className="mt-2 grid gap-2 lg:grid-cols-2">
-        {(["before", "after"] as const).map((side) => (
-          <div key={side}>
-            <p className="text-xs font-semibold text-stone-500 uppercase">{side}</p>
-            <pre className="max-h-64 overflow-auto rounded-lg bg-stone-100 p-2 text-xs whitespace-pre-wrap break-all dark:bg-white/5">
-              {entry[side] == null ? "—" : JSON.stringify(entry[side], null, 2)}
-            </pre>
-          </div>
-        ))}
-      </div>
-    </details>
+    <div className="min-w-0">
+      <span className={`block text-xs ${muted}`}>{kind}</span>
+      {entry.targetLabel ? (
+        <span className="block break-words" data-testid="audit-target-label">
+          {entry.targetType === "user" || entry.targetType === "admin" ? (
+            <EmailText email={entry.targetLabel} />
+          ) : (
+            entry.targetLabel
+          )}
+        </span>
+      ) : null}
+      <span
+        className={`block font-mono text-xs ${muted} ${entry.targetLabel ? "truncate" : "break-all"}`}
+        title={entry.targetId}
+      >
+        {entry.targetId}
+      </span>
+    </div>
   );
 }
 
@@ -103,7 +114,7 @@ export function AdminAuditLogPage() {
             >
               {["all", ...AUDIT_TARGET_TYPES].map((type) => (
                 <option key={type} value={type}>
-                  {TARGET_LABELS[type] ?? type}
+                  {TARGET_KINDS[type] ?? type}
                 </option>
               ))}
             </select>
@@ -136,11 +147,20 @@ export function AdminAuditLogPage() {
           </p>
         ) : (
           <TableScroll label="Audit log">
-            <table className="w-full min-w-[56rem] text-left text-sm">
+            {/* Fixed widths, so the Change column keeps the rest of the line: at 1280 px with the
+                sidebar open the table fits without scrolling (narrower screens scroll it). */}
+            <table className="w-full min-w-[48rem] table-fixed text-left text-sm">
               <caption className="sr-only">Audit log</caption>
+              <colgroup>
+                <col className="w-[8.5rem]" />
+                <col className="w-[11rem]" />
+                <col className="w-[9.5rem]" />
+                <col className="w-[12rem]" />
+                <col />
+              </colgroup>
               <thead>
                 <tr>
-                  {["Date", "Admin", "Action", "Target", "IP", "Change"].map((label) => (
+                  {["Date", "Admin", "Action", "Target", "Change"].map((label) => (
                     <th key={label} scope="col" className={thClasses}>
                       {label}
                     </th>
@@ -149,21 +169,25 @@ export function AdminAuditLogPage() {
               </thead>
               <tbody className="divide-y divide-stone-100 dark:divide-white/5">
                 {rows.map((entry) => (
-                  <tr key={entry._id} data-testid="audit-row">
-                    <td className={tdClasses}>{formatTimestamp(entry.createdAt)}</td>
-                    <td className={`${tdClasses} break-all`}>{entry.admin.email}</td>
-                    <td className={`${tdClasses} font-mono text-xs`}>{entry.action}</td>
-                    <td className={`${tdClasses} break-all`}>
-                      {TARGET_LABELS[entry.targetType] ?? entry.targetType}
-                      {entry.targetId ? (
-                        <span className="block font-mono text-xs text-stone-500">
-                          {entry.targetId}
-                        </span>
-                      ) : null}
+                  <tr key={entry._id} data-testid="audit-row" className="align-top">
+                    <td className={wordWrapTdClasses}>{formatTimestamp(entry.createdAt)}</td>
+                    <td className={`${wordWrapTdClasses} break-words`}>
+                      <EmailText email={entry.admin.email} />
+                      <span className={`block font-mono text-xs ${muted}`} title="IP address">
+                        <span className="sr-only">IP </span>
+                        {entry.ip}
+                      </span>
                     </td>
-                    <td className={`${tdClasses} font-mono text-xs`}>{entry.ip}</td>
-                    <td className={tdClasses}>
-                      <Change entry={entry} />
+                    <td
+                      className={`${wordWrapTdClasses} font-mono text-xs [overflow-wrap:anywhere]`}
+                    >
+                      {entry.action}
+                    </td>
+                    <td className={wordWrapTdClasses}>
+                      <Target entry={entry} />
+                    </td>
+                    <td className={wordWrapTdClasses} data-testid="audit-change">
+                      <AuditChange entry={entry} />
                     </td>
                   </tr>
                 ))}
