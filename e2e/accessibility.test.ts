@@ -11,6 +11,13 @@ import {
 } from "./support/accounts";
 import { fillAuditLog } from "./support/audit";
 import { launchBrowser, type TestBrowser } from "./support/browser";
+import {
+  type CallSetup,
+  hangUp,
+  startCall,
+  startCallSetup,
+  waitUntilConnected,
+} from "./support/call";
 import { openEmptyChat } from "./support/chat";
 import { type RunningServer, startServer } from "./support/server";
 
@@ -284,6 +291,87 @@ describe("accessibility (axe-core): no serious or critical violation", () => {
       await heading(/Welcome back/)(page).waitFor();
       violations.push(...(await sweep(page, "/dashboard at 360 px")));
 
+      expect(violations, violations.join("\n")).toEqual([]);
+    },
+    SLOW,
+  );
+});
+
+// Issue 24: the live call with its captions, the call history with a row and a conversation
+// long enough to scroll in the chat logs' dialog. The call needs the fake microphone and the
+// local OpenAI fake (support/call.ts): a server and a browser of their own.
+describe("accessibility (axe-core): the call, the call history and a long chat log", () => {
+  const HEARD = "Hello, this is the accessibility sweep calling.";
+  let call: CallSetup;
+
+  beforeAll(async () => {
+    call = await startCallSetup({
+      provider: { transcription: HEARD, reply: ["Hello to you, I hear you well."], gapMs: 40 },
+      contextOptions: { bypassCSP: true },
+    });
+  });
+
+  afterAll(() => call?.close());
+
+  it(
+    "the live call overlay with its captions, then the call history with the call's row",
+    async () => {
+      const page = await call.browser.newPage();
+      const violations: string[] = [];
+      await signUpFan(page, call.server.url, uniqueFan("a11y-caller", "Casey"));
+      await startCall(page, call.server.url);
+      await waitUntilConnected(page);
+      await page.getByTestId("call-transcript").first().waitFor({ timeout: 30_000 });
+      await page.getByTestId("call-response").first().waitFor({ timeout: 30_000 });
+      violations.push(...(await sweep(page, "live call overlay")));
+      expect((await hangUp(page)).ok()).toBe(true);
+      await page.getByRole("button", { name: "Close" }).click();
+
+      // On a laptop, so the row's View button is on screen (at 390 px the table scrolls).
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${call.server.url}/dashboard/call-history`);
+      await page.getByTestId("call-row").first().waitFor();
+      await page.waitForLoadState("networkidle").catch(() => {});
+      violations.push(...(await sweep(page, "/dashboard/call-history with a call")));
+
+      expect(violations, violations.join("\n")).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
+    "the chat logs' conversation dialog, its messages scrolling",
+    async () => {
+      const fanPage = await browser.newPage();
+      await changeSettingsAsAdmin(fanPage, server.url, { freeMessagesPerDay: 50 });
+      const fanToken = await signUpFan(fanPage, server.url, uniqueFan("a11y-talker", "Morgan"));
+      // One conversation: each message after the first names it, as the chat screen does.
+      let conversationId: string | undefined;
+      for (let i = 1; i <= 12; i++) {
+        const sent = await fanPage.context().request.post(`${server.url}/api/chat/message`, {
+          headers: {
+            "csrf-token": await csrfToken(fanPage, server.url),
+            authorization: `Bearer ${fanToken}`,
+          },
+          data: { message: `Long conversation, message ${i}`, conversationId },
+        });
+        expect(sent.status(), await sent.text()).toBe(200);
+        conversationId = ((await sent.json()) as { data: { conversationId: string } }).data
+          .conversationId;
+      }
+
+      const page = await browser.newPage();
+      await signInAdmin(page, server.url, "/admin/chat-logs");
+      await page
+        .getByRole("button", { name: /Open the conversation of Morgan/ })
+        .first()
+        .click();
+      // The box that scrolls: the messages' list's parent.
+      const messages = page.getByRole("dialog").locator("ol").locator("..");
+      await messages.getByText("Long conversation, message 12").waitFor();
+      // The case of the issue: the messages overflow their box and scroll.
+      expect(await messages.evaluate((box) => box.scrollHeight > box.clientHeight)).toBe(true);
+      const violations = await sweep(page, "conversation dialog, scrolling");
       expect(violations, violations.join("\n")).toEqual([]);
     },
     SLOW,

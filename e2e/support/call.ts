@@ -7,7 +7,7 @@ import {
   type FakeOpenAiOptions,
   startFakeOpenAi,
 } from "@twinline/fakes";
-import type { Page } from "playwright-core";
+import type { BrowserContextOptions, Page } from "playwright-core";
 import { expect } from "vitest";
 import { ADMIN_ENV } from "./accounts";
 import { launchBrowser, type TestBrowser } from "./browser";
@@ -32,6 +32,8 @@ export interface CallSetupOptions {
   provider: FakeOpenAiOptions;
   /** Runs in every page before the app's own scripts, e.g. to count the audio played. */
   initScript?: () => void;
+  /** Options of every page's context beyond the microphone's permission, e.g. `bypassCSP`. */
+  contextOptions?: BrowserContextOptions;
 }
 
 export async function startCallSetup(options: CallSetupOptions): Promise<CallSetup> {
@@ -58,7 +60,7 @@ export async function startCallSetup(options: CallSetupOptions): Promise<CallSet
         "--autoplay-policy=no-user-gesture-required",
       ],
       viewport: { width: 390, height: 800 },
-      contextOptions: { permissions: ["microphone"] },
+      contextOptions: { ...options.contextOptions, permissions: ["microphone"] },
       ...(options.initScript ? { initScript: options.initScript } : {}),
     });
     return {

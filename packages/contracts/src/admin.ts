@@ -116,6 +116,8 @@ export const adminUserDetailSchema = z.object({
         .object({
           name: z.string(),
           price: z.number(),
+          /** What the subscriber pays in (their subscription's, not an assumed USD). */
+          currency: currencySchema,
           /** Whole months (1 monthly, 3 quarterly); 0 for weekly and daily plans. */
           duration: z.number().int(),
           interval: z.enum(PLAN_INTERVALS),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { userGrowthSchema } from "./admin";
 import { paginationSchema } from "./api";
-import { moneyMetricSchema } from "./billing/index";
+import { currencySchema, moneyMetricSchema } from "./billing/index";
 
 /** Strings the database stores or compares must carry no NUL byte nor lone surrogate. */
 const safeText = z
@@ -22,6 +22,7 @@ export const recentCreditPurchaseSchema = z.object({
   credits: z.number().int(),
   /** Major units (dollars), as the spec shows amounts. */
   amount: z.number(),
+  currency: currencySchema,
 });
 
 /** Credits spent on one UTC day (the overview's 30-day chart). */

@@ -92,8 +92,13 @@ function moneyFormat(currency: string): Intl.NumberFormat {
 /**
  * Money in MAJOR units, always with two decimals and thousands separators, in its currency:
  * "$9.99", "$12,345.00", "€12.00". An unknown currency falls back to USD, a missing amount to 0.
+ * The currency has no default: every caller names the one of its figure, so no screen shows a
+ * euro price in dollars (issue 24).
  */
-export function formatMoney(amount: number | null | undefined, currency: string | null = "USD") {
+export function formatMoney(
+  amount: number | null | undefined,
+  currency: string | null | undefined,
+) {
   const value = typeof amount === "number" && Number.isFinite(amount) ? amount : 0;
   return moneyFormat(currency || "USD").format(value);
 }

@@ -46,11 +46,11 @@ describe("formatMoney: major units, two decimals, thousands separators", () => {
     expect(formatMoney(amount, currency)).toBe(expected);
   });
 
-  it("defaults to USD; an unknown currency falls back to USD, a missing amount to 0", () => {
-    expect(formatMoney(3)).toBe("$3.00");
+  it("an unknown or missing currency falls back to USD, a missing amount to 0", () => {
+    expect(formatMoney(3, undefined)).toBe("$3.00");
     expect(formatMoney(3, "not-a-currency")).toBe("$3.00");
-    expect(formatMoney(null)).toBe("$0.00");
-    expect(formatMoney(Number.POSITIVE_INFINITY)).toBe("$0.00");
+    expect(formatMoney(null, "usd")).toBe("$0.00");
+    expect(formatMoney(Number.POSITIVE_INFINITY, "usd")).toBe("$0.00");
     expect(formatMoney(Number.NaN, null)).toBe("$0.00");
     expect(formatMoney(5, "zz")).toBe("$5.00");
   });

@@ -285,8 +285,18 @@ describe("revenue, paid users and recent purchases", () => {
       const overview = await call(t4, "GET", "/api/users/dashboard-metrics", { token: a.token });
       const mine = userDashboardMetricsResponseSchema.parse(overview.json()).data;
       expect(mine.creditUsage.recent).toEqual([
-        { transactionDate: "2026-03-15T01:00:00.000Z", credits: 100, amount: 9.99 },
-        { transactionDate: "2026-03-14T23:59:59.000Z", credits: 250, amount: 10 },
+        {
+          transactionDate: "2026-03-15T01:00:00.000Z",
+          credits: 100,
+          amount: 9.99,
+          currency: "usd",
+        },
+        {
+          transactionDate: "2026-03-14T23:59:59.000Z",
+          credits: 250,
+          amount: 10,
+          currency: "usd",
+        },
       ]);
     } finally {
       await t4.close();

@@ -5,6 +5,7 @@ import {
   chatMessages,
   creditLedger,
   dashboardDays,
+  type PaymentRow,
   payments,
   userAnalyticsTotals,
   users,
@@ -70,6 +71,7 @@ export interface RecentPurchaseRow {
   transactionDate: Date;
   credits: number;
   amountMinor: number;
+  currency: PaymentRow["currency"];
 }
 
 /** Each sort reads its own index (users_analytics_*_idx), ties broken by id. */
@@ -140,6 +142,7 @@ export function createDashboardsRepository(db: Database) {
           transactionDate: payments.transactionDate,
           credits: payments.credits,
           amountMinor: payments.amountMinor,
+          currency: payments.currency,
         })
         .from(payments)
         .where(

@@ -71,6 +71,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
             transactionDate: row.transactionDate.toISOString(),
             credits: row.credits,
             amount: toMajor(row.amountMinor),
+            currency: row.currency,
           })),
           daily: days.map((date) => ({ date, credits: daily.get(date) ?? 0 })),
         },

@@ -28,6 +28,7 @@ export interface SubscriptionView {
   plan: {
     name: string;
     price: number;
+    currency: UserSubscriptionRow["currency"];
     duration: number;
     interval: SubscriptionPlanRow["interval"];
     intervalCount: number;
@@ -97,6 +98,7 @@ export function toSubscriptionView(
     plan: {
       name: plan.name,
       price: toMajor(row.priceMinor),
+      currency: row.currency,
       duration: durationInMonths(plan.interval, plan.intervalCount),
       interval: plan.interval,
       intervalCount: plan.intervalCount,

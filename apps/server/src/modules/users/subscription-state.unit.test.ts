@@ -59,4 +59,15 @@ describe("the one subscription state", () => {
       plan: { name: "Fan", price: 9.99, duration: 0, interval: "week", intervalCount: 1 },
     });
   });
+
+  it("carries the subscription's own price and currency: a euro plan is not shown in dollars", () => {
+    const view = toSubscriptionView(
+      {
+        subscription: row({ priceMinor: 1499, currency: "eur" }),
+        plan: { name: "Euro", interval: "month", intervalCount: 1 },
+      },
+      now,
+    );
+    expect(view.plan).toMatchObject({ price: 14.99, currency: "eur", duration: 1 });
+  });
 });

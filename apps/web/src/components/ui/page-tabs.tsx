@@ -2,8 +2,9 @@ import * as Tabs from "@radix-ui/react-tabs";
 import type { ReactNode } from "react";
 
 /**
- * A screen's tabs (Radix: arrow keys move between them): an underlined row that scrolls
- * sideways on phones, then the panels given as children (`TabPanel`s).
+ * A screen's tabs (Radix: arrow keys move between them): an underlined row that wraps on
+ * phones, so no tab is cut off at the edge (issue 24), then the panels given as children
+ * (`TabPanel`s).
  */
 export function PageTabs<T extends string>({
   label,
@@ -23,7 +24,7 @@ export function PageTabs<T extends string>({
     <Tabs.Root value={value} onValueChange={onValueChange}>
       <Tabs.List
         aria-label={label}
-        className="flex gap-1 overflow-x-auto border-b border-stone-200 dark:border-white/10"
+        className="flex flex-wrap gap-x-1 border-b border-stone-200 dark:border-white/10"
       >
         {tabs.map((t) => (
           <Tabs.Trigger

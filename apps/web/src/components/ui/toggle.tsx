@@ -29,7 +29,8 @@ export function Toggle({
           aria-checked={checked}
           checked={checked}
           onChange={(event) => onChange(event.target.checked)}
-          className="peer sr-only"
+          // Over the drawn switch, invisible: a click on the switch lands on the control itself.
+          className="peer absolute inset-0 z-10 size-full cursor-pointer appearance-none opacity-0"
         />
         <span
           aria-hidden="true"

@@ -285,6 +285,8 @@ describe("call overlay", () => {
 
     await user.click(screen.getByRole("button", { name: "Close" }));
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    // Focus back on what opened the call, not dropped on the body (issue 24).
+    expect(screen.getByRole("button", { name: "Start call" })).toHaveFocus();
   });
 
   it("says plainly when speech is not transcribed (offline STT)", async () => {

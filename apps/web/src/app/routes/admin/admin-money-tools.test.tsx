@@ -131,6 +131,7 @@ describe("money tools on the user details page", () => {
       plan: {
         name: "Gold",
         price: 19.99,
+        currency: "usd" as const,
         duration: 1,
         interval: "month" as const,
         intervalCount: 1,

@@ -14,7 +14,14 @@ afterEach(() => {
 
 const activeSubscription = {
   status: "active" as const,
-  plan: { name: "Gold", price: 19.99, duration: 1, interval: "month" as const, intervalCount: 1 },
+  plan: {
+    name: "Gold",
+    price: 19.99,
+    currency: "usd" as const,
+    duration: 1,
+    interval: "month" as const,
+    intervalCount: 1,
+  },
   currentPeriodStart: "2025-02-01T00:00:00.000Z",
   currentPeriodEnd: "2025-03-01T00:00:00.000Z",
   autoRenew: true,
@@ -78,7 +85,12 @@ describe("user details", () => {
         detailUser({
           subscription: {
             ...activeSubscription,
-            plan: { name: "Gold", price: 50, duration, interval: "month", intervalCount: duration },
+            plan: {
+              ...activeSubscription.plan,
+              price: 50,
+              duration,
+              intervalCount: duration,
+            },
             autoRenew,
             cancelAtPeriodEnd: cancel,
           },
@@ -89,6 +101,21 @@ describe("user details", () => {
       expect(screen.getByTestId("renewal")).toHaveTextContent(renewal);
     },
   );
+
+  it("shows a euro plan's price in euros (issue 24)", async () => {
+    showUser(
+      detailUser({
+        subscription: {
+          ...activeSubscription,
+          plan: { ...activeSubscription.plan, price: 14.99, currency: "eur" },
+        },
+      }),
+    );
+    renderApp("/admin/users/u1");
+    const card = await screen.findByTestId("subscription-card");
+    expect(card).toHaveTextContent("€14.99 monthly");
+    expect(card).not.toHaveTextContent("$");
+  });
 
   it("shows a subscription set to cancel as in force until its end", async () => {
     showUser(
@@ -125,7 +152,7 @@ describe("user details", () => {
       detailUser({
         subscription: {
           ...activeSubscription,
-          plan: { name: "Gold", price: 5, duration: 0, interval, intervalCount },
+          plan: { ...activeSubscription.plan, price: 5, duration: 0, interval, intervalCount },
         },
       }),
     );

@@ -270,8 +270,8 @@ export function VoiceCloneSection({ hasSample }: { hasSample: boolean }) {
     // A clone needs a sample: said before the fields are checked.
     if (!hasSample) {
       event.preventDefault();
+      // Said once, beside the button (a toast as well showed it twice: issue 24).
       setError("root.server", { message: AI_TRAINING_MESSAGES.needSample });
-      toast.error(AI_TRAINING_MESSAGES.needSample);
       return;
     }
     void send(event);

@@ -54,9 +54,13 @@ function ConversationMessages({ log }: { log: ChatLog }) {
 
   return (
     <div className="-mx-5 sm:-mx-7">
-      <div
+      {/* Focusable, so a keyboard user can scroll a long conversation with the arrow keys. */}
+      <section
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus
+        tabIndex={0}
+        aria-label="Messages"
         className={clsx(
-          "max-h-[55dvh] overflow-y-auto px-5 sm:px-7",
+          "max-h-[55dvh] overflow-y-auto px-5 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-500 sm:px-7",
           query.isPlaceholderData && "opacity-60",
         )}
         aria-busy={query.isFetching}
@@ -73,7 +77,7 @@ function ConversationMessages({ log }: { log: ChatLog }) {
             No messages in this conversation
           </p>
         ) : (
-          <ol className="space-y-3" aria-label="Messages">
+          <ol className="space-y-3">
             {query.data?.messages.map((message) => {
               const user = message.sender === "user";
               return (
@@ -101,7 +105,7 @@ function ConversationMessages({ log }: { log: ChatLog }) {
             })}
           </ol>
         )}
-      </div>
+      </section>
       {query.isFetching && !query.isPending && (
         <p role="status" className="sr-only">
           <LoaderCircle aria-hidden="true" />

@@ -24,6 +24,9 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
 }
 
 const axis = { tick: { fontSize: 11 }, stroke: "var(--color-stone-400)" };
+/** The Y axis as wide as its longest label ("$1,400.00"): a fixed width cut it (issue 24). */
+const yAxis = { ...axis, width: "auto" as const };
+const margin = { top: 4, right: 4, bottom: 0, left: 0 };
 
 /** Daily sign-ups, revenue and call minutes (lazy: Recharts is its own chunk). */
 export default function SeriesCharts({ points }: { points: DashboardSeriesPoint[] }) {
@@ -32,10 +35,10 @@ export default function SeriesCharts({ points }: { points: DashboardSeriesPoint[
     <div className="grid gap-4 lg:grid-cols-3" data-testid="series-charts">
       <ChartCard title="Daily sign-ups">
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+          <BarChart data={data} margin={margin}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
             <XAxis dataKey="label" {...axis} interval="preserveStartEnd" />
-            <YAxis allowDecimals={false} {...axis} />
+            <YAxis allowDecimals={false} {...yAxis} />
             <Tooltip formatter={(value) => [String(value), "Sign-ups"]} />
             <Bar dataKey="signups" fill="var(--color-brand-500)" radius={[3, 3, 0, 0]} />
           </BarChart>
@@ -43,10 +46,10 @@ export default function SeriesCharts({ points }: { points: DashboardSeriesPoint[
       </ChartCard>
       <ChartCard title="Daily revenue (USD)">
         <ResponsiveContainer width="100%" height="100%">
-          <AreaChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -8 }}>
+          <AreaChart data={data} margin={margin}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
             <XAxis dataKey="label" {...axis} interval="preserveStartEnd" />
-            <YAxis {...axis} tickFormatter={(v: number) => formatMoney(v, "usd")} />
+            <YAxis {...yAxis} tickFormatter={(v: number) => formatMoney(v, "usd")} />
             <Tooltip formatter={(value) => [formatMoney(Number(value), "usd"), "Revenue"]} />
             <Area
               dataKey="revenue"
@@ -60,10 +63,10 @@ export default function SeriesCharts({ points }: { points: DashboardSeriesPoint[
       </ChartCard>
       <ChartCard title="Daily call minutes">
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+          <BarChart data={data} margin={margin}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.2} vertical={false} />
             <XAxis dataKey="label" {...axis} interval="preserveStartEnd" />
-            <YAxis {...axis} />
+            <YAxis allowDecimals={false} {...yAxis} />
             <Tooltip formatter={(value) => [String(value), "Minutes"]} />
             <Bar dataKey="callMinutes" fill="var(--color-sky-500)" radius={[3, 3, 0, 0]} />
           </BarChart>

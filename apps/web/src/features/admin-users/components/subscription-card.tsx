@@ -38,7 +38,7 @@ export function SubscriptionCard({
           {active.plan && (
             <p className="text-sm text-stone-700 dark:text-stone-300">
               <span className="font-semibold text-stone-900 dark:text-white">
-                {formatMoney(active.plan.price)}
+                {formatMoney(active.plan.price, active.plan.currency)}
               </span>{" "}
               <span data-testid="plan-duration">{planDurationLabel(active.plan)}</span>
             </p>

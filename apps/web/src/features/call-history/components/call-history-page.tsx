@@ -42,7 +42,7 @@ function CallRow({ call, onOpen }: { call: VoiceCallRecord; onOpen: () => void }
           type="button"
           onClick={onOpen}
           className={buttonClasses("ghost", "sm")}
-          aria-label={`Transcript of the call of ${formatDateTime(call.startTime)}`}
+          aria-label={`View the transcript of the call of ${formatDateTime(call.startTime)}`}
         >
           <FileText aria-hidden="true" className="size-4" />
           View

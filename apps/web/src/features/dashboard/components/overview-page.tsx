@@ -328,7 +328,9 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
                   >
                     <td className="py-2.5 pr-4">{formatDate(row.transactionDate)}</td>
                     <td className="py-2.5 pr-4 tabular-nums">{row.credits.toLocaleString()}</td>
-                    <td className="py-2.5 pr-4 tabular-nums">{formatMoney(row.amount)}</td>
+                    <td className="py-2.5 pr-4 tabular-nums">
+                      {formatMoney(row.amount, row.currency)}
+                    </td>
                     <td className="py-2.5">
                       <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300">
                         Completed

@@ -22,7 +22,14 @@ function metrics(patch: Partial<UserDashboardMetrics> = {}): UserDashboardMetric
     messages: { total: 42, remaining: 4 },
     creditUsage: {
       total: 15,
-      recent: [{ transactionDate: "2025-02-02T10:00:00.000Z", credits: 500, amount: 9.99 }],
+      recent: [
+        {
+          transactionDate: "2025-02-02T10:00:00.000Z",
+          credits: 500,
+          amount: 9.99,
+          currency: "eur",
+        },
+      ],
       daily: Array.from({ length: 30 }, (_, i) => ({
         date: `2025-02-${String(i + 1).padStart(2, "0")}`,
         credits: i === 3 ? 15 : 0,
@@ -75,7 +82,8 @@ describe("user overview /dashboard", () => {
       expect(screen.getByText("15 credits used")).toBeInTheDocument();
       const row = screen.getByTestId("recent-transaction");
       expect(within(row).getByText("500")).toBeInTheDocument();
-      expect(within(row).getByText("$9.99")).toBeInTheDocument();
+      // In the purchase's own currency, never an assumed dollar (issue 24).
+      expect(within(row).getByText("€9.99")).toBeInTheDocument();
       expect(within(row).getByText("Completed")).toBeInTheDocument();
       expect(screen.getByRole("link", { name: "View All" })).toHaveAttribute(
         "href",

@@ -39,7 +39,8 @@ export interface CallOverlayProps {
 
 /**
  * The full-screen call: status, live timer, time left, who speaks, what was heard and answered,
- * mute and hang-up (large, thumb-reachable, clear of the phone's safe areas).
+ * mute and hang-up (large, thumb-reachable, clear of the phone's safe areas). The controls never
+ * leave the screen: on a short phone (360×740) the captions give up their height, not Hang up.
  */
 export function CallOverlay({
   state,
@@ -135,7 +136,7 @@ export function CallOverlay({
         </p>
       </header>
 
-      <div className="flex flex-1 flex-col items-center justify-center gap-5 py-6 text-center">
+      <div className="flex min-h-0 flex-1 flex-col items-center justify-center gap-3 py-3 text-center sm:gap-5 sm:py-6">
         <div
           className={clsx(
             "rounded-full p-1.5 transition",
@@ -254,7 +255,7 @@ export function CallOverlay({
  * each new line without cutting into what it is saying.
  */
 function Captions({ captions, personaName }: { captions: Caption[]; personaName: string }) {
-  const listRef = useRef<HTMLOListElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const count = captions.length;
   // biome-ignore lint/correctness/useExhaustiveDependencies: follows each new line
@@ -263,39 +264,46 @@ function Captions({ captions, personaName }: { captions: Caption[]; personaName:
     if (list && pinned.current) list.scrollTop = list.scrollHeight;
   }, [count]);
   return (
-    <section aria-label="Live captions" className="w-full max-w-lg text-left">
-      <ol
+    <section aria-label="Live captions" className="flex min-h-0 w-full max-w-lg flex-col text-left">
+      {/* The log wraps the list: role="log" on the <ol> itself would take its list role away
+          and leave every <li> outside a list. Focusable, so the arrow keys scroll it. */}
+      <div
         ref={listRef}
         role="log"
         aria-live="polite"
         aria-relevant="additions"
+        aria-label="Live captions"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus
+        tabIndex={0}
         data-testid="call-captions"
         onScroll={(event) => {
           const list = event.currentTarget;
           pinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
         }}
-        className="max-h-[38vh] space-y-2 overflow-y-auto overscroll-contain rounded-2xl pr-1 break-words"
+        className="max-h-[38vh] min-h-0 overflow-y-auto overscroll-contain rounded-2xl pr-1 break-words focus-visible:outline-2 focus-visible:outline-white"
       >
-        {captions.map((caption) => (
-          <li
-            key={caption.id}
-            data-testid={caption.who === "user" ? "call-transcript" : "call-response"}
-            data-offline={caption.offline || undefined}
-            className={clsx(
-              "rounded-2xl px-4 py-2.5",
-              caption.who === "user" ? "bg-white/10" : "bg-brand-500/20",
-            )}
-          >
-            <p className="text-xs font-semibold tracking-wide text-white/70 uppercase">
-              {caption.who === "user" ? "You" : personaName}
-            </p>
-            <p className={clsx("mt-0.5", caption.offline && "text-white/75 italic")}>
-              {caption.text}
-              {caption.interrupted && <span className="text-white/70"> (interrupted)</span>}
-            </p>
-          </li>
-        ))}
-      </ol>
+        <ol className="space-y-2">
+          {captions.map((caption) => (
+            <li
+              key={caption.id}
+              data-testid={caption.who === "user" ? "call-transcript" : "call-response"}
+              data-offline={caption.offline || undefined}
+              className={clsx(
+                "rounded-2xl px-4 py-2.5",
+                caption.who === "user" ? "bg-white/10" : "bg-brand-500/20",
+              )}
+            >
+              <p className="text-xs font-semibold tracking-wide text-white/70 uppercase">
+                {caption.who === "user" ? "You" : personaName}
+              </p>
+              <p className={clsx("mt-0.5", caption.offline && "text-white/75 italic")}>
+                {caption.text}
+                {caption.interrupted && <span className="text-white/70"> (interrupted)</span>}
+              </p>
+            </li>
+          ))}
+        </ol>
+      </div>
     </section>
   );
 }

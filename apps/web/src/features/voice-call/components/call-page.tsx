@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Coins, Phone, PhoneOff, RotateCw } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
@@ -90,6 +90,15 @@ export function CallPage({ makeDeps }: CallPageProps) {
     void queryClient.invalidateQueries({ queryKey: voiceCallKeys.credits });
   };
 
+  // Once the overlay is gone (and the page behind it no longer inert), focus goes back to Start
+  // call, which opened it; left alone, it fell to the body with the overlay's Close button.
+  const startRef = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !call.open) startRef.current?.focus();
+    wasOpen.current = call.open;
+  }, [call.open]);
+
   return (
     <div className="space-y-6">
       <PageHeader
@@ -143,6 +152,7 @@ export function CallPage({ makeDeps }: CallPageProps) {
           ) : null}
 
           <button
+            ref={startRef}
             type="button"
             onClick={() => void onStart()}
             disabled={!canStart}
