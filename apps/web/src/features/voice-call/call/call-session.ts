@@ -118,6 +118,11 @@ export interface MicrophoneHandlers {
   onCommit(): void;
   /** The fan spoke again: the candidate is dropped (the next one carries the whole utterance). */
   onCancel(): void;
+  /**
+   * The fan spoke again right after a commit: true when the committed turn is taken back (its
+   * answer not heard yet), so the utterance goes on from its first word; false: a new turn.
+   */
+  onContinue(): boolean;
   /** What seemed speech was too short to be an utterance (a cough): nothing was sent. */
   onMisfire(): void;
   /** The user started or stopped speaking. */
@@ -127,6 +132,8 @@ export interface MicrophoneHandlers {
 }
 
 export interface MicrophoneLike {
+  /** The server heard the pending candidate: unfinished words wait longer for the commit. */
+  hear?(unfinished: boolean): void;
   setMuted(muted: boolean): void;
   /** While the persona speaks: raise the speech threshold (barge-in on) or pause (off). */
   setPersonaSpeaking(speaking: boolean): void;
@@ -192,6 +199,11 @@ export class CallSession {
   private userSpeaking = false;
   /** The candidate sent and not yet committed or cancelled (decision 0042). */
   private candidateId: string | null = null;
+  /**
+   * The candidate last committed, while the fan may still go on with it (decision 0053):
+   * whether any of its answer played, and the captions shown before it.
+   */
+  private committed: { id: string; played: boolean; captionsBefore: number } | null = null;
   private candidates = 0;
   /** Reply frames that arrived while the fan was speaking: played when they stop. */
   private held: { bytes: ArrayBuffer; format: string }[] = [];
@@ -249,6 +261,7 @@ export class CallSession {
           onCandidate: (blob) => this.sendCandidate(blob),
           onCommit: () => this.commitCandidate(),
           onCancel: () => this.cancelCandidate(),
+          onContinue: () => this.continueCommitted(),
           onMisfire: () => this.releaseHeld(),
           onSpeech: (speaking) => {
             this.userSpeaking = speaking;
@@ -432,14 +445,19 @@ export class CallSession {
       this.held.push({ bytes, format: this.reply.format });
       return;
     }
-    this.player?.play(bytes, this.reply.format);
+    this.play(bytes, this.reply.format);
   }
 
   /** The fan stopped without a new turn (a cough, a short noise): the waiting reply plays. */
   private releaseHeld(): void {
     const held = this.held;
     this.held = [];
-    for (const frame of held) this.player?.play(frame.bytes, frame.format);
+    for (const frame of held) this.play(frame.bytes, frame.format);
+  }
+
+  private play(bytes: ArrayBuffer, format: string): void {
+    if (this.committed) this.committed.played = true;
+    this.player?.play(bytes, format);
   }
 
   private addCaption(caption: Omit<Caption, "id">): void {
@@ -534,6 +552,9 @@ export class CallSession {
       case "call_ended":
         this.finish("ended", message.message);
         return;
+      case "candidate_heard":
+        if (message.candidateId === this.candidateId) this.mic?.hear?.(message.unfinished);
+        return;
     }
   }
 
@@ -554,6 +575,7 @@ export class CallSession {
     // The fan has a new turn: what is left of the persona's reply (waiting, or playing with
     // barge-in off) is dropped; the server cuts it on this candidate.
     this.dropReply();
+    this.committed = null;
     this.candidates += 1;
     const candidateId = `c${this.candidates}`;
     this.candidateId = candidateId;
@@ -568,6 +590,7 @@ export class CallSession {
     const socket = this.canSend();
     if (!socket || candidateId === null) return;
     socket.send(JSON.stringify({ type: "commit", candidateId }));
+    this.committed = { id: candidateId, played: false, captionsBefore: this.captionIds };
     this.update({ utterancesSent: this.state.utterancesSent + 1, thinking: true });
   }
 
@@ -577,6 +600,25 @@ export class CallSession {
     const socket = this.canSend();
     if (!socket || candidateId === null) return;
     socket.send(JSON.stringify({ type: "cancel", candidateId }));
+  }
+
+  /**
+   * The fan went on speaking right after a commit, before any of its answer played: the
+   * committed candidate is cancelled (the server drops its answer and stores nothing of it), its
+   * caption goes, and the next candidate carries the whole utterance.
+   */
+  private continueCommitted(): boolean {
+    const committed = this.committed;
+    this.committed = null;
+    const socket = this.canSend();
+    if (!socket || !committed || committed.played || this.personaPlaying) return false;
+    socket.send(JSON.stringify({ type: "cancel", candidateId: committed.id }));
+    this.dropReply();
+    this.update({
+      thinking: false,
+      captions: this.state.captions.filter((caption) => caption.id <= committed.captionsBefore),
+    });
+    return true;
   }
 
   private dropReply(): void {

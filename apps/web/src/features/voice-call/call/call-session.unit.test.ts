@@ -554,6 +554,68 @@ describe("call session: eager end of turn and turn-taking", () => {
   });
 });
 
+describe("call session: hesitant speech (issue 24)", () => {
+  const wav = (bytes: number) => new Blob([new Uint8Array(bytes)], { type: "audio/wav" });
+
+  it("tells the microphone whether the pending candidate's words are unfinished, and only that candidate's", async () => {
+    const hear = vi.fn();
+    const t = setup();
+    const mic = { ...t.mic, hear };
+    t.deps.openMicrophone = async (handlers) => {
+      t.micHandlers = () => handlers;
+      return mic;
+    };
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    t.micHandlers().onCandidate(wav(4000));
+    socket.serverSends({ type: "candidate_heard", candidateId: "c0", unfinished: true });
+    expect(hear).not.toHaveBeenCalled();
+    socket.serverSends({ type: "candidate_heard", candidateId: "c1", unfinished: true });
+    expect(hear).toHaveBeenCalledWith(true);
+  });
+
+  it("the fan going on right after a commit takes the turn back: the committed candidate is cancelled, its answer and caption dropped", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    t.micHandlers().onCandidate(wav(4000));
+    t.micHandlers().onCommit();
+    t.micHandlers().onSpeech(false);
+    // The fragment's answer comes (the fan speaks again before it plays).
+    socket.serverSends({ type: "transcription", text: "I was thinking about" });
+    t.micHandlers().onSpeech(true);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    expect(t.micHandlers().onContinue()).toBe(true);
+    expect(socket.json().at(-1)).toEqual({ type: "cancel", candidateId: "c1" });
+    expect(t.session.getState().captions).toEqual([]);
+    // The fragment's held audio never plays; the whole utterance is the next candidate.
+    t.micHandlers().onCandidate(wav(9000));
+    t.micHandlers().onCommit();
+    t.micHandlers().onSpeech(false);
+    expect(t.player.play).not.toHaveBeenCalled();
+    expect(socket.json().slice(-2)).toEqual([
+      { type: "candidate", candidateId: "c2" },
+      { type: "commit", candidateId: "c2" },
+    ]);
+  });
+
+  it("once the answer played, speech after the commit is a new turn", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    t.micHandlers().onCandidate(wav(4000));
+    t.micHandlers().onCommit();
+    t.micHandlers().onSpeech(false);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    expect(t.player.play).toHaveBeenCalledTimes(1);
+    const sent = socket.sent.length;
+    expect(t.micHandlers().onContinue()).toBe(false);
+    expect(socket.sent).toHaveLength(sent);
+  });
+});
+
 describe("call session: connection manners", () => {
   it("a socket that opens but never starts the call is retried after 10 s, then Something went wrong", async () => {
     const t = setup();
