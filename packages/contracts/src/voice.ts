@@ -97,6 +97,13 @@ export const VOICE_CLOSE_CODES = {
    * deactivation); `call_ended` (reason `session`) comes first. The same code as unauthorized.
    */
   sessionEnded: 4401,
+  /**
+   * A reconnection asked to resume a call (`resume` in the query) that is no longer live: the
+   * call ended (the grace ran out, hang-up elsewhere); nothing new was started or charged.
+   */
+  notResumable: 4404,
+  /** The socket a resumed call left (the client reconnected before the server saw it drop). */
+  resumedElsewhere: 4409,
 } as const;
 
 /** How long a dropped call waits for its user to reconnect (the same call and minute go on). */
