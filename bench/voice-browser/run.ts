@@ -23,6 +23,7 @@ import {
   startFakeElevenLabs,
   startFakeOpenAi,
 } from "@twinline/fakes";
+import { parseWav } from "../../apps/server/src/providers/stt/wav.ts";
 import { signUpFan, uniqueFan } from "../../e2e/support/accounts.ts";
 import { launchBrowser } from "../../e2e/support/browser.ts";
 import { startServer } from "../../e2e/support/server.ts";
@@ -199,16 +200,58 @@ async function runClient(
 
 const ms = (value: number) => `${Math.round(value)} ms`;
 
-/** The STT stand-in: the words of the recording spoken so far, by the recording's timeline. */
+/** The neural client's pre-roll: audio kept from before the detector was sure (10 frames). */
+const PRE_ROLL_MS = 320;
+
+/**
+ * The STT stand-in: the words of the recording in the upload. The utterance is the one under way
+ * when the upload's audio began (by the recording's timeline); the words, its parts that begin
+ * within the upload's length. An upload that is not a WAV (the level client's) is heard whole.
+ */
 function sttStandIn(timeline: Timeline) {
   return {
     /** When the client under way started its recording (wall clock). */
     startedAt: Number.NaN,
-    heard(lagMs: number): string {
+    /** What it answered, when (wall clock): BENCH_DEBUG prints it. */
+    answers: [] as { at: number; text: string }[],
+    heard(upload: Buffer, lagMs: number): string {
       if (Number.isNaN(this.startedAt)) return "";
-      return wordsAt(timeline, Date.now() - lagMs - this.startedAt);
+      const elapsed = Date.now() - lagMs - this.startedAt;
+      const riff = upload.indexOf("RIFF");
+      const wav = riff >= 0 ? parseWav(upload.subarray(riff)) : null;
+      let text = wordsAt(timeline, elapsed);
+      if (wav) {
+        const bytesPerSecond = wav.sampleRate * wav.channels * (wav.bitsPerSample / 8);
+        const spokenMs = (wav.data.length / bytesPerSecond) * 1000 - PRE_ROLL_MS;
+        // The upload left at least `spokenMs` after its utterance began: the latest utterance
+        // begun by then (a slow server only makes the request later).
+        const current = timeline.findLast(
+          (entry) => (entry.partStarts[0] ?? 0) <= elapsed - spokenMs + 500,
+        );
+        const first = current?.partStarts[0] ?? 0;
+        text = current ? wordsAt([current], first + spokenMs - 100) : text;
+      }
+      this.answers.push({ at: Date.now(), text });
+      return text;
     },
   };
+}
+
+/** BENCH_DEBUG: each utterance's sends, plays and STT answers, in ms from its first sample. */
+function debug(rec: Recorded, answers: { at: number; text: string }[]) {
+  for (const [index, segment] of rec.segments.entries()) {
+    const next = rec.segments[index + 1]?.start ?? Number.POSITIVE_INFINITY;
+    const near = (t: number) => t >= segment.start - 200 && t < next;
+    const rel = (t: number) => Math.round(t - segment.start);
+    console.log(
+      `#${index} ${Math.round(segment.end - segment.start)} ms:`,
+      rec.sends.filter((send) => near(send.t)).map((send) => `${send.kind}@${rel(send.t)}`),
+      rec.plays.filter(near).map((t) => `play@${rel(t)}`),
+      answers
+        .filter((answer) => near(answer.at - rec.origin))
+        .map((answer) => `"${answer.text}"@${rel(answer.at - rec.origin)}`),
+    );
+  }
 }
 
 async function main() {
@@ -217,14 +260,13 @@ async function main() {
   const { wav, timeline } = await recording(GAP_MS, LEAD_MS);
   await writeFile(wavPath, wav);
   const durationMs = ((wav.length - 44) / 2 / 48_000) * 1000 + 1_000;
+  const stt = sttStandIn(timeline);
   const openai = await startFakeOpenAi({
     reply: ["That sounds like a lovely plan.", " Tell me more about it."],
     transcriptionDelayMs: STT_DELAY_MS,
     firstPieceDelayMs: 300,
+    transcribe: (upload) => stt.heard(upload, STT_DELAY_MS),
   });
-  const stt = sttStandIn(timeline);
-  // The stand-in's answer is read when it answers, STT_DELAY_MS after the request.
-  Object.defineProperty(openai, "transcription", { get: () => stt.heard(STT_DELAY_MS) });
   const elevenlabs = await startFakeElevenLabs({ firstByteDelayMs: 75 });
   const server = await startServer({
     // A fresh database's migrations take long on a loaded machine.
@@ -249,6 +291,7 @@ async function main() {
           stt.startedAt = at;
         });
         results.set(mode, [...(results.get(mode) ?? []), analyse(rec)]);
+        if (process.env.BENCH_DEBUG) debug(rec, stt.answers.splice(0));
       }
     }
     console.log(

@@ -62,11 +62,11 @@ export const COMPLETE: Utterance[] = [
   "Thank you for talking with me.",
 ].map((sentence) => ({ parts: [sentence], pauseMs: 0 }));
 
-/** The recording's order: one of each set in turn. */
+/** The recording's order: one of each set in turn (BENCH_UTTERANCES keeps the first n). */
 export const UTTERANCES: Utterance[] = HESITANT.flatMap((hesitant, index) => {
   const complete = COMPLETE[index];
   return complete ? [hesitant, complete] : [hesitant];
-});
+}).slice(0, Number(process.env.BENCH_UTTERANCES ?? Number.POSITIVE_INFINITY));
 
 export const isHesitant = (utterance: Utterance) => utterance.parts.length > 1;
 

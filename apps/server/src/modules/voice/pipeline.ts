@@ -133,6 +133,8 @@ interface Turn {
   finalized: boolean;
 }
 
+type Heard = Awaited<ReturnType<VoiceEngine["transcribe"]>>;
+
 /** Candidate ids remembered per call, so a replayed id is never answered again. */
 const SEEN_IDS_LIMIT = 1_000;
 
@@ -223,8 +225,11 @@ export class CallConversation {
       },
     };
     this.current = turn;
+    // Heard at once, while an older turn may still be winding down: the client times its
+    // commit on candidate_heard, and the transcription needs no history.
+    const transcription = this.transcribe(audio, turn);
     this.turn = this.turn
-      .then(() => this.respond(audio, turn))
+      .then(() => this.respond(transcription, turn))
       .catch((error: unknown) => this.log.error({ err: error }, "Voice reply failed"));
   }
 
@@ -288,22 +293,34 @@ export class CallConversation {
     }
   }
 
-  private async respond(audio: Buffer, turn: Turn): Promise<void> {
+  /** What the fan said; "failed" when STT failed (logged), undefined when the turn was dropped. */
+  private async transcribe(audio: Buffer, turn: Turn): Promise<Heard | "failed" | undefined> {
     const { signal } = turn.controller;
-    const channel = turn.channel;
-    if (signal.aborted) return;
-    let heard: { text: string; offline?: boolean; punctuated: boolean };
     try {
-      heard = await this.engine.transcribe(audio, signal);
+      const heard = await this.engine.transcribe(audio, signal);
+      if (signal.aborted) return undefined;
+      this.heard(turn, !heard.offline && isUnfinished(heard.text, heard));
+      return heard;
     } catch (error) {
-      if (signal.aborted) return;
+      if (signal.aborted) return undefined;
       this.log.error({ err: error }, "Speech to text failed");
       this.heard(turn, false);
+      return "failed";
+    }
+  }
+
+  private async respond(
+    transcription: Promise<Heard | "failed" | undefined>,
+    turn: Turn,
+  ): Promise<void> {
+    const { signal } = turn.controller;
+    const channel = turn.channel;
+    const heard = await transcription;
+    if (signal.aborted || heard === undefined) return;
+    if (heard === "failed") {
       channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
       return;
     }
-    if (signal.aborted) return;
-    this.heard(turn, !heard.offline && isUnfinished(heard.text, heard));
     channel.sendJson({
       type: "transcription",
       text: heard.text,
