@@ -24,9 +24,12 @@ export interface VoiceClient {
 export async function connectVoice(
   origin: string,
   token: string | undefined,
+  /** More of the query: `resume` (a reconnection). */
+  query: Record<string, string> = {},
 ): Promise<VoiceClient> {
   const url = new URL("/api/voice-call/ws", origin.replace(/^http/, "ws"));
   if (token !== undefined) url.searchParams.set("token", token);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   const socket = new WebSocket(url);
   const received: Received[] = [];
   const taken = new Set<number>();

@@ -15,6 +15,11 @@ import { paginationSchema } from "./api";
  *   until `commit {candidateId}` (the pause reached the end of the turn); `cancel {candidateId}`
  *   (the fan spoke again) drops it, and the next candidate carries the whole utterance. A binary
  *   frame without a `candidate` before it is an utterance committed at once (the spec's way).
+ * - Hesitant speech (docs/decisions/0053-hesitant-speech-and-reconnect.md): once a candidate is
+ *   transcribed the server says at once (not held) `candidate_heard {candidateId, unfinished}`,
+ *   and the client waits longer before committing unfinished words; a `cancel` of the candidate
+ *   just committed (the fan went on speaking right after the commit) drops its answer, which is
+ *   never stored, and the next candidate carries the whole utterance.
  * - server → client, JSON: the messages of voiceServerMessageSchema.
  * - server → client, binary: audio of the persona's reply. Each binary frame is ONE complete,
  *   self-contained audio file (one sentence, in `audio_start.format`), playable on its own;
@@ -92,6 +97,13 @@ export const VOICE_CLOSE_CODES = {
    * deactivation); `call_ended` (reason `session`) comes first. The same code as unauthorized.
    */
   sessionEnded: 4401,
+  /**
+   * A reconnection asked to resume a call (`resume` in the query) that is no longer live: the
+   * call ended (the grace ran out, hang-up elsewhere); nothing new was started or charged.
+   */
+  notResumable: 4404,
+  /** The socket a resumed call left (the client reconnected before the server saw it drop). */
+  resumedElsewhere: 4409,
 } as const;
 
 /** How long a dropped call waits for its user to reconnect (the same call and minute go on). */
@@ -176,6 +188,14 @@ export const voiceCallEndedMessageSchema = z.object({
   reason: z.enum(["credits", "hangup", "replaced", "server", "closed", "session"]).optional(),
 });
 
+export const voiceCandidateHeardMessageSchema = z.object({
+  /** Not in the spec: the candidate was transcribed (sent at once, even before its commit). */
+  type: z.literal("candidate_heard"),
+  candidateId: z.string(),
+  /** The words so far end unfinished ("I was thinking about"): wait longer before committing. */
+  unfinished: z.boolean(),
+});
+
 export const voiceServerMessageSchema = z.discriminatedUnion("type", [
   voiceCallStartedMessageSchema,
   voiceTranscriptionMessageSchema,
@@ -185,6 +205,7 @@ export const voiceServerMessageSchema = z.discriminatedUnion("type", [
   voiceErrorMessageSchema,
   voiceCreditWarningMessageSchema,
   voiceCallEndedMessageSchema,
+  voiceCandidateHeardMessageSchema,
 ]);
 export type VoiceServerMessage = z.infer<typeof voiceServerMessageSchema>;
 
@@ -202,7 +223,10 @@ export const voiceClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("candidate"), candidateId: voiceCandidateIdSchema }),
   /** The candidate is the fan's turn: send its held answer now, and the rest as it comes. */
   z.object({ type: z.literal("commit"), candidateId: voiceCandidateIdSchema }),
-  /** The fan went on speaking: drop the candidate and the work on it. */
+  /**
+   * The fan went on speaking: drop the candidate and the work on it (also just after its
+   * commit: its answer is dropped and never stored).
+   */
   z.object({ type: z.literal("cancel"), candidateId: voiceCandidateIdSchema }),
 ]);
 export type VoiceClientMessage = z.infer<typeof voiceClientMessageSchema>;

@@ -26,6 +26,11 @@ export interface FakeOpenAiOptions {
   transcription?: string;
   /** Wait before the transcription answers: the STT's own time. */
   transcriptionDelayMs?: number;
+  /**
+   * Answers a transcription from its upload (the request's multipart body), read after the
+   * delay; undefined: `transcription`. bench/voice-browser hears the words spoken so far.
+   */
+  transcribe?: (upload: Buffer) => string | undefined;
   /** What /v1/models lists. */
   models?: string[];
   /** A refused key is quoted back whole in the error (echoedKey): the secrets tests' echo. */
@@ -114,6 +119,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     gapMs: options.gapMs ?? 0,
     transcription: options.transcription ?? DEFAULT_FAKE_TRANSCRIPTION,
     transcriptionDelayMs: options.transcriptionDelayMs ?? 0,
+    transcribe: options.transcribe ?? ((): string | undefined => undefined),
     models: options.models ?? FAKE_OPENAI_MODELS,
     echoKey: options.echoKey ?? false,
     moderationFlags: options.moderationFlags ?? {},
@@ -151,7 +157,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       }
       state.transcriptionModels.push(model);
       await sleep(state.transcriptionDelayMs);
-      return sendJson(response, 200, { text: state.transcription });
+      return sendJson(response, 200, {
+        text: state.transcribe(request.body) ?? state.transcription,
+      });
     }
     if (request.method === "POST" && request.path === "/v1/moderations") {
       const body = JSON.parse(request.body.toString("utf8")) as { input: string; model?: string };

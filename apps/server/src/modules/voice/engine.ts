@@ -55,8 +55,16 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
       return providers.modes();
     },
 
-    async transcribe(audio: Buffer, signal: AbortSignal): Promise<Transcription> {
-      return (await providers.stt()).transcribe({ audio, signal });
+    /**
+     * What the fan said; `punctuated` when the recogniser writes sentence ends (Whisper does,
+     * pocketsphinx never does), so a missing end means the fan is not done (unfinished.ts).
+     */
+    async transcribe(
+      audio: Buffer,
+      signal: AbortSignal,
+    ): Promise<Transcription & { punctuated: boolean }> {
+      const stt = await providers.stt();
+      return { ...(await stt.transcribe({ audio, signal })), punctuated: stt.mode === "openai" };
     },
 
     /** The reply's text as the LLM streams it. */

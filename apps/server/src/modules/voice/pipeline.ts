@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { CallTurns } from "./call-turns.ts";
 import { offlineSpokenReply, type VoiceEngine } from "./engine.ts";
 import { SentenceSplitter } from "./sentences.ts";
+import { isUnfinished } from "./unfinished.ts";
 
 /** Where a call's messages go (the socket). */
 export interface CallChannel {
@@ -115,16 +116,34 @@ class HeldChannel implements CallChannel {
 /** One utterance of the fan, from its (candidate) audio to its recorded turns. */
 interface Turn {
   id: string;
+  /** Sent as a candidate: the client hears when it is transcribed and may continue it. */
+  eager: boolean;
   controller: AbortController;
   channel: HeldChannel;
   /** Resolves true on the commit, false on a cancel, a newer utterance or the call's end. */
   committed: Promise<boolean>;
   settle(committed: boolean): void;
   settled: boolean;
+  /**
+   * Resolves false when the fan went on speaking right after the commit (the turn merges into
+   * the next candidate: nothing of it is stored), true once that can no longer happen.
+   */
+  final: Promise<boolean>;
+  finalize(keep: boolean): void;
+  finalized: boolean;
 }
+
+type Heard = Awaited<ReturnType<VoiceEngine["transcribe"]>>;
 
 /** Candidate ids remembered per call, so a replayed id is never answered again. */
 const SEEN_IDS_LIMIT = 1_000;
+
+/**
+ * How long after its commit a candidate may still be continued (a `cancel` of it): the client's
+ * own window (1.5 s from the commit to the fan's next words) plus the detector's and the
+ * network's lag. Its turns are stored after that, or at once when the fan's next turn begins.
+ */
+export const CONTINUE_WINDOW_MS = 3_000;
 
 /**
  * The conversation of one live call: each utterance is transcribed, answered by the persona
@@ -135,6 +154,11 @@ const SEEN_IDS_LIMIT = 1_000;
  * aborts its work (STT, LLM stream, speech requests). After its commit the reply goes out as it
  * comes; a newer utterance or an `interrupt` (barge-in) then cancels the reply in progress. The
  * fan's words are recorded only for a committed turn, the persona's once spoken.
+ *
+ * Hesitant speech (docs/decisions/0053-hesitant-speech-and-reconnect.md): each candidate's
+ * transcription is announced at once (`candidate_heard`, unfinished or not) so the client can
+ * wait longer on unfinished words; a `cancel` within CONTINUE_WINDOW_MS of the commit merges the
+ * turn into the next candidate: its answer stops and nothing of it is stored.
  */
 export class CallConversation {
   private current: Turn | undefined;
@@ -152,7 +176,7 @@ export class CallConversation {
   /** An utterance committed at once (a binary frame with no candidate before it). */
   utterance(audio: Buffer): void {
     const id = randomUUID();
-    this.candidate(id, audio);
+    this.start(id, audio, false);
     this.commit(id);
   }
 
@@ -161,6 +185,10 @@ export class CallConversation {
    * cancelled and this one answered, held until `commit(id)`. A reused id is ignored.
    */
   candidate(id: string, audio: Buffer): void {
+    this.start(id, audio, true);
+  }
+
+  private start(id: string, audio: Buffer, eager: boolean): void {
     if (this.seen.has(id)) return;
     this.seen.add(id);
     if (this.seen.size > SEEN_IDS_LIMIT) {
@@ -172,8 +200,13 @@ export class CallConversation {
     const committed = new Promise<boolean>((resolve) => {
       settle = resolve;
     });
+    let finalize: (keep: boolean) => void = () => {};
+    const final = new Promise<boolean>((resolve) => {
+      finalize = resolve;
+    });
     const turn: Turn = {
       id,
+      eager,
       controller: new AbortController(),
       channel: new HeldChannel(this.channel),
       committed,
@@ -183,10 +216,20 @@ export class CallConversation {
         turn.settled = true;
         settle(value);
       },
+      final,
+      finalized: false,
+      finalize(keep) {
+        if (turn.finalized) return;
+        turn.finalized = true;
+        finalize(keep);
+      },
     };
     this.current = turn;
+    // Heard at once, while an older turn may still be winding down: the client times its
+    // commit on candidate_heard, and the transcription needs no history.
+    const transcription = this.transcribe(audio, turn);
     this.turn = this.turn
-      .then(() => this.respond(audio, turn))
+      .then(() => this.respond(transcription, turn))
       .catch((error: unknown) => this.log.error({ err: error }, "Voice reply failed"));
   }
 
@@ -196,13 +239,31 @@ export class CallConversation {
     if (!turn || turn.id !== id || turn.settled) return;
     turn.settle(true);
     turn.channel.release();
+    if (!turn.eager) {
+      turn.finalize(true);
+      return;
+    }
+    const window = setTimeout(() => turn.finalize(true), CONTINUE_WINDOW_MS);
+    window.unref();
+    void turn.final.then(() => clearTimeout(window));
   }
 
-  /** The fan spoke again: the candidate and its work are dropped. */
+  /**
+   * The fan spoke again: the candidate and its work are dropped. Right after its commit too
+   * (the fan paused mid-sentence, then went on): its answer stops, is never stored, and the
+   * next candidate carries the whole utterance, answered once.
+   */
   cancel(id: string): void {
     const turn = this.current;
-    if (!turn || turn.id !== id || turn.settled) return;
-    this.interrupt();
+    if (!turn || turn.id !== id || turn.finalized) return;
+    if (!turn.settled) {
+      this.interrupt();
+      return;
+    }
+    this.current = undefined;
+    turn.channel.drop();
+    turn.finalize(false);
+    turn.controller.abort();
   }
 
   /** Barge-in: the reply in progress stops here (an uncommitted candidate is dropped). */
@@ -214,6 +275,8 @@ export class CallConversation {
       turn.channel.drop();
       turn.settle(false);
     }
+    // A newer turn, barge-in or the call's end: a committed turn is no longer continued.
+    turn.finalize(true);
     turn.controller.abort();
   }
 
@@ -223,20 +286,41 @@ export class CallConversation {
     await this.turn;
   }
 
-  private async respond(audio: Buffer, turn: Turn): Promise<void> {
+  /** A candidate was transcribed: the client hears it at once (not held) to time its commit. */
+  private heard(turn: Turn, unfinished: boolean): void {
+    if (turn.eager) {
+      this.channel.sendJson({ type: "candidate_heard", candidateId: turn.id, unfinished });
+    }
+  }
+
+  /** What the fan said; "failed" when STT failed (logged), undefined when the turn was dropped. */
+  private async transcribe(audio: Buffer, turn: Turn): Promise<Heard | "failed" | undefined> {
+    const { signal } = turn.controller;
+    try {
+      const heard = await this.engine.transcribe(audio, signal);
+      if (signal.aborted) return undefined;
+      this.heard(turn, !heard.offline && isUnfinished(heard.text, heard));
+      return heard;
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      this.log.error({ err: error }, "Speech to text failed");
+      this.heard(turn, false);
+      return "failed";
+    }
+  }
+
+  private async respond(
+    transcription: Promise<Heard | "failed" | undefined>,
+    turn: Turn,
+  ): Promise<void> {
     const { signal } = turn.controller;
     const channel = turn.channel;
-    if (signal.aborted) return;
-    let heard: { text: string; offline?: boolean };
-    try {
-      heard = await this.engine.transcribe(audio, signal);
-    } catch (error) {
-      if (signal.aborted) return;
-      this.log.error({ err: error }, "Speech to text failed");
+    const heard = await transcription;
+    if (signal.aborted || heard === undefined) return;
+    if (heard === "failed") {
       channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
       return;
     }
-    if (signal.aborted) return;
     channel.sendJson({
       type: "transcription",
       text: heard.text,
@@ -283,8 +367,9 @@ export class CallConversation {
       });
     }
     await speech.finish();
-    // A candidate's words count only once it is committed; a cancelled one left no trace.
-    if (!(await turn.committed) || heard.offline) return;
+    // A candidate's words count only once it is committed and not continued; a cancelled one
+    // left no trace.
+    if (!(await turn.committed) || !(await turn.final) || heard.offline) return;
     await this.turns.record({ sender: "user", content: heard.text });
     if (reply) {
       await this.turns.record({

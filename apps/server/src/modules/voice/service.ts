@@ -164,8 +164,17 @@ export class LiveCall {
     }, VOICE_RESUME_GRACE_MS);
   }
 
-  /** A reconnection takes the dropped call over: the meter goes on where it paused. */
+  /**
+   * A reconnection takes the call over: the meter goes on where it paused. A socket still
+   * attached (the server did not see it drop yet: a Wi-Fi switch) is let go first, with a code
+   * that is not a hang-up.
+   */
   resume(socket: CallSocket, session: CallSession): void {
+    const previous = this.socket;
+    if (previous) {
+      this.drop(previous);
+      previous.close(VOICE_CLOSE_CODES.resumedElsewhere);
+    }
     this.cancelGrace?.();
     this.cancelGrace = undefined;
     this.socket = socket;
@@ -275,7 +284,13 @@ export function createVoiceService(options: VoiceServiceOptions) {
      * pay a minute; else the first minute is charged, an older call of the user is ended
      * (the newer connection wins), and metering starts.
      */
-    async open(user: UserRow, socket: CallSocket, session: CallSession): Promise<OpenOutcome> {
+    /** `resume`: a reconnecting client's call id; that call goes on, or nothing starts. */
+    async open(
+      user: UserRow,
+      socket: CallSocket,
+      session: CallSession,
+      resume?: string,
+    ): Promise<OpenOutcome> {
       const restarting = {
         kind: "refused" as const,
         message: VOICE_MESSAGES.serverClosing,
@@ -296,9 +311,22 @@ export function createVoiceService(options: VoiceServiceOptions) {
         message: VOICE_MESSAGES.insufficientCredits,
         code: VOICE_CLOSE_CODES.insufficientCredits,
       };
-      // A reconnection within the grace after a drop: the same call and minute go on.
+      // A reconnection within the grace after a drop: the same call and minute go on. A client
+      // that names the call it resumes takes it over even before its old socket was seen to
+      // drop, and never gets a new call (nor a new minute charged) when it is gone.
       const dropped = live.get(user.id);
-      if (dropped?.detached) {
+      const resumable =
+        dropped !== undefined &&
+        !dropped.ended &&
+        (resume === undefined ? dropped.detached : dropped.row.id === resume);
+      if (resume !== undefined && !resumable) {
+        return {
+          kind: "refused",
+          message: VOICE_MESSAGES.connectionLost,
+          code: VOICE_CLOSE_CODES.notResumable,
+        };
+      }
+      if (dropped && resumable) {
         dropped.resume(socket, session);
         const { stt, tts } = await engine.modes();
         socket.sendJson({

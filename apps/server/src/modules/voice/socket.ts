@@ -18,6 +18,8 @@ const querySchema = z.object({
   token: z.string().max(4096).optional(),
   /** Accepted as the spec's client sends it; the token in the query is what authenticates. */
   csrf: z.string().max(4096).optional(),
+  /** A reconnection: resume this live call of the user (the same call and minute), never start one. */
+  resume: z.string().max(64).optional(),
 });
 
 function channelOf(socket: WebSocket): CallSocket {
@@ -135,7 +137,7 @@ export const voiceSocketRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> =
         }
         if (!token || !jti)
           return refuse(VOICE_MESSAGES.unauthorized, VOICE_CLOSE_CODES.unauthorized);
-        const outcome = await voice.open(user, channel, { token, jti });
+        const outcome = await voice.open(user, channel, { token, jti }, request.query.resume);
         if (outcome.kind === "refused") return refuse(outcome.message, outcome.code);
         call = outcome.call;
         if (socketClosed) {

@@ -1,6 +1,7 @@
+import { callDetailResponseSchema } from "@twinline/contracts";
 import { type FakeElevenLabs, type FakeOpenAi, makeWavTone } from "@twinline/fakes";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signUp } from "../../../test/accounts.ts";
+import { call, signUp } from "../../../test/accounts.ts";
 import type { TestApp } from "../../../test/create-test-app.ts";
 import { sentChatCompletions } from "../../../test/fake-providers.ts";
 import { until } from "../../../test/until.ts";
@@ -37,10 +38,23 @@ beforeEach(() => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startCall(): Promise<VoiceClient> {
+  return (await startTrackedCall()).client;
+}
+
+async function startTrackedCall() {
   const session = await signUp(t);
   const client = await connectVoice(origin, session.token);
-  await client.next("call_started");
-  return client;
+  const { callId } = await client.next("call_started");
+  return { client, callId, token: session.token };
+}
+
+/** The call's stored turns (GET /api/voice-call/calls/{id}), as [sender, words]. */
+async function storedTurns(token: string, callId: string) {
+  const response = await call(t, "GET", `/api/voice-call/calls/${callId}`, { token });
+  expect(response.statusCode, response.body).toBe(200);
+  return callDetailResponseSchema
+    .parse(response.json())
+    .transcript.map((turn) => [turn.sender, turn.content]);
 }
 
 function sendCandidate(client: VoiceClient, candidateId: string) {
@@ -48,11 +62,19 @@ function sendCandidate(client: VoiceClient, candidateId: string) {
   client.socket.send(UTTERANCE);
 }
 
-/** Everything the call sent after call_started, by kind. */
+/**
+ * Everything the call sent after call_started, by kind; candidate_heard (when a candidate was
+ * transcribed, sent at once to time the commit) is not part of the answer.
+ */
 const sentAfterStart = (client: VoiceClient) =>
   client.received
     .map((entry) => (entry.kind === "json" ? entry.message.type : "audio"))
-    .filter((type) => type !== "call_started");
+    .filter((type) => type !== "call_started" && type !== "candidate_heard");
+
+const responsesOf = (client: VoiceClient) =>
+  client.received.flatMap((entry) =>
+    entry.kind === "json" && entry.message.type === "response" ? [entry.message.text] : [],
+  );
 
 const chatRequests = () => sentChatCompletions(openai);
 
@@ -183,5 +205,86 @@ describe("eager end of turn", () => {
     const second = await client.next("audio_start");
     expect(second.replyId).not.toBe(first.replyId);
     await hangUp(client);
+  });
+
+  it("says at once whether a candidate's words are unfinished, before its commit", async () => {
+    const client = await startCall();
+    openai.transcription = "I was thinking about";
+    sendCandidate(client, "c1");
+    expect(await client.next("candidate_heard")).toEqual({
+      type: "candidate_heard",
+      candidateId: "c1",
+      unfinished: true,
+    });
+    // The answer itself is still held.
+    expect(sentAfterStart(client)).toEqual([]);
+    client.sendJson({ type: "cancel", candidateId: "c1" });
+    openai.transcription = "I was thinking about going to the beach tomorrow.";
+    sendCandidate(client, "c2");
+    expect(await client.next("candidate_heard")).toMatchObject({
+      candidateId: "c2",
+      unfinished: false,
+    });
+    await hangUp(client);
+  });
+
+  it("a continuation right after a commit is one turn: the fragment's answer is dropped and never stored, the whole is answered once", async () => {
+    openai.reply = ["First sentence is here.", " Second one follows now.", " Third one."];
+    openai.gapMs = 400;
+    const { client, callId, token } = await startTrackedCall();
+    const cutBefore = openai.streamsCutShort;
+    const chatsBefore = chatRequests().length;
+    openai.transcription = "I was thinking about";
+    sendCandidate(client, "c1");
+    await client.next("candidate_heard");
+    await until(() => chatRequests().length === chatsBefore + 1, "the fragment's LLM request");
+    // The pause outlasted the wait: the fragment is committed and its answer starts coming…
+    client.sendJson({ type: "commit", candidateId: "c1" });
+    await client.next("transcription");
+    // …and the fan goes on speaking: the client cancels the candidate it just committed.
+    client.sendJson({ type: "cancel", candidateId: "c1" });
+    await until(() => openai.streamsCutShort === cutBefore + 1, "the fragment's LLM stream cut");
+
+    openai.reply = [...REPLY];
+    openai.gapMs = 0;
+    openai.transcription = "I was thinking about going to the beach tomorrow.";
+    sendCandidate(client, "c2");
+    client.sendJson({ type: "commit", candidateId: "c2" });
+    await client.next("audio_complete");
+    expect(responsesOf(client)).toEqual([REPLY.join("")]);
+    // The next reply's history holds the whole turn once, never the fragment.
+    openai.transcription = "What do you think?";
+    sendCandidate(client, "c3");
+    client.sendJson({ type: "commit", candidateId: "c3" });
+    await client.next("audio_complete");
+    expect(lastChatMessages().slice(1)).toEqual([
+      { role: "user", content: "I was thinking about going to the beach tomorrow." },
+      { role: "assistant", content: REPLY.join("") },
+      { role: "user", content: "What do you think?" },
+    ]);
+    await hangUp(client);
+    expect(await storedTurns(token, callId)).toEqual([
+      ["user", "I was thinking about going to the beach tomorrow."],
+      ["ai", REPLY.join("")],
+      ["user", "What do you think?"],
+      ["ai", REPLY.join("")],
+    ]);
+  });
+
+  it("a cancel long after the commit changes nothing: the turn was heard and is kept", async () => {
+    openai.reply = [...REPLY];
+    const { client, callId, token } = await startTrackedCall();
+    openai.transcription = "Tell me a story.";
+    sendCandidate(client, "c1");
+    client.sendJson({ type: "commit", candidateId: "c1" });
+    await client.next("audio_complete");
+    // The turn is stored once the fan could no longer be continuing it.
+    await until(async () => (await storedTurns(token, callId)).length === 2, "the stored turn");
+    client.sendJson({ type: "cancel", candidateId: "c1" });
+    await hangUp(client);
+    expect(await storedTurns(token, callId)).toEqual([
+      ["user", "Tell me a story."],
+      ["ai", REPLY.join("")],
+    ]);
   });
 });

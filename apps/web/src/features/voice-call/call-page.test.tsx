@@ -34,12 +34,18 @@ function callApi(routes: Parameters<typeof mockAuthApi>[0] = {}) {
 
 /** A socket, microphone and player standing in for the browser's (see call-session tests). */
 function fakeDevices() {
-  const sockets: (SocketLike & { open(): void; receive(m: object): void; sent: unknown[] })[] = [];
+  const sockets: (SocketLike & {
+    url: string;
+    open(): void;
+    receive(m: object): void;
+    sent: unknown[];
+  })[] = [];
   let mic!: MicrophoneHandlers;
   const makeDeps = (csrf: string | null): CallDeps => ({
     socketUrl: () => `ws://test/api/voice-call/ws?csrf=${csrf}`,
-    createSocket: () => {
+    createSocket: (url) => {
       const socket = {
+        url,
         binaryType: "blob" as BinaryType,
         readyState: 0,
         onopen: null as SocketLike["onopen"],
@@ -196,6 +202,41 @@ describe("call overlay", () => {
       await screen.findByText("Your session has expired. Please log in again."),
     ).toBeInTheDocument();
     expect(deps.sockets).toHaveLength(1);
+  });
+
+  it("a dropped connection shows Reconnecting…, then the same call goes on", async () => {
+    callApi();
+    const { deps } = renderCall();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Start call" }));
+    await waitFor(() => expect(deps.sockets).toHaveLength(1));
+    const started = {
+      type: "call_started",
+      callId: "c1",
+      creditsPerMinute: 5,
+      creditsRemaining: 45,
+      stt: "openai",
+      tts: "offline",
+    };
+    const first = deps.sockets[0] as (typeof deps.sockets)[number];
+    await act(async () => {
+      first.open();
+      first.receive(started);
+    });
+    expect(screen.getByTestId("call-status")).toHaveTextContent("Connected");
+    await act(async () => {
+      first.onclose?.({ code: 1006, reason: "" });
+    });
+    expect(screen.getByTestId("call-status")).toHaveTextContent("Reconnecting…");
+    await waitFor(() => expect(deps.sockets).toHaveLength(2));
+    const second = deps.sockets[1] as (typeof deps.sockets)[number];
+    expect(new URL(second.url).searchParams.get("resume")).toBe("c1");
+    await act(async () => {
+      second.open();
+      second.receive({ ...started, resumed: true });
+    });
+    expect(screen.getByTestId("call-status")).toHaveTextContent("Connected");
+    expect(screen.getByTestId("call-remaining")).toHaveTextContent("45 credits");
   });
 
   it("places a call, shows what was heard and answered, hangs up and closes the record", async () => {

@@ -10,4 +10,6 @@ export const CALL_TEXT = {
   disconnectedUnexpectedly: "Call disconnected unexpectedly",
   sessionExpired: "Your session has expired. Please log in again.",
   checkCreditsFailed: "Failed to check credits. Please try again.",
+  /** Issue 24: the connection dropped and the call is being taken up again. */
+  reconnecting: "Reconnecting…",
 } as const;

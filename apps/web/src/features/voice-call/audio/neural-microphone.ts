@@ -55,6 +55,11 @@ export async function openNeuralMicrophone(
   let stopped = false;
   let recent: Float32Array[] = [];
   let utterance: Float32Array[] = [];
+  /**
+   * After a commit, while the fan may go on with the same utterance (`continueMs`): its frames
+   * and every frame since, so a continuation is sent whole, from its first word.
+   */
+  let committed: { frames: Float32Array[]; at: number } | null = null;
   /** A candidate went up and was neither committed nor cancelled yet. */
   let candidatePending = false;
 
@@ -71,21 +76,30 @@ export async function openNeuralMicrophone(
     }
     utterance = [];
     recent = [];
+    committed = null;
     setSpeaking(false);
     detector.reset(performance.now());
   };
 
   const onFrame = (probability: number, frame: Float32Array) => {
     if (stopped || paused()) return;
+    const now = performance.now();
     if (detector.isSpeaking) utterance.push(frame);
     else {
       recent.push(frame);
       if (recent.length > PRE_SPEECH_FRAMES) recent.shift();
+      if (committed && now - committed.at > detector.options.continueMs * 2) committed = null;
+      committed?.frames.push(frame);
     }
-    for (const event of detector.push(probability, performance.now(), personaSpeaking)) {
+    for (const event of detector.push(probability, now, personaSpeaking)) {
       switch (event.type) {
         case "speech_start":
           utterance = recent;
+          // The fan went on right after the commit (and heard nothing yet): one utterance.
+          if (event.resumesTurn && committed && handlers.onContinue()) {
+            utterance = committed.frames;
+          }
+          committed = null;
           recent = [];
           setSpeaking(true);
           break;
@@ -104,6 +118,7 @@ export async function openNeuralMicrophone(
           break;
         case "commit":
           candidatePending = false;
+          committed = { frames: utterance, at: now };
           utterance = [];
           setSpeaking(false);
           handlers.onCommit();
@@ -144,6 +159,9 @@ export async function openNeuralMicrophone(
   }
 
   return {
+    hear(unfinished) {
+      detector.hear(unfinished);
+    },
     setMuted(value) {
       muted = value;
       for (const track of stream.getAudioTracks()) track.enabled = !value;

@@ -11,6 +11,11 @@
  *   it); speech that resumes before `commitMs` makes it `cancel`; a pause of `commitMs` is the
  *   end of the turn: `commit`. An utterance shorter than `minUtteranceMs` in all is a `misfire`
  *   (a cough): no candidate, nothing sent.
+ * - Hesitant speech (docs/decisions/0053-hesitant-speech-and-reconnect.md): the commit waits
+ *   until the server said the candidate's words are finished (`hear(false)`); unfinished words
+ *   ("I was thinking about") or no word yet wait up to `unfinishedCommitMs`. Speech that starts
+ *   within `continueMs` of a commit (the persona not speaking) `resumesTurn`: the fan went on
+ *   after a pause longer than the wait, and the utterance continues from its first start.
  * - Echo rule: while the persona speaks, speech has to reach `bargeInThreshold` for
  *   `bargeInMs` before it counts; then `barge_in`. What leaks back of the persona's own voice
  *   through echo cancellation stays below that, so it does not interrupt itself.
@@ -25,6 +30,10 @@ export interface TurnOptions {
   eagerMs: number;
   commitMs: number;
   minUtteranceMs: number;
+  /** The longest pause before a commit: words unfinished, or not heard back yet (ms). */
+  unfinishedCommitMs: number;
+  /** Speech starting this soon after a commit continues the committed utterance (ms). */
+  continueMs: number;
   bargeInThreshold: number;
   bargeInMs: number;
   /** A turn with no speech at all for this long: `idle` (nothing worth keeping). */
@@ -39,14 +48,19 @@ export const DEFAULT_TURN_OPTIONS: TurnOptions = {
   eagerMs: 96,
   commitMs: 704,
   minUtteranceMs: 200,
+  unfinishedCommitMs: 1_600,
+  continueMs: 1_500,
   bargeInThreshold: 0.8,
   bargeInMs: 192,
   maxIdleMs: 10_000,
 };
 
 export type TurnEvent =
-  /** Speech began (at `at`, the first frame of it). */
-  | { type: "speech_start"; at: number }
+  /**
+   * Speech began (at `at`, the first frame of it); `resumesTurn`: right after a commit, so it
+   * may be the committed utterance going on.
+   */
+  | { type: "speech_start"; at: number; resumesTurn?: boolean }
   /** The fan spoke over the persona: stop its audio now and tell the server. */
   | { type: "barge_in"; at: number }
   /** A short pause: send the utterance so far (from `from`) as a candidate. */
@@ -70,6 +84,10 @@ export class TurnDetector {
   private speechStart = 0;
   private lastVoiceAt = 0;
   private candidateSent = false;
+  /** What the server heard of the pending candidate: unfinished words or not (null: not yet). */
+  private heardUnfinished: boolean | null = null;
+  /** The last commit, while speech right after it would continue its utterance. */
+  private committed: { at: number; speechStart: number } | null = null;
   private quietSince: number | null = null;
 
   constructor(options: Partial<TurnOptions> = {}) {
@@ -85,7 +103,14 @@ export class TurnDetector {
     this.phase = "quiet";
     this.runStart = null;
     this.candidateSent = false;
+    this.heardUnfinished = null;
+    this.committed = null;
     this.quietSince = now;
+  }
+
+  /** The server transcribed the pending candidate: its words are unfinished or not. */
+  hear(unfinished: boolean): void {
+    if (this.candidateSent) this.heardUnfinished = unfinished;
   }
 
   /** One frame's speech probability at time `now` (ms, the frame's end). */
@@ -100,13 +125,22 @@ export class TurnDetector {
       if (probability >= threshold) {
         this.runStart ??= now;
         if (now - this.runStart >= needed) {
+          const committed = this.committed;
+          const resumesTurn =
+            !personaSpeaking && committed !== null && this.runStart - committed.at <= o.continueMs;
           this.phase = "speaking";
-          this.speechStart = this.runStart;
+          this.speechStart = resumesTurn ? committed.speechStart : this.runStart;
+          events.push({
+            type: "speech_start",
+            at: this.runStart,
+            ...(resumesTurn ? { resumesTurn } : {}),
+          });
           this.lastVoiceAt = now;
           this.candidateSent = false;
+          this.heardUnfinished = null;
+          this.committed = null;
           this.runStart = null;
           this.quietSince = null;
-          events.push({ type: "speech_start", at: this.speechStart });
           if (personaSpeaking) events.push({ type: "barge_in", at: now });
         }
         return events;
@@ -134,6 +168,7 @@ export class TurnDetector {
         this.runStart = null;
         if (this.candidateSent) {
           this.candidateSent = false;
+          this.heardUnfinished = null;
           events.push({ type: "cancel", at: now });
         }
       }
@@ -151,9 +186,11 @@ export class TurnDetector {
       this.candidateSent = true;
       events.push({ type: "candidate", at: now, from: this.speechStart });
     }
-    if (this.candidateSent && pause >= o.commitMs) {
-      const lastVoiceAt = this.lastVoiceAt;
+    const finished = this.heardUnfinished === false;
+    if (this.candidateSent && pause >= (finished ? o.commitMs : o.unfinishedCommitMs)) {
+      const { lastVoiceAt, speechStart } = this;
       this.reset(now);
+      this.committed = { at: now, speechStart };
       events.push({ type: "commit", at: now, lastVoiceAt });
     }
     return events;

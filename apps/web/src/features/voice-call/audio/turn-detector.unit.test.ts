@@ -3,15 +3,26 @@ import { TurnDetector, type TurnEvent } from "./turn-detector";
 
 const FRAME = 32;
 
-/** Feeds `probabilities` one frame each from `start`; answers every event with its time. */
+/**
+ * Feeds `probabilities` one frame each from `start`; answers every event with its time. Each
+ * candidate is heard back at once as `heard` (finished words by default; null: never heard).
+ */
 function feed(
   detector: TurnDetector,
   probabilities: number[],
-  { start = 0, persona = false }: { start?: number; persona?: boolean } = {},
+  {
+    start = 0,
+    persona = false,
+    heard = "finished",
+  }: { start?: number; persona?: boolean; heard?: "finished" | "unfinished" | null } = {},
 ) {
   const events: TurnEvent[] = [];
   probabilities.forEach((p, i) => {
-    events.push(...detector.push(p, start + (i + 1) * FRAME, persona));
+    const now = detector.push(p, start + (i + 1) * FRAME, persona);
+    if (heard && now.some((event) => event.type === "candidate")) {
+      detector.hear(heard === "unfinished");
+    }
+    events.push(...now);
   });
   return events;
 }
@@ -102,10 +113,74 @@ describe("TurnDetector", () => {
     expect(types(feed(detector, frames(800, 0.01), { start: 2400 }))).toEqual([]);
   });
 
-  it("with the eager pause at the end of turn (the old behaviour), candidate and commit come together", () => {
-    const detector = new TurnDetector({ eagerMs: 704 });
+  it("with the eager pause and the longest wait at the end of turn (the old behaviour), candidate and commit come together", () => {
+    const detector = new TurnDetector({ eagerMs: 704, unfinishedCommitMs: 704 });
     const events = feed(detector, [...frames(640, 0.9), ...frames(800, 0.05)]);
     expect(types(events)).toEqual(["speech_start", "candidate", "commit"]);
     expect(events[1]?.at).toBe(events[2]?.at);
+  });
+
+  describe("hesitant speech (issue 24)", () => {
+    const lastVoice = 960;
+    const pauseAfter = (speech: TurnEvent[]) => {
+      const commit = speech.find((event) => event.type === "commit");
+      return commit === undefined ? null : commit.at - lastVoice;
+    };
+
+    it.each([
+      ["finished words", "finished", "commitMs"],
+      ["unfinished words", "unfinished", "unfinishedCommitMs"],
+      ["words not heard back yet", null, "unfinishedCommitMs"],
+    ] as const)("%s commit after %s… (%s)", (_label, heard, wait) => {
+      const detector = new TurnDetector();
+      const events = feed(detector, [...frames(960, 0.9), ...frames(2000, 0.05)], { heard });
+      expect(types(events)).toEqual(["speech_start", "candidate", "commit"]);
+      const pause = pauseAfter(events) ?? Number.NaN;
+      expect(pause).toBeGreaterThanOrEqual(detector.options[wait]);
+      expect(pause).toBeLessThan(detector.options[wait] + FRAME);
+    });
+
+    it("a 1.2 s pause after unfinished words is not the end of the turn: cancel, and one commit at the end", () => {
+      const detector = new TurnDetector();
+      const events = feed(
+        detector,
+        [...frames(960, 0.9), ...frames(1200, 0.05), ...frames(640, 0.9), ...frames(2000, 0.05)],
+        { heard: "unfinished" },
+      );
+      expect(types(events)).toEqual(["speech_start", "candidate", "cancel", "candidate", "commit"]);
+    });
+
+    it("the same pause after finished words ends the turn", () => {
+      const detector = new TurnDetector();
+      const events = feed(detector, [...frames(960, 0.9), ...frames(1200, 0.05)]);
+      expect(types(events)).toEqual(["speech_start", "candidate", "commit"]);
+    });
+
+    it("speech right after a commit resumes the turn from its first start; later speech, or over the persona, is a new turn", () => {
+      const detector = new TurnDetector();
+      const first = feed(detector, [...frames(960, 0.9), ...frames(800, 0.05)]);
+      const commit = first.find((event) => event.type === "commit");
+      expect(commit).toBeDefined();
+      // Back within continueMs of the commit: the same utterance.
+      const resumed = feed(detector, [...frames(640, 0.9), ...frames(800, 0.05)], {
+        start: 64 * FRAME,
+      });
+      expect(resumed[0]).toMatchObject({ type: "speech_start", resumesTurn: true });
+      const candidate = resumed.find((event) => event.type === "candidate");
+      expect(candidate).toMatchObject({ from: (first[0] as { at: number }).at });
+
+      // After continueMs: a new turn.
+      const later = new TurnDetector();
+      feed(later, [...frames(960, 0.9), ...frames(800, 0.05)]);
+      const next = feed(later, frames(320, 0.9), { start: 1760 + 1600 });
+      expect(next).toEqual([{ type: "speech_start", at: expect.any(Number) }]);
+
+      // Over the persona's reply: barge-in, not a continuation.
+      const over = new TurnDetector();
+      feed(over, [...frames(960, 0.9), ...frames(800, 0.05)]);
+      const barge = feed(over, frames(320, 0.95), { start: 1800, persona: true });
+      expect(types(barge)).toEqual(["speech_start", "barge_in"]);
+      expect(barge[0]).not.toHaveProperty("resumesTurn");
+    });
   });
 });

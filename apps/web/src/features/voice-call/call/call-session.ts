@@ -1,6 +1,7 @@
 import {
   VOICE_CLOSE_CODES,
   VOICE_MIN_UTTERANCE_BYTES,
+  VOICE_RESUME_GRACE_MS,
   type VoiceServerMessage,
   voiceServerMessageSchema,
 } from "@twinline/contracts";
@@ -11,6 +12,7 @@ import {
   CLEANUP_DELAY_MS,
   CONNECT_TIMEOUT_MS,
   connectWithRetry,
+  reconnectWithin,
   reportWithRetry,
   type Sleep,
   sleep,
@@ -42,6 +44,11 @@ export const MAX_CAPTIONS = 200;
 
 export interface CallState {
   status: CallStatus;
+  /**
+   * The connection dropped and the same call is being taken up again (decision 0053): the call
+   * stays active on the server for VOICE_RESUME_GRACE_MS; the screen says "Reconnecting…".
+   */
+  reconnecting: boolean;
   /** The error shown with status "error". */
   error: string | null;
   /** The closing message with status "ended" (call_ended's, or "Call ended"). */
@@ -76,6 +83,7 @@ export interface CallState {
 
 export const INITIAL_CALL_STATE: CallState = {
   status: "idle",
+  reconnecting: false,
   error: null,
   endedMessage: null,
   notice: null,
@@ -118,6 +126,11 @@ export interface MicrophoneHandlers {
   onCommit(): void;
   /** The fan spoke again: the candidate is dropped (the next one carries the whole utterance). */
   onCancel(): void;
+  /**
+   * The fan spoke again right after a commit: true when the committed turn is taken back (its
+   * answer not heard yet), so the utterance goes on from its first word; false: a new turn.
+   */
+  onContinue(): boolean;
   /** What seemed speech was too short to be an utterance (a cough): nothing was sent. */
   onMisfire(): void;
   /** The user started or stopped speaking. */
@@ -127,6 +140,8 @@ export interface MicrophoneHandlers {
 }
 
 export interface MicrophoneLike {
+  /** The server heard the pending candidate: unfinished words wait longer for the commit. */
+  hear?(unfinished: boolean): void;
   setMuted(muted: boolean): void;
   /** While the persona speaks: raise the speech threshold (barge-in on) or pause (off). */
   setPersonaSpeaking(speaking: boolean): void;
@@ -177,6 +192,15 @@ const REFUSALS = new Set<number>([
   VOICE_CLOSE_CODES.insufficientCredits,
   VOICE_CLOSE_CODES.voiceDisabled,
 ]);
+/** Closes after which the call is not taken up again: it ended, or another socket carries it. */
+const NOT_RESUMED = new Set<number>([
+  VOICE_CLOSE_CODES.normal,
+  ...REFUSALS,
+  VOICE_CLOSE_CODES.notResumable,
+  VOICE_CLOSE_CODES.resumedElsewhere,
+]);
+/** How a reconnection attempt that the server refused to resume ends (the call is gone). */
+const GONE = `closed ${VOICE_CLOSE_CODES.notResumable}`;
 
 export class CallSession {
   private state: CallState = INITIAL_CALL_STATE;
@@ -192,6 +216,11 @@ export class CallSession {
   private userSpeaking = false;
   /** The candidate sent and not yet committed or cancelled (decision 0042). */
   private candidateId: string | null = null;
+  /**
+   * The candidate last committed, while the fan may still go on with it (decision 0053):
+   * whether any of its answer played, and the captions shown before it.
+   */
+  private committed: { id: string; played: boolean; captionsBefore: number } | null = null;
   private candidates = 0;
   /** Reply frames that arrived while the fan was speaking: played when they stop. */
   private held: { bytes: ArrayBuffer; format: string }[] = [];
@@ -208,6 +237,8 @@ export class CallSession {
     closedWith: null,
   };
   private lastServerError: string | null = null;
+  /** The live call's id (call_started): a reconnection resumes it. */
+  private callId: string | null = null;
   private finished = false;
   private cancelled = false;
   private readonly now: () => number;
@@ -249,6 +280,7 @@ export class CallSession {
           onCandidate: (blob) => this.sendCandidate(blob),
           onCommit: () => this.commitCandidate(),
           onCancel: () => this.cancelCandidate(),
+          onContinue: () => this.continueCommitted(),
           onMisfire: () => this.releaseHeld(),
           onSpeech: (speaking) => {
             this.userSpeaking = speaking;
@@ -282,7 +314,7 @@ export class CallSession {
       onError: () => this.deps.notifyError(CALL_TEXT.playFailed),
     });
 
-    const outcome = await connectWithRetry((attempt) => this.openSocket(attempt), {
+    const outcome = await connectWithRetry(() => this.openSocket(null), {
       wait: this.wait,
       cancelled: () => this.cancelled,
       onRetry: () => this.update({ notice: CALL_TEXT.connectionError }),
@@ -296,11 +328,62 @@ export class CallSession {
       this.fail(CALL_TEXT.somethingWentWrong);
       return;
     }
-    this.attach(outcome.socket);
+    this.takeSocket(outcome.socket);
+  }
+
+  /** Carries the call on `socket`, then handles what it said while it was being opened. */
+  private takeSocket(socket: SocketLike): void {
+    this.attach(socket);
     const { messages, closedWith } = this.early;
     this.early = { messages: [], closedWith: null };
     for (const message of messages) this.onMessage(message);
     if (closedWith !== null) this.onClose(closedWith);
+  }
+
+  /**
+   * The connection dropped mid-call (close 1006, a screen lock, a Wi-Fi switch): the server keeps
+   * the call for VOICE_RESUME_GRACE_MS, so it is taken up again, with back-off, naming the call
+   * (`resume`): the same call and minute go on. When the window passes, or the server says the
+   * call is gone, the call has failed: "Connection lost unexpectedly".
+   */
+  private async reconnect(): Promise<void> {
+    const droppedAt = this.now();
+    this.detachSocket();
+    // What was under way is lost with the socket: the server dropped the turn and its reply.
+    this.candidateId = null;
+    this.committed = null;
+    this.dropReply();
+    this.update({ reconnecting: true, thinking: false });
+    const outcome = await reconnectWithin(() => this.openSocket(this.callId), {
+      deadline: droppedAt + VOICE_RESUME_GRACE_MS,
+      now: this.now,
+      wait: this.wait,
+      cancelled: () => this.finished,
+      final: (reason) => reason === GONE,
+    });
+    if (this.finished) {
+      // Hung up meanwhile: the end report closes the call; a socket that came back ends it too.
+      if (outcome.ok) this.endOn(outcome.socket);
+      return;
+    }
+    if (!outcome.ok) {
+      this.fail(CALL_TEXT.connectionLost);
+      return;
+    }
+    this.takeSocket(outcome.socket);
+  }
+
+  private detachSocket(): void {
+    const socket = this.socket;
+    this.socket = null;
+    if (!socket) return;
+    socket.onmessage = socket.onclose = socket.onerror = null;
+  }
+
+  private endOn(socket: SocketLike): void {
+    if (socket.readyState !== OPEN) return;
+    socket.send(JSON.stringify({ type: "end" }));
+    socket.close(VOICE_CLOSE_CODES.normal, "hangup");
   }
 
   /** Hang up (also while connecting). */
@@ -311,11 +394,7 @@ export class CallSession {
       this.finish("ended", CALL_TEXT.callEnded);
       return;
     }
-    const socket = this.socket;
-    if (socket && socket.readyState === OPEN) {
-      socket.send(JSON.stringify({ type: "end" }));
-      socket.close(VOICE_CLOSE_CODES.normal, "hangup");
-    }
+    if (this.socket) this.endOn(this.socket);
     this.finish("ended", CALL_TEXT.callEnded);
   }
 
@@ -345,11 +424,13 @@ export class CallSession {
    * (and is retried). A refusal (an error, then a 44xx close) ends the attempts: it is the
    * answer, handled once attached.
    */
-  private openSocket(_attempt: number): Promise<AttemptOutcome<SocketLike>> {
+  private openSocket(resume: string | null): Promise<AttemptOutcome<SocketLike>> {
     return new Promise((resolve) => {
       let socket: SocketLike;
       try {
-        socket = this.deps.createSocket(this.deps.socketUrl());
+        const url = new URL(this.deps.socketUrl());
+        if (resume !== null) url.searchParams.set("resume", resume);
+        socket = this.deps.createSocket(url.toString());
       } catch {
         resolve({ ok: false, reason: "refused" });
         return;
@@ -388,7 +469,7 @@ export class CallSession {
       };
       socket.onclose = (event) => {
         if (REFUSALS.has(event.code)) settle({ ok: true, socket }, event.code);
-        else settle({ ok: false, reason: "closed" });
+        else settle({ ok: false, reason: `closed ${event.code}` });
       };
     });
   }
@@ -432,14 +513,19 @@ export class CallSession {
       this.held.push({ bytes, format: this.reply.format });
       return;
     }
-    this.player?.play(bytes, this.reply.format);
+    this.play(bytes, this.reply.format);
   }
 
   /** The fan stopped without a new turn (a cough, a short noise): the waiting reply plays. */
   private releaseHeld(): void {
     const held = this.held;
     this.held = [];
-    for (const frame of held) this.player?.play(frame.bytes, frame.format);
+    for (const frame of held) this.play(frame.bytes, frame.format);
+  }
+
+  private play(bytes: ArrayBuffer, format: string): void {
+    if (this.committed) this.committed.played = true;
+    this.player?.play(bytes, format);
   }
 
   private addCaption(caption: Omit<Caption, "id">): void {
@@ -462,6 +548,16 @@ export class CallSession {
   private handle(message: VoiceServerMessage): void {
     switch (message.type) {
       case "call_started":
+        if (message.resumed && this.state.startedAt !== null) {
+          // The same call goes on: its clock and minute are the ones it had.
+          this.update({
+            reconnecting: false,
+            creditsRemaining: message.creditsRemaining,
+            creditsMinute: this.minuteNow(),
+          });
+          return;
+        }
+        this.callId = message.callId;
         this.update({
           status: "active",
           startedAt: this.now(),
@@ -534,6 +630,9 @@ export class CallSession {
       case "call_ended":
         this.finish("ended", message.message);
         return;
+      case "candidate_heard":
+        if (message.candidateId === this.candidateId) this.mic?.hear?.(message.unfinished);
+        return;
     }
   }
 
@@ -554,6 +653,7 @@ export class CallSession {
     // The fan has a new turn: what is left of the persona's reply (waiting, or playing with
     // barge-in off) is dropped; the server cuts it on this candidate.
     this.dropReply();
+    this.committed = null;
     this.candidates += 1;
     const candidateId = `c${this.candidates}`;
     this.candidateId = candidateId;
@@ -568,6 +668,7 @@ export class CallSession {
     const socket = this.canSend();
     if (!socket || candidateId === null) return;
     socket.send(JSON.stringify({ type: "commit", candidateId }));
+    this.committed = { id: candidateId, played: false, captionsBefore: this.captionIds };
     this.update({ utterancesSent: this.state.utterancesSent + 1, thinking: true });
   }
 
@@ -577,6 +678,25 @@ export class CallSession {
     const socket = this.canSend();
     if (!socket || candidateId === null) return;
     socket.send(JSON.stringify({ type: "cancel", candidateId }));
+  }
+
+  /**
+   * The fan went on speaking right after a commit, before any of its answer played: the
+   * committed candidate is cancelled (the server drops its answer and stores nothing of it), its
+   * caption goes, and the next candidate carries the whole utterance.
+   */
+  private continueCommitted(): boolean {
+    const committed = this.committed;
+    this.committed = null;
+    const socket = this.canSend();
+    if (!socket || !committed || committed.played || this.personaPlaying) return false;
+    socket.send(JSON.stringify({ type: "cancel", candidateId: committed.id }));
+    this.dropReply();
+    this.update({
+      thinking: false,
+      captions: this.state.captions.filter((caption) => caption.id <= committed.captionsBefore),
+    });
+    return true;
   }
 
   private dropReply(): void {
@@ -591,7 +711,9 @@ export class CallSession {
 
   private onClose(code: number): void {
     if (this.finished) return;
-    if (code === VOICE_CLOSE_CODES.normal) {
+    if (this.state.status === "active" && this.callId !== null && !NOT_RESUMED.has(code)) {
+      void this.reconnect();
+    } else if (code === VOICE_CLOSE_CODES.normal) {
       this.finish("ended", this.lastServerError ?? CALL_TEXT.callEnded);
     } else if (code === VOICE_CLOSE_CODES.unauthorized) {
       this.fail(CALL_TEXT.sessionExpired);
@@ -665,6 +787,7 @@ export class CallSession {
       endedAt,
       speaker: "none",
       thinking: false,
+      reconnecting: false,
     });
     // Silence at once; the rest is released a moment later.
     this.mic?.stop();

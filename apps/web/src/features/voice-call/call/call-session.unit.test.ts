@@ -418,8 +418,6 @@ describe("call session: the end", () => {
 
   it.each([
     [1000, "ended", null],
-    [1006, "error", "Connection lost unexpectedly"],
-    [1011, "error", "Call disconnected unexpectedly"],
     [4401, "error", "Your session has expired. Please log in again."],
   ] as const)("a close with code %i: %s", async (code, status, error) => {
     const t = setup();
@@ -551,6 +549,158 @@ describe("call session: eager end of turn and turn-taking", () => {
     expect(t.player.stop).toHaveBeenCalled();
     expect(socket.json().at(-1)).toEqual({ type: "interrupt" });
     expect(t.session.getState().captions.at(-1)).toMatchObject({ who: "persona" });
+  });
+});
+
+describe("call session: hesitant speech (issue 24)", () => {
+  const wav = (bytes: number) => new Blob([new Uint8Array(bytes)], { type: "audio/wav" });
+
+  it("tells the microphone whether the pending candidate's words are unfinished, and only that candidate's", async () => {
+    const hear = vi.fn();
+    const t = setup();
+    const mic = { ...t.mic, hear };
+    t.deps.openMicrophone = async (handlers) => {
+      t.micHandlers = () => handlers;
+      return mic;
+    };
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    t.micHandlers().onCandidate(wav(4000));
+    socket.serverSends({ type: "candidate_heard", candidateId: "c0", unfinished: true });
+    expect(hear).not.toHaveBeenCalled();
+    socket.serverSends({ type: "candidate_heard", candidateId: "c1", unfinished: true });
+    expect(hear).toHaveBeenCalledWith(true);
+  });
+
+  it("the fan going on right after a commit takes the turn back: the committed candidate is cancelled, its answer and caption dropped", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    t.micHandlers().onCandidate(wav(4000));
+    t.micHandlers().onCommit();
+    t.micHandlers().onSpeech(false);
+    // The fragment's answer comes (the fan speaks again before it plays).
+    socket.serverSends({ type: "transcription", text: "I was thinking about" });
+    t.micHandlers().onSpeech(true);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    expect(t.micHandlers().onContinue()).toBe(true);
+    expect(socket.json().at(-1)).toEqual({ type: "cancel", candidateId: "c1" });
+    expect(t.session.getState().captions).toEqual([]);
+    // The fragment's held audio never plays; the whole utterance is the next candidate.
+    t.micHandlers().onCandidate(wav(9000));
+    t.micHandlers().onCommit();
+    t.micHandlers().onSpeech(false);
+    expect(t.player.play).not.toHaveBeenCalled();
+    expect(socket.json().slice(-2)).toEqual([
+      { type: "candidate", candidateId: "c2" },
+      { type: "commit", candidateId: "c2" },
+    ]);
+  });
+
+  it("once the answer played, speech after the commit is a new turn", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    t.micHandlers().onSpeech(true);
+    t.micHandlers().onCandidate(wav(4000));
+    t.micHandlers().onCommit();
+    t.micHandlers().onSpeech(false);
+    socket.serverSends({ type: "audio_start", replyId: "r1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    expect(t.player.play).toHaveBeenCalledTimes(1);
+    const sent = socket.sent.length;
+    expect(t.micHandlers().onContinue()).toBe(false);
+    expect(socket.sent).toHaveLength(sent);
+  });
+});
+
+describe("call session: a dropped connection (issue 24)", () => {
+  const resumeOf = (socket: FakeSocket) => new URL(socket.url).searchParams.get("resume");
+
+  it("is taken up again: Reconnecting…, then the same call goes on, its clock and minute unchanged", async () => {
+    const t = setup();
+    const first = await activeCall(t);
+    const startedAt = t.session.getState().startedAt;
+    await vi.advanceTimersByTimeAsync(12_000);
+    first.serverCloses(1006);
+    expect(t.session.getState()).toMatchObject({ status: "active", reconnecting: true });
+    // Nothing goes up while the connection is down.
+    t.micHandlers().onUtterance(speech(5000));
+    await vi.advanceTimersByTimeAsync(250);
+    expect(t.sockets).toHaveLength(2);
+    const second = t.socket();
+    expect(resumeOf(second)).toBe("call-1");
+    second.open();
+    second.serverSends({ ...STARTED, creditsRemaining: 45, resumed: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.session.getState()).toMatchObject({
+      status: "active",
+      reconnecting: false,
+      startedAt,
+      creditsRemaining: 45,
+      creditsMinute: 1,
+    });
+    expect(first.sent.filter((m) => m instanceof Blob)).toHaveLength(0);
+    t.micHandlers().onUtterance(speech(5000));
+    expect(second.sent.filter((m) => m instanceof Blob)).toHaveLength(1);
+    // The call's time runs through the drop: one call, reported whole.
+    await vi.advanceTimersByTimeAsync(8_000);
+    t.session.hangUp();
+    expect(second.json().at(-1)).toEqual({ type: "end" });
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(t.deps.reportEnd).toHaveBeenCalledWith(20);
+  });
+
+  it("backs off between attempts inside the server's 15 s grace, then says the connection was lost", async () => {
+    const t = setup();
+    const first = await activeCall(t);
+    first.serverCloses(1006);
+    const attemptsAt: number[] = [];
+    const began = Date.now();
+    for (let waited = 0; waited < 20_000; waited += 50) {
+      await vi.advanceTimersByTimeAsync(50);
+      const latest = t.socket();
+      if (latest !== first && latest.readyState === 0) {
+        attemptsAt.push(Date.now() - began);
+        latest.serverCloses(1006);
+      }
+    }
+    expect(attemptsAt).toEqual([250, 750, 1750, 3750, 7750, 11750]);
+    expect(t.sockets.slice(1).every((socket) => resumeOf(socket) === "call-1")).toBe(true);
+    expect(t.session.getState()).toMatchObject({
+      status: "error",
+      reconnecting: false,
+      error: "Connection lost unexpectedly",
+    });
+  });
+
+  it("stops at once when the server no longer has the call: no new call is started", async () => {
+    const t = setup();
+    const first = await activeCall(t);
+    first.serverCloses(1006);
+    await vi.advanceTimersByTimeAsync(250);
+    const second = t.socket();
+    second.open();
+    second.serverSends({ type: "error", message: "Connection lost unexpectedly" });
+    second.serverCloses(4404);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(t.sockets).toHaveLength(2);
+    expect(t.session.getState()).toMatchObject({
+      status: "error",
+      error: "Connection lost unexpectedly",
+    });
+  });
+
+  it("hanging up while reconnecting ends the call and reports it; no socket is opened after", async () => {
+    const t = setup();
+    const first = await activeCall(t);
+    await vi.advanceTimersByTimeAsync(5_000);
+    first.serverCloses(1006);
+    t.session.hangUp();
+    expect(t.session.getState().status).toBe("ended");
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(t.sockets).toHaveLength(1);
+    expect(t.deps.reportEnd).toHaveBeenCalledWith(5);
   });
 });
 

@@ -82,6 +82,48 @@ export async function connectWithRetry<S>(
   return last;
 }
 
+/** A dropped call's reconnection (decision 0053): the first retry this soon, then doubling… */
+export const RECONNECT_FIRST_DELAY_MS = 250;
+/** …up to this; the attempts stop when the server's grace (VOICE_RESUME_GRACE_MS) is over. */
+export const RECONNECT_MAX_DELAY_MS = 4_000;
+
+/** The pause before reconnection attempt `n` (1-based): 250 ms, 500 ms, 1 s, … capped at 4 s. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(RECONNECT_FIRST_DELAY_MS * 2 ** (attempt - 1), RECONNECT_MAX_DELAY_MS);
+}
+
+/**
+ * Tries `open` with back-off (reconnectDelay before each attempt) while `now()` is before
+ * `deadline` and `cancelled()` does not say stop; `final` outcomes end the attempts at once (the
+ * call is gone). Answers the first success, or the last failure.
+ */
+export async function reconnectWithin<S>(
+  open: (attempt: number) => Promise<AttemptOutcome<S>>,
+  {
+    deadline,
+    now,
+    wait = sleep,
+    cancelled = () => false,
+    final = () => false,
+  }: {
+    deadline: number;
+    now: () => number;
+    wait?: Sleep;
+    cancelled?: () => boolean;
+    final?: (reason: string) => boolean;
+  },
+): Promise<AttemptOutcome<S>> {
+  let last: AttemptOutcome<S> = { ok: false, reason: "window over" };
+  for (let attempt = 1; ; attempt++) {
+    const delay = reconnectDelay(attempt);
+    if (now() + delay >= deadline) return last;
+    await wait(delay);
+    if (cancelled()) return { ok: false, reason: "cancelled" };
+    last = await open(attempt);
+    if (last.ok || final(last.reason)) return last;
+  }
+}
+
 export interface BalanceAt {
   elapsedSeconds: number;
   /** The balance the server last reported… */

@@ -52,6 +52,8 @@ export function CallOverlay({
   onClose,
 }: CallOverlayProps) {
   const live = state.status === "active";
+  // The connection dropped: the call (and its clock) goes on while it is taken up again.
+  const reconnecting = live && state.reconnecting;
   const over = state.status === "ended" || state.status === "error";
   const now = useNow(live);
   const elapsed =
@@ -89,8 +91,9 @@ export function CallOverlay({
     };
   }, []);
 
-  const speakerText =
-    state.speaker === "user"
+  const speakerText = reconnecting
+    ? ""
+    : state.speaker === "user"
       ? "You are speaking"
       : state.speaker === "persona"
         ? `${personaName} is speaking`
@@ -123,12 +126,13 @@ export function CallOverlay({
           data-testid="call-status"
           className={clsx(
             "rounded-full px-3 py-1 text-sm font-medium",
-            live && "bg-emerald-500/15 text-emerald-300",
+            live && !reconnecting && "bg-emerald-500/15 text-emerald-300",
+            reconnecting && "bg-amber-500/15 text-amber-300",
             state.status === "error" && "bg-red-500/15 text-red-300",
             !live && state.status !== "error" && "bg-white/10 text-white/80",
           )}
         >
-          {STATUS_TEXT[state.status]}
+          {reconnecting ? CALL_TEXT.reconnecting : STATUS_TEXT[state.status]}
         </p>
         <p className="font-mono text-lg tabular-nums" data-testid="call-timer">
           <span className="sr-only">Call time </span>

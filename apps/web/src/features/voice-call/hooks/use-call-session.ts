@@ -24,9 +24,21 @@ function levelDetectorAsked(): boolean {
   );
 }
 
+/**
+ * `?turn=eager` runs the eager client as it was before issue 24 (decision 0053): the commit never
+ * waits for unfinished words and speech after a commit is always a new turn, so
+ * bench/voice-browser measures the hesitation rule against it in the same run.
+ */
+function eagerOnlyAsked(): boolean {
+  return (
+    typeof location !== "undefined" && new URLSearchParams(location.search).get("turn") === "eager"
+  );
+}
+
 /** The browser's socket, microphone, speakers and the REST end report. */
 function browserDeps(csrf: string | null, audio: AudioContext | null): CallDeps {
   const level = levelDetectorAsked();
+  const turnOptions = eagerOnlyAsked() ? { unfinishedCommitMs: 704, continueMs: -1 } : {};
   return {
     socketUrl: () => voiceSocketUrl(csrf),
     createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
@@ -34,7 +46,7 @@ function browserDeps(csrf: string | null, audio: AudioContext | null): CallDeps 
     openMicrophone: (handlers, options) =>
       level
         ? openMicrophone(handlers, options, {}, audio)
-        : openNeuralMicrophone(handlers, options, {}, audio),
+        : openNeuralMicrophone(handlers, options, turnOptions, audio),
     createPlayer: (handlers) => createAudioPlayer(handlers, audio),
     reportEnd: (duration) => endCall(duration),
     notifyError: (message) => toast.error(message),
