@@ -49,7 +49,10 @@ export const VOICE_MESSAGES = {
   callEnded: "Call ended",
   /** `call_ended` to a socket whose call was taken over by a newer socket of the same user. */
   replaced: "The call continued on another connection",
-  /** Not in the spec: POST synthesize or process too often (per user, per minute). */
+  /** Not in the spec: the refusal of a second call while the fan's call is live (one per fan). */
+  callInProgress:
+    "You already have a voice call in progress. End it before starting another one.",
+  /** Not in the spec: POST synthesize or process, or utterances on a call, too often (per user, per minute). */
   tooManyRequests: "Too many requests. Please wait a minute and try again.",
   /** Not in the spec: a user's daily cap on synthesize or process is reached. */
   dailyLimit: "You have reached today's limit for voice replies. Please try again tomorrow.",
@@ -87,6 +90,8 @@ export const VOICE_CLOSE_CODES = {
   insufficientCredits: 4402,
   /** enableVoiceConversation is off (site or AI profile). */
   voiceDisabled: 4403,
+  /** The fan already has a live call (here or on another instance); nothing was charged. */
+  callInProgress: 4409,
   /**
    * Mid-call: the session that opened the call ended (logout, password change or reset,
    * deactivation); `call_ended` (reason `session`) comes first. The same code as unauthorized.

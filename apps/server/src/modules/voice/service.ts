@@ -271,9 +271,10 @@ export function createVoiceService(options: VoiceServiceOptions) {
     checkCredits,
 
     /**
-     * Starts a call for `user` on `socket`: refused when voice is off or the credits do not
-     * pay a minute; else the first minute is charged, an older call of the user is ended
-     * (the newer connection wins), and metering starts.
+     * Starts a call for `user` on `socket`: refused when voice is off, the credits do not pay a
+     * minute, or the user has a live call already (one per fan, decided by the database, so on
+     * every instance; nothing is charged); else the first minute is charged and metering starts.
+     * A socket of the user's dropped call on this instance takes that call up again.
      */
     async open(user: UserRow, socket: CallSocket, session: CallSession): Promise<OpenOutcome> {
       const restarting = {
@@ -318,17 +319,17 @@ export function createVoiceService(options: VoiceServiceOptions) {
           userId: user.id,
           startedAt: new Date(now()),
           creditsPerMinute: rate,
+          abandonedGraceMs: ABANDONED_GRACE_MS,
         }),
         repository.voiceId(),
       ]);
       if (started.kind === "insufficient") return insufficient;
-      const previous = live.get(user.id);
-      if (previous && started.replaced.some((row) => row.id === previous.row.id)) {
-        void previous.end("replaced", {
-          message: VOICE_MESSAGES.replaced,
-          reason: "replaced",
-          closedInDatabase: true,
-        });
+      if (started.kind === "busy") {
+        return {
+          kind: "refused",
+          message: VOICE_MESSAGES.callInProgress,
+          code: VOICE_CLOSE_CODES.callInProgress,
+        };
       }
       if (closing) {
         await repository.closeCall(started.call.id, "server", new Date(now()));

@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import {
   AUTH_MESSAGES,
   callCost,
@@ -38,10 +39,23 @@ let origin: string;
 let openai: FakeOpenAi;
 let elevenlabs: FakeElevenLabs;
 let clock: ManualClock;
+/** What the app logged at error level or worse (a 1011's duplicate-key error would be here). */
+const loggedErrors: string[] = [];
 
 beforeAll(async () => {
   clock = createManualClock();
-  voice = await startVoiceTestApp({ voiceClock: clock });
+  voice = await startVoiceTestApp({
+    voiceClock: clock,
+    logger: {
+      level: "error",
+      stream: new Writable({
+        write(chunk, _encoding, done) {
+          loggedErrors.push(String(chunk));
+          done();
+        },
+      }),
+    },
+  });
   ({ t, origin, openai, elevenlabs } = voice);
 });
 
@@ -266,18 +280,53 @@ describe("voice call socket", () => {
     expect(await balanceOf(t, session.user.id)).toBe(95);
   });
 
-  it("one live call per user: a second socket takes over and the first hears call_ended", async () => {
+  it("one live call per fan: sockets opened at once start exactly one call and charge one minute", async () => {
     const session = await signUpWithCredits(t, 100);
-    const first = await connectVoice(origin, session.token);
-    await first.next("call_started");
-    const second = await connectVoice(origin, session.token);
-    await second.next("call_started");
-    expect(await first.next("call_ended")).toMatchObject({ reason: "replaced" });
-    expect(await first.closed).toBe(1000);
+    const errorsBefore = loggedErrors.length;
+    const clients = await Promise.all(
+      Array.from({ length: 12 }, () => connectVoice(origin, session.token)),
+    );
+    const outcomes = await Promise.all(
+      clients.map(async (client) => {
+        const code = await Promise.race([client.closed, client.next("call_started").then(() => 0)]);
+        return { client, code };
+      }),
+    );
+    const started = outcomes.filter((outcome) => outcome.code === 0);
+    const refused = outcomes.filter((outcome) => outcome.code !== 0);
+    expect(started).toHaveLength(1);
+    expect(refused.map((outcome) => outcome.code)).toEqual(
+      Array(11).fill(VOICE_CLOSE_CODES.callInProgress),
+    );
+    for (const { client } of refused) {
+      expect(await client.next("error")).toEqual({
+        type: "error",
+        message: VOICE_MESSAGES.callInProgress,
+      });
+    }
+    expect(await balanceOf(t, session.user.id)).toBe(100 - RATE);
     const rows = await callRows(session.user.id);
-    expect(rows.filter((row) => row.endedAt === null)).toHaveLength(1);
-    second.socket.close(1000);
-    await second.closed;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ minutesCharged: 1, endedAt: null });
+    expect(loggedErrors.slice(errorsBefore)).toEqual([]);
+
+    // A later socket is refused too while the call is live; the live call goes on untouched.
+    const later = await connectVoice(origin, session.token);
+    expect(await later.next("error")).toMatchObject({ message: VOICE_MESSAGES.callInProgress });
+    expect(await later.closed).toBe(VOICE_CLOSE_CODES.callInProgress);
+    const live = started[0]?.client;
+    live?.socket.close(1000);
+    await live?.closed;
+    // Once it has ended, the fan can call again.
+    await until(
+      async () => (await callRows(session.user.id))[0]?.endedAt !== null,
+      "the call's record to close",
+    );
+    const again = await connectVoice(origin, session.token);
+    await again.next("call_started");
+    again.socket.close(1000);
+    await again.closed;
+    expect(await balanceOf(t, session.user.id)).toBe(100 - 2 * RATE);
   });
 
   it("refuses a deactivated user, a missing token, low credits and voice turned off", async () => {

@@ -176,6 +176,7 @@ const REFUSALS = new Set<number>([
   VOICE_CLOSE_CODES.unauthorized,
   VOICE_CLOSE_CODES.insufficientCredits,
   VOICE_CLOSE_CODES.voiceDisabled,
+  VOICE_CLOSE_CODES.callInProgress,
 ]);
 
 export class CallSession {
