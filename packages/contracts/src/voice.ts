@@ -50,8 +50,7 @@ export const VOICE_MESSAGES = {
   /** `call_ended` to a socket whose call was taken over by a newer socket of the same user. */
   replaced: "The call continued on another connection",
   /** Not in the spec: the refusal of a second call while the fan's call is live (one per fan). */
-  callInProgress:
-    "You already have a voice call in progress. End it before starting another one.",
+  callInProgress: "You already have a voice call in progress. End it before starting another one.",
   /** Not in the spec: POST synthesize or process, or utterances on a call, too often (per user, per minute). */
   tooManyRequests: "Too many requests. Please wait a minute and try again.",
   /** Not in the spec: a user's daily cap on synthesize or process is reached. */

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { CallTurns } from "./call-turns.ts";
 import { offlineSpokenReply, type VoiceEngine } from "./engine.ts";
 import { SentenceSplitter } from "./sentences.ts";
+import { spendRefusal } from "./spend.ts";
 
 /** Where a call's messages go (the socket). */
 export interface CallChannel {
@@ -41,9 +42,13 @@ class SpokenReply {
         spoken = await job;
       } catch (error) {
         if (this.signal.aborted) return;
-        this.log.error({ err: error }, "Speech synthesis failed");
+        const refusal = spendRefusal(error);
+        if (!refusal) this.log.error({ err: error }, "Speech synthesis failed");
         if (!this.failed)
-          this.channel.sendJson({ type: "error", message: VOICE_MESSAGES.synthesizeFailed });
+          this.channel.sendJson({
+            type: "error",
+            message: refusal ?? VOICE_MESSAGES.synthesizeFailed,
+          });
         this.failed = true;
         return;
       }
@@ -232,8 +237,10 @@ export class CallConversation {
       heard = await this.engine.transcribe(audio, signal);
     } catch (error) {
       if (signal.aborted) return;
-      this.log.error({ err: error }, "Speech to text failed");
-      channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
+      // Past the caps nothing was sent to the provider: the fan reads why; the call goes on.
+      const refusal = spendRefusal(error);
+      if (!refusal) this.log.error({ err: error }, "Speech to text failed");
+      channel.sendJson({ type: "error", message: refusal ?? VOICE_MESSAGES.processFailed });
       return;
     }
     if (signal.aborted) return;
@@ -269,8 +276,9 @@ export class CallConversation {
     } catch (error) {
       if (!signal.aborted) {
         failed = true;
-        this.log.error({ err: error }, "The AI provider failed during a call");
-        channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
+        const refusal = spendRefusal(error);
+        if (!refusal) this.log.error({ err: error }, "The AI provider failed during a call");
+        channel.sendJson({ type: "error", message: refusal ?? VOICE_MESSAGES.processFailed });
       }
     }
     const reply = text.trim();

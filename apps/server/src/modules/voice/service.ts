@@ -11,6 +11,7 @@ import type { ChatMessageRow, UserRow } from "../../db/schema/index.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import type { AttemptCounters } from "../../plugins/rate-limit.ts";
 import type { SessionEnd } from "../auth/session-events.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { type CallTurnStore, DatabaseCallTurns } from "./call-turns.ts";
@@ -24,6 +25,7 @@ import type {
   VoiceRepository,
   VoiceUsageLimits,
 } from "./repository.ts";
+import { cappedEngine, utteranceRate } from "./spend.ts";
 
 /** How late a live call's next minute may be before the sweep takes it for abandoned. */
 export const ABANDONED_GRACE_MS = 30_000;
@@ -226,8 +228,12 @@ export interface VoiceServiceOptions {
   onTurn?: (userId: string) => void;
   /** The account of a session token if it is still valid, else throws (plugins/auth.ts). */
   authenticate(token: string): Promise<UserRow>;
-  /** The daily caps of synthesize and process (provider spend outside a paid call). */
+  /** The daily caps of provider spend (synthesize, process and calls together). */
   usage: VoiceUsageLimits;
+  /** Utterances per user per minute on calls, counted in `counters`. */
+  utterancesPerMinute: number;
+  /** The counters every limit uses (plugins/rate-limit.ts: Redis when set, else memory). */
+  counters: Pick<AttemptCounters, "hit">;
 }
 
 export function createVoiceService(options: VoiceServiceOptions) {
@@ -255,7 +261,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
     if (!access.voiceEnabled) throw new HttpError(403, VOICE_MESSAGES.voiceDisabled);
     if (!access.hasCredits) throw new HttpError(402, VOICE_MESSAGES.insufficientCredits);
   };
-  const spend = async (user: UserRow, amount: UsageAmount) => {
+  const spend = async (user: Pick<UserRow, "id">, amount: UsageAmount) => {
     const allowed = await repository.addDailyUsage(
       user.id,
       new Date(now()).toISOString().slice(0, 10),
@@ -264,6 +270,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
     );
     if (!allowed) throw new HttpError(429, VOICE_MESSAGES.dailyLimit);
   };
+  const utteranceAllowed = utteranceRate(options.counters, options.utterancesPerMinute);
 
   return {
     live,
@@ -337,7 +344,11 @@ export function createVoiceService(options: VoiceServiceOptions) {
       }
       const call = new LiveCall(started.call, socket, session, {
         repository,
-        engine,
+        // Every provider request of the call passes the user's rate and daily caps.
+        engine: cappedEngine(engine, {
+          utterance: () => utteranceAllowed(user.id),
+          daily: (amount) => spend(user, amount),
+        }),
         clock,
         log,
         voiceId,
