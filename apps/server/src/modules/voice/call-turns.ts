@@ -12,8 +12,8 @@ export interface CallTurn extends HistoryMessage {
  * where they live.
  */
 export interface CallTurns {
-  /** The conversation so far, oldest first, as the prompt's history. */
-  history(): Promise<HistoryMessage[]>;
+  /** The conversation so far, oldest first, as the prompt's history (stored ones with their id). */
+  history(): Promise<Array<HistoryMessage & { id?: string }>>;
   /** A final turn: the fan's words once transcribed, the persona's reply once it has been spoken. */
   record(turn: CallTurn): Promise<void>;
 }
@@ -43,7 +43,7 @@ export interface CallTurnStore {
     sender: "user" | "ai";
     content: string;
   }): Promise<unknown>;
-  recentHistory(userId: string, limit: number): Promise<HistoryMessage[]>;
+  recentHistory(userId: string, limit: number): Promise<Array<HistoryMessage & { id: string }>>;
 }
 
 /**
@@ -59,9 +59,10 @@ export class DatabaseCallTurns implements CallTurns {
     private readonly onRecorded: (userId: string) => void = () => {},
   ) {}
 
-  async history(): Promise<HistoryMessage[]> {
+  /** With their ids: recall leaves out what the window already holds. */
+  async history(): Promise<Array<HistoryMessage & { id: string }>> {
     const rows = await this.store.recentHistory(this.call.userId, HISTORY_TURNS);
-    return rows.map((row) => ({ sender: row.sender, content: row.content }));
+    return rows.map((row) => ({ id: row.id, sender: row.sender, content: row.content }));
   }
 
   async record(turn: CallTurn): Promise<void> {

@@ -52,6 +52,7 @@ export const voiceModule = fp<VoiceModuleOptions>(
       clock,
       log: app.log,
       turns: app.chat.callTurnStore,
+      memory: app.memory,
       onTurn: (userId) => app.memory.noteActivity(userId),
       authenticate: (token) => app.authenticateToken(token),
       usage: {

@@ -13,9 +13,10 @@ import { pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { AttemptCounters } from "../../plugins/rate-limit.ts";
 import type { SessionEnd } from "../auth/session-events.ts";
+import type { MemorySource } from "../chat/service.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { type CallTurnStore, DatabaseCallTurns } from "./call-turns.ts";
-import type { VoiceEngine } from "./engine.ts";
+import { rememberingEngine, type VoiceEngine } from "./engine.ts";
 import { CallMeter } from "./metering.ts";
 import { type CallChannel, CallConversation } from "./pipeline.ts";
 import type {
@@ -224,6 +225,8 @@ export interface VoiceServiceOptions {
   turns: CallTurnStore & {
     callTranscript(callId: string): Promise<ChatMessageRow[]>;
   };
+  /** The chat's long-term memory (recall and summary in each reply's prompt). */
+  memory?: Pick<MemorySource, "recall">;
   /** A call turn was stored (memory may refresh the fan's summary). */
   onTurn?: (userId: string) => void;
   /** The account of a session token if it is still valid, else throws (plugins/auth.ts). */
@@ -345,10 +348,13 @@ export function createVoiceService(options: VoiceServiceOptions) {
       const call = new LiveCall(started.call, socket, session, {
         repository,
         // Every provider request of the call passes the user's rate and daily caps.
-        engine: cappedEngine(engine, {
-          utterance: () => utteranceAllowed(user.id),
-          daily: (amount) => spend(user, amount),
-        }),
+        engine: cappedEngine(
+          options.memory ? rememberingEngine(engine, user.id, options.memory, log) : engine,
+          {
+            utterance: () => utteranceAllowed(user.id),
+            daily: (amount) => spend(user, amount),
+          },
+        ),
         clock,
         log,
         voiceId,
