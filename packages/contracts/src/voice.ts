@@ -65,6 +65,8 @@ export const VOICE_MESSAGES = {
   /** Not in the spec: the token query parameter is missing or no longer valid. */
   unauthorized: "Your session has expired. Please log in again.",
   noCall: "No voice call found",
+  /** Not in the spec: the one turn of a call in which no speech was recognised (chat, logs). */
+  nothingHeard: "(Nothing was heard on this call)",
 } as const;
 
 /** The smallest utterance the server reads (spec: audio blobs larger than 1000 bytes). */

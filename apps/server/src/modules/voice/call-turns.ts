@@ -1,3 +1,4 @@
+import { VOICE_MESSAGES } from "@twinline/contracts";
 import type { HistoryMessage } from "../chat/prompt.ts";
 
 /** A turn of a live call, as it is kept: the fan's committed words or the persona's spoken reply. */
@@ -42,6 +43,7 @@ export interface CallTurnStore {
     callId: string;
     sender: "user" | "ai";
     content: string;
+    forgotten?: boolean;
   }): Promise<unknown>;
   recentHistory(userId: string, limit: number): Promise<Array<HistoryMessage & { id: string }>>;
 }
@@ -53,6 +55,8 @@ export interface CallTurnStore {
  * chat and call turns alike. `onRecorded` tells memory the conversation moved on.
  */
 export class DatabaseCallTurns implements CallTurns {
+  private recorded = false;
+
   constructor(
     private readonly store: CallTurnStore,
     private readonly call: { id: string; userId: string },
@@ -74,6 +78,24 @@ export class DatabaseCallTurns implements CallTurns {
       sender: turn.sender,
       content,
     });
+    this.recorded = true;
     this.onRecorded(this.call.userId);
+  }
+
+  /**
+   * The call is over: if nothing of the fan was heard (no speech recognised, or speech not
+   * transcribed offline), one marker turn says so, so the call still shows in the chat and the
+   * admin's chat logs. It is stored forgotten: never in a prompt, recall or summary.
+   */
+  async finish(): Promise<void> {
+    if (this.recorded) return;
+    this.recorded = true;
+    await this.store.addCallTurn({
+      userId: this.call.userId,
+      callId: this.call.id,
+      sender: "user",
+      content: VOICE_MESSAGES.nothingHeard,
+      forgotten: true,
+    });
   }
 }

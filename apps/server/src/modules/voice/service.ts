@@ -81,6 +81,7 @@ export class LiveCall {
   private ending: Promise<VoiceCallRow | undefined> | undefined;
   readonly conversation: CallConversation;
   readonly meter: CallMeter;
+  private readonly turns: DatabaseCallTurns;
   /** The socket carrying the call; undefined while it is dropped and may be resumed. */
   private socket: CallSocket | undefined;
   private cancelGrace: (() => void) | undefined;
@@ -106,11 +107,12 @@ export class LiveCall {
       sendJson: (message: Parameters<CallSocket["sendJson"]>[0]) => this.socket?.sendJson(message),
       sendAudio: (audio: Buffer) => this.socket?.sendAudio(audio),
     };
+    this.turns = new DatabaseCallTurns(deps.turns, row, deps.onTurn);
     this.conversation = new CallConversation(
       deps.engine,
       channel,
       deps.voiceId,
-      new DatabaseCallTurns(deps.turns, row, deps.onTurn),
+      this.turns,
       deps.log,
     );
     this.meter = new CallMeter(row, {
@@ -207,6 +209,11 @@ export class LiveCall {
       this.socket.close(options.code ?? VOICE_CLOSE_CODES.normal);
     }
     await this.conversation.close();
+    try {
+      await this.turns.finish();
+    } catch (error) {
+      this.deps.log.error({ err: error, callId: this.row.id }, "Could not mark a silent call");
+    }
     return row;
   }
 }

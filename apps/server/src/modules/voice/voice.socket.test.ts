@@ -2,6 +2,8 @@ import { Writable } from "node:stream";
 import {
   AUTH_MESSAGES,
   callCost,
+  chatLogsResponseSchema,
+  messagesPageResponseSchema,
   VOICE_CLOSE_CODES,
   VOICE_MESSAGES,
   VOICE_RESUME_GRACE_MS,
@@ -14,7 +16,7 @@ import {
 } from "@twinline/fakes";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../../test/accounts.ts";
+import { adminSession, call } from "../../../test/accounts.ts";
 import type { TestApp } from "../../../test/create-test-app.ts";
 import { balanceOf, signUpWithCredits } from "../../../test/credits.ts";
 import { sentChatCompletions } from "../../../test/fake-providers.ts";
@@ -327,6 +329,52 @@ describe("voice call socket", () => {
     again.socket.close(1000);
     await again.closed;
     expect(await balanceOf(t, session.user.id)).toBe(100 - 2 * RATE);
+  });
+
+  it("calls in which nothing was heard still show in the chat logs and the chat, marked", async () => {
+    const admin = await adminSession(t);
+    const fan = await signUpWithCredits(t, 100);
+    // One call where the only utterance was recognised as nothing (noise), one with no utterance.
+    openai.transcription = "";
+    for (const utterances of [1, 0]) {
+      const client = await connectVoice(origin, fan.token);
+      await client.next("call_started");
+      for (let i = 0; i < utterances; i++) {
+        client.socket.send(UTTERANCE);
+        expect(await client.next("transcription")).toMatchObject({ text: "" });
+      }
+      client.sendJson({ type: "end" });
+      await client.next("call_ended");
+      await client.closed;
+    }
+    openai.transcription = DEFAULT_FAKE_TRANSCRIPTION;
+    const sentBefore = sentChatCompletions(openai).length;
+
+    const logs = await call(t, "GET", "/api/admin/chat-logs", {
+      token: admin.token,
+      query: { channel: "call", search: fan.user.email },
+    });
+    expect(logs.statusCode).toBe(200);
+    const [log] = chatLogsResponseSchema.parse(logs.json()).data;
+    expect(log).toMatchObject({ calls: 2, messageCount: 2 });
+    const messages = await call(t, "GET", `/api/admin/chat-logs/${log?._id}/messages`, {
+      token: admin.token,
+    });
+    const marked = messagesPageResponseSchema.parse(messages.json()).data.messages;
+    expect(marked.map((message) => message.content)).toEqual([
+      VOICE_MESSAGES.nothingHeard,
+      VOICE_MESSAGES.nothingHeard,
+    ]);
+    expect(new Set(marked.map((message) => message.callId)).size).toBe(2);
+
+    // The marker is not the fan's words: no prompt or memory gets it.
+    const chat = await call(t, "POST", "/api/chat/message", {
+      token: fan.token,
+      body: { message: "Are you there?" },
+    });
+    expect(chat.statusCode).toBe(200);
+    expect(sentChatCompletions(openai).length).toBeGreaterThan(sentBefore);
+    expect(JSON.stringify(lastChatMessages())).not.toContain(VOICE_MESSAGES.nothingHeard);
   });
 
   it("refuses a deactivated user, a missing token, low credits and voice turned off", async () => {
