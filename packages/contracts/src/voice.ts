@@ -65,6 +65,8 @@ export const VOICE_MESSAGES = {
   /** Not in the spec: the token query parameter is missing or no longer valid. */
   unauthorized: "Your session has expired. Please log in again.",
   noCall: "No voice call found",
+  /** After the stored text of a reply the fan cut short (barge-in): what was spoken, then this. */
+  interruptedMark: "(interrupted)",
   /** Not in the spec: the one turn of a call in which no speech was recognised (chat, logs). */
   nothingHeard: "(Nothing was heard on this call)",
 } as const;
@@ -139,7 +141,7 @@ export const voiceTranscriptionMessageSchema = z.object({
 
 export const voiceResponseMessageSchema = z.object({
   type: z.literal("response"),
-  /** The persona's whole reply (as far as it went when it was interrupted). */
+  /** The persona's whole reply; when it was interrupted, only the sentences spoken before. */
   text: z.string(),
   replyId: z.string().optional(),
   /** True when the reply was cut short by barge-in. */

@@ -69,9 +69,11 @@ export class DatabaseCallTurns implements CallTurns {
     return rows.map((row) => ({ id: row.id, sender: row.sender, content: row.content }));
   }
 
+  /** An interrupted reply is kept as far as it was spoken, marked "(interrupted)". */
   async record(turn: CallTurn): Promise<void> {
-    const content = turn.content.trim();
-    if (!content) return;
+    const said = turn.content.trim();
+    if (!said) return;
+    const content = turn.interrupted ? `${said} ${VOICE_MESSAGES.interruptedMark}` : said;
     await this.store.addCallTurn({
       userId: this.call.userId,
       callId: this.call.id,

@@ -22,6 +22,8 @@ class SpokenReply {
   private started = false;
   private segments = 0;
   private failed = false;
+  /** The sentences whose audio went out, in order: what the fan heard of the reply. */
+  private readonly spoken: string[] = [];
 
   constructor(
     private readonly replyId: string,
@@ -63,7 +65,13 @@ class SpokenReply {
       }
       this.segments += 1;
       this.channel.sendAudio(spoken.audio);
+      this.spoken.push(sentence);
     });
+  }
+
+  /** What was sent as audio so far (after `finish`: all of it). */
+  spokenText(): string {
+    return this.spoken.join(" ");
   }
 
   /** Waits for every sentence; then audio_complete if any audio went out. */
@@ -281,23 +289,28 @@ export class CallConversation {
         channel.sendJson({ type: "error", message: refusal ?? VOICE_MESSAGES.processFailed });
       }
     }
-    const reply = text.trim();
+    // Cut short (barge-in): the reply is what was spoken of it, known once its speech is done.
+    const cut = signal.aborted;
+    if (cut) await speech.finish();
+    const reply = cut ? speech.spokenText() : text.trim();
     if (reply && !failed) {
       channel.sendJson({
         type: "response",
         text: reply,
         replyId,
-        ...(signal.aborted ? { interrupted: true } : {}),
+        ...(cut ? { interrupted: true } : {}),
       });
     }
-    await speech.finish();
+    if (!cut) await speech.finish();
     // A candidate's words count only once it is committed; a cancelled one left no trace.
     if (!(await turn.committed) || heard.offline) return;
     await this.turns.record({ sender: "user", content: heard.text });
-    if (reply) {
+    // A barge-in after the text was complete still cuts what is kept to what was spoken.
+    const kept = signal.aborted ? speech.spokenText() : reply;
+    if (kept) {
       await this.turns.record({
         sender: "ai",
-        content: reply,
+        content: kept,
         ...(signal.aborted ? { interrupted: true } : {}),
       });
     }

@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import {
   AUTH_MESSAGES,
   callCost,
+  callDetailResponseSchema,
   chatLogsResponseSchema,
   messagesPageResponseSchema,
   VOICE_CLOSE_CODES,
@@ -162,18 +163,19 @@ describe("voice call socket", () => {
       " Fourth one.",
       " Fifth.",
     ];
-    openai.gapMs = 400;
+    openai.gapMs = 1_000;
     const client = await connectVoice(origin, session.token);
-    await client.next("call_started");
+    const { callId } = await client.next("call_started");
     const cutBefore = openai.streamsCutShort;
     client.socket.send(UTTERANCE);
+    // The first sentence is spoken once the second piece shows where it ends.
     await client.next("audio_start");
     client.sendJson({ type: "interrupt" });
     const complete = await client.next("audio_complete");
-    expect(complete.interrupted).toBe(true);
+    expect(complete).toMatchObject({ interrupted: true, segments: 1 });
+    // The text is what was spoken, not what the model had written by then.
     const response = await client.next("response");
-    expect(response.interrupted).toBe(true);
-    expect(response.text.length).toBeLessThan(openai.reply.join("").length);
+    expect(response).toMatchObject({ interrupted: true, text: "First sentence is here." });
     // The provider saw its client go: the LLM stream was aborted, not read to the end.
     await until(() => openai.streamsCutShort !== cutBefore, "the aborted LLM stream");
     expect(openai.streamsCutShort).toBe(cutBefore + 1);
@@ -182,6 +184,19 @@ describe("voice call socket", () => {
     expect(client.audio().length).toBe(framesAtCut);
     client.socket.close(1000);
     await client.closed;
+    // The call's transcript (the chat and call history) keeps what was spoken, marked.
+    let transcript: Array<{ sender: string; content: string }> = [];
+    await until(async () => {
+      const detail = await call(t, "GET", `/api/voice-call/calls/${callId}`, {
+        token: session.token,
+      });
+      transcript = callDetailResponseSchema.parse(detail.json()).transcript;
+      return transcript.length === 2;
+    }, "the call's turns");
+    expect(transcript.map(({ sender, content }) => ({ sender, content }))).toEqual([
+      { sender: "user", content: DEFAULT_FAKE_TRANSCRIPTION },
+      { sender: "ai", content: `First sentence is here. ${VOICE_MESSAGES.interruptedMark}` },
+    ]);
   });
 
   it("credits running out mid-call: a warning before the last minute, then call_ended, the balance exact", async () => {
