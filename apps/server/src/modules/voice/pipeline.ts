@@ -302,16 +302,17 @@ export class CallConversation {
       });
     }
     if (!cut) await speech.finish();
+    // Cut while it was being spoken (not after: the next utterance aborts a finished turn too).
+    const interrupted = signal.aborted;
+    const kept = interrupted ? speech.spokenText() : reply;
     // A candidate's words count only once it is committed; a cancelled one left no trace.
     if (!(await turn.committed) || heard.offline) return;
     await this.turns.record({ sender: "user", content: heard.text });
-    // A barge-in after the text was complete still cuts what is kept to what was spoken.
-    const kept = signal.aborted ? speech.spokenText() : reply;
     if (kept) {
       await this.turns.record({
         sender: "ai",
         content: kept,
-        ...(signal.aborted ? { interrupted: true } : {}),
+        ...(interrupted ? { interrupted: true } : {}),
       });
     }
   }
