@@ -252,6 +252,8 @@ export function createVoiceService(options: VoiceServiceOptions) {
   let closing = false;
   /** This instance's live calls, by user: one per user. */
   const live = new Map<string, LiveCall>();
+  /** Calls of this instance that have begun to end and are not closed yet, by user. */
+  const ending = new Map<string, LiveCall>();
   const now = () => clock.now();
   const checkCredits = async (user: UserRow): Promise<Omit<CheckCreditsResponse, "success">> => {
     const current = await settings.get();
@@ -331,6 +333,10 @@ export function createVoiceService(options: VoiceServiceOptions) {
         return { kind: "open", call: dropped };
       }
       if (user.credits < rate) return insufficient;
+      // A call of the user still closing here (a hang-up, then a redial at once): its record
+      // closes first, so the new call is not refused as a second one.
+      const leaving = ending.get(user.id);
+      if (leaving) await leaving.end("hangup");
       const [started, voiceId] = await Promise.all([
         repository.startCall({
           userId: user.id,
@@ -369,6 +375,13 @@ export function createVoiceService(options: VoiceServiceOptions) {
         ...(options.onTurn ? { onTurn: options.onTurn } : {}),
         onEnded: (ended) => {
           if (live.get(user.id) === ended) live.delete(user.id);
+          ending.set(user.id, ended);
+          // Forgotten once closed (a microtask later, `end` answers the ending under way).
+          queueMicrotask(() => {
+            void ended.end("hangup").finally(() => {
+              if (ending.get(user.id) === ended) ending.delete(user.id);
+            });
+          });
         },
       });
       live.set(user.id, call);
