@@ -71,7 +71,15 @@ const fastClock: Clock = {
   },
 };
 const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), "twinline-bench-voice-"));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+// The bench measures the call's pipeline, not the provider caps: one user says 100+ utterances.
+const config = loadConfig({
+  VOICE_CALL_UTTERANCES_PER_MINUTE: "1000000",
+  VOICE_DAILY_LLM_CALLS: "1000000",
+  VOICE_DAILY_TTS_CHARACTERS: "100000000",
+  ...process.env,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: "silent",
+});
 const app = await buildApp({
   config,
   logger: false,

@@ -57,10 +57,15 @@ export interface Config {
   isProduction: boolean;
 }
 
-/** POST /api/voice-call/synthesize and /process: the operator's provider spend per user. */
+/** The operator's provider spend per user: POST synthesize and process, and the call's socket. */
 export interface VoiceSpendLimits {
   /** Requests per user per minute, each route (VOICE_RATE_LIMIT_PER_MINUTE, default 20). */
   perMinute: number;
+  /**
+   * Utterances (and eager candidates) per user per minute on a live call, each one a
+   * speech-to-text request and perhaps a reply (VOICE_CALL_UTTERANCES_PER_MINUTE, default 60).
+   */
+  callUtterancesPerMinute: number;
   /** Characters synthesized per user per UTC day (VOICE_DAILY_TTS_CHARACTERS, default 20,000). */
   dailySynthesizedCharacters: number;
   /** LLM replies per user per UTC day (VOICE_DAILY_LLM_CALLS, default 200). */
@@ -161,6 +166,7 @@ const envSchema = z.object({
   REDIS_URL: url(["redis:", "rediss:"], "a redis:// or rediss:// URL"),
   TRUST_PROXY: trustProxy,
   VOICE_RATE_LIMIT_PER_MINUTE: count(20),
+  VOICE_CALL_UTTERANCES_PER_MINUTE: count(60),
   VOICE_DAILY_TTS_CHARACTERS: count(20_000),
   VOICE_DAILY_LLM_CALLS: count(200),
   LOG_LEVEL: optional.pipe(
@@ -220,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     voiceSpend: {
       perMinute: e.VOICE_RATE_LIMIT_PER_MINUTE,
+      callUtterancesPerMinute: e.VOICE_CALL_UTTERANCES_PER_MINUTE,
       dailySynthesizedCharacters: e.VOICE_DAILY_TTS_CHARACTERS,
       dailyLlmCalls: e.VOICE_DAILY_LLM_CALLS,
     },

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailOutbox, voiceCalls } from "../src/db/schema/index.ts";
 import { adminSession, call, PASSWORD, signUp } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
-import { balanceOf } from "./credits.ts";
+import { balanceOf, signUpWithCredits } from "./credits.ts";
 import { testDatabaseKind } from "./database-kind.ts";
 import { createManualClock, type ManualClock } from "./manual-clock.ts";
 import { until } from "./until.ts";
@@ -245,21 +245,20 @@ describe.runIf(testDatabaseKind() === "postgres")("two instances on one PostgreS
     await expectEndedBySession(a.t, client, session.user.id);
   });
 
-  it("a call taken over on the other instance closes its old socket without waiting for a minute", async () => {
-    const session = await signUp(a.t);
+  it("a second call on the other instance is refused while the first is live; nothing is charged", async () => {
+    const session = await signUpWithCredits(a.t, 100);
     const first = await connectVoice(a.origin, session.token);
     await first.next("call_started");
     const second = await connectVoice(b.origin, session.token);
-    await second.next("call_started");
-    // Neither clock moves: no minute falls due, so only the notification can end the first.
-    expect(await first.next("call_ended")).toMatchObject({
-      message: VOICE_MESSAGES.replaced,
-      reason: "replaced",
+    expect(await second.next("error")).toEqual({
+      type: "error",
+      message: VOICE_MESSAGES.callInProgress,
     });
-    expect(await first.closed).toBe(VOICE_CLOSE_CODES.normal);
-    expect(a.t.app.voice.live.has(session.user.id)).toBe(false);
-    second.socket.close(1000);
-    await second.closed;
+    expect(await second.closed).toBe(VOICE_CLOSE_CODES.callInProgress);
+    expect(await balanceOf(a.t, session.user.id)).toBe(95);
+    expect(a.t.app.voice.live.has(session.user.id)).toBe(true);
+    first.socket.close(1000);
+    await first.closed;
   });
 
   it("POST /end on the other instance ends the call", async () => {

@@ -1,11 +1,15 @@
 import { VOICE_MESSAGES, VOICE_TEXT_MAX_CHARS } from "@twinline/contracts";
-import type { FakeElevenLabs } from "@twinline/fakes";
+import { type FakeElevenLabs, type FakeOpenAi, makeWavTone } from "@twinline/fakes";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VOICE_STYLE } from "../src/modules/voice/engine.ts";
 import { call, messageOf } from "./accounts.ts";
 import type { TestApp } from "./create-test-app.ts";
 import { balanceOf, signUpWithCredits } from "./credits.ts";
+import { sentChatCompletions } from "./fake-providers.ts";
+import { until } from "./until.ts";
 import { startVoiceTestApp, type VoiceTestApp } from "./voice-app.ts";
+import { connectVoice, type VoiceClient } from "./voice-client.ts";
 
 // Issue 17 item 4: POST synthesize and process spend the operator's provider keys. A free
 // account hammering them is refused (402 without the credits of a minute, 429 past the rate and
@@ -13,10 +17,12 @@ import { startVoiceTestApp, type VoiceTestApp } from "./voice-app.ts";
 const PER_MINUTE = 5;
 const DAILY_CHARACTERS = 3 * VOICE_TEXT_MAX_CHARS;
 const DAILY_LLM_CALLS = 3;
+const CALL_UTTERANCES_PER_MINUTE = 4;
 
 let voice: VoiceTestApp;
 let t: TestApp;
 let elevenlabs: FakeElevenLabs;
+let openai: FakeOpenAi;
 
 beforeAll(async () => {
   voice = await startVoiceTestApp({
@@ -24,9 +30,10 @@ beforeAll(async () => {
       VOICE_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
       VOICE_DAILY_TTS_CHARACTERS: String(DAILY_CHARACTERS),
       VOICE_DAILY_LLM_CALLS: String(DAILY_LLM_CALLS),
+      VOICE_CALL_UTTERANCES_PER_MINUTE: String(CALL_UTTERANCES_PER_MINUTE),
     },
   });
-  ({ t, elevenlabs } = voice);
+  ({ t, elevenlabs, openai } = voice);
 });
 
 afterAll(() => voice?.close());
@@ -120,5 +127,85 @@ describe("provider spend of synthesize and process", () => {
       await t.app.settings.update({ aiProfile: { enableVoiceConversation: true } });
     }
     expect(await balanceOf(t, caller.user.id)).toBe(100);
+  });
+});
+
+// Issue 24 item 1: the call's socket spent the keys without limit (300 utterances in 15 s made
+// 294 speech-to-text and 343 LLM requests). Every provider request of a call passes the same
+// per-user caps: a refused utterance gets an `error` the fan can read, nothing reaches the
+// provider, and the call stays up.
+describe("provider spend of a live call", () => {
+  const UTTERANCE = makeWavTone(1);
+  /** The LLM requests of call replies (not the memory's summary refreshes). */
+  const callReplies = () =>
+    sentChatCompletions(openai).filter((sent) => sent.messages[0]?.content.includes(VOICE_STYLE));
+
+  /** Sends one utterance and answers the message that ended its answer (error or audio_complete). */
+  async function say(client: VoiceClient) {
+    const from = client.received.length;
+    client.socket.send(UTTERANCE);
+    const last = () => {
+      const entry = client.received.at(-1);
+      return client.received.length > from && entry?.kind === "json" ? entry.message : undefined;
+    };
+    await until(
+      () => last()?.type === "audio_complete" || last()?.type === "error",
+      "the utterance's answer",
+    );
+    return last();
+  }
+
+  it("utterances past the rate and replies past the daily cap reach no provider; the call stays up", async () => {
+    const caller = await signUpWithCredits(t, 100);
+    const client = await connectVoice(voice.origin, caller.token);
+    await client.next("call_started");
+    const heard = openai.transcriptionModels.length;
+    const replied = callReplies().length;
+
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await say(client));
+    expect(answers.map((answer) => answer?.type)).toEqual([
+      "audio_complete",
+      "audio_complete",
+      "audio_complete",
+      "error",
+      "error",
+      "error",
+    ]);
+    // The fourth was heard, but today's replies were used up; the rest were not even heard.
+    expect(answers[3]).toEqual({ type: "error", message: VOICE_MESSAGES.dailyLimit });
+    expect(answers[4]).toEqual({ type: "error", message: VOICE_MESSAGES.tooManyRequests });
+    expect(openai.transcriptionModels.length - heard).toBe(CALL_UTTERANCES_PER_MINUTE);
+    expect(callReplies().length - replied).toBe(DAILY_LLM_CALLS);
+
+    // The REST route shares the daily cap: no reply left there either.
+    const rest = await hammer(caller.token, "process", 1);
+    expect(statuses(rest)).toEqual([429]);
+    expect(messageOf(rest[0] as LightMyRequestResponse)).toBe(VOICE_MESSAGES.dailyLimit);
+
+    // Still a live call: it ends when the fan hangs up, one minute charged.
+    client.sendJson({ type: "end" });
+    expect(await client.next("call_ended")).toMatchObject({ message: VOICE_MESSAGES.callEnded });
+    expect(await client.closed).toBe(1000);
+    expect(await balanceOf(t, caller.user.id)).toBe(95);
+  });
+
+  it("a reply's speech past the daily characters is not sent to the voice provider", async () => {
+    const caller = await signUpWithCredits(t, 100);
+    // Today's characters spent through synthesize.
+    expect(statuses(await hammer(caller.token, "synthesize", 3, VOICE_TEXT_MAX_CHARS))).toEqual([
+      200, 200, 200,
+    ]);
+    const spoken = elevenlabs.speech.length;
+    const client = await connectVoice(voice.origin, caller.token);
+    await client.next("call_started");
+    expect(await say(client)).toEqual({ type: "error", message: VOICE_MESSAGES.dailyLimit });
+    expect(client.audio()).toEqual([]);
+    expect(
+      client.received.some((entry) => entry.kind === "json" && entry.message.type === "response"),
+    ).toBe(true);
+    expect(elevenlabs.speech.length).toBe(spoken);
+    client.sendJson({ type: "end" });
+    expect(await client.next("call_ended")).toMatchObject({ message: VOICE_MESSAGES.callEnded });
   });
 });

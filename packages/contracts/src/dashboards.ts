@@ -42,6 +42,8 @@ export const userDashboardMetricsSchema = z.object({
     total: z.number().int(),
     /** Seconds. */
     totalDuration: z.number().int(),
+    /** Minutes billed: each call's started minutes (a call of 20 s bills one). */
+    minutesBilled: z.number().int(),
     lastCallDate: z.string().nullable(),
   }),
   messages: z.object({

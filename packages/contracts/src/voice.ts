@@ -54,7 +54,9 @@ export const VOICE_MESSAGES = {
   callEnded: "Call ended",
   /** `call_ended` to a socket whose call was taken over by a newer socket of the same user. */
   replaced: "The call continued on another connection",
-  /** Not in the spec: POST synthesize or process too often (per user, per minute). */
+  /** Not in the spec: the refusal of a second call while the fan's call is live (one per fan). */
+  callInProgress: "You already have a voice call in progress. End it before starting another one.",
+  /** Not in the spec: POST synthesize or process, or utterances on a call, too often (per user, per minute). */
   tooManyRequests: "Too many requests. Please wait a minute and try again.",
   /** Not in the spec: a user's daily cap on synthesize or process is reached. */
   dailyLimit: "You have reached today's limit for voice replies. Please try again tomorrow.",
@@ -68,6 +70,10 @@ export const VOICE_MESSAGES = {
   /** Not in the spec: the token query parameter is missing or no longer valid. */
   unauthorized: "Your session has expired. Please log in again.",
   noCall: "No voice call found",
+  /** After the stored text of a reply the fan cut short (barge-in): what was spoken, then this. */
+  interruptedMark: "(interrupted)",
+  /** Not in the spec: the one turn of a call in which no speech was recognised (chat, logs). */
+  nothingHeard: "(Nothing was heard on this call)",
 } as const;
 
 /** The smallest utterance the server reads (spec: audio blobs larger than 1000 bytes). */
@@ -92,6 +98,8 @@ export const VOICE_CLOSE_CODES = {
   insufficientCredits: 4402,
   /** enableVoiceConversation is off (site or AI profile). */
   voiceDisabled: 4403,
+  /** The fan already has a live call (here or on another instance); nothing was charged. */
+  callInProgress: 4409,
   /**
    * Mid-call: the session that opened the call ended (logout, password change or reset,
    * deactivation); `call_ended` (reason `session`) comes first. The same code as unauthorized.
@@ -103,7 +111,7 @@ export const VOICE_CLOSE_CODES = {
    */
   notResumable: 4404,
   /** The socket a resumed call left (the client reconnected before the server saw it drop). */
-  resumedElsewhere: 4409,
+  resumedElsewhere: 4410,
 } as const;
 
 /** How long a dropped call waits for its user to reconnect (the same call and minute go on). */
@@ -145,7 +153,7 @@ export const voiceTranscriptionMessageSchema = z.object({
 
 export const voiceResponseMessageSchema = z.object({
   type: z.literal("response"),
-  /** The persona's whole reply (as far as it went when it was interrupted). */
+  /** The persona's whole reply; when it was interrupted, only the sentences spoken before. */
   text: z.string(),
   replyId: z.string().optional(),
   /** True when the reply was cut short by barge-in. */

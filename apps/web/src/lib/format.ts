@@ -58,14 +58,22 @@ export function formatTime(value: DateInput, empty = "—"): string {
   return date ? timeFormat.format(date) : empty;
 }
 
-/** Durations as the spec shows them: under 60 s in seconds ("45s"), else "2h 5m" or "7m". */
-export function formatDuration(seconds: number | null | undefined): string {
+/**
+ * Durations as the spec shows them: under 60 s in seconds ("45s"), else "2h 5m" or "7m";
+ * `withSeconds` keeps the seconds beyond the minute ("1m 23s"), where the exact time matters.
+ */
+export function formatDuration(
+  seconds: number | null | undefined,
+  options: { withSeconds?: boolean } = {},
+): string {
   const total =
     typeof seconds === "number" && Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds)) : 0;
   if (total < 60) return `${total}s`;
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
-  return hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m`;
+  const rest = total % 60;
+  const tail = options.withSeconds && rest > 0 ? ` ${rest}s` : "";
+  return hours > 0 ? `${hours}h ${minutes}m${tail}` : `${minutes}m${tail}`;
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();

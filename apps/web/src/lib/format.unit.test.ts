@@ -30,6 +30,18 @@ describe("formatDuration: under 60 s in seconds, else Xh Ym or Ym", () => {
   });
 });
 
+describe("formatDuration with seconds: the exact time (the overview's talk time)", () => {
+  it.each([
+    [42, "42s"],
+    [60, "1m"],
+    [83, "1m 23s"],
+    [3599, "59m 59s"],
+    [3 * 3600 + 5 * 60 + 9, "3h 5m 9s"],
+  ])("%s s reads %s", (seconds, expected) => {
+    expect(formatDuration(seconds, { withSeconds: true })).toBe(expected);
+  });
+});
+
 describe("formatMoney: major units, two decimals, thousands separators", () => {
   it.each([
     [9.99, "USD", "$9.99"],

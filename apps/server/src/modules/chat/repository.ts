@@ -283,8 +283,11 @@ export function createChatRepository(db: Database) {
       callId: string;
       sender: "user" | "ai";
       content: string;
+      /** Shown in the chat and the logs, never in a prompt or memory (a call's marker). */
+      forgotten?: boolean;
     }): Promise<ChatMessageRow> {
       const { userId, callId, sender, content } = input;
+      const forgotten = input.forgotten ?? false;
       const result = await run<Record<string, unknown>>(sql`
         with target as (
           select id from ${conversations} where user_id = ${userId}
@@ -305,8 +308,8 @@ export function createChatRepository(db: Database) {
           returning id, last_message_at as at
         ),
         c as (select id, at from moved union all select id, at from created)
-        insert into ${chatMessages} (conversation_id, user_id, sender, content, created_at, call_id)
-        select c.id, ${userId}, ${sender}, ${content}, c.at, ${callId} from c
+        insert into ${chatMessages} (conversation_id, user_id, sender, content, created_at, call_id, forgotten)
+        select c.id, ${userId}, ${sender}, ${content}, c.at, ${callId}, ${forgotten} from c
         returning id, conversation_id, user_id, sender, content, call_id, to_json(created_at) #>> '{}' as created_at`);
       return toMessageRow(result.rows[0]);
     },

@@ -360,6 +360,8 @@ describe("GET /api/users/dashboard-metrics", () => {
     expect(data.calls).toEqual({
       total: 2,
       totalDuration: 185,
+      // 125 s bills three started minutes, 60 s one: four, though 185 s is barely over three.
+      minutesBilled: 4,
       lastCallDate: "2026-03-14T10:00:00.000Z",
     });
     expect(data.creditUsage.total).toBe(16);

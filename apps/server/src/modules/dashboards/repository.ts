@@ -31,6 +31,8 @@ export interface UserActivityRow {
   lastMessageAt: Date | null;
   calls: number;
   callSeconds: number;
+  /** Each call's started minutes, summed: what the calls were billed. */
+  minutesBilled: number;
   lastCallAt: Date | null;
 }
 
@@ -101,6 +103,7 @@ export function createDashboardsRepository(db: Database) {
         last_message_at: unknown;
         calls: number;
         call_seconds: number;
+        minutes_billed: number;
         last_call_at: unknown;
       }>(sql`
         select
@@ -111,6 +114,7 @@ export function createDashboardsRepository(db: Database) {
           calls.*
         from (select count(*)::int as calls,
             coalesce(sum(${voiceCalls.durationSeconds}), 0)::int as call_seconds,
+            coalesce(sum(${voiceCalls.minutesCharged}), 0)::int as minutes_billed,
             max(${voiceCalls.startedAt}) as last_call_at
           from ${voiceCalls} where ${voiceCalls.userId} = ${userId}) as calls`);
       const row = rows[0];
@@ -119,6 +123,7 @@ export function createDashboardsRepository(db: Database) {
         lastMessageAt: toDate(row?.last_message_at),
         calls: Number(row?.calls ?? 0),
         callSeconds: Number(row?.call_seconds ?? 0),
+        minutesBilled: Number(row?.minutes_billed ?? 0),
         lastCallAt: toDate(row?.last_call_at),
       };
     },

@@ -62,6 +62,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
         calls: {
           total: activity.calls,
           totalDuration: activity.callSeconds,
+          minutesBilled: activity.minutesBilled,
           lastCallDate: iso(activity.lastCallAt),
         },
         messages: { total: usage.total, remaining: usage.remaining },

@@ -1,3 +1,4 @@
+import { VOICE_MESSAGES } from "@twinline/contracts";
 import type { HistoryMessage } from "../chat/prompt.ts";
 
 /** A turn of a live call, as it is kept: the fan's committed words or the persona's spoken reply. */
@@ -12,8 +13,8 @@ export interface CallTurn extends HistoryMessage {
  * where they live.
  */
 export interface CallTurns {
-  /** The conversation so far, oldest first, as the prompt's history. */
-  history(): Promise<HistoryMessage[]>;
+  /** The conversation so far, oldest first, as the prompt's history (stored ones with their id). */
+  history(): Promise<Array<HistoryMessage & { id?: string }>>;
   /** A final turn: the fan's words once transcribed, the persona's reply once it has been spoken. */
   record(turn: CallTurn): Promise<void>;
 }
@@ -42,8 +43,9 @@ export interface CallTurnStore {
     callId: string;
     sender: "user" | "ai";
     content: string;
+    forgotten?: boolean;
   }): Promise<unknown>;
-  recentHistory(userId: string, limit: number): Promise<HistoryMessage[]>;
+  recentHistory(userId: string, limit: number): Promise<Array<HistoryMessage & { id: string }>>;
 }
 
 /**
@@ -53,26 +55,49 @@ export interface CallTurnStore {
  * chat and call turns alike. `onRecorded` tells memory the conversation moved on.
  */
 export class DatabaseCallTurns implements CallTurns {
+  private recorded = false;
+
   constructor(
     private readonly store: CallTurnStore,
     private readonly call: { id: string; userId: string },
     private readonly onRecorded: (userId: string) => void = () => {},
   ) {}
 
-  async history(): Promise<HistoryMessage[]> {
+  /** With their ids: recall leaves out what the window already holds. */
+  async history(): Promise<Array<HistoryMessage & { id: string }>> {
     const rows = await this.store.recentHistory(this.call.userId, HISTORY_TURNS);
-    return rows.map((row) => ({ sender: row.sender, content: row.content }));
+    return rows.map((row) => ({ id: row.id, sender: row.sender, content: row.content }));
   }
 
+  /** An interrupted reply is kept as far as it was spoken, marked "(interrupted)". */
   async record(turn: CallTurn): Promise<void> {
-    const content = turn.content.trim();
-    if (!content) return;
+    const said = turn.content.trim();
+    if (!said) return;
+    const content = turn.interrupted ? `${said} ${VOICE_MESSAGES.interruptedMark}` : said;
     await this.store.addCallTurn({
       userId: this.call.userId,
       callId: this.call.id,
       sender: turn.sender,
       content,
     });
+    this.recorded = true;
     this.onRecorded(this.call.userId);
+  }
+
+  /**
+   * The call is over: if nothing of the fan was heard (no speech recognised, or speech not
+   * transcribed offline), one marker turn says so, so the call still shows in the chat and the
+   * admin's chat logs. It is stored forgotten: never in a prompt, recall or summary.
+   */
+  async finish(): Promise<void> {
+    if (this.recorded) return;
+    this.recorded = true;
+    await this.store.addCallTurn({
+      userId: this.call.userId,
+      callId: this.call.id,
+      sender: "user",
+      content: VOICE_MESSAGES.nothingHeard,
+      forgotten: true,
+    });
   }
 }

@@ -4,7 +4,7 @@ import type { Transcription } from "../../providers/stt/index.ts";
 import { labelAiGenerated } from "../../providers/tts/ai-label.ts";
 import type { SynthesizedAudio } from "../../providers/tts/index.ts";
 import { buildChatRequest, type HistoryMessage, PASSAGE_LIMIT } from "../chat/prompt.ts";
-import type { PersonaSource } from "../chat/service.ts";
+import type { MemorySource, PersonaSource } from "../chat/service.ts";
 import type { SettingsService } from "../settings/service.ts";
 
 /** Spoken replies are short: a call is a conversation, not an essay. */
@@ -67,11 +67,12 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
       return { ...(await stt.transcribe({ audio, signal })), punctuated: stt.mode === "openai" };
     },
 
-    /** The reply's text as the LLM streams it. */
+    /** The reply's text as the LLM streams it; `memory`: what the persona recalls of the fan. */
     async *streamReply(
       message: string,
       history: HistoryMessage[],
       signal: AbortSignal,
+      memory?: FanMemory,
     ): AsyncGenerator<string> {
       const [current, systemPrompt, passages] = await Promise.all([
         settings.get(),
@@ -82,6 +83,7 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
         personaName: current.aiProfile.name,
         systemPrompt: [systemPrompt.trim(), VOICE_STYLE].filter(Boolean).join("\n\n"),
         passages,
+        memory,
         history,
         message,
       });
@@ -116,3 +118,33 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
 }
 
 export type VoiceEngine = ReturnType<typeof createVoiceEngine>;
+
+/** What the persona remembers of a fan for one message (MemorySource.recall's answer). */
+export type FanMemory = Awaited<ReturnType<MemorySource["recall"]>>;
+
+/**
+ * The engine of one fan's call with the chat's long-term memory: each reply's prompt gets the
+ * fan's summary and their own earlier words matching the message (the history window left out),
+ * as a chat reply does (docs/decisions/0044-memory-and-prompt-budget.md). Recall trouble costs
+ * the memory, not the reply.
+ */
+export function rememberingEngine(
+  engine: VoiceEngine,
+  userId: string,
+  memory: Pick<MemorySource, "recall">,
+  log: FastifyBaseLogger,
+): VoiceEngine {
+  return {
+    ...engine,
+    async *streamReply(message, history: Array<HistoryMessage & { id?: string }>, signal) {
+      const window = history.flatMap((entry) => (entry.id ? [entry.id] : []));
+      let recalled: FanMemory | undefined;
+      try {
+        recalled = await memory.recall(userId, message, window);
+      } catch (error) {
+        log.warn({ err: error }, "Recall failed; the call answers without memory");
+      }
+      yield* engine.streamReply(message, history, signal, recalled);
+    },
+  };
+}

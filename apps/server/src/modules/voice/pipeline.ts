@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { CallTurns } from "./call-turns.ts";
 import { offlineSpokenReply, type VoiceEngine } from "./engine.ts";
 import { SentenceSplitter } from "./sentences.ts";
+import { spendRefusal } from "./spend.ts";
 import { isUnfinished } from "./unfinished.ts";
 
 /** Where a call's messages go (the socket). */
@@ -22,6 +23,8 @@ class SpokenReply {
   private started = false;
   private segments = 0;
   private failed = false;
+  /** The sentences whose audio went out, in order: what the fan heard of the reply. */
+  private readonly spoken: string[] = [];
 
   constructor(
     private readonly replyId: string,
@@ -42,9 +45,13 @@ class SpokenReply {
         spoken = await job;
       } catch (error) {
         if (this.signal.aborted) return;
-        this.log.error({ err: error }, "Speech synthesis failed");
+        const refusal = spendRefusal(error);
+        if (!refusal) this.log.error({ err: error }, "Speech synthesis failed");
         if (!this.failed)
-          this.channel.sendJson({ type: "error", message: VOICE_MESSAGES.synthesizeFailed });
+          this.channel.sendJson({
+            type: "error",
+            message: refusal ?? VOICE_MESSAGES.synthesizeFailed,
+          });
         this.failed = true;
         return;
       }
@@ -59,7 +66,13 @@ class SpokenReply {
       }
       this.segments += 1;
       this.channel.sendAudio(spoken.audio);
+      this.spoken.push(sentence);
     });
+  }
+
+  /** What was sent as audio so far (after `finish`: all of it). */
+  spokenText(): string {
+    return this.spoken.join(" ");
   }
 
   /** Waits for every sentence; then audio_complete if any audio went out. */
@@ -293,8 +306,14 @@ export class CallConversation {
     }
   }
 
-  /** What the fan said; "failed" when STT failed (logged), undefined when the turn was dropped. */
-  private async transcribe(audio: Buffer, turn: Turn): Promise<Heard | "failed" | undefined> {
+  /**
+   * What the fan said; `{ failed }` with the fan's message when STT failed (logged) or was past
+   * the caps (nothing sent to the provider), undefined when the turn was dropped.
+   */
+  private async transcribe(
+    audio: Buffer,
+    turn: Turn,
+  ): Promise<Heard | { failed: string } | undefined> {
     const { signal } = turn.controller;
     try {
       const heard = await this.engine.transcribe(audio, signal);
@@ -303,22 +322,24 @@ export class CallConversation {
       return heard;
     } catch (error) {
       if (signal.aborted) return undefined;
-      this.log.error({ err: error }, "Speech to text failed");
+      const refusal = spendRefusal(error);
+      if (!refusal) this.log.error({ err: error }, "Speech to text failed");
       this.heard(turn, false);
-      return "failed";
+      return { failed: refusal ?? VOICE_MESSAGES.processFailed };
     }
   }
 
   private async respond(
-    transcription: Promise<Heard | "failed" | undefined>,
+    transcription: Promise<Heard | { failed: string } | undefined>,
     turn: Turn,
   ): Promise<void> {
     const { signal } = turn.controller;
     const channel = turn.channel;
     const heard = await transcription;
     if (signal.aborted || heard === undefined) return;
-    if (heard === "failed") {
-      channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
+    if ("failed" in heard) {
+      // Past the caps nothing was sent to the provider: the fan reads why; the call goes on.
+      channel.sendJson({ type: "error", message: heard.failed });
       return;
     }
     channel.sendJson({
@@ -353,29 +374,36 @@ export class CallConversation {
     } catch (error) {
       if (!signal.aborted) {
         failed = true;
-        this.log.error({ err: error }, "The AI provider failed during a call");
-        channel.sendJson({ type: "error", message: VOICE_MESSAGES.processFailed });
+        const refusal = spendRefusal(error);
+        if (!refusal) this.log.error({ err: error }, "The AI provider failed during a call");
+        channel.sendJson({ type: "error", message: refusal ?? VOICE_MESSAGES.processFailed });
       }
     }
-    const reply = text.trim();
+    // Cut short (barge-in): the reply is what was spoken of it, known once its speech is done.
+    const cut = signal.aborted;
+    if (cut) await speech.finish();
+    const reply = cut ? speech.spokenText() : text.trim();
     if (reply && !failed) {
       channel.sendJson({
         type: "response",
         text: reply,
         replyId,
-        ...(signal.aborted ? { interrupted: true } : {}),
+        ...(cut ? { interrupted: true } : {}),
       });
     }
-    await speech.finish();
+    if (!cut) await speech.finish();
+    // Cut while it was being spoken (not after: the next utterance aborts a finished turn too).
+    const interrupted = signal.aborted;
+    const kept = interrupted ? speech.spokenText() : reply;
     // A candidate's words count only once it is committed and not continued; a cancelled one
     // left no trace.
     if (!(await turn.committed) || !(await turn.final) || heard.offline) return;
     await this.turns.record({ sender: "user", content: heard.text });
-    if (reply) {
+    if (kept) {
       await this.turns.record({
         sender: "ai",
-        content: reply,
-        ...(signal.aborted ? { interrupted: true } : {}),
+        content: kept,
+        ...(interrupted ? { interrupted: true } : {}),
       });
     }
   }

@@ -21,7 +21,7 @@ declare module "fastify" {
 export interface VoiceModuleOptions {
   /** The metering's clock (tests move a manual one); default the system clock. */
   clock?: Clock;
-  /** Provider spend outside a paid call (config.ts voiceSpend). */
+  /** Provider spend per user, REST and calls (config.ts voiceSpend). */
   spend: VoiceSpendLimits;
 }
 
@@ -52,12 +52,15 @@ export const voiceModule = fp<VoiceModuleOptions>(
       clock,
       log: app.log,
       turns: app.chat.callTurnStore,
+      memory: app.memory,
       onTurn: (userId) => app.memory.noteActivity(userId),
       authenticate: (token) => app.authenticateToken(token),
       usage: {
         synthesizedCharacters: options.spend.dailySynthesizedCharacters,
         llmCalls: options.spend.dailyLlmCalls,
       },
+      utterancesPerMinute: options.spend.callUtterancesPerMinute,
+      counters: app.attemptCounters,
     });
     app.decorate("voice", voice);
 

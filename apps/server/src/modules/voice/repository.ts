@@ -1,6 +1,5 @@
 import { and, count, desc, eq, isNull, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
 import {
   type VoiceCallEndReason,
   type VoiceCallRow,
@@ -23,7 +22,9 @@ export type UsageAmount = Partial<VoiceUsageLimits>;
 export const minuteSourceKey = (callId: string, minute: number) => `call:${callId}:${minute}`;
 
 export type StartOutcome =
-  | { kind: "started"; call: VoiceCallRow; balance: number; replaced: VoiceCallRow[] }
+  | { kind: "started"; call: VoiceCallRow; balance: number }
+  /** The user has an open call already (one live call per fan); nothing was written. */
+  | { kind: "busy" }
   | { kind: "insufficient"; balance: number };
 
 export type ChargeOutcome =
@@ -70,70 +71,70 @@ export function createVoiceRepository(db: Database) {
       .where(and(isNull(voiceCalls.endedAt), where))
       .returning();
 
-  /** One attempt of startCall (see there). */
-  const startOnce = async (input: {
-    userId: string;
-    startedAt: Date;
-    creditsPerMinute: number;
-  }): Promise<StartOutcome> => {
-    try {
-      return await db.transaction(async (tx) => {
-        const replaced = await close(
-          eq(voiceCalls.userId, input.userId),
-          "replaced",
-          input.startedAt,
-          undefined,
-          tx,
-        );
-        const [call] = await tx
-          .insert(voiceCalls)
-          .values({
-            userId: input.userId,
-            startedAt: input.startedAt,
-            creditsPerMinute: input.creditsPerMinute,
-            minutesCharged: 1,
-            creditsConsumed: input.creditsPerMinute,
-            durationSeconds: 0,
-          })
-          .returning();
-        if (!call) throw new Error("The call was not inserted");
-        const { balance } = await applyCreditMovement(tx, {
-          userId: input.userId,
-          kind: "call_minute",
-          amount: -input.creditsPerMinute,
-          sourceKey: minuteSourceKey(call.id, 0),
-          metadata: { callId: call.id, minute: 0 },
-        });
-        return { kind: "started" as const, call, balance, replaced };
-      });
-    } catch (error) {
-      if (error instanceof InsufficientCreditsError) {
-        return { kind: "insufficient", balance: error.balance };
-      }
-      throw error;
-    }
-  };
+  /**
+   * Closes the user's open call if its paid time ended more than `graceMs` ago: a stopped server
+   * left it behind (the rule of closeAbandoned), and it must not keep the fan from calling.
+   */
+  const closeAbandonedOf = (userId: string, now: Date, graceMs: number, executor: Database) =>
+    executor
+      .update(voiceCalls)
+      .set({
+        endedAt: sql`${voiceCalls.startedAt} + ${voiceCalls.minutesCharged} * interval '60 seconds'`,
+        durationSeconds: sql`${voiceCalls.minutesCharged} * 60`,
+        endReason: "server",
+      })
+      .where(
+        and(
+          eq(voiceCalls.userId, userId),
+          isNull(voiceCalls.endedAt),
+          sql`${voiceCalls.startedAt} + ${voiceCalls.minutesCharged} * interval '60 seconds' < ${new Date(now.getTime() - graceMs).toISOString()}::timestamptz`,
+        ),
+      );
 
   return {
     /**
-     * A new call and its first minute, in one transaction: the user's open call, if any, is
-     * closed first (one live call per user; the newer connection wins), then the call is
-     * inserted and its minute 0 charged. Fewer credits than a minute: nothing is written.
+     * A new call and its first minute, in one transaction, unless the user has an open call:
+     * the partial unique index voice_calls_one_open_per_user decides (on every instance), and a
+     * start that meets it inserts nothing and charges nothing. Starts at once wait on each
+     * other's insert there: exactly one is started. Fewer credits than a minute: nothing is
+     * written. An open call a stopped server left behind (`abandonedGraceMs`) is closed first.
      */
     async startCall(input: {
       userId: string;
       startedAt: Date;
       creditsPerMinute: number;
+      abandonedGraceMs: number;
     }): Promise<StartOutcome> {
-      // Two starts of one user at once: the second meets the one-open-call index and tries
-      // again, closing the first as replaced.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return await startOnce(input);
-        } catch (error) {
-          if (attempt < 2 && isUniqueViolation(error)) continue;
-          throw error;
+      try {
+        return await db.transaction(async (tx) => {
+          await closeAbandonedOf(input.userId, input.startedAt, input.abandonedGraceMs, tx);
+          const [call] = await tx
+            .insert(voiceCalls)
+            .values({
+              userId: input.userId,
+              startedAt: input.startedAt,
+              creditsPerMinute: input.creditsPerMinute,
+              minutesCharged: 1,
+              creditsConsumed: input.creditsPerMinute,
+              durationSeconds: 0,
+            })
+            .onConflictDoNothing({ target: voiceCalls.userId, where: sql`ended_at is null` })
+            .returning();
+          if (!call) return { kind: "busy" as const };
+          const { balance } = await applyCreditMovement(tx, {
+            userId: input.userId,
+            kind: "call_minute",
+            amount: -input.creditsPerMinute,
+            sourceKey: minuteSourceKey(call.id, 0),
+            metadata: { callId: call.id, minute: 0 },
+          });
+          return { kind: "started" as const, call, balance };
+        });
+      } catch (error) {
+        if (error instanceof InsufficientCreditsError) {
+          return { kind: "insufficient", balance: error.balance };
         }
+        throw error;
       }
     },
 

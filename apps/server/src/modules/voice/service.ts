@@ -11,10 +11,12 @@ import type { ChatMessageRow, UserRow } from "../../db/schema/index.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import type { AttemptCounters } from "../../plugins/rate-limit.ts";
 import type { SessionEnd } from "../auth/session-events.ts";
+import type { MemorySource } from "../chat/service.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { type CallTurnStore, DatabaseCallTurns } from "./call-turns.ts";
-import type { VoiceEngine } from "./engine.ts";
+import { rememberingEngine, type VoiceEngine } from "./engine.ts";
 import { CallMeter } from "./metering.ts";
 import { type CallChannel, CallConversation } from "./pipeline.ts";
 import type {
@@ -24,6 +26,7 @@ import type {
   VoiceRepository,
   VoiceUsageLimits,
 } from "./repository.ts";
+import { cappedEngine, utteranceRate } from "./spend.ts";
 
 /** How late a live call's next minute may be before the sweep takes it for abandoned. */
 export const ABANDONED_GRACE_MS = 30_000;
@@ -78,6 +81,7 @@ export class LiveCall {
   private ending: Promise<VoiceCallRow | undefined> | undefined;
   readonly conversation: CallConversation;
   readonly meter: CallMeter;
+  private readonly turns: DatabaseCallTurns;
   /** The socket carrying the call; undefined while it is dropped and may be resumed. */
   private socket: CallSocket | undefined;
   private cancelGrace: (() => void) | undefined;
@@ -103,11 +107,12 @@ export class LiveCall {
       sendJson: (message: Parameters<CallSocket["sendJson"]>[0]) => this.socket?.sendJson(message),
       sendAudio: (audio: Buffer) => this.socket?.sendAudio(audio),
     };
+    this.turns = new DatabaseCallTurns(deps.turns, row, deps.onTurn);
     this.conversation = new CallConversation(
       deps.engine,
       channel,
       deps.voiceId,
-      new DatabaseCallTurns(deps.turns, row, deps.onTurn),
+      this.turns,
       deps.log,
     );
     this.meter = new CallMeter(row, {
@@ -213,6 +218,11 @@ export class LiveCall {
       this.socket.close(options.code ?? VOICE_CLOSE_CODES.normal);
     }
     await this.conversation.close();
+    try {
+      await this.turns.finish();
+    } catch (error) {
+      this.deps.log.error({ err: error, callId: this.row.id }, "Could not mark a silent call");
+    }
     return row;
   }
 }
@@ -231,12 +241,18 @@ export interface VoiceServiceOptions {
   turns: CallTurnStore & {
     callTranscript(callId: string): Promise<ChatMessageRow[]>;
   };
+  /** The chat's long-term memory (recall and summary in each reply's prompt). */
+  memory?: Pick<MemorySource, "recall">;
   /** A call turn was stored (memory may refresh the fan's summary). */
   onTurn?: (userId: string) => void;
   /** The account of a session token if it is still valid, else throws (plugins/auth.ts). */
   authenticate(token: string): Promise<UserRow>;
-  /** The daily caps of synthesize and process (provider spend outside a paid call). */
+  /** The daily caps of provider spend (synthesize, process and calls together). */
   usage: VoiceUsageLimits;
+  /** Utterances per user per minute on calls, counted in `counters`. */
+  utterancesPerMinute: number;
+  /** The counters every limit uses (plugins/rate-limit.ts: Redis when set, else memory). */
+  counters: Pick<AttemptCounters, "hit">;
 }
 
 export function createVoiceService(options: VoiceServiceOptions) {
@@ -245,6 +261,8 @@ export function createVoiceService(options: VoiceServiceOptions) {
   let closing = false;
   /** This instance's live calls, by user: one per user. */
   const live = new Map<string, LiveCall>();
+  /** Calls of this instance that have begun to end and are not closed yet, by user. */
+  const ending = new Map<string, LiveCall>();
   const now = () => clock.now();
   const checkCredits = async (user: UserRow): Promise<Omit<CheckCreditsResponse, "success">> => {
     const current = await settings.get();
@@ -264,7 +282,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
     if (!access.voiceEnabled) throw new HttpError(403, VOICE_MESSAGES.voiceDisabled);
     if (!access.hasCredits) throw new HttpError(402, VOICE_MESSAGES.insufficientCredits);
   };
-  const spend = async (user: UserRow, amount: UsageAmount) => {
+  const spend = async (user: Pick<UserRow, "id">, amount: UsageAmount) => {
     const allowed = await repository.addDailyUsage(
       user.id,
       new Date(now()).toISOString().slice(0, 10),
@@ -273,6 +291,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
     );
     if (!allowed) throw new HttpError(429, VOICE_MESSAGES.dailyLimit);
   };
+  const utteranceAllowed = utteranceRate(options.counters, options.utterancesPerMinute);
 
   return {
     live,
@@ -280,11 +299,12 @@ export function createVoiceService(options: VoiceServiceOptions) {
     checkCredits,
 
     /**
-     * Starts a call for `user` on `socket`: refused when voice is off or the credits do not
-     * pay a minute; else the first minute is charged, an older call of the user is ended
-     * (the newer connection wins), and metering starts.
+     * Starts a call for `user` on `socket`: refused when voice is off, the credits do not pay a
+     * minute, or the user has a live call already (one per fan, decided by the database, so on
+     * every instance; nothing is charged); else the first minute is charged and metering starts.
+     * A socket of the user's dropped call on this instance takes that call up again; `resume`,
+     * a reconnecting client's call id: that call goes on, or nothing starts.
      */
-    /** `resume`: a reconnecting client's call id; that call goes on, or nothing starts. */
     async open(
       user: UserRow,
       socket: CallSocket,
@@ -341,22 +361,26 @@ export function createVoiceService(options: VoiceServiceOptions) {
         return { kind: "open", call: dropped };
       }
       if (user.credits < rate) return insufficient;
+      // A call of the user still closing here (a hang-up, then a redial at once): its record
+      // closes first, so the new call is not refused as a second one.
+      const leaving = ending.get(user.id);
+      if (leaving) await leaving.end("hangup");
       const [started, voiceId] = await Promise.all([
         repository.startCall({
           userId: user.id,
           startedAt: new Date(now()),
           creditsPerMinute: rate,
+          abandonedGraceMs: ABANDONED_GRACE_MS,
         }),
         repository.voiceId(),
       ]);
       if (started.kind === "insufficient") return insufficient;
-      const previous = live.get(user.id);
-      if (previous && started.replaced.some((row) => row.id === previous.row.id)) {
-        void previous.end("replaced", {
-          message: VOICE_MESSAGES.replaced,
-          reason: "replaced",
-          closedInDatabase: true,
-        });
+      if (started.kind === "busy") {
+        return {
+          kind: "refused",
+          message: VOICE_MESSAGES.callInProgress,
+          code: VOICE_CLOSE_CODES.callInProgress,
+        };
       }
       if (closing) {
         await repository.closeCall(started.call.id, "server", new Date(now()));
@@ -364,7 +388,14 @@ export function createVoiceService(options: VoiceServiceOptions) {
       }
       const call = new LiveCall(started.call, socket, session, {
         repository,
-        engine,
+        // Every provider request of the call passes the user's rate and daily caps.
+        engine: cappedEngine(
+          options.memory ? rememberingEngine(engine, user.id, options.memory, log) : engine,
+          {
+            utterance: () => utteranceAllowed(user.id),
+            daily: (amount) => spend(user, amount),
+          },
+        ),
         clock,
         log,
         voiceId,
@@ -372,6 +403,13 @@ export function createVoiceService(options: VoiceServiceOptions) {
         ...(options.onTurn ? { onTurn: options.onTurn } : {}),
         onEnded: (ended) => {
           if (live.get(user.id) === ended) live.delete(user.id);
+          ending.set(user.id, ended);
+          // Forgotten once closed (a microtask later, `end` answers the ending under way).
+          queueMicrotask(() => {
+            void ended.end("hangup").finally(() => {
+              if (ending.get(user.id) === ended) ending.delete(user.id);
+            });
+          });
         },
       });
       live.set(user.id, call);

@@ -48,7 +48,7 @@ function toBuffer(data: unknown): Buffer {
 /**
  * The live call's socket (docs/decisions/0021-voice-call.md): authenticated by the session token
  * in the query exactly as requireUser checks a Bearer header (a deactivated account or an ended
- * token is refused), one live call per user (a newer socket takes over), then binary utterances
+ * token is refused), one live call per user (another socket is refused, 4409), then binary utterances
  * in and the reply's JSON messages and audio out.
  */
 export const voiceSocketRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> = async (

@@ -1,6 +1,10 @@
+import { Writable } from "node:stream";
 import {
   AUTH_MESSAGES,
   callCost,
+  callDetailResponseSchema,
+  chatLogsResponseSchema,
+  messagesPageResponseSchema,
   VOICE_CLOSE_CODES,
   VOICE_MESSAGES,
   VOICE_RESUME_GRACE_MS,
@@ -13,7 +17,7 @@ import {
 } from "@twinline/fakes";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../../test/accounts.ts";
+import { adminSession, call } from "../../../test/accounts.ts";
 import type { TestApp } from "../../../test/create-test-app.ts";
 import { balanceOf, signUpWithCredits } from "../../../test/credits.ts";
 import { sentChatCompletions } from "../../../test/fake-providers.ts";
@@ -42,10 +46,23 @@ let origin: string;
 let openai: FakeOpenAi;
 let elevenlabs: FakeElevenLabs;
 let clock: ManualClock;
+/** What the app logged at error level or worse (a 1011's duplicate-key error would be here). */
+const loggedErrors: string[] = [];
 
 beforeAll(async () => {
   clock = createManualClock();
-  voice = await startVoiceTestApp({ voiceClock: clock });
+  voice = await startVoiceTestApp({
+    voiceClock: clock,
+    logger: {
+      level: "error",
+      stream: new Writable({
+        write(chunk, _encoding, done) {
+          loggedErrors.push(String(chunk));
+          done();
+        },
+      }),
+    },
+  });
   ({ t, origin, openai, elevenlabs } = voice);
 });
 
@@ -151,18 +168,19 @@ describe("voice call socket", () => {
       " Fourth one.",
       " Fifth.",
     ];
-    openai.gapMs = 400;
+    openai.gapMs = 1_000;
     const client = await connectVoice(origin, session.token);
-    await client.next("call_started");
+    const { callId } = await client.next("call_started");
     const cutBefore = openai.streamsCutShort;
     client.socket.send(UTTERANCE);
+    // The first sentence is spoken once the second piece shows where it ends.
     await client.next("audio_start");
     client.sendJson({ type: "interrupt" });
     const complete = await client.next("audio_complete");
-    expect(complete.interrupted).toBe(true);
+    expect(complete).toMatchObject({ interrupted: true, segments: 1 });
+    // The text is what was spoken, not what the model had written by then.
     const response = await client.next("response");
-    expect(response.interrupted).toBe(true);
-    expect(response.text.length).toBeLessThan(openai.reply.join("").length);
+    expect(response).toMatchObject({ interrupted: true, text: "First sentence is here." });
     // The provider saw its client go: the LLM stream was aborted, not read to the end.
     await until(() => openai.streamsCutShort !== cutBefore, "the aborted LLM stream");
     expect(openai.streamsCutShort).toBe(cutBefore + 1);
@@ -171,6 +189,19 @@ describe("voice call socket", () => {
     expect(client.audio().length).toBe(framesAtCut);
     client.socket.close(1000);
     await client.closed;
+    // The call's transcript (the chat and call history) keeps what was spoken, marked.
+    let transcript: Array<{ sender: string; content: string }> = [];
+    await until(async () => {
+      const detail = await call(t, "GET", `/api/voice-call/calls/${callId}`, {
+        token: session.token,
+      });
+      transcript = callDetailResponseSchema.parse(detail.json()).transcript;
+      return transcript.length === 2;
+    }, "the call's turns");
+    expect(transcript.map(({ sender, content }) => ({ sender, content }))).toEqual([
+      { sender: "user", content: DEFAULT_FAKE_TRANSCRIPTION },
+      { sender: "ai", content: `First sentence is here. ${VOICE_MESSAGES.interruptedMark}` },
+    ]);
   });
 
   it("credits running out mid-call: a warning before the last minute, then call_ended, the balance exact", async () => {
@@ -271,18 +302,95 @@ describe("voice call socket", () => {
     expect(await balanceOf(t, session.user.id)).toBe(95);
   });
 
-  it("one live call per user: a second socket takes over and the first hears call_ended", async () => {
+  it("one live call per fan: sockets opened at once start exactly one call and charge one minute", async () => {
     const session = await signUpWithCredits(t, 100);
-    const first = await connectVoice(origin, session.token);
-    await first.next("call_started");
-    const second = await connectVoice(origin, session.token);
-    await second.next("call_started");
-    expect(await first.next("call_ended")).toMatchObject({ reason: "replaced" });
-    expect(await first.closed).toBe(1000);
+    const errorsBefore = loggedErrors.length;
+    const clients = await Promise.all(
+      Array.from({ length: 12 }, () => connectVoice(origin, session.token)),
+    );
+    const outcomes = await Promise.all(
+      clients.map(async (client) => {
+        const code = await Promise.race([client.closed, client.next("call_started").then(() => 0)]);
+        return { client, code };
+      }),
+    );
+    const started = outcomes.filter((outcome) => outcome.code === 0);
+    const refused = outcomes.filter((outcome) => outcome.code !== 0);
+    expect(started).toHaveLength(1);
+    expect(refused.map((outcome) => outcome.code)).toEqual(
+      Array(11).fill(VOICE_CLOSE_CODES.callInProgress),
+    );
+    for (const { client } of refused) {
+      expect(await client.next("error")).toEqual({
+        type: "error",
+        message: VOICE_MESSAGES.callInProgress,
+      });
+    }
+    expect(await balanceOf(t, session.user.id)).toBe(100 - RATE);
     const rows = await callRows(session.user.id);
-    expect(rows.filter((row) => row.endedAt === null)).toHaveLength(1);
-    second.socket.close(1000);
-    await second.closed;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ minutesCharged: 1, endedAt: null });
+    expect(loggedErrors.slice(errorsBefore)).toEqual([]);
+
+    // A later socket is refused too while the call is live; the live call goes on untouched.
+    const later = await connectVoice(origin, session.token);
+    expect(await later.next("error")).toMatchObject({ message: VOICE_MESSAGES.callInProgress });
+    expect(await later.closed).toBe(VOICE_CLOSE_CODES.callInProgress);
+    const live = started[0]?.client;
+    live?.socket.close(1000);
+    await live?.closed;
+    // Once it has ended, the fan can call again at once (the redial waits for the record).
+    const again = await connectVoice(origin, session.token);
+    await again.next("call_started");
+    again.socket.close(1000);
+    await again.closed;
+    expect(await balanceOf(t, session.user.id)).toBe(100 - 2 * RATE);
+  });
+
+  it("calls in which nothing was heard still show in the chat logs and the chat, marked", async () => {
+    const admin = await adminSession(t);
+    const fan = await signUpWithCredits(t, 100);
+    // One call where the only utterance was recognised as nothing (noise), one with no utterance.
+    openai.transcription = "";
+    for (const utterances of [1, 0]) {
+      const client = await connectVoice(origin, fan.token);
+      await client.next("call_started");
+      for (let i = 0; i < utterances; i++) {
+        client.socket.send(UTTERANCE);
+        expect(await client.next("transcription")).toMatchObject({ text: "" });
+      }
+      client.sendJson({ type: "end" });
+      await client.next("call_ended");
+      await client.closed;
+    }
+    openai.transcription = DEFAULT_FAKE_TRANSCRIPTION;
+    const sentBefore = sentChatCompletions(openai).length;
+
+    const logs = await call(t, "GET", "/api/admin/chat-logs", {
+      token: admin.token,
+      query: { channel: "call", search: fan.user.email },
+    });
+    expect(logs.statusCode).toBe(200);
+    const [log] = chatLogsResponseSchema.parse(logs.json()).data;
+    expect(log).toMatchObject({ calls: 2, messageCount: 2 });
+    const messages = await call(t, "GET", `/api/admin/chat-logs/${log?._id}/messages`, {
+      token: admin.token,
+    });
+    const marked = messagesPageResponseSchema.parse(messages.json()).data.messages;
+    expect(marked.map((message) => message.content)).toEqual([
+      VOICE_MESSAGES.nothingHeard,
+      VOICE_MESSAGES.nothingHeard,
+    ]);
+    expect(new Set(marked.map((message) => message.callId)).size).toBe(2);
+
+    // The marker is not the fan's words: no prompt or memory gets it.
+    const chat = await call(t, "POST", "/api/chat/message", {
+      token: fan.token,
+      body: { message: "Are you there?" },
+    });
+    expect(chat.statusCode).toBe(200);
+    expect(sentChatCompletions(openai).length).toBeGreaterThan(sentBefore);
+    expect(JSON.stringify(lastChatMessages())).not.toContain(VOICE_MESSAGES.nothingHeard);
   });
 
   it("refuses a deactivated user, a missing token, low credits and voice turned off", async () => {

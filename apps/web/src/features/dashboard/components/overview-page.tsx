@@ -26,6 +26,16 @@ export const OVERVIEW_TEXT = {
   refreshFailedText: "Could not refresh your data. Please try again.",
 } as const;
 
+/**
+ * The calls card's line: the exact talk time ("1m 23s") and the minutes billed, which count each
+ * call's started minutes and so may be more (issue 24: 83 s over three calls bills three).
+ */
+export function talkTime(calls: { totalDuration: number; minutesBilled: number }): string {
+  const time = `Total talk time: ${formatDuration(calls.totalDuration, { withSeconds: true })}`;
+  if (calls.minutesBilled === 0) return time;
+  return `${time} · ${calls.minutesBilled} ${calls.minutesBilled === 1 ? "minute" : "minutes"} billed`;
+}
+
 function StatCard({
   title,
   icon: Icon,
@@ -185,7 +195,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
           tone="bg-sky-100 text-sky-700 dark:bg-sky-500/15 dark:text-sky-300"
           loading={loading}
           value={data ? data.calls.total.toLocaleString() : "—"}
-          detail={data ? `Total talk time: ${formatDuration(data.calls.totalDuration)}` : null}
+          detail={data ? talkTime(data.calls) : null}
         />
         <StatCard
           testId="card-messages"

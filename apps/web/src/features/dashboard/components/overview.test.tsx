@@ -18,7 +18,12 @@ function metrics(patch: Partial<UserDashboardMetrics> = {}): UserDashboardMetric
       createdAt: "2025-01-01T00:00:00.000Z",
       subscription: { status: "inactive", planName: null, endDate: null },
     },
-    calls: { total: 3, totalDuration: 200, lastCallDate: "2025-02-01T10:00:00.000Z" },
+    calls: {
+      total: 3,
+      totalDuration: 83,
+      minutesBilled: 3,
+      lastCallDate: "2025-02-01T10:00:00.000Z",
+    },
     messages: { total: 42, remaining: 4 },
     creditUsage: {
       total: 15,
@@ -69,7 +74,10 @@ describe("user overview /dashboard", () => {
       expect(within(calls).queryByText("3")).toBeNull();
       release?.();
       await waitFor(() => expect(within(calls).getByText("3")).toBeInTheDocument());
-      expect(within(calls).getByText("Total talk time: 3m")).toBeInTheDocument();
+      // Issue 24: 83 s over three calls read "1m" while three started minutes were billed.
+      expect(
+        within(calls).getByText("Total talk time: 1m 23s · 3 minutes billed"),
+      ).toBeInTheDocument();
       const messages = screen.getByTestId("card-messages");
       expect(within(messages).getByText("42")).toBeInTheDocument();
       expect(within(messages).getByText("4 free messages remaining today")).toBeInTheDocument();
@@ -112,7 +120,7 @@ describe("user overview /dashboard", () => {
               createdAt: "2025-01-01T00:00:00.000Z",
               subscription: { status: "active", planName: "Gold", endDate: null },
             },
-            calls: { total: 0, totalDuration: 0, lastCallDate: null },
+            calls: { total: 0, totalDuration: 0, minutesBilled: 0, lastCallDate: null },
             messages: { total: 0, remaining: "unlimited" },
             creditUsage: { total: 0, recent: [], daily: [] },
             lastActivity: null,
@@ -146,7 +154,7 @@ describe("user overview /dashboard", () => {
                 endDate: "2099-01-01T00:00:00.000Z",
               },
             },
-            calls: { total: 0, totalDuration: 0, lastCallDate: null },
+            calls: { total: 0, totalDuration: 0, minutesBilled: 0, lastCallDate: null },
             messages: { total: 0, remaining: "unlimited" },
             creditUsage: { total: 0, recent: [], daily: [] },
             lastActivity: null,

@@ -191,6 +191,7 @@ const REFUSALS = new Set<number>([
   VOICE_CLOSE_CODES.unauthorized,
   VOICE_CLOSE_CODES.insufficientCredits,
   VOICE_CLOSE_CODES.voiceDisabled,
+  VOICE_CLOSE_CODES.callInProgress,
 ]);
 /** Closes after which the call is not taken up again: it ended, or another socket carries it. */
 const NOT_RESUMED = new Set<number>([

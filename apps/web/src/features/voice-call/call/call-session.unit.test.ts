@@ -1,3 +1,4 @@
+import { VOICE_CLOSE_CODES, VOICE_MESSAGES } from "@twinline/contracts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CALL_TEXT } from "../messages";
 import {
@@ -233,6 +234,22 @@ describe("call session: connecting", () => {
       error: "Insufficient credits for voice call",
     });
     expect(t.deps.notifyError).not.toHaveBeenCalled();
+  });
+
+  it("a call already in progress elsewhere is a refusal: shown, not retried", async () => {
+    const t = setup();
+    const started = t.session.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.socket().open();
+    t.socket().serverSends({ type: "error", message: VOICE_MESSAGES.callInProgress });
+    t.socket().serverCloses(VOICE_CLOSE_CODES.callInProgress);
+    await started;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(t.sockets).toHaveLength(1);
+    expect(t.session.getState()).toMatchObject({
+      status: "error",
+      error: VOICE_MESSAGES.callInProgress,
+    });
   });
 
   it("hanging up while connecting stops trying", async () => {
