@@ -6,8 +6,6 @@ import { dateRange } from "../../lib/date-range.ts";
 import { pageOffset, pagination } from "../../lib/paging.ts";
 import { containsPattern, isUuid, startsWithPattern } from "../../lib/search.ts";
 
-export type NewAuditEntry = typeof adminAuditLog.$inferInsert;
-
 function toEntry(row: AdminAuditLogRow): AuditEntry {
   return {
     _id: row.id,
@@ -26,10 +24,6 @@ function toEntry(row: AdminAuditLogRow): AuditEntry {
 
 export function createAuditRepository(db: Database) {
   return {
-    async insert(entry: NewAuditEntry): Promise<void> {
-      await db.insert(adminAuditLog).values(entry);
-    },
-
     /** Newest first; filters by admin (id or part of the e-mail), action, target and dates. */
     async list(query: AuditLogQuery) {
       const conditions: SQL[] = [

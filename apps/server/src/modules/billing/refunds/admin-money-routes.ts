@@ -14,10 +14,10 @@ import { and, desc, eq, gt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Database } from "../../../db/client.ts";
 import { payments, type UserRow, users } from "../../../db/schema/index.ts";
-import { toMajor } from "../../../lib/money.ts";
-import { currentUser } from "../../../plugins/auth.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
+import { auditActionOf } from "../../audit/actions.ts";
+import { auditActorOf, writeAuditEntry } from "../../audit/in-transaction.ts";
 import { auditNote } from "../../audit/plugin.ts";
 import { adjustCredits } from "../../credits/adjustments.ts";
 import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
@@ -65,20 +65,10 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
       },
     },
     async (request) => {
-      const [before] = await db.select().from(payments).where(eq(payments.id, request.params.id));
-      if (!before) throw new HttpError(404, MONEY_TOOLS_MESSAGES.paymentNotFound);
-      auditNote(request, {
-        before: {
-          status: before.status,
-          amount: toMajor(before.amountMinor),
-          refundedAmount: toMajor(before.refundedMinor),
-          currency: before.currency,
-          userId: before.userId,
-          reason: request.body.reason,
-        },
-      });
+      // Settling the refund writes its audit entry in the same transaction (refunds-ledger.ts).
+      auditNote(request, { recorded: true });
       const data = await refunds.refundPayment(
-        currentUser(request),
+        auditActorOf(request),
         request.params.id,
         request.body,
       );
@@ -101,13 +91,28 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
     async (request) => {
       const user = await userOf(request.params.userId);
       const { delta, reason, requestId } = request.body;
-      auditNote(request, { before: { credits: user.credits, delta, reason } });
-      const data = await adjustCredits(db, {
-        adminId: currentUser(request).id,
-        userId: user.id,
-        delta,
-        reason,
-        ...(requestId ? { requestId } : {}),
+      // The movement and its audit entry commit together, or neither does.
+      auditNote(request, { recorded: true });
+      const actor = auditActorOf(request);
+      const data = await db.transaction(async (tx) => {
+        const adjusted = await adjustCredits(tx, {
+          adminId: actor.adminId ?? "",
+          userId: user.id,
+          delta,
+          reason,
+          ...(requestId ? { requestId } : {}),
+        });
+        if (adjusted.applied) {
+          const change = auditActionOf(request.method, request.routeOptions.url ?? "");
+          await writeAuditEntry(tx, actor, {
+            action: change?.action ?? "user.credits_adjust",
+            targetType: change?.targetType ?? "user",
+            targetId: user.id,
+            before: { credits: adjusted.balance - delta, delta, reason },
+            after: adjusted,
+          });
+        }
+        return adjusted;
       });
       return { success: true as const, message: MONEY_TOOLS_MESSAGES.adjusted, data };
     },
@@ -166,7 +171,7 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
             amountMinor,
             reason: `Unused part of the period: ${reason}`,
             kind: "admin",
-            adminId: currentUser(request).id,
+            actor: auditActorOf(request),
             sourceKey: `cancel-unused:${row.id}`,
           });
           refund = toPaymentRefund(claimed);

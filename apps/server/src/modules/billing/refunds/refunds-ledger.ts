@@ -10,6 +10,7 @@ import {
 } from "../../../db/schema/index.ts";
 import { toMajor } from "../../../lib/money.ts";
 import type { ChargeInfo, DisputeInfo } from "../../../providers/payments/index.ts";
+import { type AuditActor, systemActor, writeAuditEntry } from "../../audit/in-transaction.ts";
 import { applyCreditMovement } from "../../credits/ledger.ts";
 
 /**
@@ -128,7 +129,63 @@ export async function settleRefund(
     })
     .where(eq(paymentRefunds.id, refund.id))
     .returning();
+  if (settled) await auditSettledRefund(tx, payment, settled, refundedAfter, refundedInFull);
   return settled ?? refund;
+}
+
+/** A claim's metadata key for who asked for it (the admin's request), kept for its audit entry. */
+export const AUDIT_ACTOR_KEY = "auditActor";
+
+/** Who the audit log names for a refund: the admin who asked, else the system's origin. */
+async function actorOfRefund(tx: Database, refund: PaymentRefundRow): Promise<AuditActor> {
+  const kept = refund.metadata[AUDIT_ACTOR_KEY] as AuditActor | undefined;
+  if (kept) return kept;
+  if (refund.adminId) {
+    // A claim written before its actor was kept: the admin is known, the request is not.
+    const [admin] = await tx
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, refund.adminId));
+    return {
+      adminId: refund.adminId,
+      adminEmail: admin?.email ?? "",
+      ip: "",
+      method: "POST",
+      path: `/api/admin/payments/${refund.paymentId}/refund`,
+    };
+  }
+  return systemActor(`refund:${refund.kind}`);
+}
+
+/**
+ * The audit entry of a settled refund, in the settling transaction (DESIGN.md, money rules), so
+ * a refund finished by the webhook or the sweep after a crash has its entry, exactly once (a
+ * settled claim is never settled again).
+ */
+async function auditSettledRefund(
+  tx: Database,
+  payment: PaymentRow,
+  refund: PaymentRefundRow,
+  refundedAfter: number,
+  refundedInFull: boolean,
+): Promise<void> {
+  const shown = (status: PaymentRow["status"], refundedMinor: number) => ({
+    status,
+    amount: toMajor(payment.amountMinor),
+    refundedAmount: toMajor(refundedMinor),
+    currency: payment.currency,
+    userId: payment.userId,
+  });
+  await writeAuditEntry(tx, await actorOfRefund(tx, refund), {
+    action: refund.kind === "dispute" ? "payment.dispute" : "payment.refund",
+    targetType: "payment",
+    targetId: payment.id,
+    before: { ...shown(payment.status, payment.refundedMinor), reason: refund.reason },
+    after: {
+      payment: shown(refundedInFull ? "refunded" : payment.status, refundedAfter),
+      refund: toPaymentRefund(refund),
+    },
+  });
 }
 
 /** A refund claim of a payment: what every kind of claim (admin, provider, dispute) holds. */
