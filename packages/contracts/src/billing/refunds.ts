@@ -75,7 +75,13 @@ export const adminRefundRequestSchema = z.object({
 });
 export type AdminRefundRequest = z.infer<typeof adminRefundRequestSchema>;
 
-export const REFUND_KINDS = ["admin", "provider", "dispute", "duplicate_subscription"] as const;
+export const REFUND_KINDS = [
+  "admin",
+  "provider",
+  "dispute",
+  "duplicate_subscription",
+  "failed_payment",
+] as const;
 
 export const paymentRefundSchema = z.object({
   _id: z.string(),

@@ -158,7 +158,7 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
               gt(payments.amountMinor, 0),
             ),
           )
-          .orderBy(desc(payments.transactionDate))
+          .orderBy(desc(payments.transactionDate), desc(payments.seq))
           .limit(1);
         const total = row.currentPeriodEnd.getTime() - row.currentPeriodStart.getTime();
         const left = Math.max(0, row.currentPeriodEnd.getTime() - now.getTime());

@@ -118,11 +118,6 @@ export function withRefundAction<
           render: (row: T) => (
             <span className="inline-flex items-center gap-2">
               {column.render ? column.render(row) : row.status}
-              {row.refundedAmount > 0 && row.status !== "refunded" ? (
-                <span className="text-xs text-stone-500 dark:text-stone-400">
-                  {formatMoney(row.refundedAmount, row.currency)} refunded
-                </span>
-              ) : null}
               {row.status === "success" && row.refundedAmount < row.amount ? (
                 <button
                   type="button"

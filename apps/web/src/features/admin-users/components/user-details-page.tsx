@@ -53,7 +53,9 @@ const creditColumns: TransactionColumn<CreditTransactionRow>[] = [
   {
     label: "Status",
     sortBy: "status",
-    render: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+    render: (r) => (
+      <TransactionStatusBadge status={r.status} reason={r.failureReason} payment={r} />
+    ),
   },
   { label: "Transaction ID", sortBy: "transactionId", render: (r) => r.transactionId ?? "N/A" },
 ];
@@ -65,7 +67,9 @@ const subscriptionColumns: TransactionColumn<SubscriptionTransactionRow>[] = [
   {
     label: "Status",
     sortBy: "status",
-    render: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+    render: (r) => (
+      <TransactionStatusBadge status={r.status} reason={r.failureReason} payment={r} />
+    ),
   },
   { label: "Transaction ID", sortBy: "transactionId", render: (r) => r.transactionId ?? "N/A" },
 ];

@@ -1,0 +1,43 @@
+ALTER TYPE "public"."refund_kind" ADD VALUE 'failed_payment';--> statement-breakpoint
+DROP INDEX "payments_kind_date_idx";--> statement-breakpoint
+DROP INDEX "payments_kind_status_date_idx";--> statement-breakpoint
+DROP INDEX "payments_kind_amount_idx";--> statement-breakpoint
+DROP INDEX "payments_kind_credits_idx";--> statement-breakpoint
+DROP INDEX "payments_kind_item_idx";--> statement-breakpoint
+DROP INDEX "payments_kind_payment_id_idx";--> statement-breakpoint
+DROP INDEX "payments_user_date_idx";--> statement-breakpoint
+ALTER TABLE "payments" ADD COLUMN "seq" bigint NOT NULL GENERATED ALWAYS AS IDENTITY (sequence name "payments_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1);--> statement-breakpoint
+CREATE INDEX "payments_kind_date_seq_idx" ON "payments" USING btree ("kind","transaction_date","seq");--> statement-breakpoint
+CREATE INDEX "payments_kind_status_date_seq_idx" ON "payments" USING btree ("kind","status","transaction_date","seq");--> statement-breakpoint
+CREATE INDEX "payments_kind_amount_seq_idx" ON "payments" USING btree ("kind","amount_minor","seq");--> statement-breakpoint
+CREATE INDEX "payments_kind_credits_seq_idx" ON "payments" USING btree ("kind","credits","seq");--> statement-breakpoint
+CREATE INDEX "payments_kind_item_seq_idx" ON "payments" USING btree ("kind","item_name","seq");--> statement-breakpoint
+CREATE INDEX "payments_kind_payment_id_seq_idx" ON "payments" USING btree ("kind","stripe_payment_id","seq");--> statement-breakpoint
+CREATE INDEX "payments_user_date_seq_idx" ON "payments" USING btree ("user_id","transaction_date","seq");--> statement-breakpoint
+-- Hand-written (drizzle cannot express triggers): revenue net of refunds (issue 24, item 2).
+-- A payment counts what it kept: its amount less what was given back (refunded_minor), on its
+-- own transaction day; a payment refunded in whole counts nothing. The update trigger of 0011
+-- now also runs when refunded_minor changes (a refund grows it).
+CREATE OR REPLACE FUNCTION "payments_rollup_rows"("p" "payments", "sign" int)
+RETURNS TABLE ("day" date, "currency" "billing_currency", "credits_minor" bigint, "subscription_minor" bigint)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT "utc_day"(("p")."transaction_date"), ("p")."currency",
+    "sign" * CASE WHEN ("p")."kind" = 'credits' THEN ("p")."amount_minor" - ("p")."refunded_minor" ELSE 0 END::bigint,
+    "sign" * CASE WHEN ("p")."kind" = 'subscription' THEN ("p")."amount_minor" - ("p")."refunded_minor" ELSE 0 END::bigint
+  WHERE ("p")."status" IN ('success', 'refunded')
+$$;--> statement-breakpoint
+DROP TRIGGER "payments_rollup_update" ON "payments";--> statement-breakpoint
+CREATE TRIGGER "payments_rollup_update" AFTER UPDATE OF "kind", "status", "currency", "amount_minor", "refunded_minor", "transaction_date" ON "payments"
+  FOR EACH ROW WHEN (
+    OLD."kind" IS DISTINCT FROM NEW."kind" OR OLD."status" IS DISTINCT FROM NEW."status"
+    OR OLD."currency" IS DISTINCT FROM NEW."currency" OR OLD."amount_minor" IS DISTINCT FROM NEW."amount_minor"
+    OR OLD."refunded_minor" IS DISTINCT FROM NEW."refunded_minor"
+    OR OLD."transaction_date" IS DISTINCT FROM NEW."transaction_date"
+  ) EXECUTE FUNCTION "payments_rollup_update"();--> statement-breakpoint
+-- The kept revenue, counted again from the payments once.
+DELETE FROM "revenue_days";--> statement-breakpoint
+INSERT INTO "revenue_days" ("day", "currency", "slot", "credits_minor", "subscription_minor")
+  SELECT "utc_day"("transaction_date"), "currency", 0,
+    coalesce(sum("amount_minor" - "refunded_minor") FILTER (WHERE "kind" = 'credits'), 0),
+    coalesce(sum("amount_minor" - "refunded_minor") FILTER (WHERE "kind" = 'subscription'), 0)
+  FROM "payments" WHERE "status" IN ('success', 'refunded') GROUP BY 1, 2;
