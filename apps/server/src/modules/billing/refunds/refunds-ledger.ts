@@ -44,6 +44,17 @@ export async function lockPayment(tx: Database, paymentId: string): Promise<Paym
   return row ?? null;
 }
 
+/**
+ * Whether a payment took money that may be given back: a successful one (or one refunded in
+ * part), or a failed one the provider charged anyway (a wrong amount, decision 0036: its
+ * `metadata.charged`). A declined card took nothing.
+ */
+export function tookMoney(payment: PaymentRow): boolean {
+  if (payment.status === "success" || payment.status === "refunded") return true;
+  const charged = payment.metadata.charged as { amountMinor?: unknown } | undefined;
+  return payment.status === "failed" && Number(charged?.amountMinor ?? 0) > 0;
+}
+
 /** Money of the payment not yet given back nor claimed by a refund in flight. */
 export async function refundableMinor(tx: Database, payment: PaymentRow): Promise<number> {
   const [pending] = await tx
@@ -83,10 +94,13 @@ export async function settleRefund(
     })
     .from(paymentRefunds)
     .where(and(eq(paymentRefunds.paymentId, payment.id), eq(paymentRefunds.status, "succeeded")));
+  // A failed payment granted nothing: nothing to take back.
   const target =
-    refundedAfter >= payment.amountMinor || payment.amountMinor === 0
-      ? payment.credits
-      : Math.floor((payment.credits * refundedAfter) / payment.amountMinor);
+    payment.status === "failed"
+      ? 0
+      : refundedAfter >= payment.amountMinor || payment.amountMinor === 0
+        ? payment.credits
+        : Math.floor((payment.credits * refundedAfter) / payment.amountMinor);
   const owed = Math.max(0, target - Number(earlier?.total ?? 0));
 
   let taken = 0;

@@ -27,6 +27,7 @@ import {
   refundableMinor,
   refundClaim,
   settleRefund,
+  tookMoney,
   toPaymentRefund,
 } from "./refunds-ledger.ts";
 
@@ -149,9 +150,7 @@ export function createRefundsService(options: RefundsServiceOptions) {
       if (earlier) {
         return { claim: earlier, providerPaymentId: payment.stripePaymentId ?? "", replay: true };
       }
-      if (payment.status !== "success" && payment.status !== "refunded") {
-        throw new HttpError(409, MONEY_TOOLS_MESSAGES.notRefundable);
-      }
+      if (!tookMoney(payment)) throw new HttpError(409, MONEY_TOOLS_MESSAGES.notRefundable);
       if (!payment.stripePaymentId) {
         throw new HttpError(409, MONEY_TOOLS_MESSAGES.noProviderPayment);
       }
@@ -168,7 +167,8 @@ export function createRefundsService(options: RefundsServiceOptions) {
         .insert(paymentRefunds)
         .values(
           refundClaim(payment, {
-            kind: input.kind,
+            // A failed payment that took money has a kind of its own (decision 0036).
+            kind: payment.status === "failed" ? "failed_payment" : input.kind,
             amountMinor,
             reason: input.reason,
             sourceKey: input.sourceKey,
