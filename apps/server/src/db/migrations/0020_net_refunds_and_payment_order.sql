@@ -41,3 +41,51 @@ INSERT INTO "revenue_days" ("day", "currency", "slot", "credits_minor", "subscri
     coalesce(sum("amount_minor" - "refunded_minor") FILTER (WHERE "kind" = 'credits'), 0),
     coalesce(sum("amount_minor" - "refunded_minor") FILTER (WHERE "kind" = 'subscription'), 0)
   FROM "payments" WHERE "status" IN ('success', 'refunded') GROUP BY 1, 2;
+--> statement-breakpoint
+-- Hand-written: credits USED are usage, not take-backs (issue 24, item 5). A refund or an
+-- admin's take-back lowers the balance but is not credits spent on the twin; usage is the call
+-- minutes (chat messages are free within the daily limit and have no ledger movement).
+CREATE OR REPLACE FUNCTION "users_figures_recount"("user_ids" uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE "only" text := CASE WHEN "user_ids" IS NULL THEN 'true' ELSE '"user_id" = ANY($1)' END;
+BEGIN
+  EXECUTE format($q$
+  UPDATE "users" "u" SET
+    "interaction_micros" = coalesce("c"."micros", 0) + coalesce("v"."seconds", 0) * 1000000,
+    "last_message_at" = "c"."last_at", "last_call_at" = "v"."last_at",
+    "credits_used" = coalesce("s"."credits", 0)
+  FROM (SELECT "id" FROM "users" WHERE %2$s) "ids"
+  LEFT JOIN (
+    SELECT "user_id", sum("chat_gap_micros"("prev", "created_at"))
+        + 30000000 * count(*) FILTER (WHERE "sender" = 'user') AS "micros",
+      max("created_at") AS "last_at"
+    FROM (
+      SELECT "user_id", "sender", "created_at",
+        lag("created_at") OVER (PARTITION BY "user_id" ORDER BY "created_at", "seq") AS "prev"
+      FROM "chat_messages" WHERE %1$s
+    ) "m" GROUP BY "user_id"
+  ) "c" ON "c"."user_id" = "ids"."id"
+  LEFT JOIN (
+    SELECT "user_id", sum("duration_seconds") AS "seconds", max(coalesce("ended_at", "started_at")) AS "last_at"
+    FROM "voice_calls" WHERE %1$s GROUP BY "user_id"
+  ) "v" ON "v"."user_id" = "ids"."id"
+  LEFT JOIN (
+    SELECT "user_id", sum(-"amount") AS "credits"
+    FROM "credit_ledger" WHERE "amount" < 0 AND "kind" = 'call_minute' AND %1$s GROUP BY "user_id"
+  ) "s" ON "s"."user_id" = "ids"."id"
+  WHERE "u"."id" = "ids"."id"
+  $q$, "only", replace("only", '"user_id"', '"id"')) USING "user_ids";
+END $$;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION "credit_ledger_figures"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'DELETE' THEN
+    PERFORM "users_credits_add"((SELECT jsonb_agg(jsonb_build_object('user_id', "user_id", 'credits', -"amount"))
+      FROM "new_rows" WHERE "amount" < 0 AND "kind" = 'call_minute'));
+  END IF;
+  IF TG_OP <> 'INSERT' THEN
+    PERFORM "users_credits_add"((SELECT jsonb_agg(jsonb_build_object('user_id', "user_id", 'credits', "amount"))
+      FROM "old_rows" WHERE "amount" < 0 AND "kind" = 'call_minute'));
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+UPDATE "users" "u" SET "credits_used" = coalesce((SELECT sum(-"amount") FROM "credit_ledger" "l"
+  WHERE "l"."user_id" = "u"."id" AND "l"."amount" < 0 AND "l"."kind" = 'call_minute'), 0);
