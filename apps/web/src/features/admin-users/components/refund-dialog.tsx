@@ -14,6 +14,11 @@ export interface RefundTarget {
   amount: number;
   refundedAmount: number;
   currency: string;
+  /**
+   * The latest payment of the user's subscription in force: refunding it may also end the plan
+   * (issue 24), which otherwise keeps renewing.
+   */
+  endsSubscription?: boolean;
 }
 
 /** A refund of one payment, whole (amount left empty) or part, with its reason. */
@@ -26,9 +31,15 @@ export function RefundDialog({
 }) {
   const open = target !== null;
   const [amount, setAmount] = useOpeningState(open, "");
+  const [endSubscription, setEndSubscription] = useOpeningState(open, false);
   const refund = useMoneyAction(
-    (input: { paymentId: string; amount?: number; reason: string; requestId: string }) =>
-      refundPayment(input.paymentId, input),
+    (input: {
+      paymentId: string;
+      amount?: number;
+      reason: string;
+      requestId: string;
+      endSubscription?: boolean;
+    }) => refundPayment(input.paymentId, input),
   );
   const form = useMoneyForm(open, refund.reset);
 
@@ -75,6 +86,7 @@ export function RefundDialog({
             ...(parsed !== undefined ? { amount: parsed } : {}),
             reason: form.reason,
             requestId: form.requestId,
+            ...(target.endsSubscription && endSubscription ? { endSubscription: true } : {}),
           },
           { onSuccess: onClose },
         );
@@ -88,6 +100,24 @@ export function RefundDialog({
         onChange={(event) => setAmount(event.target.value)}
         error={amountError}
       />
+      {target?.endsSubscription ? (
+        <div className="space-y-1.5">
+          <label className="flex items-center gap-2.5 text-sm text-stone-700 dark:text-stone-300">
+            <input
+              type="checkbox"
+              checked={endSubscription}
+              onChange={(event) => setEndSubscription(event.target.checked)}
+              className="size-4 rounded border-stone-300 accent-brand-600"
+            />
+            Also end the subscription now
+          </label>
+          <p className="text-xs text-stone-600 dark:text-stone-400" data-testid="ends-plan-note">
+            This is the latest payment of the user's plan. A refund alone does not stop the plan: it
+            stays active and renews. Ending it now stops renewal and the plan at once, as Cancel now
+            does.
+          </p>
+        </div>
+      ) : null}
       <TextField {...form.reasonField} />
     </MoneyDialog>
   );
@@ -109,6 +139,8 @@ export function withRefundAction<
   columns: TransactionColumn<T>[],
   label: (row: T) => string,
   onRefund: (target: RefundTarget) => void,
+  /** Whether refunding this row may end the user's plan (the latest plan payment). */
+  endsSubscription: (row: T) => boolean = () => false,
 ): TransactionColumn<T>[] {
   return columns.map((column) =>
     column.label !== "Status"
@@ -128,6 +160,7 @@ export function withRefundAction<
                       amount: row.amount,
                       refundedAmount: row.refundedAmount,
                       currency: row.currency,
+                      endsSubscription: endsSubscription(row),
                     })
                   }
                   className="rounded-md text-xs font-semibold text-red-700 underline-offset-2 hover:underline dark:text-red-300"
