@@ -38,6 +38,8 @@ export const MONEY_TOOLS_MESSAGES = {
   subscriptionCanceledNow: "The subscription was canceled",
   subscriptionResumed: "The subscription was resumed",
   refundedAndEnded: "The payment was refunded and the subscription ended",
+  balanceFull:
+    "The credit balance cannot hold that many credits (at most 2,147,483,647): use some credits first",
   notLatestPlanPayment:
     "Only the latest payment of the subscription in force can end it: cancel the subscription instead",
   planCheckoutOpen:
