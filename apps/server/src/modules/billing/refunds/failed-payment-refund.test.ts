@@ -49,6 +49,13 @@ describe("refunding a failed payment that took money (Stripe)", () => {
     expect(row.status).toBe("failed");
     expect(await balanceOf(t, fan.token)).toBe(100);
 
+    // The screen offers its refund: the server says the row has money to give back.
+    const listed = async () =>
+      (
+        await call(t, "GET", `/api/admin/users/${fan.user.id}/transactions`, { token: admin })
+      ).json().data[0];
+    expect(await listed()).toMatchObject({ status: "failed", refundable: true });
+
     const response = await call(t, "POST", `/api/admin/payments/${row.id}/refund`, {
       token: admin,
       body: { reason: "Charged the wrong amount" },
@@ -64,6 +71,11 @@ describe("refunding a failed payment that took money (Stripe)", () => {
     });
     expect(data.payment).toMatchObject({ status: "failed", amount: 0.01, refundedAmount: 0.01 });
     expect(await balanceOf(t, fan.token)).toBe(100);
+    expect(await listed()).toMatchObject({
+      status: "failed",
+      refundable: false,
+      refundedAmount: 0.01,
+    });
     const atStripe = [...fake.refunds.values()].filter(
       (r) => r.payment_intent === row.stripePaymentId,
     );

@@ -148,6 +148,40 @@ describe("money tools on the user details page", () => {
     expect(sent?.body).toMatchObject({ reason: "Never used it", endSubscription: true });
   });
 
+  it("offers the refund of a failed payment that was charged anyway, not of a declined one", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
+      "GET /api/admin/users/:id/transactions": () =>
+        jsonResponse(
+          page([
+            {
+              ...purchase,
+              status: "failed",
+              amount: 15,
+              failureReason: "Paid 15.00 USD for a sale of 10.00 USD: nothing granted",
+              refundable: true,
+            },
+            {
+              ...purchase,
+              _id: "pay2",
+              status: "failed",
+              failureReason: "Your card was declined.",
+              refundable: false,
+            },
+          ]),
+        ),
+      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([])),
+    });
+    const user = userEvent.setup();
+    renderApp("/admin/users/u1?tab=credits");
+    const buttons = await screen.findAllByRole("button", { name: "Refund" });
+    expect(buttons).toHaveLength(1);
+    await user.click(buttons[0] as HTMLElement);
+    const dialog = await screen.findByTestId("refund-dialog");
+    expect(within(dialog).getByRole("button", { name: "Refund $15.00" })).toBeInTheDocument();
+  });
+
   it("changes credits and shows the server's reason when it refuses", async () => {
     signInAdmin();
     const api = mockAdminApi({

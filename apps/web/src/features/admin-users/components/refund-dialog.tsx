@@ -125,7 +125,8 @@ export function RefundDialog({
 
 /**
  * The transaction tabs' Status column with the refund action beside the badge (the spec's
- * headers stay as they are): Refund on a payment with money left to give back.
+ * headers stay as they are): Refund on a payment with money left to give back, a failed one
+ * that was charged anyway included (the server says which: `refundable`).
  */
 export function withRefundAction<
   T extends {
@@ -134,6 +135,7 @@ export function withRefundAction<
     refundedAmount: number;
     currency: string;
     status: string;
+    refundable: boolean;
   },
 >(
   columns: TransactionColumn<T>[],
@@ -150,7 +152,7 @@ export function withRefundAction<
           render: (row: T) => (
             <span className="inline-flex items-center gap-2">
               {column.render ? column.render(row) : row.status}
-              {row.status === "success" && row.refundedAmount < row.amount ? (
+              {row.refundable ? (
                 <button
                   type="button"
                   onClick={() =>
