@@ -182,6 +182,25 @@ describe("money tools on the user details page", () => {
     expect(within(dialog).getByRole("button", { name: "Refund $15.00" })).toBeInTheDocument();
   });
 
+  it("after a refund in part, offers only what is left to refund", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
+      "GET /api/admin/users/:id/transactions": () =>
+        jsonResponse(page([{ ...purchase, amount: 31.99, refundedAmount: 10 }])),
+      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([])),
+    });
+    const user = userEvent.setup();
+    renderApp("/admin/users/u1?tab=credits");
+    expect(await screen.findByText("Refunded $10.00 of $31.99")).toBeInTheDocument();
+    await user.click(await screen.findByRole("button", { name: "Refund" }));
+    const dialog = await screen.findByTestId("refund-dialog");
+    expect(dialog).toHaveTextContent("($10.00 refunded already)");
+    expect(within(dialog).getByRole("button", { name: "Refund $21.99" })).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/^Amount/), "22");
+    expect(within(dialog).getByText("Enter an amount between 0.01 and 21.99")).toBeInTheDocument();
+  });
+
   it("changes credits and shows the server's reason when it refuses", async () => {
     signInAdmin();
     const api = mockAdminApi({
