@@ -16,7 +16,9 @@ CREATE INDEX "payments_kind_payment_id_seq_idx" ON "payments" USING btree ("kind
 CREATE INDEX "payments_user_date_seq_idx" ON "payments" USING btree ("user_id","transaction_date","seq");--> statement-breakpoint
 -- Hand-written (drizzle cannot express triggers): revenue net of refunds (issue 24, item 2).
 -- A payment counts what it kept: its amount less what was given back (refunded_minor), on its
--- own transaction day; a payment refunded in whole counts nothing. The update trigger of 0011
+-- own transaction day; a payment refunded in whole counts nothing. (The status is compared as
+-- text: on a fresh database every migration runs in one transaction, where an enum value added
+-- by an earlier one, 'refunded' of 0013, cannot be used yet.) The update trigger of 0011
 -- now also runs when refunded_minor changes (a refund grows it).
 CREATE OR REPLACE FUNCTION "payments_rollup_rows"("p" "payments", "sign" int)
 RETURNS TABLE ("day" date, "currency" "billing_currency", "credits_minor" bigint, "subscription_minor" bigint)
@@ -24,7 +26,7 @@ LANGUAGE sql IMMUTABLE AS $$
   SELECT "utc_day"(("p")."transaction_date"), ("p")."currency",
     "sign" * CASE WHEN ("p")."kind" = 'credits' THEN ("p")."amount_minor" - ("p")."refunded_minor" ELSE 0 END::bigint,
     "sign" * CASE WHEN ("p")."kind" = 'subscription' THEN ("p")."amount_minor" - ("p")."refunded_minor" ELSE 0 END::bigint
-  WHERE ("p")."status" IN ('success', 'refunded')
+  WHERE ("p")."status"::text IN ('success', 'refunded')
 $$;--> statement-breakpoint
 DROP TRIGGER "payments_rollup_update" ON "payments";--> statement-breakpoint
 CREATE TRIGGER "payments_rollup_update" AFTER UPDATE OF "kind", "status", "currency", "amount_minor", "refunded_minor", "transaction_date" ON "payments"
@@ -40,7 +42,7 @@ INSERT INTO "revenue_days" ("day", "currency", "slot", "credits_minor", "subscri
   SELECT "utc_day"("transaction_date"), "currency", 0,
     coalesce(sum("amount_minor" - "refunded_minor") FILTER (WHERE "kind" = 'credits'), 0),
     coalesce(sum("amount_minor" - "refunded_minor") FILTER (WHERE "kind" = 'subscription'), 0)
-  FROM "payments" WHERE "status" IN ('success', 'refunded') GROUP BY 1, 2;
+  FROM "payments" WHERE "status"::text IN ('success', 'refunded') GROUP BY 1, 2;
 --> statement-breakpoint
 -- Hand-written: credits USED are usage, not take-backs (issue 24, item 5). A refund or an
 -- admin's take-back lowers the balance but is not credits spent on the twin; usage is the call

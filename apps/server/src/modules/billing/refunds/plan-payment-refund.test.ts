@@ -1,4 +1,9 @@
-import { adminRefundResponseSchema, MONEY_TOOLS_MESSAGES } from "@twinline/contracts";
+import {
+  adminRefundResponseSchema,
+  adminRevenueResponseSchema,
+  adminSubscriptionActionResponseSchema,
+  MONEY_TOOLS_MESSAGES,
+} from "@twinline/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
@@ -73,5 +78,32 @@ describe("refunding the latest plan payment (sandbox)", () => {
       .where(eq(paymentRefunds.paymentId, payment.id));
     expect(claims).toHaveLength(0);
     expect(await balanceOf(t, fan.token)).toBe(150);
+  });
+
+  it("a cancel-now with the unused part refunded leaves in revenue only what was kept", async () => {
+    const revenue = async () =>
+      Math.round(
+        adminRevenueResponseSchema.parse(
+          (
+            await call(t, "GET", "/api/admin/revenue", {
+              token: admin.token,
+              query: { kind: "subscriptions" },
+            })
+          ).json(),
+        ).data.totalRevenue.value * 100,
+      );
+    const plan = await createPlan(t, admin.token, { name: "Cancel Net", price: 30, credits: 60 });
+    const fan = await signUp(t);
+    const before = await revenue();
+    expect((await sandboxBuy(t, fan.token, { planId: plan._id })).paid.statusCode).toBe(200);
+    expect((await revenue()) - before).toBe(3000);
+    const now = await call(t, "POST", `/api/admin/users/${fan.user.id}/subscription/cancel`, {
+      token: admin.token,
+      body: { when: "now", refundUnused: true, reason: "Outage" },
+    });
+    expect(now.statusCode, now.body).toBe(200);
+    const refunded = adminSubscriptionActionResponseSchema.parse(now.json()).data.refund?.amount;
+    expect(refunded).toBeGreaterThan(29);
+    expect((await revenue()) - before).toBe(3000 - Math.round((refunded ?? 0) * 100));
   });
 });
