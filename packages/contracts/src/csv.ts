@@ -33,6 +33,15 @@ export function csvCell(value: CsvValue): string {
 /** One CSV line (no line end). */
 export const csvLine = (values: readonly CsvValue[]): string => values.map(csvCell).join(",");
 
+/**
+ * A payment's Status cell: its status, and for one given back in part what went back, so a
+ * spreadsheet summing Amount can see it (the spec's columns are fixed; issue 24).
+ */
+const paymentStatusCell = (r: { status: string; amount: number; refundedAmount: number }) =>
+  r.refundedAmount > 0 && r.refundedAmount < r.amount
+    ? `${r.status} (refunded ${r.refundedAmount.toFixed(2)} of ${r.amount.toFixed(2)})`
+    : r.status;
+
 export const creditTransactionCsvRow = (r: AdminCreditTransaction): CsvValue[] => [
   r.transactionDate,
   r.userId?.email,
@@ -41,7 +50,7 @@ export const creditTransactionCsvRow = (r: AdminCreditTransaction): CsvValue[] =
   r.credits,
   r.amount.toFixed(2),
   r.currency.toUpperCase(),
-  r.status,
+  paymentStatusCell(r),
   r.stripePaymentId,
 ];
 
@@ -52,7 +61,7 @@ export const subscriptionTransactionCsvRow = (r: AdminSubscriptionTransaction): 
   r.planId?.name ?? r.planName ?? null,
   r.amount.toFixed(2),
   r.currency.toUpperCase(),
-  r.status,
+  paymentStatusCell(r),
   r.stripePaymentId ?? r.invoiceId ?? null,
 ];
 

@@ -37,6 +37,11 @@ export const MONEY_TOOLS_MESSAGES = {
   subscriptionCanceledAtPeriodEnd: "The subscription will be canceled at the end of the period",
   subscriptionCanceledNow: "The subscription was canceled",
   subscriptionResumed: "The subscription was resumed",
+  refundedAndEnded: "The payment was refunded and the subscription ended",
+  balanceFull:
+    "The credit balance cannot hold that many credits (at most 2,147,483,647): use some credits first",
+  notLatestPlanPayment:
+    "Only the latest payment of the subscription in force can end it: cancel the subscription instead",
   planCheckoutOpen:
     "A plan checkout is already open for this account. Finish or cancel it, or manage your subscription instead.",
   duplicateRefunded:
@@ -72,10 +77,21 @@ export const adminRefundRequestSchema = z.object({
     .optional(),
   reason,
   requestId,
+  /**
+   * Also end the subscription now (the latest payment of the plan in force only): refunding a
+   * plan's payment does not stop the plan renewing by itself (issue 24).
+   */
+  endSubscription: z.boolean({ error: "endSubscription must be true or false" }).optional(),
 });
 export type AdminRefundRequest = z.infer<typeof adminRefundRequestSchema>;
 
-export const REFUND_KINDS = ["admin", "provider", "dispute", "duplicate_subscription"] as const;
+export const REFUND_KINDS = [
+  "admin",
+  "provider",
+  "dispute",
+  "duplicate_subscription",
+  "failed_payment",
+] as const;
 
 export const paymentRefundSchema = z.object({
   _id: z.string(),
@@ -106,6 +122,8 @@ export const adminRefundResponseSchema = z.object({
       currency: currencySchema,
     }),
     balance: z.number().int(),
+    /** The subscription after it was ended (endSubscription), else absent. */
+    subscription: currentSubscriptionSchema.optional(),
   }),
 });
 export type AdminRefundResponse = z.infer<typeof adminRefundResponseSchema>;

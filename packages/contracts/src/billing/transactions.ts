@@ -72,6 +72,11 @@ export const adminCreditTransactionSchema = z.object({
   status: transactionStatusSchema,
   /** Given back so far (refunds and disputes), in major units. */
   refundedAmount: z.number(),
+  /**
+   * Money is left that the operator may give back: a successful payment, or a failed one the
+   * provider charged anyway (a wrong amount, decision 0036), not yet refunded in whole.
+   */
+  refundable: z.boolean().optional(),
   packageId: z.string().nullable(),
   stripePaymentId: z.string().nullable(),
   metadata: z.object({
@@ -94,6 +99,11 @@ export const adminSubscriptionTransactionSchema = z.object({
   status: transactionStatusSchema,
   /** Given back so far (refunds and disputes), in major units. */
   refundedAmount: z.number(),
+  /**
+   * Money is left that the operator may give back: a successful payment, or a failed one the
+   * provider charged anyway (a wrong amount, decision 0036), not yet refunded in whole.
+   */
+  refundable: z.boolean().optional(),
   stripePaymentId: z.string().nullable(),
   invoiceId: z.string().nullable(),
   /** Credits granted with this payment (plans that grant credits). */

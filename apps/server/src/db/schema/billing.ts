@@ -237,6 +237,11 @@ export const payments = pgTable(
   "payments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /**
+     * The order rows were written in: breaks ties between payments of the same second (a
+     * provider's times are whole seconds), where the random id would shuffle them.
+     */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity().notNull(),
     kind: paymentKind("kind").notNull(),
     userId: uuid("user_id")
       .notNull()
@@ -266,19 +271,19 @@ export const payments = pgTable(
       .default(sql`'{}'::jsonb`),
   },
   (table) => [
-    index("payments_kind_date_idx").on(table.kind, table.transactionDate, table.id),
-    index("payments_kind_status_date_idx").on(
+    index("payments_kind_date_seq_idx").on(table.kind, table.transactionDate, table.seq),
+    index("payments_kind_status_date_seq_idx").on(
       table.kind,
       table.status,
       table.transactionDate,
-      table.id,
+      table.seq,
     ),
     index("payments_kind_user_date_idx").on(table.kind, table.userId, table.transactionDate),
-    index("payments_kind_amount_idx").on(table.kind, table.amountMinor, table.id),
-    index("payments_kind_credits_idx").on(table.kind, table.credits, table.id),
-    index("payments_kind_item_idx").on(table.kind, table.itemName, table.id),
-    index("payments_kind_payment_id_idx").on(table.kind, table.stripePaymentId, table.id),
-    index("payments_user_date_idx").on(table.userId, table.transactionDate),
+    index("payments_kind_amount_seq_idx").on(table.kind, table.amountMinor, table.seq),
+    index("payments_kind_credits_seq_idx").on(table.kind, table.credits, table.seq),
+    index("payments_kind_item_seq_idx").on(table.kind, table.itemName, table.seq),
+    index("payments_kind_payment_id_seq_idx").on(table.kind, table.stripePaymentId, table.seq),
+    index("payments_user_date_seq_idx").on(table.userId, table.transactionDate, table.seq),
   ],
 );
 export type PaymentRow = typeof payments.$inferSelect;

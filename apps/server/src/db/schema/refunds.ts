@@ -18,12 +18,14 @@ import { users } from "./users.ts";
 /** admin: the operator's refund; provider: made in Stripe's dashboard; dispute: a chargeback;
  * duplicate_subscription: a subscription that must not stay in force, ended and refunded
  * automatically: the second of two plan payments (decision 0051), or one whose first payment
- * was not the plan's price (decision 0036). */
+ * was not the plan's price (decision 0036); failed_payment: the operator gives back the money a
+ * failed payment took (a package paid at a wrong amount, decision 0036): no credits to take. */
 export const refundKind = pgEnum("refund_kind", [
   "admin",
   "provider",
   "dispute",
   "duplicate_subscription",
+  "failed_payment",
 ]);
 export const refundStatus = pgEnum("refund_status", ["pending", "succeeded", "failed"]);
 

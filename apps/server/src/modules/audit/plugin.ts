@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { auditActionOf, auditTargetId } from "./actions.ts";
-import { auditValue } from "./mask.ts";
+import { auditActorOf, writeAuditEntry } from "./in-transaction.ts";
 import { type AuditRepository, createAuditRepository } from "./repository.ts";
 
 /** What a route tells the audit log beyond its answer (decision 0050, audit). */
@@ -16,6 +16,11 @@ export interface AuditNote {
   after?: unknown;
   /** The target's id when the route's parameters do not name it. */
   targetId?: string;
+  /**
+   * The route wrote its entry itself, in the transaction of its money change
+   * (writeAuditEntry): the hook adds none.
+   */
+  recorded?: boolean;
 }
 
 declare module "fastify" {
@@ -51,7 +56,8 @@ function answerData(payload: unknown): unknown {
  * (who, what, target, before and after, when, from which address) before the answer leaves;
  * the routes only feed `before` through auditNote(). Registered before the modules, so its hook
  * covers every route; its screen's route is auditLogRoutesModule. A write whose audit entry cannot be written fails loudly (500) rather
- * than go unrecorded.
+ * than go unrecorded. Money writes do better: they write their entry in their own transaction
+ * (in-transaction.ts) and tell the hook so (`auditNote(request, { recorded: true })`).
  */
 export const auditModule = fp(
   async (app: FastifyInstance) => {
@@ -67,6 +73,7 @@ export const auditModule = fp(
       const action = auditActionOf(request.method, route);
       if (!action) return payload;
       const note = request.auditNote ?? {};
+      if (note.recorded) return payload;
       const answer = answerData(payload);
       const targetId =
         note.targetId ??
@@ -76,17 +83,12 @@ export const auditModule = fp(
           before: note.before,
           adminId: user.id,
         });
-      await repository.insert({
-        adminId: user.id,
-        adminEmail: user.email,
+      await writeAuditEntry(app.database.db, auditActorOf(request), {
         action: action.action,
         targetType: action.targetType,
         targetId,
-        before: auditValue(note.before ?? null),
-        after: auditValue(note.after ?? answer),
-        ip: request.ip,
-        method: request.method,
-        path: request.url.split("?")[0] ?? request.url,
+        before: note.before,
+        after: note.after ?? answer,
       });
       return payload;
     });

@@ -7,8 +7,6 @@ import { pageOffset, pagination } from "../../lib/paging.ts";
 import { containsPattern, isUuid, startsWithPattern } from "../../lib/search.ts";
 import { readTargetLabels } from "./target-labels.ts";
 
-export type NewAuditEntry = typeof adminAuditLog.$inferInsert;
-
 function toEntry(row: AdminAuditLogRow, targetLabel: string | null): AuditEntry {
   return {
     _id: row.id,
@@ -28,10 +26,6 @@ function toEntry(row: AdminAuditLogRow, targetLabel: string | null): AuditEntry 
 
 export function createAuditRepository(db: Database) {
   return {
-    async insert(entry: NewAuditEntry): Promise<void> {
-      await db.insert(adminAuditLog).values(entry);
-    },
-
     /**
      * Newest first; filters by admin (id or part of the e-mail), action, target and dates. Each
      * target is labelled as an operator knows it (target-labels.ts).

@@ -1,3 +1,4 @@
+import { MONEY_TOOLS_MESSAGES } from "@twinline/contracts";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { type CreditKind, creditLedger, users } from "../../db/schema/index.ts";
@@ -23,6 +24,21 @@ export interface CreditMovementResult {
   applied: boolean;
   /** The user's balance after this call (unchanged when not applied). */
   balance: number;
+}
+
+/** The largest balance a user can hold (`users.credits` and the ledger are 32-bit integers). */
+export const MAX_CREDIT_BALANCE = 2_147_483_647;
+
+/** Whether `credits` more fit in a balance of `balance` (checked before a charge, issue 24). */
+export const balanceHolds = (balance: number, credits: number): boolean =>
+  balance + credits <= MAX_CREDIT_BALANCE;
+
+/** The movement would take the balance above what it can hold; nothing was written. */
+export class BalanceFullError extends HttpError {
+  constructor() {
+    super(409, MONEY_TOOLS_MESSAGES.balanceFull, { field: "credits" });
+    this.name = "BalanceFullError";
+  }
 }
 
 /** The movement would take the balance below zero; nothing was written. */
@@ -67,6 +83,7 @@ export async function applyCreditMovement(
 
     const balanceAfter = user.credits + movement.amount;
     if (balanceAfter < 0) throw new InsufficientCreditsError(user.credits, -movement.amount);
+    if (!balanceHolds(user.credits, movement.amount)) throw new BalanceFullError();
 
     // ON CONFLICT covers a same-key movement of another user committed meanwhile.
     const inserted = await tx

@@ -348,13 +348,25 @@ describe("GET /api/users/dashboard-metrics", () => {
     await spend(user.id, 5, "2026-03-01T09:10:00Z", `test:${user.id}:2`);
     // Older than the chart's 30 days: in the total, not in the chart.
     await spend(user.id, 1, "2026-01-01T09:10:00Z", `test:${user.id}:3`);
+    // Take-backs lower the balance but are not usage (issue 24): a refund's and an admin's.
+    for (const [kind, amount] of [
+      ["refund", 7],
+      ["admin_adjustment", 3],
+    ] as const) {
+      await applyCreditMovement(t.app.database.db, {
+        userId: user.id,
+        kind,
+        amount: -amount,
+        sourceKey: `test:${user.id}:${kind}`,
+      });
+    }
     await seedCall(t, user.id, "2026-03-13T10:00:00Z", 125);
     await seedCall(t, user.id, "2026-03-14T10:00:00Z", 60);
     fixClock();
     const response = await call(t, "GET", "/api/users/dashboard-metrics", { token });
     expect(response.statusCode).toBe(200);
     const { data } = userDashboardMetricsResponseSchema.parse(response.json());
-    expect(data.user.credits).toBe(100 - 16);
+    expect(data.user.credits).toBe(100 - 16 - 10);
     expect(data.user.subscription.status).toBe("inactive");
     expect(data.messages).toEqual({ total: 0, remaining: 5 });
     expect(data.calls).toEqual({

@@ -17,6 +17,13 @@ import { utcDaySql as day, type UtcPeriods } from "./periods.ts";
 import { dailyUsdRevenue, type RevenueKind, revenueFigures } from "./revenue.ts";
 
 /**
+ * The ledger kind that is usage (credits spent on the twin): call minutes. Chat messages are free
+ * within the daily limit and move no credits. Refunds and admin take-backs lower the balance but
+ * are not usage; the kept `users.credits_used` counts the same kind (migration 0020).
+ */
+const USAGE_KIND = "call_minute";
+
+/**
  * Chat session time (docs/decisions/0026): messages of a user more than this apart belong to
  * different sessions; a session lasts from its first to its last message...
  */
@@ -96,7 +103,10 @@ export function createDashboardsRepository(db: Database) {
   const toDate = (value: unknown) => (value ? new Date(value as string) : null);
 
   return {
-    /** Credits a user spent in all, and their last message. Served by the user's indexes. */
+    /**
+     * Credits a user spent in all (the kept `users.credits_used`: usage, not take-backs), and
+     * their last message. Served by the user's indexes.
+     */
     async userActivity(userId: string): Promise<UserActivityRow> {
       const { rows } = await run<{
         credits_used: number;
@@ -107,8 +117,7 @@ export function createDashboardsRepository(db: Database) {
         last_call_at: unknown;
       }>(sql`
         select
-          (select coalesce(sum(-${creditLedger.amount}), 0)::int from ${creditLedger}
-            where ${creditLedger.userId} = ${userId} and ${creditLedger.amount} < 0) as credits_used,
+          (select ${users.creditsUsed} from ${users} where ${users.id} = ${userId}) as credits_used,
           (select max(${chatMessages.createdAt}) from ${chatMessages}
             where ${chatMessages.userId} = ${userId}) as last_message_at,
           calls.*
@@ -128,14 +137,17 @@ export function createDashboardsRepository(db: Database) {
       };
     },
 
-    /** Credits a user spent per UTC day from `since` on (days with none are absent). */
+    /**
+     * Credits a user spent per UTC day from `since` on (days with none are absent): usage only,
+     * never a refund's or an admin's take-back (issue 24).
+     */
     async dailyCreditUse(userId: string, since: Date): Promise<Map<string, number>> {
       const { rows } = await run<{ day: string; credits: number }>(sql`
         select to_char(${creditLedger.createdAt} at time zone 'UTC', 'YYYY-MM-DD') as day,
           sum(-${creditLedger.amount})::int as credits
         from ${creditLedger}
         where ${creditLedger.userId} = ${userId} and ${creditLedger.createdAt} >= ${at(since)}
-          and ${creditLedger.amount} < 0
+          and ${creditLedger.amount} < 0 and ${creditLedger.kind} = ${USAGE_KIND}
         group by 1`);
       return new Map(rows.map((row) => [row.day, Number(row.credits)]));
     },

@@ -71,7 +71,7 @@ async function dailyFromTables() {
     from (
       select utc_day(created_at) as day, 1 as signups, 0 as revenue, 0 as seconds from users where role = 'user'
       union all
-      select utc_day(transaction_date), 0, amount_minor, 0 from payments where status = 'success' and currency = 'usd'
+      select utc_day(transaction_date), 0, amount_minor - refunded_minor, 0 from payments where status in ('success', 'refunded') and currency = 'usd'
       union all
       select utc_day(started_at), 0, 0, duration_seconds from voice_calls
     ) days group by day`);
@@ -115,8 +115,8 @@ async function revenueFromTables(kind: "all" | "credits" | "subscriptions", now:
         ? sql`and transaction_date >= ${from.toISOString()}::timestamptz and transaction_date < ${to.toISOString()}::timestamptz`
         : sql``;
     const sums = await rows<{ currency: string; cents: string }>(sql`
-      select c.currency, coalesce((select sum(amount_minor) from payments
-        where status = 'success' and currency = c.currency::billing_currency and ${ofKind} ${range}), 0)::text as cents
+      select c.currency, coalesce((select sum(amount_minor - refunded_minor) from payments
+        where status in ('success', 'refunded') and currency = c.currency::billing_currency and ${ofKind} ${range}), 0)::text as cents
       from (values ('usd', 1), ('eur', 2), ('gbp', 3), ('inr', 4)) as c(currency, n) order by c.n`);
     const byCurrency = sums
       .map((row) => ({ currency: row.currency, value: Number(row.cents) / 100 }))
@@ -209,8 +209,16 @@ function operations(now: Date): fc.Arbitrary<Operation> {
         );
         if (!payment) return;
         await db.execute(sql`update payments set status = ${p.status}, amount_minor = ${p.cents},
-          kind = ${p.kind}, currency = ${p.currency}, transaction_date = ${p.at.toISOString()}::timestamptz where id = ${payment.id}`);
+          refunded_minor = least(refunded_minor, ${p.cents}), kind = ${p.kind}, currency = ${p.currency}, transaction_date = ${p.at.toISOString()}::timestamptz where id = ${payment.id}`);
       }),
+    // A refund in part or in whole (revenue is net of refunds, issue 24): what settleRefund writes.
+    fc.integer({ min: 0, max: 100 }).map((percent) => async () => {
+      await db.execute(sql`update payments set
+          refunded_minor = refunded_minor + ((amount_minor - refunded_minor) * ${percent}::int / 100),
+          status = case when status = 'success' and refunded_minor + ((amount_minor - refunded_minor) * ${percent}::int / 100) = amount_minor
+            then 'refunded' else status end
+        where id = (select id from payments order by random() limit 1)`);
+    }),
     fc.constant(async () => {
       await db.execute(
         sql`delete from payments where id = (select id from payments order by random() limit 1)`,
@@ -337,5 +345,43 @@ describe("the dashboard rollup", () => {
       ),
     );
     await expectRollupExact(new Date());
+  });
+});
+
+describe("revenue net of refunds (issue 24)", () => {
+  it("a payment refunded in part counts what was kept, one refunded in whole nothing", async () => {
+    const db = t.app.database.db;
+    const now = new Date();
+    const transactions = createTransactionsRepository(db);
+    const before = (await transactions.revenue("credits", now)).todayRevenue.value;
+    const [user] = await db
+      .insert(users)
+      .values({ name: "Refunded", email: `rollup-refund-${randomUUID()}@example.com` })
+      .returning();
+    if (!user) throw new Error("no user");
+    const paid = (sourceKey: string) =>
+      db
+        .insert(payments)
+        .values({
+          kind: "credits",
+          userId: user.id,
+          status: "success",
+          amountMinor: 3199,
+          currency: "usd",
+          itemName: "Net",
+          provider: "sandbox",
+          sourceKey,
+          transactionDate: now,
+        })
+        .returning();
+    const [partly] = await paid(`rollup-net:${randomUUID()}`);
+    const [wholly] = await paid(`rollup-net:${randomUUID()}`);
+    await db.execute(sql`update payments set refunded_minor = 1000 where id = ${partly?.id}`);
+    await db.execute(
+      sql`update payments set refunded_minor = 3199, status = 'refunded' where id = ${wholly?.id}`,
+    );
+    const after = (await transactions.revenue("credits", now)).todayRevenue.value;
+    expect(Math.round((after - before) * 100)).toBe(2199);
+    await expectRollupExact(now);
   });
 });

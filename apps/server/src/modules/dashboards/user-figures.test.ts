@@ -58,7 +58,7 @@ async function countedFromTables(): Promise<Figures[]> {
       from voice_calls group by user_id
     ),
     spent as (
-      select user_id, sum(-amount) as credits from credit_ledger where amount < 0 group by user_id
+      select user_id, sum(-amount) as credits from credit_ledger where amount < 0 and kind = 'call_minute' group by user_id
     )
     select u.id, round(coalesce(c.seconds, 0) + coalesce(v.seconds, 0))::float8 as "interactionTime",
       coalesce(s.credits, 0)::float8 as "creditsUsed",
@@ -88,7 +88,7 @@ async function expectKeptExact() {
   const [idle] = await rows<{ wrong: number }>(sql`select count(*)::int as wrong from users u
     where last_interaction_at is null and (interaction_micros <> 0
       or last_active_at is distinct from last_login
-      or credits_used <> coalesce((select sum(-amount) from credit_ledger l where l.user_id = u.id and amount < 0), 0))`);
+      or credits_used <> coalesce((select sum(-amount) from credit_ledger l where l.user_id = u.id and amount < 0 and kind = 'call_minute'), 0))`);
   expect(idle?.wrong).toBe(0);
   const analytics = await createDashboardsRepository(t.app.database.db).userAnalytics({
     page: 1,
@@ -204,12 +204,18 @@ function operations(): fc.Arbitrary<Operation> {
         sql`delete from voice_calls where id = (select id from voice_calls order by random() limit 1)`,
       );
     }),
-    fc.integer({ min: -50, max: 50 }).map((amount) => async () => {
-      const user = await randomUser();
-      if (!user) return;
-      await db.execute(sql`insert into credit_ledger (user_id, kind, amount, balance_after, source_key)
-        values (${user.id}, ${amount < 0 ? "call_minute" : "admin_adjustment"}, ${amount}, 0, ${`figures:${randomUUID()}`})`);
-    }),
+    // Take-backs (a refund, an admin's) are negative too, but not usage (issue 24).
+    fc
+      .record({
+        amount: fc.integer({ min: -50, max: 50 }),
+        takeBack: fc.constantFrom(null, "refund", "admin_adjustment"),
+      })
+      .map(({ amount, takeBack }) => async () => {
+        const user = await randomUser();
+        if (!user) return;
+        await db.execute(sql`insert into credit_ledger (user_id, kind, amount, balance_after, source_key)
+        values (${user.id}, ${amount < 0 ? (takeBack ?? "call_minute") : "admin_adjustment"}, ${amount}, 0, ${`figures:${randomUUID()}`})`);
+      }),
     fc.constant(async () => {
       await db.execute(
         sql`delete from credit_ledger where id = (select id from credit_ledger order by random() limit 1)`,

@@ -14,6 +14,7 @@ import {
   checkoutSessions,
   type SubscriptionPlanRow,
   type UserRow,
+  users,
 } from "../../../db/schema/index.ts";
 import { discountedMinor, toMajor } from "../../../lib/money.ts";
 import { HttpError } from "../../../plugins/errors.ts";
@@ -25,6 +26,7 @@ import {
   SessionClosedError,
   sandboxId,
 } from "../../../providers/payments/index.ts";
+import { BalanceFullError, balanceHolds } from "../../credits/ledger.ts";
 import type { CatalogueService } from "../catalogue/catalogue-service.ts";
 import { recordFailedCheckout } from "../fulfilment/failed-payments.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
@@ -171,6 +173,18 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     if (still) throw new HttpError(409, MONEY_TOOLS_MESSAGES.planCheckoutOpen);
   };
 
+  /**
+   * Credits that the balance could not hold would be paid for and never granted (issue 24): the
+   * checkout is refused before anything is charged.
+   */
+  const refuseFullBalance = async (userId: string, credits: number) => {
+    const [row] = await db
+      .select({ credits: users.credits })
+      .from(users)
+      .where(eq(users.id, userId));
+    if (!balanceHolds(row?.credits ?? 0, credits)) throw new BalanceFullError();
+  };
+
   const ownRow = async (user: UserRow, sessionId: string): Promise<CheckoutSessionRow> => {
     const [row] = await db
       .select()
@@ -214,6 +228,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     /** POST /api/payments/create-checkout-session {packageId}. */
     async packageCheckout(user: UserRow, packageId: string) {
       const pack = await catalogue.packageForCheckout(packageId);
+      await refuseFullBalance(user.id, pack.credits);
       const amountMinor = discountedMinor(pack.priceMinor, pack.discountBasisPoints);
       return startCheckout(user, {
         mode: "payment",
@@ -248,6 +263,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       }
       await refuseOpenPlanCheckout(user);
       const plan = await catalogue.planForCheckout(planId);
+      await refuseFullBalance(user.id, plan.credits);
       return startCheckout(user, {
         mode: "subscription",
         successPath: CHECKOUT_RETURN_PATHS.planSuccess,
@@ -285,6 +301,8 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       if (row.status !== "open" || row.expiresAt < new Date()) {
         throw new HttpError(409, BILLING_MESSAGES.sessionClosed);
       }
+      // The balance may have grown since the session was made: checked again before the charge.
+      await refuseFullBalance(user.id, row.credits ?? 0);
       if (row.mode === "subscription") {
         const current = await subscriptions.currentRow(user.id);
         if (current && (current.status === "active" || current.status === "past_due")) {

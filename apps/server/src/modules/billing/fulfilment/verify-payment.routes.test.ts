@@ -109,6 +109,22 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
     expect(view.json().data).toMatchObject({ paymentStatus: "failed", fulfilled: false });
   });
 
+  it("more than the price for the package: refused as well, never granted as a sale", async () => {
+    const { user } = await payTampered((session) => {
+      session.amount_total = 1500;
+    });
+    expect(await balanceOf(t, user.token)).toBe(100);
+    const rows = await adminCreditRows(t, admin, { userId: user.user.id });
+    expect(rows.data).toMatchObject([
+      {
+        status: "failed",
+        amount: 15,
+        currency: "usd",
+        failureReason: "Paid 15.00 USD for a sale of 9.00 USD: nothing granted",
+      },
+    ]);
+  });
+
   it("nothing paid is recorded as 0.00, never as the price; INR for a USD sale is recorded as INR", async () => {
     const zero = await payTampered((session) => {
       session.amount_total = 0;

@@ -13,13 +13,14 @@ import {
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Database } from "../../../db/client.ts";
-import { payments, type UserRow, users } from "../../../db/schema/index.ts";
-import { toMajor } from "../../../lib/money.ts";
-import { currentUser } from "../../../plugins/auth.ts";
+import { type PaymentRow, payments, type UserRow, users } from "../../../db/schema/index.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
+import { auditActionOf } from "../../audit/actions.ts";
+import { auditActorOf, writeAuditEntry } from "../../audit/in-transaction.ts";
 import { auditNote } from "../../audit/plugin.ts";
 import { adjustCredits } from "../../credits/adjustments.ts";
+import { isInForce } from "../../users/subscription-state.ts";
 import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
 import type { SubscriptionsService } from "../subscriptions/subscriptions-service.ts";
 import { toPaymentRefund } from "./refunds-ledger.ts";
@@ -51,6 +52,33 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
     return user;
   };
 
+  /**
+   * Whether refunding this payment may end its plan now: it is the latest paid payment of the
+   * user's subscription in force (an older one paid for a period already over).
+   */
+  const isLatestPlanPayment = async (payment: PaymentRow): Promise<boolean> => {
+    if (payment.kind !== "subscription" || !payment.subscriptionId) return false;
+    const row = await reader.currentRow(payment.userId);
+    if (!row || !isInForce(row) || row.id !== payment.subscriptionId) return false;
+    const [latest] = await latestPaid(row.id);
+    return latest?.id === payment.id;
+  };
+
+  /** The newest payment that paid for a subscription (its latest period). */
+  const latestPaid = (subscriptionId: string) =>
+    db
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.subscriptionId, subscriptionId),
+          eq(payments.status, "success"),
+          gt(payments.amountMinor, 0),
+        ),
+      )
+      .orderBy(desc(payments.transactionDate), desc(payments.seq))
+      .limit(1);
+
   app.post(
     "/api/admin/payments/:id/refund",
     {
@@ -65,24 +93,35 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
       },
     },
     async (request) => {
-      const [before] = await db.select().from(payments).where(eq(payments.id, request.params.id));
-      if (!before) throw new HttpError(404, MONEY_TOOLS_MESSAGES.paymentNotFound);
-      auditNote(request, {
-        before: {
-          status: before.status,
-          amount: toMajor(before.amountMinor),
-          refundedAmount: toMajor(before.refundedMinor),
-          currency: before.currency,
-          userId: before.userId,
-          reason: request.body.reason,
-        },
+      const { endSubscription, ...refund } = request.body;
+      const [payment] = await db.select().from(payments).where(eq(payments.id, request.params.id));
+      if (!payment) throw new HttpError(404, MONEY_TOOLS_MESSAGES.paymentNotFound);
+      if (endSubscription && !(await isLatestPlanPayment(payment))) {
+        throw new HttpError(400, MONEY_TOOLS_MESSAGES.notLatestPlanPayment, {
+          field: "endSubscription",
+        });
+      }
+      // Settling the refund writes its audit entry in the same transaction (refunds-ledger.ts).
+      auditNote(request, { recorded: true });
+      const data = await refunds.refundPayment(auditActorOf(request), payment.id, refund);
+      if (!endSubscription) {
+        return { success: true as const, message: MONEY_TOOLS_MESSAGES.refunded, data };
+      }
+      // The plan this money paid for ends now, as the cancel-with-refund does; its own audit
+      // entry (the refund has one) names the subscription.
+      const ended = await subscriptions.cancelNow({ id: payment.userId });
+      await writeAuditEntry(db, auditActorOf(request), {
+        action: "subscription.cancel",
+        targetType: "subscription",
+        targetId: payment.userId,
+        before: { paymentId: payment.id, reason: refund.reason },
+        after: { subscription: ended.subscription },
       });
-      const data = await refunds.refundPayment(
-        currentUser(request),
-        request.params.id,
-        request.body,
-      );
-      return { success: true as const, message: MONEY_TOOLS_MESSAGES.refunded, data };
+      return {
+        success: true as const,
+        message: MONEY_TOOLS_MESSAGES.refundedAndEnded,
+        data: { ...data, subscription: ended.subscription },
+      };
     },
   );
 
@@ -101,13 +140,28 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
     async (request) => {
       const user = await userOf(request.params.userId);
       const { delta, reason, requestId } = request.body;
-      auditNote(request, { before: { credits: user.credits, delta, reason } });
-      const data = await adjustCredits(db, {
-        adminId: currentUser(request).id,
-        userId: user.id,
-        delta,
-        reason,
-        ...(requestId ? { requestId } : {}),
+      // The movement and its audit entry commit together, or neither does.
+      auditNote(request, { recorded: true });
+      const actor = auditActorOf(request);
+      const data = await db.transaction(async (tx) => {
+        const adjusted = await adjustCredits(tx, {
+          adminId: actor.adminId ?? "",
+          userId: user.id,
+          delta,
+          reason,
+          ...(requestId ? { requestId } : {}),
+        });
+        if (adjusted.applied) {
+          const change = auditActionOf(request.method, request.routeOptions.url ?? "");
+          await writeAuditEntry(tx, actor, {
+            action: change?.action ?? "user.credits_adjust",
+            targetType: change?.targetType ?? "user",
+            targetId: user.id,
+            before: { credits: adjusted.balance - delta, delta, reason },
+            after: adjusted,
+          });
+        }
+        return adjusted;
       });
       return { success: true as const, message: MONEY_TOOLS_MESSAGES.adjusted, data };
     },
@@ -143,18 +197,7 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
       let refund = null;
       if (refundUnused) {
         // The unused part of the period, from the period's latest payment of this subscription.
-        const [paid] = await db
-          .select()
-          .from(payments)
-          .where(
-            and(
-              eq(payments.subscriptionId, row.id),
-              eq(payments.status, "success"),
-              gt(payments.amountMinor, 0),
-            ),
-          )
-          .orderBy(desc(payments.transactionDate))
-          .limit(1);
+        const [paid] = await latestPaid(row.id);
         const total = row.currentPeriodEnd.getTime() - row.currentPeriodStart.getTime();
         const left = Math.max(0, row.currentPeriodEnd.getTime() - now.getTime());
         const unused =
@@ -166,7 +209,7 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
             amountMinor,
             reason: `Unused part of the period: ${reason}`,
             kind: "admin",
-            adminId: currentUser(request).id,
+            actor: auditActorOf(request),
             sourceKey: `cancel-unused:${row.id}`,
           });
           refund = toPaymentRefund(claimed);

@@ -10,6 +10,7 @@ import {
 } from "../../../db/schema/index.ts";
 import { toMajor } from "../../../lib/money.ts";
 import type { ChargeInfo, DisputeInfo } from "../../../providers/payments/index.ts";
+import { type AuditActor, systemActor, writeAuditEntry } from "../../audit/in-transaction.ts";
 import { applyCreditMovement } from "../../credits/ledger.ts";
 
 /**
@@ -41,6 +42,17 @@ export function toPaymentRefund(row: PaymentRefundRow): PaymentRefund {
 export async function lockPayment(tx: Database, paymentId: string): Promise<PaymentRow | null> {
   const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
   return row ?? null;
+}
+
+/**
+ * Whether a payment took money that may be given back: a successful one (or one refunded in
+ * part), or a failed one the provider charged anyway (a wrong amount, decision 0036: its
+ * `metadata.charged`). A declined card took nothing.
+ */
+export function tookMoney(payment: PaymentRow): boolean {
+  if (payment.status === "success" || payment.status === "refunded") return true;
+  const charged = payment.metadata.charged as { amountMinor?: unknown } | undefined;
+  return payment.status === "failed" && Number(charged?.amountMinor ?? 0) > 0;
 }
 
 /** Money of the payment not yet given back nor claimed by a refund in flight. */
@@ -82,10 +94,13 @@ export async function settleRefund(
     })
     .from(paymentRefunds)
     .where(and(eq(paymentRefunds.paymentId, payment.id), eq(paymentRefunds.status, "succeeded")));
+  // A failed payment granted nothing: nothing to take back.
   const target =
-    refundedAfter >= payment.amountMinor || payment.amountMinor === 0
-      ? payment.credits
-      : Math.floor((payment.credits * refundedAfter) / payment.amountMinor);
+    payment.status === "failed"
+      ? 0
+      : refundedAfter >= payment.amountMinor || payment.amountMinor === 0
+        ? payment.credits
+        : Math.floor((payment.credits * refundedAfter) / payment.amountMinor);
   const owed = Math.max(0, target - Number(earlier?.total ?? 0));
 
   let taken = 0;
@@ -128,7 +143,63 @@ export async function settleRefund(
     })
     .where(eq(paymentRefunds.id, refund.id))
     .returning();
+  if (settled) await auditSettledRefund(tx, payment, settled, refundedAfter, refundedInFull);
   return settled ?? refund;
+}
+
+/** A claim's metadata key for who asked for it (the admin's request), kept for its audit entry. */
+export const AUDIT_ACTOR_KEY = "auditActor";
+
+/** Who the audit log names for a refund: the admin who asked, else the system's origin. */
+async function actorOfRefund(tx: Database, refund: PaymentRefundRow): Promise<AuditActor> {
+  const kept = refund.metadata[AUDIT_ACTOR_KEY] as AuditActor | undefined;
+  if (kept) return kept;
+  if (refund.adminId) {
+    // A claim written before its actor was kept: the admin is known, the request is not.
+    const [admin] = await tx
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, refund.adminId));
+    return {
+      adminId: refund.adminId,
+      adminEmail: admin?.email ?? "",
+      ip: "",
+      method: "POST",
+      path: `/api/admin/payments/${refund.paymentId}/refund`,
+    };
+  }
+  return systemActor(`refund:${refund.kind}`);
+}
+
+/**
+ * The audit entry of a settled refund, in the settling transaction (DESIGN.md, money rules), so
+ * a refund finished by the webhook or the sweep after a crash has its entry, exactly once (a
+ * settled claim is never settled again).
+ */
+async function auditSettledRefund(
+  tx: Database,
+  payment: PaymentRow,
+  refund: PaymentRefundRow,
+  refundedAfter: number,
+  refundedInFull: boolean,
+): Promise<void> {
+  const shown = (status: PaymentRow["status"], refundedMinor: number) => ({
+    status,
+    amount: toMajor(payment.amountMinor),
+    refundedAmount: toMajor(refundedMinor),
+    currency: payment.currency,
+    userId: payment.userId,
+  });
+  await writeAuditEntry(tx, await actorOfRefund(tx, refund), {
+    action: refund.kind === "dispute" ? "payment.dispute" : "payment.refund",
+    targetType: "payment",
+    targetId: payment.id,
+    before: { ...shown(payment.status, payment.refundedMinor), reason: refund.reason },
+    after: {
+      payment: shown(refundedInFull ? "refunded" : payment.status, refundedAfter),
+      refund: toPaymentRefund(refund),
+    },
+  });
 }
 
 /** A refund claim of a payment: what every kind of claim (admin, provider, dispute) holds. */

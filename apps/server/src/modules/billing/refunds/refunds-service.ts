@@ -8,7 +8,6 @@ import {
   paymentRefunds,
   payments,
   subscriptionPlans,
-  type UserRow,
   users,
 } from "../../../db/schema/index.ts";
 import { type Clock, repeatOnClock } from "../../../lib/clock.ts";
@@ -20,12 +19,15 @@ import {
   type PaymentsProvider,
   type SandboxPayments,
 } from "../../../providers/payments/index.ts";
+import type { AuditActor } from "../../audit/in-transaction.ts";
 import { providerCall } from "../provider-call.ts";
 import {
+  AUDIT_ACTOR_KEY,
   lockPayment,
   refundableMinor,
   refundClaim,
   settleRefund,
+  tookMoney,
   toPaymentRefund,
 } from "./refunds-ledger.ts";
 
@@ -133,7 +135,8 @@ export function createRefundsService(options: RefundsServiceOptions) {
     amountMinor: number | null;
     reason: string;
     kind: "admin";
-    adminId: string | null;
+    /** The admin's request: kept with the claim for the audit entry its settling writes. */
+    actor: AuditActor;
     sourceKey: string;
     metadata?: Record<string, unknown>;
   }): Promise<{ claim: PaymentRefundRow; providerPaymentId: string; replay: boolean }> =>
@@ -147,9 +150,7 @@ export function createRefundsService(options: RefundsServiceOptions) {
       if (earlier) {
         return { claim: earlier, providerPaymentId: payment.stripePaymentId ?? "", replay: true };
       }
-      if (payment.status !== "success" && payment.status !== "refunded") {
-        throw new HttpError(409, MONEY_TOOLS_MESSAGES.notRefundable);
-      }
+      if (!tookMoney(payment)) throw new HttpError(409, MONEY_TOOLS_MESSAGES.notRefundable);
       if (!payment.stripePaymentId) {
         throw new HttpError(409, MONEY_TOOLS_MESSAGES.noProviderPayment);
       }
@@ -166,12 +167,13 @@ export function createRefundsService(options: RefundsServiceOptions) {
         .insert(paymentRefunds)
         .values(
           refundClaim(payment, {
-            kind: input.kind,
+            // A failed payment that took money has a kind of its own (decision 0036).
+            kind: payment.status === "failed" ? "failed_payment" : input.kind,
             amountMinor,
             reason: input.reason,
             sourceKey: input.sourceKey,
-            adminId: input.adminId,
-            metadata: input.metadata ?? {},
+            adminId: input.actor.adminId,
+            metadata: { ...input.metadata, [AUDIT_ACTOR_KEY]: input.actor },
           }),
         )
         .returning();
@@ -278,7 +280,7 @@ export function createRefundsService(options: RefundsServiceOptions) {
   return {
     /** POST /api/admin/payments/{id}/refund. */
     async refundPayment(
-      admin: UserRow,
+      actor: AuditActor,
       paymentId: string,
       input: { amount?: number | undefined; reason: string; requestId?: string | undefined },
     ): Promise<AdminRefundResponse["data"]> {
@@ -287,7 +289,7 @@ export function createRefundsService(options: RefundsServiceOptions) {
         amountMinor: input.amount === undefined ? null : toMinor(input.amount),
         reason: input.reason,
         kind: "admin",
-        adminId: admin.id,
+        actor,
         sourceKey: `admin:${input.requestId ?? randomUUID()}`,
       });
       // A replayed request answers the refund as it stands (one in flight is not asked twice;

@@ -7,6 +7,10 @@ import type {
 } from "@twinline/contracts";
 import type { PaymentRow, SubscriptionEventRow } from "../../../db/schema/index.ts";
 import { toMajor } from "../../../lib/money.ts";
+import { tookMoney } from "../refunds/refunds-ledger.ts";
+
+/** What the operator's Refund button needs: money taken and not all given back. */
+const isRefundable = (row: PaymentRow) => tookMoney(row) && row.refundedMinor < row.amountMinor;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -71,6 +75,7 @@ export function toAdminCredit(row: PaymentRow, user: PopulatedUser | null): Admi
     currency: row.currency,
     status: row.status,
     refundedAmount: toMajor(row.refundedMinor),
+    refundable: isRefundable(row),
     packageId: row.packageId,
     stripePaymentId: row.stripePaymentId,
     metadata: { packageName: row.itemName, invoiceNumber: row.invoiceNumber },
@@ -92,6 +97,7 @@ export function toAdminSubscriptionPayment(
     currency: row.currency,
     status: row.status,
     refundedAmount: toMajor(row.refundedMinor),
+    refundable: isRefundable(row),
     stripePaymentId: row.stripePaymentId ?? row.invoiceId,
     invoiceId: row.invoiceId,
     credits: row.credits,

@@ -85,7 +85,7 @@ export function createTransactionsRepository(db: Database) {
       .from(payments)
       .leftJoin(users, eq(users.id, payments.userId))
       .where(where)
-      .orderBy(order(sort.column, sort.direction), order(payments.id, sort.direction))
+      .orderBy(order(sort.column, sort.direction), order(payments.seq, sort.direction))
       .limit(page.limit)
       .offset(pageOffset(page));
   /** One page of a kind's payments as filtered and sorted (the list and the export). */

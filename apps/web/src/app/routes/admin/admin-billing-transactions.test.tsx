@@ -152,6 +152,19 @@ describe("/admin/credit-transactions", () => {
     expect(query?.has("status")).toBe(false);
   });
 
+  it("a payment refunded in part keeps Success and says how much went back", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () =>
+        jsonResponse(page([credit({ amount: 31.99, refundedAmount: 10 })])),
+    });
+    renderApp("/admin/credit-transactions");
+    const table = await screen.findByRole("table", { name: "Credit Transactions" });
+    expect(await within(table).findByText("Refunded $10.00 of $31.99")).toBeInTheDocument();
+    expect(within(table).getByText("Success")).toBeInTheDocument();
+  });
+
   it("re-queries at once on a status change, on Search with the text and dates, and on sort", async () => {
     signInAdmin();
     const api = mockAdminApi({

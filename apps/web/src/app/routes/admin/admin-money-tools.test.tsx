@@ -77,6 +77,8 @@ describe("money tools on the user details page", () => {
     await user.click(await screen.findByRole("button", { name: "Refund" }));
     const dialog = await screen.findByTestId("refund-dialog");
     expect(dialog).toHaveTextContent("500 credits, paid $10.00");
+    // A package: nothing to end.
+    expect(within(dialog).queryByText("Also end the subscription now")).toBeNull();
 
     // Nothing is sent without a reason.
     await user.click(within(dialog).getByRole("button", { name: "Refund $10.00" }));
@@ -97,6 +99,113 @@ describe("money tools on the user details page", () => {
     expect((sent?.body as { requestId?: string } | undefined)?.requestId).toMatch(
       /^[0-9a-f-]{36}$/,
     );
+  });
+
+  it("refunding the latest plan payment offers, and explains, ending the subscription now", async () => {
+    signInAdmin();
+    const planPayment = {
+      ...purchase,
+      _id: "sub-pay1",
+      credits: 0,
+      amount: 20,
+      planId: null,
+      planName: "Pro",
+      invoiceId: "in_1",
+      metadata: { packageName: null, invoiceNumber: "INV-1" },
+    };
+    const api = mockAdminApi({
+      "GET /api/admin/users/:id": () =>
+        jsonResponse({
+          success: true,
+          data: detailUser({
+            subscription: {
+              status: "active",
+              plan: {
+                name: "Pro",
+                price: 20,
+                currency: "usd",
+                duration: 1,
+                interval: "month",
+                intervalCount: 1,
+              },
+              currentPeriodStart: "2025-02-03T10:00:00.000Z",
+              currentPeriodEnd: "2025-03-03T10:00:00.000Z",
+              autoRenew: true,
+              cancelAtPeriodEnd: false,
+              stripeSubscriptionId: null,
+            },
+          }),
+        }),
+      "GET /api/admin/users/:id/transactions": () => jsonResponse(page([])),
+      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([planPayment])),
+      "POST /api/admin/payments/:id/refund": () => jsonResponse(refundAnswer),
+    });
+    const user = userEvent.setup();
+    renderApp("/admin/users/u1?tab=subscriptions");
+    await user.click(await screen.findByRole("button", { name: "Refund" }));
+    const dialog = await screen.findByTestId("refund-dialog");
+    expect(within(dialog).getByTestId("ends-plan-note")).toHaveTextContent(
+      "A refund alone does not stop the plan",
+    );
+    await user.click(within(dialog).getByLabelText("Also end the subscription now"));
+    await user.type(within(dialog).getByLabelText("Reason"), "Never used it");
+    await user.click(within(dialog).getByRole("button", { name: "Refund $20.00" }));
+    await waitFor(() => expect(screen.queryByTestId("refund-dialog")).toBeNull());
+    const [sent] = api.callsTo("POST /api/admin/payments/sub-pay1/refund");
+    expect(sent?.body).toMatchObject({ reason: "Never used it", endSubscription: true });
+  });
+
+  it("offers the refund of a failed payment that was charged anyway, not of a declined one", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
+      "GET /api/admin/users/:id/transactions": () =>
+        jsonResponse(
+          page([
+            {
+              ...purchase,
+              status: "failed",
+              amount: 15,
+              failureReason: "Paid 15.00 USD for a sale of 10.00 USD: nothing granted",
+              refundable: true,
+            },
+            {
+              ...purchase,
+              _id: "pay2",
+              status: "failed",
+              failureReason: "Your card was declined.",
+              refundable: false,
+            },
+          ]),
+        ),
+      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([])),
+    });
+    const user = userEvent.setup();
+    renderApp("/admin/users/u1?tab=credits");
+    const buttons = await screen.findAllByRole("button", { name: "Refund" });
+    expect(buttons).toHaveLength(1);
+    await user.click(buttons[0] as HTMLElement);
+    const dialog = await screen.findByTestId("refund-dialog");
+    expect(within(dialog).getByRole("button", { name: "Refund $15.00" })).toBeInTheDocument();
+  });
+
+  it("after a refund in part, offers only what is left to refund", async () => {
+    signInAdmin();
+    mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
+      "GET /api/admin/users/:id/transactions": () =>
+        jsonResponse(page([{ ...purchase, amount: 31.99, refundedAmount: 10 }])),
+      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([])),
+    });
+    const user = userEvent.setup();
+    renderApp("/admin/users/u1?tab=credits");
+    expect(await screen.findByText("Refunded $10.00 of $31.99")).toBeInTheDocument();
+    await user.click(await screen.findByRole("button", { name: "Refund" }));
+    const dialog = await screen.findByTestId("refund-dialog");
+    expect(dialog).toHaveTextContent("($10.00 refunded already)");
+    expect(within(dialog).getByRole("button", { name: "Refund $21.99" })).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/^Amount/), "22");
+    expect(within(dialog).getByText("Enter an amount between 0.01 and 21.99")).toBeInTheDocument();
   });
 
   it("changes credits and shows the server's reason when it refuses", async () => {

@@ -56,10 +56,16 @@ export const amountColumn: TransactionColumn<{ amount: number; currency: string 
 
 /** A payment's status badge, the failure's reason in its tooltip. */
 export const paymentStatusColumn: TransactionColumn<
-  { status: string; failureReason?: string | null },
+  {
+    status: string;
+    failureReason?: string | null;
+    amount: number;
+    refundedAmount: number;
+    currency: string;
+  },
   "status"
 > = {
   label: "Status",
   sortBy: "status",
-  cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+  cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} payment={r} />,
 };

@@ -14,7 +14,7 @@ const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(user
 /** POST /api/admin/payments/{id}/refund; no amount refunds all that is left. */
 export async function refundPayment(
   paymentId: string,
-  input: { amount?: number; reason: string; requestId: string },
+  input: { amount?: number; reason: string; requestId: string; endSubscription?: boolean },
 ) {
   return api.post(`/api/admin/payments/${encodeURIComponent(paymentId)}/refund`, input, {
     schema: adminRefundResponseSchema,

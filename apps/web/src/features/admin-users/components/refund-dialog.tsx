@@ -14,6 +14,11 @@ export interface RefundTarget {
   amount: number;
   refundedAmount: number;
   currency: string;
+  /**
+   * The latest payment of the user's subscription in force: refunding it may also end the plan
+   * (issue 24), which otherwise keeps renewing.
+   */
+  endsSubscription?: boolean;
 }
 
 /** A refund of one payment, whole (amount left empty) or part, with its reason. */
@@ -26,9 +31,15 @@ export function RefundDialog({
 }) {
   const open = target !== null;
   const [amount, setAmount] = useOpeningState(open, "");
+  const [endSubscription, setEndSubscription] = useOpeningState(open, false);
   const refund = useMoneyAction(
-    (input: { paymentId: string; amount?: number; reason: string; requestId: string }) =>
-      refundPayment(input.paymentId, input),
+    (input: {
+      paymentId: string;
+      amount?: number;
+      reason: string;
+      requestId: string;
+      endSubscription?: boolean;
+    }) => refundPayment(input.paymentId, input),
   );
   const form = useMoneyForm(open, refund.reset);
 
@@ -75,6 +86,7 @@ export function RefundDialog({
             ...(parsed !== undefined ? { amount: parsed } : {}),
             reason: form.reason,
             requestId: form.requestId,
+            ...(target.endsSubscription && endSubscription ? { endSubscription: true } : {}),
           },
           { onSuccess: onClose },
         );
@@ -88,6 +100,24 @@ export function RefundDialog({
         onChange={(event) => setAmount(event.target.value)}
         error={amountError}
       />
+      {target?.endsSubscription ? (
+        <div className="space-y-1.5">
+          <label className="flex items-center gap-2.5 text-sm text-stone-700 dark:text-stone-300">
+            <input
+              type="checkbox"
+              checked={endSubscription}
+              onChange={(event) => setEndSubscription(event.target.checked)}
+              className="size-4 rounded border-stone-300 accent-brand-600"
+            />
+            Also end the subscription now
+          </label>
+          <p className="text-xs text-stone-600 dark:text-stone-400" data-testid="ends-plan-note">
+            This is the latest payment of the user's plan. A refund alone does not stop the plan: it
+            stays active and renews. Ending it now stops renewal and the plan at once, as Cancel now
+            does.
+          </p>
+        </div>
+      ) : null}
       <TextField {...form.reasonField} />
     </MoneyDialog>
   );
@@ -95,7 +125,8 @@ export function RefundDialog({
 
 /**
  * The transaction tabs' Status column with the refund action beside the badge (the spec's
- * headers stay as they are): Refund on a payment with money left to give back.
+ * headers stay as they are): Refund on a payment with money left to give back, a failed one
+ * that was charged anyway included (the server says which: `refundable`).
  */
 export function withRefundAction<
   T extends {
@@ -104,11 +135,14 @@ export function withRefundAction<
     refundedAmount: number;
     currency: string;
     status: string;
+    refundable: boolean;
   },
 >(
   columns: TransactionColumn<T>[],
   label: (row: T) => string,
   onRefund: (target: RefundTarget) => void,
+  /** Whether refunding this row may end the user's plan (the latest plan payment). */
+  endsSubscription: (row: T) => boolean = () => false,
 ): TransactionColumn<T>[] {
   return columns.map((column) =>
     column.label !== "Status"
@@ -118,12 +152,7 @@ export function withRefundAction<
           render: (row: T) => (
             <span className="inline-flex items-center gap-2">
               {column.render ? column.render(row) : row.status}
-              {row.refundedAmount > 0 && row.status !== "refunded" ? (
-                <span className="text-xs text-stone-500 dark:text-stone-400">
-                  {formatMoney(row.refundedAmount, row.currency)} refunded
-                </span>
-              ) : null}
-              {row.status === "success" && row.refundedAmount < row.amount ? (
+              {row.refundable ? (
                 <button
                   type="button"
                   onClick={() =>
@@ -133,6 +162,7 @@ export function withRefundAction<
                       amount: row.amount,
                       refundedAmount: row.refundedAmount,
                       currency: row.currency,
+                      endsSubscription: endsSubscription(row),
                     })
                   }
                   className="rounded-md text-xs font-semibold text-red-700 underline-offset-2 hover:underline dark:text-red-300"

@@ -53,7 +53,9 @@ const creditColumns: TransactionColumn<CreditTransactionRow>[] = [
   {
     label: "Status",
     sortBy: "status",
-    render: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+    render: (r) => (
+      <TransactionStatusBadge status={r.status} reason={r.failureReason} payment={r} />
+    ),
   },
   { label: "Transaction ID", sortBy: "transactionId", render: (r) => r.transactionId ?? "N/A" },
 ];
@@ -65,7 +67,9 @@ const subscriptionColumns: TransactionColumn<SubscriptionTransactionRow>[] = [
   {
     label: "Status",
     sortBy: "status",
-    render: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} />,
+    render: (r) => (
+      <TransactionStatusBadge status={r.status} reason={r.failureReason} payment={r} />
+    ),
   },
   { label: "Transaction ID", sortBy: "transactionId", render: (r) => r.transactionId ?? "N/A" },
 ];
@@ -245,6 +249,12 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
   const [tab, setTab] = useTabParam(TABS);
 
   useDocumentTitle(`${user.data?.name ?? "User Details"} · Twinline Admin`);
+  // The newest paid plan payment while the plan is in force: its refund offers to end the plan
+  // (issue 24). The recent list is newest first; the server checks it again.
+  const latestPlanPaymentId =
+    user.data?.subscription?.status === "active"
+      ? recentSubscriptions.rows.find((row) => row.status === "success")?._id
+      : undefined;
 
   if (user.isPending) {
     return (
@@ -360,6 +370,7 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
                 subscriptionColumns,
                 (r) => r.planName ?? "Subscription",
                 setRefunding,
+                (r) => r._id === latestPlanPaymentId,
               )}
               searchLabel="Search subscription transactions by ID, plan or status"
               emptyMessage="No subscription transactions found"

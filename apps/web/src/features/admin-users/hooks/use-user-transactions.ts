@@ -18,6 +18,8 @@ interface PaymentRow {
   transactionId: string | null;
   /** Given back so far (refunds and disputes), in the payment's currency. */
   refundedAmount: number;
+  /** Money left to give back (a success, or a failed payment that was charged anyway). */
+  refundable: boolean;
 }
 
 /** A credit purchase of one user, as the Credit Transactions tab shows it. */

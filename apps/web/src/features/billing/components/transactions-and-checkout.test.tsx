@@ -60,6 +60,25 @@ describe("/dashboard/transactions", () => {
     expect(within(subs).queryByText(/Page 1 of/)).toBeNull();
   });
 
+  it("a payment refunded in part says how much went back", async () => {
+    storeSession();
+    mockAuthApi({
+      ...meRoute,
+      "GET /api/payments/history": historyAnswer([
+        transaction({ amount: 31.99, refundedAmount: 10 }),
+        transaction({ _id: "t2", amount: 5, refundedAmount: 5, status: "refunded" }),
+      ]),
+      "GET /api/payments/subscription-history": historyAnswer([]),
+    });
+    renderApp("/dashboard/transactions");
+    const credits = await screen.findByTestId("credits-transactions");
+    expect(await within(credits).findByText("Refunded $10.00 of $31.99")).toBeInTheDocument();
+    expect(within(credits).getByText("Success")).toBeInTheDocument();
+    // Refunded in whole: the status says it, no note.
+    expect(within(credits).getByText("Refunded")).toBeInTheDocument();
+    expect(within(credits).getAllByTestId("refunded-part")).toHaveLength(1);
+  });
+
   it("shows the empty texts, and each tab's failure with a refresh", async () => {
     storeSession();
     let fail = true;

@@ -10,6 +10,7 @@ import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { RefundedNote } from "@/components/ui/transaction-status-badge";
 import { formatDate, formatMoney } from "@/lib/format";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
 import { capitalise, statusTone } from "../api/format";
@@ -27,7 +28,12 @@ const EMPTY: Record<Kind, string> = {
 };
 
 function cells(kind: Kind, row: Transaction) {
-  const status = <Badge tone={statusTone(row.status)}>{capitalise(row.status)}</Badge>;
+  const status = (
+    <span className="inline-flex flex-col items-start gap-1">
+      <Badge tone={statusTone(row.status)}>{capitalise(row.status)}</Badge>
+      <RefundedNote payment={row} />
+    </span>
+  );
   const amount = formatMoney(row.amount, row.currency);
   return kind === "credits"
     ? [
