@@ -58,6 +58,11 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "user",
     targetParam: "userId",
   },
+  "PUT /api/admin/users/:userId/date-of-birth": {
+    action: "user.date_of_birth",
+    targetType: "user",
+    targetParam: "userId",
+  },
   "POST /api/admin/users/:userId/credits": {
     action: "user.credits_adjust",
     targetType: "user",
