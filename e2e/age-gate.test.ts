@@ -16,10 +16,11 @@ let server: RunningServer;
 let browser: TestBrowser;
 
 beforeAll(async () => {
-  server = await startServer();
+  // The shared two-core machine can take a while to start the built server.
+  server = await startServer({ healthTimeoutMs: SLOW });
   // axe-core goes in as a script tag; the app's CSP (script-src 'self') would refuse it.
   browser = await launchBrowser({ contextOptions: { bypassCSP: true } });
-});
+}, SLOW + 30_000);
 
 afterAll(async () => {
   await browser?.close();
