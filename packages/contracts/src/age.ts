@@ -24,6 +24,8 @@ export const AGE_MESSAGES = {
 
 /** Machine-readable `error.code` of the answer that asks an existing account for its birth date. */
 export const DATE_OF_BIRTH_REQUIRED_CODE = "date_of_birth_required";
+/** Machine-readable `error.code` of a refusal for the person's age (sign-up, chat, call). */
+export const UNDER_AGE_CODE = "under_age";
 
 interface CalendarDate {
   year: number;

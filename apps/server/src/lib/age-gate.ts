@@ -1,5 +1,16 @@
-import { AGE_MESSAGES, ageOn, DATE_OF_BIRTH_REQUIRED_CODE, utcToday } from "@twinline/contracts";
+import {
+  AGE_MESSAGES,
+  ageOn,
+  DATE_OF_BIRTH_REQUIRED_CODE,
+  UNDER_AGE_CODE,
+  utcToday,
+} from "@twinline/contracts";
 import { HttpError } from "../plugins/errors.ts";
+
+/** Whether a date of birth is under the minimum age today (UTC). */
+export function isUnderAge(dateOfBirth: string, minimumAge: number, now: Date = new Date()) {
+  return ageOn(dateOfBirth, utcToday(now)) < minimumAge;
+}
 
 /**
  * Why an account may not chat or call for its age (issue 25; decision 0053), or null when it
@@ -15,13 +26,8 @@ export function ageRefusal(
   if (!dateOfBirth) {
     return new HttpError(428, AGE_MESSAGES.askedBeforeUse, { code: DATE_OF_BIRTH_REQUIRED_CODE });
   }
-  if (ageOn(dateOfBirth, utcToday(now)) < minimumAge) {
-    return new HttpError(403, AGE_MESSAGES.underAgeToUse(minimumAge), { code: "under_age" });
+  if (isUnderAge(dateOfBirth, minimumAge, now)) {
+    return new HttpError(403, AGE_MESSAGES.underAgeToUse(minimumAge), { code: UNDER_AGE_CODE });
   }
   return null;
-}
-
-/** Whether a date of birth is under the minimum age today (UTC). */
-export function isUnderAge(dateOfBirth: string, minimumAge: number, now: Date = new Date()) {
-  return ageOn(dateOfBirth, utcToday(now)) < minimumAge;
 }

@@ -13,6 +13,7 @@ import {
   profileResponseSchema,
   resetPasswordRequestSchema,
   signupRequestSchema,
+  UNDER_AGE_CODE,
   updateProfileRequestSchema,
 } from "@twinline/contracts";
 import type { FastifyReply, onRequestHookHandler } from "fastify";
@@ -22,7 +23,7 @@ import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { markRefusedForAge, wasRefusedForAge } from "./age-refusal.ts";
-import { type AuthService, type Session, UNDER_AGE_CODE } from "./service.ts";
+import type { AuthService, Session } from "./service.ts";
 
 export const LOGOUT_MESSAGE = "Logged out";
 

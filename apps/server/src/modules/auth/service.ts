@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { AGE_MESSAGES, AUTH_MESSAGES, type User } from "@twinline/contracts";
+import { AGE_MESSAGES, AUTH_MESSAGES, UNDER_AGE_CODE, type User } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
-import { isUnderAge } from "../../lib/age-gate.ts";
+import { ageRefusal, isUnderAge } from "../../lib/age-gate.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { MailProvider } from "../../providers/mail/index.ts";
 import { applyCreditMovement } from "../credits/ledger.ts";
@@ -26,9 +26,6 @@ export const GOOGLE_MESSAGES = {
 /** Reset tokens: 32 random bytes, base64url (43 characters); the spec asks at least 20. */
 const RESET_TOKEN_BYTES = 32;
 const RESET_TOKEN_MIN_LENGTH = 20;
-
-/** The machine-readable `error.code` of a sign-up refused for the visitor's age. */
-export const UNDER_AGE_CODE = "under_age";
 
 export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
@@ -268,10 +265,8 @@ export function createAuthService(options: AuthServiceOptions) {
     async giveDateOfBirth(user: UserRow, dateOfBirth: string): Promise<User> {
       const updated = await users.setDateOfBirthOnce(user.id, dateOfBirth);
       if (!updated) throw new HttpError(409, AGE_MESSAGES.alreadyGiven);
-      const { minimumAge } = await options.settings.get();
-      if (isUnderAge(dateOfBirth, minimumAge)) {
-        throw new HttpError(403, AGE_MESSAGES.underAgeToUse(minimumAge), { code: UNDER_AGE_CODE });
-      }
+      const refusal = ageRefusal(dateOfBirth, (await options.settings.get()).minimumAge);
+      if (refusal) throw refusal;
       return toUser(updated, await subscriptionOf(db, updated.id));
     },
 
