@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,6 +9,7 @@ import {
   uniqueFan,
 } from "./support/accounts";
 import { fillAuditLog } from "./support/audit";
+import { sweep } from "./support/axe";
 import { launchBrowser, type TestBrowser } from "./support/browser";
 import {
   type CallSetup,
@@ -26,7 +26,6 @@ import { type RunningServer, startServer } from "./support/server";
 // dialogs open. Any serious or critical violation fails, listed with the page and the theme.
 // One browser and one server; the pages are visited in sequence.
 
-const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const SLOW = 240_000;
 const stamp = Date.now();
 
@@ -43,52 +42,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-async function runAxe(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, { resultTypes: ["violations"] })) as {
-      violations: AxeViolation[];
-    };
-    return result.violations;
-  });
-}
-
-/** The page's serious and critical violations in the light and the dark theme, as lines. */
-async function sweep(page: Page, label: string): Promise<string[]> {
-  const found: string[] = [];
-  // Colours are measured settled: transitions between the themes would be caught half-way.
-  await page.addStyleTag({
-    content: "*,*::before,*::after{transition:none!important;animation:none!important}",
-  });
-  for (const scheme of ["light", "dark"] as const) {
-    // The app follows the system's theme unless the fan chose one (nobody does here).
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.classList.contains("dark")))
-      .toBe(scheme === "dark");
-    for (const violation of await runAxe(page)) {
-      if (violation.impact !== "serious" && violation.impact !== "critical") continue;
-      const targets = violation.nodes
-        .slice(0, 3)
-        .map((node) => `${node.target.join(" ")}: ${node.failureSummary?.split("\n")[1] ?? ""}`);
-      found.push(
-        `${label} [${scheme}] ${violation.id} (${violation.impact}, ${violation.nodes.length}x): ${violation.help}\n    ${targets.join("\n    ")}`,
-      );
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  return found;
-}
 
 /** Opens `path`, waits for `ready` and for the requests to settle, and sweeps it. */
 async function visit(page: Page, path: string, ready: (page: Page) => Locator) {

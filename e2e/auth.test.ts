@@ -95,6 +95,7 @@ describe("accounts in the browser", () => {
     await dialog.getByLabel("Name").fill("Ada Lovelace");
     await dialog.getByLabel("Email").fill("ada@example.com");
     await dialog.getByLabel("Password", { exact: true }).fill("first-password");
+    await dialog.getByLabel("Date of birth").fill("1990-05-17");
     await dialog.getByRole("button", { name: "Create Account" }).click();
 
     await expect.poll(path).toBe("/dashboard");

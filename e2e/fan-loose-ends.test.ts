@@ -1,6 +1,6 @@
 import { startFakeOpenAi } from "@twinline/fakes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ENV, FAN_PASSWORD, signUpFan, uniqueFan } from "./support/accounts";
+import { ADMIN_ENV, FAN_BIRTH_DATE, FAN_PASSWORD, signUpFan, uniqueFan } from "./support/accounts";
 import { launchBrowser, type TestBrowser } from "./support/browser";
 import { composer, openEmptyChat } from "./support/chat";
 import { type RunningServer, startServer } from "./support/server";
@@ -60,6 +60,7 @@ describe("fan loose ends", () => {
     await form.getByLabel("Name").fill("Second Fan");
     await form.getByLabel("Email").fill(fan.email);
     await form.getByLabel("Password", { exact: true }).fill(FAN_PASSWORD);
+    await form.getByLabel("Date of birth").fill(FAN_BIRTH_DATE);
     await form.getByRole("button", { name: "Create Account" }).click();
     const alert = form.getByRole("alert");
     await alert.waitFor();

@@ -8,6 +8,7 @@ import {
   ADMIN_EMAIL,
   ADMIN_ENV,
   ADMIN_PASSWORD,
+  FAN_BIRTH_DATE,
   FAN_PASSWORD,
   uniqueFan,
 } from "./support/accounts";
@@ -92,6 +93,7 @@ describe("a container stop (SIGTERM) with a live call", () => {
     const signup = await api(base, "POST", "/api/auth/signup", undefined, {
       ...fan,
       password: FAN_PASSWORD,
+      dateOfBirth: FAN_BIRTH_DATE,
     });
     expect(signup.status).toBe(201);
     const token = ((await signup.json()) as { token: string }).token;

@@ -25,7 +25,7 @@ export async function signUpBenchUser(
     method: "POST",
     url: "/api/auth/signup",
     headers: csrfHeaders,
-    payload: { ...user, password: "bench password" },
+    payload: { ...user, password: "bench password", dateOfBirth: "1990-05-17" },
   });
   if (signup.statusCode !== 201) {
     throw new Error(`bench sign-up: ${signup.statusCode} ${signup.body}`);

@@ -7,6 +7,8 @@ export const ADMIN_PASSWORD = "admin-pass-123";
 export const ADMIN_ENV = { ADMIN_EMAIL, ADMIN_PASSWORD };
 
 export const FAN_PASSWORD = "user-pass-123";
+/** A date of birth well over any minimum age. */
+export const FAN_BIRTH_DATE = "1990-05-17";
 
 export interface Fan {
   name: string;
@@ -33,7 +35,12 @@ export async function csrfToken(page: Page, baseUrl: string): Promise<string> {
 export async function signUpFan(page: Page, baseUrl: string, fan: Fan): Promise<string> {
   const signup = await page.context().request.post(`${baseUrl}/api/auth/signup`, {
     headers: { "csrf-token": await csrfToken(page, baseUrl) },
-    data: { name: fan.name, email: fan.email, password: FAN_PASSWORD },
+    data: {
+      name: fan.name,
+      email: fan.email,
+      password: FAN_PASSWORD,
+      dateOfBirth: FAN_BIRTH_DATE,
+    },
   });
   expect(signup.status(), await signup.text()).toBeLessThan(300);
   const { token, user } = (await signup.json()) as { token: string; user: unknown };

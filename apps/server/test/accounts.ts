@@ -61,14 +61,22 @@ export function uniqueEmail(prefix = "user"): string {
 
 export const PASSWORD = "correct horse battery";
 
+/** A date of birth well over any minimum age, for sign-ups that are not about the age gate. */
+export const ADULT_BIRTH_DATE = "1990-05-17";
+
 /** Signs a new user up through the API; answers the session. */
 export async function signUp(
   t: TestApp,
-  input: { name?: string; email?: string; password?: string } = {},
+  input: { name?: string; email?: string; password?: string; dateOfBirth?: string } = {},
 ): Promise<AuthResponse & { password: string }> {
   const password = input.password ?? PASSWORD;
   const response = await call(t, "POST", "/api/auth/signup", {
-    body: { name: input.name ?? "Test User", email: input.email ?? uniqueEmail(), password },
+    body: {
+      name: input.name ?? "Test User",
+      email: input.email ?? uniqueEmail(),
+      password,
+      dateOfBirth: input.dateOfBirth ?? ADULT_BIRTH_DATE,
+    },
   });
   expect(response.statusCode, response.body).toBe(201);
   return { ...(response.json() as AuthResponse), password };

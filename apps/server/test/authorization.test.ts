@@ -163,7 +163,7 @@ describe("malformed bodies get 400 naming the field, never 500", () => {
       method: "POST",
       path: "/api/auth/signup",
       auth: "none",
-      valid: { name: "A", email: "a@b.co", password: "12345678" },
+      valid: { name: "A", email: "a@b.co", password: "12345678", dateOfBirth: "1990-05-17" },
     },
     {
       method: "POST",

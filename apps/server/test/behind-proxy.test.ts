@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_AUTH_RATE_LIMIT, DEFAULT_LOGIN_ACCOUNT_LIMIT } from "../src/plugins/rate-limit.ts";
-import { PASSWORD, uniqueEmail } from "./accounts.ts";
+import { ADULT_BIRTH_DATE, PASSWORD, uniqueEmail } from "./accounts.ts";
 import { createTestApp } from "./create-test-app.ts";
 import { Browser, startForwardingProxy } from "./loopback-http.ts";
 
@@ -26,7 +26,12 @@ async function deployBehindProxy(env: NodeJS.ProcessEnv) {
 }
 
 const signUpAs = (browser: Browser, email: string) =>
-  browser.call("POST", "/api/auth/signup", { name: "Person", email, password: PASSWORD });
+  browser.call("POST", "/api/auth/signup", {
+    name: "Person",
+    email,
+    password: PASSWORD,
+    dateOfBirth: ADULT_BIRTH_DATE,
+  });
 
 describe("behind a proxy with TRUST_PROXY (one hop)", () => {
   let deployment: Awaited<ReturnType<typeof deployBehindProxy>>;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { AUTH_MESSAGES, VOICE_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, uniqueEmail } from "./accounts.ts";
+import { ADULT_BIRTH_DATE, call, uniqueEmail } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
 import { freePort, hasRedisServer, type RedisServer, startRedisServer } from "./redis-server.ts";
 
@@ -17,7 +17,12 @@ async function signUpsUntilRefused(t: TestApp, tries: number) {
   let created = 0;
   for (let i = 0; i < tries; i++) {
     const answer = await call(t, "POST", "/api/auth/signup", {
-      body: { name: "Flood", email: uniqueEmail("flood"), password: "long enough password" },
+      body: {
+        name: "Flood",
+        email: uniqueEmail("flood"),
+        password: "long enough password",
+        dateOfBirth: ADULT_BIRTH_DATE,
+      },
     });
     if (answer.statusCode === 429) {
       expect(answer.json().message).toBe(AUTH_MESSAGES.tooManyAttempts);
@@ -80,6 +85,7 @@ describe("limits fail closed: REDIS_URL at a port where nothing listens", () => 
       name: "Caller",
       email: uniqueEmail("caller"),
       password: "long enough password",
+      dateOfBirth: ADULT_BIRTH_DATE,
     });
     const statuses = [];
     for (let i = 0; i < 4; i++) {

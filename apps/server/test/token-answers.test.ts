@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, PASSWORD, uniqueEmail } from "./accounts.ts";
+import { ADULT_BIRTH_DATE, adminSession, call, PASSWORD, uniqueEmail } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
 import { fakeGoogle, TEST_GOOGLE_CLIENT_ID } from "./google.ts";
 
@@ -17,12 +17,15 @@ describe("answers that carry a token are never cached (Cache-Control: no-store)"
   it("sign-up, login, Google login, /api/auth/me, password change, admin login and change", async () => {
     const email = uniqueEmail();
     const signup = await call(t, "POST", "/api/auth/signup", {
-      body: { name: "N", email, password: PASSWORD },
+      body: { name: "N", email, password: PASSWORD, dateOfBirth: ADULT_BIRTH_DATE },
     });
     const login = await call(t, "POST", "/api/auth/login", { body: { email, password: PASSWORD } });
     const token = login.json().token as string;
     const googleLogin = await call(t, "POST", "/api/auth/google", {
-      body: { token: await google.sign({ sub: `g-${Date.now()}`, email: uniqueEmail("g") }) },
+      body: {
+        token: await google.sign({ sub: `g-${Date.now()}`, email: uniqueEmail("g") }),
+        dateOfBirth: ADULT_BIRTH_DATE,
+      },
     });
     const me = await call(t, "GET", "/api/auth/me", { token });
     const changed = await call(t, "PUT", "/api/users/password", {

@@ -106,6 +106,7 @@ export const updateSettingsRequestSchema = publicSettingsSchema.extend({
   apiKeys: apiKeysSchema,
   // Optional so a client that predates it keeps the stored name.
   siteName: publicSettingsSchema.shape.siteName.optional(),
+  minimumAge: publicSettingsSchema.shape.minimumAge.optional(),
   socialMediaProfiles: z.object({
     twitter: socialUrl,
     instagram: socialUrl,

@@ -109,6 +109,8 @@ export const adminUserDetailSchema = z.object({
     .array(z.object({ currency: currencySchema, value: z.number() }))
     .optional(),
   googleId: z.string().nullable(),
+  /** `YYYY-MM-DD`, or null when the account predates the age gate; only the admin corrects it. */
+  dateOfBirth: z.string().nullable(),
   subscription: z
     .object({
       status: z.enum(["active", "canceled", "inactive"]),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AGE_MESSAGES, dateOfBirthSchema } from "./age";
 import { safeText } from "./text";
 
 /** Password rules of the spec (user-side sections 5 and 9, admin-side section 5). */
@@ -59,6 +60,8 @@ export const userSchema = z.object({
   credits: z.number().int(),
   subscription: userSubscriptionSummarySchema,
   createdAt: z.string(),
+  /** `YYYY-MM-DD`; null for an account made before sign-up asked (it is asked before chatting). */
+  dateOfBirth: z.string().nullable(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -68,6 +71,7 @@ export const signupRequestSchema = z.object({
   password: z
     .string()
     .min(PASSWORD_RULES.signupMin, { error: AUTH_MESSAGES.signupPasswordTooShort }),
+  dateOfBirth: dateOfBirthSchema,
 });
 export const loginRequestSchema = z.object({
   email,
@@ -75,12 +79,18 @@ export const loginRequestSchema = z.object({
 });
 export const googleLoginRequestSchema = z.object({
   token: z.string().min(1, { error: "Google token is required" }),
+  /** The sign-up form's date of birth: needed only when the Google account is new here. */
+  dateOfBirth: dateOfBirthSchema.optional(),
 });
 export const forgotPasswordRequestSchema = z.object({ email });
 export const resetPasswordRequestSchema = z.object({
   password: z.string().min(PASSWORD_RULES.resetMin, { error: AUTH_MESSAGES.resetPasswordTooShort }),
 });
-export const updateProfileRequestSchema = z.object({ name });
+/** The fan changes the name only: a date of birth in it is refused (only the admin corrects it). */
+export const updateProfileRequestSchema = z.object({
+  name,
+  dateOfBirth: z.never({ error: AGE_MESSAGES.cannotChange }).optional(),
+});
 export const changePasswordRequestSchema = z.object({
   currentPassword: z.string().min(1, { error: "Current password is required" }),
   newPassword: z

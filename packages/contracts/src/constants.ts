@@ -19,6 +19,17 @@ export const SOCIAL_NETWORKS = [
 ] as const;
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 
+/** The age gate (issue 25, item 4): the operator's minimum age and the dates a birth may have. */
+export const AGE_RULES = {
+  defaultMinimumAge: 18,
+  lowestMinimumAge: 13,
+  highestMinimumAge: 99,
+  earliestYear: 1900,
+} as const;
+
+/** The notice on the landing page and the sign-up form. */
+export const MINORS_NOTICE = "AI companions may not be suitable for some minors";
+
 /** The spec's defaults (user-side section 9, admin-side section 9). */
 export const SETTINGS_DEFAULTS = {
   defaultCredits: 100,
@@ -37,6 +48,7 @@ export const defaultPublicSettings: PublicSettings = {
   maxWordsPerMessage: SETTINGS_DEFAULTS.maxWordsPerMessage,
   freeMessagesPerDay: SETTINGS_DEFAULTS.freeMessagesPerDay,
   creditsPerMinute: SETTINGS_DEFAULTS.creditsPerMinute,
+  minimumAge: AGE_RULES.defaultMinimumAge,
   siteName: SETTINGS_DEFAULTS.siteName,
   lightThemeLogo: "",
   darkThemeLogo: "",

@@ -1,5 +1,6 @@
 export * from "./admin";
 export * from "./admin-settings";
+export * from "./age";
 export * from "./ai-training";
 export * from "./api";
 export * from "./audit";

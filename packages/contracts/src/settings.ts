@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { minimumAgeSchema } from "./age";
 import { SOCIAL_NETWORKS, type SocialNetwork } from "./constants";
 import { safeText } from "./text";
 
@@ -42,6 +43,8 @@ export const publicSettingsSchema = z.object({
   maxWordsPerMessage: z.number().int().min(1, { error: SETTINGS_MESSAGES_MIN.maxWordsPerMessage }),
   freeMessagesPerDay: count,
   creditsPerMinute: z.number().int().min(1),
+  /** Sign-up refuses anyone younger (issue 25; decision 0054): default 18, never below 13. */
+  minimumAge: minimumAgeSchema,
   /** The operator as the legal pages and the footer name it. */
   siteName: safeText().trim().min(1, { error: "Site name is required" }).max(80),
   lightThemeLogo: safeText(),

@@ -100,6 +100,10 @@ export const VOICE_CLOSE_CODES = {
   voiceDisabled: 4403,
   /** The fan already has a live call (here or on another instance); nothing was charged. */
   callInProgress: 4409,
+  /** The account has no date of birth yet (made before sign-up asked): the web asks for it. */
+  dateOfBirthRequired: 4428,
+  /** The account's date of birth is under the operator's minimum age. */
+  underAge: 4451,
   /**
    * Mid-call: the session that opened the call ended (logout, password change or reset,
    * deactivation); `call_ended` (reason `session`) comes first. The same code as unauthorized.

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { AUTH_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, csrfFor, PASSWORD, uniqueEmail } from "../../test/accounts.ts";
+import { ADULT_BIRTH_DATE, call, csrfFor, PASSWORD, uniqueEmail } from "../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../test/create-test-app.ts";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../../test/redis-server.ts";
 import { DEVICE_COOKIE_PREFIX } from "./login-throttle.ts";
@@ -74,7 +74,7 @@ describe.skipIf(!hasRedisServer())("rate limits shared through Redis (REDIS_URL)
       remoteAddress: "198.51.100.99",
       headers: { "csrf-token": csrf.token },
       cookies: { _csrf: csrf.cookie },
-      payload: { name: "Owner", email, password: PASSWORD },
+      payload: { name: "Owner", email, password: PASSWORD, dateOfBirth: ADULT_BIRTH_DATE },
     });
     const cookie = signup.cookies.find((c) => c.name.startsWith(DEVICE_COOKIE_PREFIX));
     const wrong = { email, password: "not the password" };

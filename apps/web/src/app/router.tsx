@@ -63,7 +63,7 @@ export const appRoutes: RouteObject[] = [
       },
       {
         path: "call",
-        lazy: () => import("@/features/voice-call").then((m) => ({ Component: m.CallRoute })),
+        lazy: () => import("./routes/call").then((m) => ({ Component: m.CallRoute })),
       },
       {
         path: "call-history",

@@ -4,5 +4,4 @@ export const UPLOAD_TIMEOUT_MS = 60_000;
 /** A loading indicator appears only when loading takes longer than this. */
 export const LOADING_INDICATOR_DELAY_MS = 100;
 export const COPYRIGHT_YEAR = 2025;
-export const MINIMUM_AGE = 18;
 export const SETTINGS_ERROR_MESSAGE = "Failed to load settings. Using defaults.";

@@ -32,6 +32,7 @@ export function normalizeSettings(raw: unknown): PublicSettings {
     maxWordsPerMessage: pick(source.maxWordsPerMessage, d.maxWordsPerMessage),
     freeMessagesPerDay: pick(source.freeMessagesPerDay, d.freeMessagesPerDay),
     creditsPerMinute: pick(source.creditsPerMinute, d.creditsPerMinute),
+    minimumAge: pick(source.minimumAge, d.minimumAge),
     siteName: pick(source.siteName, d.siteName) || d.siteName,
     lightThemeLogo: pick(source.lightThemeLogo, d.lightThemeLogo),
     darkThemeLogo: pick(source.darkThemeLogo, d.darkThemeLogo),

@@ -17,6 +17,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     credits: 100,
     subscription: { status: "inactive", planId: null, planName: null, endDate: null },
     createdAt: "2025-01-01T00:00:00.000Z",
+    dateOfBirth: "1990-05-17",
     ...overrides,
   };
 }

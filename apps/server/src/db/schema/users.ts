@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   pgEnum,
@@ -42,6 +43,11 @@ export const users = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     tokenVersion: integer("token_version").notNull().default(0),
     lastLogin: timestamp("last_login", { withTimezone: true }),
+    /**
+     * Given at sign-up (issue 25, decision 0054); null only for accounts made before the age
+     * gate, which are asked for it before their next chat or call. The fan cannot change it.
+     */
+    dateOfBirth: date("date_of_birth", { mode: "string" }),
     /** When the user's first voice call started (null: never called). */
     firstCallAt: timestamp("first_call_at", { withTimezone: true }),
     /**

@@ -8,6 +8,7 @@ import {
   adminUserIdParamsSchema,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
+  dateOfBirthRequestSchema,
   messageResponseSchema,
   userStatusActionSchema,
   userStatusResponseSchema,
@@ -174,6 +175,26 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
       success: true as const,
       data: await admin.getUser(request.params.userId),
     }),
+  );
+
+  app.put(
+    `${ADMIN_PREFIX}/users/:userId/date-of-birth`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Corrects a user's date of birth (recorded in the audit log, old and new)",
+        params: adminUserIdParamsSchema,
+        body: dateOfBirthRequestSchema,
+        response: { 200: userStatusResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { dateOfBirth } = request.body;
+      const { before, user } = await admin.correctDateOfBirth(request.params.userId, dateOfBirth);
+      auditNote(request, { before: { dateOfBirth: before }, after: { dateOfBirth } });
+      return { success: true as const, message: ADMIN_MESSAGES.dateOfBirthCorrected, data: user };
+    },
   );
 
   app.put(

@@ -10,6 +10,7 @@ export const ADMIN_MESSAGES = {
   cannotDeactivateSelf: "You cannot deactivate your own account",
   activated: "User activated successfully",
   deactivated: "User deactivated successfully",
+  dateOfBirthCorrected: "Date of birth corrected",
   passwordChanged: "Password changed successfully",
   loggedOut: "Logged out",
 } as const;
@@ -41,6 +42,18 @@ export function createAdminService({ users, figuresOf, subscriptionsOf }: AdminS
       const user = await users.findById(userId);
       if (!user) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
       return detailOf(user);
+    },
+
+    /**
+     * The admin corrects a user's date of birth (the fan cannot: decision 0054). Answers the
+     * date before, for the audit log, and the user as now.
+     */
+    async correctDateOfBirth(userId: string, dateOfBirth: string) {
+      const before = await users.findById(userId);
+      if (!before) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+      const updated = await users.update(userId, { dateOfBirth });
+      if (!updated) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+      return { before: before.dateOfBirth, user: await detailOf(updated) };
     },
 
     /** Suspend is a deactivation too. Deactivating ends every token of the account at once. */

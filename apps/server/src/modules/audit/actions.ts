@@ -98,6 +98,11 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "user",
     target: param("userId"),
   },
+  "PUT /api/admin/users/:userId/date-of-birth": {
+    action: "user.date_of_birth",
+    targetType: "user",
+    target: param("userId"),
+  },
   "POST /api/admin/users/:userId/credits": {
     action: "user.credits_adjust",
     targetType: "user",

@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES } from "@twinline/contracts";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, messageOf } from "../../../test/accounts.ts";
+import { ADULT_BIRTH_DATE, call, messageOf } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { users } from "../../db/schema/index.ts";
 
@@ -71,7 +71,12 @@ describe("the admin of ADMIN_EMAIL and ADMIN_PASSWORD", () => {
     const t = await createTestApp();
     apps.push(t);
     const signup = await call(t, "POST", "/api/auth/signup", {
-      body: { name: "Promoted", email: "boss@example.com", password: "user password" },
+      body: {
+        name: "Promoted",
+        email: "boss@example.com",
+        password: "user password",
+        dateOfBirth: ADULT_BIRTH_DATE,
+      },
     });
     expect(signup.statusCode).toBe(201);
     expect(

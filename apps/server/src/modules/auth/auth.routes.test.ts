@@ -2,6 +2,7 @@ import { AUTH_MESSAGES, authResponseSchema, meResponseSchema } from "@twinline/c
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ADULT_BIRTH_DATE,
   adminSession,
   call,
   messageOf,
@@ -23,7 +24,12 @@ describe("accounts: sign-up, login, me, profile, password", () => {
   it("signs up with a trimmed, lower-cased e-mail, 100 credits through the ledger, and a session", async () => {
     const email = uniqueEmail("Mixed");
     const response = await call(t, "POST", "/api/auth/signup", {
-      body: { name: "  Early Member ", email: `  ${email.toUpperCase()} `, password: PASSWORD },
+      body: {
+        name: "  Early Member ",
+        email: `  ${email.toUpperCase()} `,
+        password: PASSWORD,
+        dateOfBirth: ADULT_BIRTH_DATE,
+      },
     });
     expect(response.statusCode).toBe(201);
     const body = authResponseSchema.parse(response.json());
@@ -73,7 +79,12 @@ describe("accounts: sign-up, login, me, profile, password", () => {
     const email = uniqueEmail();
     await signUp(t, { email });
     const again = await call(t, "POST", "/api/auth/signup", {
-      body: { name: "Other", email: ` ${email.toUpperCase()}`, password: PASSWORD },
+      body: {
+        name: "Other",
+        email: ` ${email.toUpperCase()}`,
+        password: PASSWORD,
+        dateOfBirth: ADULT_BIRTH_DATE,
+      },
     });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ success: false, message: AUTH_MESSAGES.emailTaken });
@@ -81,7 +92,7 @@ describe("accounts: sign-up, login, me, profile, password", () => {
 
   it("refuses a short sign-up password with the spec's message, naming the field", async () => {
     const response = await call(t, "POST", "/api/auth/signup", {
-      body: { name: "A", email: uniqueEmail(), password: "1234567" },
+      body: { name: "A", email: uniqueEmail(), password: "1234567", dateOfBirth: ADULT_BIRTH_DATE },
     });
     expect(response.statusCode).toBe(400);
     expect(messageOf(response)).toBe(`password: ${AUTH_MESSAGES.signupPasswordTooShort}`);

@@ -1,7 +1,14 @@
 import { AUTH_MESSAGES, authResponseSchema } from "@twinline/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, messageOf, signUp, uniqueEmail } from "../../../test/accounts.ts";
+import {
+  ADULT_BIRTH_DATE,
+  adminSession,
+  call,
+  messageOf,
+  signUp,
+  uniqueEmail,
+} from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { type FakeGoogle, fakeGoogle, TEST_GOOGLE_CLIENT_ID } from "../../../test/google.ts";
 import { creditLedger } from "../../db/schema/index.ts";
@@ -22,7 +29,11 @@ describe("POST /api/auth/google", () => {
   });
   afterAll(() => t?.close());
 
-  const signIn = async (token: string) => call(t, "POST", "/api/auth/google", { body: { token } });
+  /** The Google button's call; a new account also carries the sign-up form's date of birth. */
+  const signIn = async (token: string, dateOfBirth?: string) =>
+    call(t, "POST", "/api/auth/google", {
+      body: { token, ...(dateOfBirth === undefined ? {} : { dateOfBirth }) },
+    });
 
   it("publishes the client id for the web's Google button, and allows Google in the CSP", async () => {
     expect((await call(t, "GET", "/api/auth/config")).json()).toEqual({
@@ -46,7 +57,7 @@ describe("POST /api/auth/google", () => {
       name: "Grace Hopper",
       picture: "https://x/p.png",
     });
-    const first = await signIn(token);
+    const first = await signIn(token, ADULT_BIRTH_DATE);
     expect(first.statusCode, first.body).toBe(200);
     const body = authResponseSchema.parse(first.json());
     expect(body.user).toMatchObject({
@@ -119,7 +130,7 @@ describe("POST /api/auth/google", () => {
   it("refuses a deactivated account with 403", async () => {
     const sub = nextGoogleId();
     const email = uniqueEmail("g");
-    const created = await signIn(await google.sign({ sub, email }));
+    const created = await signIn(await google.sign({ sub, email }), ADULT_BIRTH_DATE);
     const admin = await adminSession(t);
     await call(t, "PUT", `/api/admin/users/${created.json().user.id}/status`, {
       token: admin.token,
@@ -133,6 +144,7 @@ describe("POST /api/auth/google", () => {
   it("tells a Google-only account to use Google to manage its password", async () => {
     const created = await signIn(
       await google.sign({ sub: nextGoogleId(), email: uniqueEmail("g") }),
+      ADULT_BIRTH_DATE,
     );
     const response = await call(t, "PUT", "/api/users/password", {
       token: created.json().token,

@@ -72,7 +72,11 @@ export const accountsModule = fp<AccountsModuleOptions>(
     });
 
     await app.register(authPlugin, { tokens, users, endedTokens });
-    await app.register(authRoutes, { auth, googleClientId: config.googleClientId });
+    await app.register(authRoutes, {
+      auth,
+      googleClientId: config.googleClientId,
+      secureCookies: config.publicUrl.startsWith("https:"),
+    });
 
     if (config.adminEmail && config.adminPassword) {
       const result = await auth.syncAdmin({

@@ -1,6 +1,7 @@
 import { AUTH_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ADULT_BIRTH_DATE,
   adminSession,
   call,
   csrfFor,
@@ -47,7 +48,12 @@ describe("rate limits on the sign-in family", () => {
     expect(response.statusCode).toBe(200);
     // Sign-up was limited above (any body): a valid one is limited too, by IP and route.
     const signup = await call(t, "POST", "/api/auth/signup", {
-      body: { name: "A", email: uniqueEmail(), password: "long enough pw" },
+      body: {
+        name: "A",
+        email: uniqueEmail(),
+        password: "long enough pw",
+        dateOfBirth: ADULT_BIRTH_DATE,
+      },
     });
     expect(signup.statusCode).toBe(429);
     expect(messageOf(signup)).toBe(AUTH_MESSAGES.tooManyAttempts);
@@ -90,7 +96,7 @@ async function signUpOnDevice(t: TestApp, ip = "192.0.2.250") {
     remoteAddress: ip,
     headers: { "csrf-token": csrf.token },
     cookies: { _csrf: csrf.cookie },
-    payload: { name: "Owner", email, password: PASSWORD },
+    payload: { name: "Owner", email, password: PASSWORD, dateOfBirth: ADULT_BIRTH_DATE },
   });
   expect(signup.statusCode, signup.body).toBe(201);
   return { email, device: deviceOf(signup) };

@@ -3,6 +3,7 @@ import {
   authConfigResponseSchema,
   authResponseSchema,
   changePasswordRequestSchema,
+  dateOfBirthRequestSchema,
   forgotPasswordRequestSchema,
   googleLoginRequestSchema,
   loginRequestSchema,
@@ -12,13 +13,16 @@ import {
   profileResponseSchema,
   resetPasswordRequestSchema,
   signupRequestSchema,
+  UNDER_AGE_CODE,
   updateProfileRequestSchema,
 } from "@twinline/contracts";
-import type { onRequestHookHandler } from "fastify";
+import type { FastifyReply, onRequestHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
+import { HttpError } from "../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { markRefusedForAge, wasRefusedForAge } from "./age-refusal.ts";
 import type { AuthService, Session } from "./service.ts";
 
 export const LOGOUT_MESSAGE = "Logged out";
@@ -36,6 +40,8 @@ export const noStore: onRequestHookHandler = (_request, reply, done) => {
 export interface AuthRoutesOptions {
   auth: AuthService;
   googleClientId: string | undefined;
+  /** Whether cookies are sent over HTTPS only (PUBLIC_URL is https). */
+  secureCookies: boolean;
 }
 
 /** The user-side account calls (user-side spec, section 7). */
@@ -43,6 +49,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   const { auth } = options;
   const rateLimit = app.authRateLimit;
   const tags = ["auth"];
+
+  /** A sign-up refused for age marks the browser (age-refusal.ts), then the error goes on. */
+  const markIfUnderAge = (reply: FastifyReply) => (error: unknown) => {
+    const details = error instanceof HttpError ? (error.details as { code?: string }) : undefined;
+    if (details?.code === UNDER_AGE_CODE) markRefusedForAge(reply, options.secureCookies);
+    throw error;
+  };
 
   app.get(
     "/api/auth/config",
@@ -63,13 +76,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       onRequest: noStore,
       schema: {
         tags,
-        summary: "Creates an account (granting the default credits) and signs it in",
+        summary:
+          "Creates an account (granting the default credits) and signs it in; refused (403, " +
+          "nothing stored) under the minimum age",
         body: signupRequestSchema,
         response: { 201: authResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const session = await auth.signup(request.body);
+      const session = await auth
+        .signup(request.body, wasRefusedForAge(request))
+        .catch(markIfUnderAge(reply));
       app.loginThrottle.trustDevice(request, reply, session.user.email);
       return reply.code(201).send(answer(session));
     },
@@ -101,13 +118,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       onRequest: noStore,
       schema: {
         tags,
-        summary: "Signs in with a Google ID token, creating or linking the account",
+        summary:
+          "Signs in with a Google ID token, creating (with the date of birth, old enough) or " +
+          "linking the account",
         body: googleLoginRequestSchema,
         response: { 200: authResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const session = await auth.google(request.body.token);
+      const { token, dateOfBirth } = request.body;
+      const session = await auth
+        .google(token, dateOfBirth, wasRefusedForAge(request))
+        .catch(markIfUnderAge(reply));
       app.loginThrottle.trustDevice(request, reply, session.user.email);
       return answer(session);
     },
@@ -180,6 +202,26 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => ({
       success: true as const,
       user: await auth.updateProfile(currentUser(request), request.body.name),
+    }),
+  );
+
+  app.put(
+    "/api/users/date-of-birth",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["users"],
+        summary:
+          "Gives the date of birth of an account made before sign-up asked (409 once one is " +
+          "stored: only the admin corrects it)",
+        security: bearerSecurity,
+        body: dateOfBirthRequestSchema,
+        response: { 200: profileResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      user: await auth.giveDateOfBirth(currentUser(request), request.body.dateOfBirth),
     }),
   );
 

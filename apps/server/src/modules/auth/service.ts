@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { AUTH_MESSAGES, type User } from "@twinline/contracts";
+import { AGE_MESSAGES, AUTH_MESSAGES, UNDER_AGE_CODE, type User } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
+import { ageRefusal, isUnderAge } from "../../lib/age-gate.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { MailProvider } from "../../providers/mail/index.ts";
 import { applyCreditMovement } from "../credits/ledger.ts";
@@ -64,11 +65,23 @@ export function createAuthService(options: AuthServiceOptions) {
     return session(updated);
   };
 
+  /**
+   * Refuses a sign-up under the operator's minimum age (decision 0054) before anything is read
+   * or written: no row, no credits, nothing that names the visitor.
+   */
+  const assertOldEnough = async (dateOfBirth: string, refusedBefore: boolean) => {
+    const { minimumAge } = await options.settings.get();
+    if (refusedBefore || isUnderAge(dateOfBirth, minimumAge)) {
+      throw new HttpError(403, AGE_MESSAGES.underAge(minimumAge), { code: UNDER_AGE_CODE });
+    }
+  };
+
   /** Creates an account and grants the sign-up credits, in one transaction. */
   const createAccount = async (values: {
     name: string;
     email: string;
     passwordHash: string | null;
+    dateOfBirth: string;
     googleId?: string;
     profileImage?: string | null;
   }): Promise<UserRow> => {
@@ -110,7 +123,12 @@ export function createAuthService(options: AuthServiceOptions) {
   };
 
   return {
-    async signup(input: { name: string; email: string; password: string }) {
+    /** `refusedBefore`: this browser was refused for its age already (auth/age-refusal.ts). */
+    async signup(
+      input: { name: string; email: string; password: string; dateOfBirth: string },
+      refusedBefore = false,
+    ) {
+      await assertOldEnough(input.dateOfBirth, refusedBefore);
       if (await users.findByEmail(input.email)) {
         throw new HttpError(409, AUTH_MESSAGES.emailTaken);
       }
@@ -118,6 +136,7 @@ export function createAuthService(options: AuthServiceOptions) {
         name: input.name,
         email: input.email,
         passwordHash: await hashPassword(input.password),
+        dateOfBirth: input.dateOfBirth,
       });
       return session(user);
     },
@@ -137,7 +156,11 @@ export function createAuthService(options: AuthServiceOptions) {
       return { user: updated, token: await tokens.sign(updated) };
     },
 
-    async google(idToken: string) {
+    /**
+     * Signs in with a Google ID token. An account new here is made only with the sign-up form's
+     * date of birth, old enough; an existing account (by Google id or e-mail) signs in as before.
+     */
+    async google(idToken: string, dateOfBirth?: string, refusedBefore = false) {
       if (!options.google) throw new HttpError(400, GOOGLE_MESSAGES.notConfigured);
       let identity: Awaited<ReturnType<GoogleTokenVerifier["verify"]>>;
       try {
@@ -158,10 +181,17 @@ export function createAuthService(options: AuthServiceOptions) {
             ...(byEmail.profileImage ? {} : { profileImage: identity.picture ?? null }),
           });
         } else {
+          if (!dateOfBirth) {
+            throw new HttpError(400, AGE_MESSAGES.googleNeedsDateOfBirth, {
+              issues: [{ path: "dateOfBirth", message: AGE_MESSAGES.googleNeedsDateOfBirth }],
+            });
+          }
+          await assertOldEnough(dateOfBirth, refusedBefore);
           user = await createAccount({
             name: identity.name?.trim() || identity.email.split("@")[0] || "Google user",
             email: identity.email,
             passwordHash: null,
+            dateOfBirth,
             googleId: identity.googleId,
             profileImage: identity.picture ?? null,
           });
@@ -225,6 +255,19 @@ export function createAuthService(options: AuthServiceOptions) {
 
     async me(user: UserRow): Promise<User> {
       return toUser(user, await subscriptionOf(db, user.id));
+    },
+
+    /**
+     * PUT /api/users/date-of-birth: an account made before the age gate gives its date once.
+     * It is stored even when under the minimum age (so another date cannot be tried), and then
+     * the account is refused chat and calls like any other under age.
+     */
+    async giveDateOfBirth(user: UserRow, dateOfBirth: string): Promise<User> {
+      const updated = await users.setDateOfBirthOnce(user.id, dateOfBirth);
+      if (!updated) throw new HttpError(409, AGE_MESSAGES.alreadyGiven);
+      const refusal = ageRefusal(dateOfBirth, (await options.settings.get()).minimumAge);
+      if (refusal) throw refusal;
+      return toUser(updated, await subscriptionOf(db, updated.id));
     },
 
     async updateProfile(user: UserRow, name: string): Promise<User> {

@@ -56,6 +56,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = async (a
           200: sendMessageResponseSchema,
           ...errors,
           403: z.union([dailyLimitErrorSchema, errorEnvelopeSchema]),
+          // No date of birth yet (an account older than the age gate): the web asks for it.
+          428: errorEnvelopeSchema,
           502: errorEnvelopeSchema,
         },
       },

@@ -11,6 +11,7 @@ import {
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChatMessageRow, ConversationRow, UserRow } from "../../db/schema/index.ts";
+import { ageRefusal } from "../../lib/age-gate.ts";
 import { type PageRequest, pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { StreamChatRequest } from "../../providers/llm/index.ts";
@@ -180,9 +181,12 @@ export function createChatService(options: ChatServiceOptions) {
      * refuse happens here, before any reply begins.
      */
     async prepare(user: UserRow, body: SendMessageRequest): Promise<PreparedSend> {
+      const current = await settings.get();
+      // An account made before sign-up asked gives its date of birth first (decision 0054).
+      const refusal = ageRefusal(user.dateOfBirth, current.minimumAge);
+      if (refusal) throw refusal;
       const message = body.message.trim();
       if (!message) throw new HttpError(400, CHAT_MESSAGES.emptyMessage);
-      const current = await settings.get();
       if (countWords(message) > current.maxWordsPerMessage) {
         throw new HttpError(400, CHAT_MESSAGES.tooManyWords(current.maxWordsPerMessage));
       }

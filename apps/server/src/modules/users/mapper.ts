@@ -28,6 +28,7 @@ export function toUser(user: UserRow, subscription: SubscriptionView = NO_SUBSCR
       endDate: subscription.currentPeriodEnd,
     },
     createdAt: user.createdAt.toISOString(),
+    dateOfBirth: user.dateOfBirth,
   };
 }
 
@@ -87,6 +88,7 @@ export function toAdminUserDetail(
     totalSpent: figures.totalSpent?.value ?? 0,
     totalSpentByCurrency: figures.totalSpent?.byCurrency ?? [{ currency: "usd", value: 0 }],
     googleId: user.googleId,
+    dateOfBirth: user.dateOfBirth,
     subscription,
   };
 }

@@ -104,6 +104,19 @@ export function createUsersRepository(db: Database) {
       return row;
     },
 
+    /**
+     * Stores the date of birth of an account that has none, in one statement (two racing
+     * requests cannot both set it); answers undefined when one is already stored.
+     */
+    async setDateOfBirthOnce(id: string, dateOfBirth: string): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ dateOfBirth, updatedAt: sql`now()` })
+        .where(and(eq(users.id, id), isNull(users.dateOfBirth)))
+        .returning();
+      return row;
+    },
+
     async recordLogin(id: string): Promise<UserRow | undefined> {
       const [row] = await db
         .update(users)

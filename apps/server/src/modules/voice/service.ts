@@ -8,6 +8,7 @@ import {
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChatMessageRow, UserRow } from "../../db/schema/index.ts";
+import { ageRefusal } from "../../lib/age-gate.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
@@ -318,6 +319,18 @@ export function createVoiceService(options: VoiceServiceOptions) {
       };
       if (closing) return restarting;
       const current = await settings.get();
+      // An account made before sign-up asked gives its date of birth first (decision 0054).
+      const refusal = ageRefusal(user.dateOfBirth, current.minimumAge);
+      if (refusal) {
+        return {
+          kind: "refused",
+          message: refusal.message,
+          code:
+            refusal.statusCode === 428
+              ? VOICE_CLOSE_CODES.dateOfBirthRequired
+              : VOICE_CLOSE_CODES.underAge,
+        };
+      }
       if (!voiceEnabled(current)) {
         return {
           kind: "refused",

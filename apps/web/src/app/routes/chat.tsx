@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { DateOfBirthGate } from "@/features/auth/components/date-of-birth-gate";
 import { SubscriptionDialog } from "@/features/billing";
 import { ChatPage } from "@/features/chat";
 
@@ -10,9 +11,9 @@ export function ChatRoute() {
   const [open, setOpen] = useState(false);
   const onSubscribe = useCallback(() => setOpen(true), []);
   return (
-    <>
+    <DateOfBirthGate>
       <ChatPage onSubscribe={onSubscribe} />
       <SubscriptionDialog open={open} onOpenChange={setOpen} />
-    </>
+    </DateOfBirthGate>
   );
 }

@@ -68,6 +68,7 @@ export function normalizeUser(raw: unknown): User | null {
       endDate: typeof subscription.endDate === "string" ? subscription.endDate : null,
     },
     createdAt: typeof source.createdAt === "string" ? source.createdAt : "",
+    dateOfBirth: typeof source.dateOfBirth === "string" ? source.dateOfBirth : null,
   };
 }
 

@@ -59,6 +59,7 @@ export function detailUser(patch: Partial<AdminUserDetail> = {}): AdminUserDetai
     credits: 120,
     totalSpent: 19.98,
     googleId: null,
+    dateOfBirth: "1990-05-17",
     subscription: null,
     ...patch,
   };

@@ -2,6 +2,7 @@ import {
   API_KEY_MESSAGES,
   type ApiKeys,
   apiKeysSchema,
+  defaultPublicSettings,
   type SettingsImageField,
   SOCIAL_NETWORKS,
   type SocialNetwork,
@@ -106,6 +107,7 @@ export interface SettingsFormValues {
   maxWordsPerMessage: string;
   freeMessagesPerDay: string;
   creditsPerMinute: string;
+  minimumAge: string;
   aiName: string;
   aiEnableVoiceConversation: boolean;
   promotionalMessage: string;
@@ -122,6 +124,7 @@ export function settingsToForm(settings: UpdateSettingsRequest): SettingsFormVal
     maxWordsPerMessage: String(settings.maxWordsPerMessage),
     freeMessagesPerDay: String(settings.freeMessagesPerDay),
     creditsPerMinute: String(settings.creditsPerMinute),
+    minimumAge: String(settings.minimumAge ?? defaultPublicSettings.minimumAge),
     aiName: settings.aiProfile.name,
     aiEnableVoiceConversation: settings.aiProfile.enableVoiceConversation,
     promotionalMessage: settings.aiProfile.promotionalMessage,
@@ -142,6 +145,7 @@ export function formToSettings(
     maxWordsPerMessage: parseInteger(values.maxWordsPerMessage),
     freeMessagesPerDay: parseInteger(values.freeMessagesPerDay),
     creditsPerMinute: parseInteger(values.creditsPerMinute),
+    minimumAge: parseInteger(values.minimumAge),
     aiProfile: {
       ...base.aiProfile,
       name: values.aiName.trim(),
@@ -160,6 +164,7 @@ const SETTINGS_PATHS: Record<string, SettingsField> = {
   maxWordsPerMessage: "maxWordsPerMessage",
   freeMessagesPerDay: "freeMessagesPerDay",
   creditsPerMinute: "creditsPerMinute",
+  minimumAge: "minimumAge",
   "aiProfile.name": "aiName",
   "aiProfile.promotionalMessage": "promotionalMessage",
 };

@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type AdminSettings, SITE_PAGES } from "@twinline/contracts";
+import { type AdminSettings, AGE_MESSAGES, SITE_PAGES } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
@@ -179,6 +179,23 @@ describe("Settings", () => {
     ).toBeInTheDocument();
     expect(screen.getByText("Credit cost must be at least 1")).toBeInTheDocument();
     expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+  });
+
+  it("keeps the minimum age at 13 or more, and saves a higher one", async () => {
+    const api = settingsApi();
+    const user = await openPage();
+    const minimumAge = screen.getByLabelText("Minimum Age");
+    expect(minimumAge).toHaveValue(18);
+    await user.clear(minimumAge);
+    await user.type(minimumAge, "12");
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText(AGE_MESSAGES.minimumAgeTooLow)).toBeInTheDocument();
+    expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+    await user.clear(minimumAge);
+    await user.type(minimumAge, "21");
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    await waitFor(() => expect(api.callsTo("PUT /api/settings")).toHaveLength(1));
+    expect(api.callsTo("PUT /api/settings")[0]?.body).toMatchObject({ minimumAge: 21 });
   });
 
   it("keeps the typed values when the save fails", async () => {

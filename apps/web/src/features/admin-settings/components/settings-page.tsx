@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import {
   type AdminSettings,
+  AGE_RULES,
   SOCIAL_NETWORKS,
   type SocialNetwork,
   type UpdateSettingsRequest,
@@ -181,6 +182,12 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             "Credits per Minute",
             "The price of a voice-call minute (at least 1).",
             1,
+          )}
+          {numberField(
+            "minimumAge",
+            "Minimum Age",
+            "Sign-up refuses anyone younger (at least 13).",
+            AGE_RULES.lowestMinimumAge,
           )}
         </div>
         <div className="mt-4">

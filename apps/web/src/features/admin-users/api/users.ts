@@ -109,3 +109,15 @@ export async function setUserStatus(userId: string, action: UserStatusAction): P
   );
   return body.message;
 }
+
+/**
+ * PUT /api/admin/users/{id}/date-of-birth: the admin's correction (the fan cannot change it);
+ * the audit log keeps the old and the new date. Resolves to the server's message.
+ */
+export async function correctDateOfBirth(userId: string, dateOfBirth: string) {
+  return api.put(
+    `/api/admin/users/${encodeURIComponent(userId)}/date-of-birth`,
+    { dateOfBirth },
+    { schema: userStatusResponseSchema },
+  );
+}

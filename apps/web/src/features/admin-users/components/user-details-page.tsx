@@ -28,6 +28,7 @@ import {
   useUserSubscriptionTransactions,
 } from "../hooks/use-user-transactions";
 import { ConfirmStatusDialog, type StatusTarget } from "./confirm-status-dialog";
+import { DateOfBirthValue } from "./date-of-birth-dialog";
 import { MoneyActions } from "./money-actions";
 import { RefundDialog, type RefundTarget, withRefundAction } from "./refund-dialog";
 import { SubscriptionCard } from "./subscription-card";
@@ -209,6 +210,9 @@ function Overview({
             </Field>
             <Field label="Messages Today">{formatCount(user.dailyMessageCount)}</Field>
             <Field label="Sign-in">{user.googleId ? "Google" : "Email and password"}</Field>
+            <Field label="Date of Birth">
+              <DateOfBirthValue user={user} />
+            </Field>
           </dl>
         </Card>
         <SubscriptionCard subscription={user.subscription} />

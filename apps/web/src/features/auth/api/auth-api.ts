@@ -14,6 +14,8 @@ export interface LoginInput {
 }
 export interface SignupInput extends LoginInput {
   name: string;
+  /** `YYYY-MM-DD`; the server decides whether it is old enough. */
+  dateOfBirth: string;
 }
 
 export function login(input: LoginInput) {
@@ -24,9 +26,14 @@ export function signup(input: SignupInput) {
   return api.post("/api/auth/signup", input, { schema: authResponseSchema });
 }
 
-/** Signs in with a Google ID token (the credential of the Google button or one-tap). */
-export function googleLogin(token: string) {
-  return api.post("/api/auth/google", { token }, { schema: authResponseSchema });
+/**
+ * Signs in with a Google ID token (the credential of the Google button or one-tap). The sign-up
+ * form's date of birth goes with it: a Google account new here is made only with one.
+ */
+export function googleLogin(token: string, dateOfBirth?: string) {
+  return api.post("/api/auth/google", dateOfBirth ? { token, dateOfBirth } : { token }, {
+    schema: authResponseSchema,
+  });
 }
 
 export function forgotPassword(email: string) {

@@ -1,5 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type AuthResponse, loginRequestSchema, signupRequestSchema } from "@twinline/contracts";
+import {
+  AGE_RULES,
+  type AuthResponse,
+  dateOfBirthSchema,
+  loginRequestSchema,
+  MINORS_NOTICE,
+  signupRequestSchema,
+  utcToday,
+} from "@twinline/contracts";
 import { LogIn, UserPlus } from "lucide-react";
 import { type FormEventHandler, type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -7,6 +15,7 @@ import { FormMessage, PasswordField, TextField } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { errorMessage } from "@/lib/api-client";
 import { useAuth } from "@/lib/auth/auth-provider";
+import { useSettings } from "@/lib/settings";
 import { login, signup } from "../api/auth-api";
 import { AUTH_TEXT, type AuthMode } from "../messages";
 import { EmailField } from "./email-field";
@@ -45,6 +54,7 @@ function AuthFormFrame({
   label,
   busyLabel,
   google,
+  googleDateOfBirth,
   onSuccess,
   onError,
   children,
@@ -57,6 +67,8 @@ function AuthFormFrame({
   label: string;
   busyLabel: string;
   google: AuthMode;
+  /** Sign-up: the form's date of birth, sent with the Google credential for a new account. */
+  googleDateOfBirth?: () => string | undefined;
   onSuccess: () => void;
   onError: (message: string | null) => void;
   children: ReactNode;
@@ -83,7 +95,12 @@ function AuthFormFrame({
           className="w-full"
         />
       </form>
-      <GoogleSignIn mode={google} onSignedIn={onSuccess} onError={onError} />
+      <GoogleSignIn
+        mode={google}
+        dateOfBirth={googleDateOfBirth}
+        onSignedIn={onSuccess}
+        onError={onError}
+      />
     </div>
   );
 }
@@ -140,17 +157,27 @@ export function LoginForm({ onSuccess, onForgotPassword, autoFocus }: LoginFormP
   );
 }
 
-/** Name, e-mail and password, Google sign-in. */
+/**
+ * Name, e-mail, password and date of birth (the server refuses anyone under the operator's
+ * minimum age: decision 0054), the minors notice, Google sign-in.
+ */
 export function SignupForm({ onSuccess, autoFocus }: Omit<LoginFormProps, "onForgotPassword">) {
   const { error, setError, send } = useAuthSubmit(signup, AUTH_TEXT.signupFailed, onSuccess);
+  const { settings } = useSettings();
   const {
     register,
     handleSubmit,
+    getValues,
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(signupRequestSchema),
-    defaultValues: { name: "", email: "", password: "" },
+    defaultValues: { name: "", email: "", password: "", dateOfBirth: "" },
   });
+  // Only a well-formed date goes with Google: an existing Google account needs none at all.
+  const googleDateOfBirth = () => {
+    const parsed = dateOfBirthSchema.safeParse(getValues("dateOfBirth"));
+    return parsed.success ? parsed.data : undefined;
+  };
 
   return (
     <AuthFormFrame
@@ -162,6 +189,7 @@ export function SignupForm({ onSuccess, autoFocus }: Omit<LoginFormProps, "onFor
       label="Create Account"
       busyLabel="Creating account..."
       google="signup"
+      googleDateOfBirth={googleDateOfBirth}
       onSuccess={onSuccess}
       onError={setError}
     >
@@ -181,6 +209,19 @@ export function SignupForm({ onSuccess, autoFocus }: Omit<LoginFormProps, "onFor
         error={errors.password?.message}
         {...register("password")}
       />
+      <TextField
+        label="Date of birth"
+        type="date"
+        autoComplete="bday"
+        min={`${AGE_RULES.earliestYear}-01-01`}
+        max={utcToday()}
+        hint={`You must be at least ${settings.minimumAge} years old. Also needed to sign up with Google.`}
+        error={errors.dateOfBirth?.message}
+        {...register("dateOfBirth")}
+      />
+      <p data-testid="minors-notice" className="text-xs text-stone-600 dark:text-stone-400">
+        {MINORS_NOTICE}.
+      </p>
     </AuthFormFrame>
   );
 }

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { AGE_MESSAGES, MINORS_NOTICE } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
@@ -64,6 +65,7 @@ describe("login / sign-up modal", () => {
     await user.type(within(dialog).getByLabelText("Name"), "Loyal");
     await user.type(within(dialog).getByLabelText("Email"), "loyal@example.com");
     await user.type(within(dialog).getByLabelText("Password"), "long-enough");
+    await user.type(within(dialog).getByLabelText("Date of birth"), "1990-05-17");
     await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent(
       "Failed to sign up. Please try again.",
@@ -78,7 +80,25 @@ describe("login / sign-up modal", () => {
     await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
     expect(await within(dialog).findByText("Name is required")).toBeInTheDocument();
     expect(within(dialog).getByText("Please enter a valid email address")).toBeInTheDocument();
+    expect(within(dialog).getByText(AGE_MESSAGES.dateOfBirthRequired)).toBeInTheDocument();
     expect(callsTo("POST /api/auth/signup")).toHaveLength(0);
+  });
+
+  it("asks the date of birth, says minors may be unsuited, and shows an under-age refusal", async () => {
+    mockAuthApi({
+      "POST /api/auth/signup": () =>
+        jsonResponse({ success: false, message: AGE_MESSAGES.underAge(18) }, 403),
+    });
+    renderApp("/");
+    const { user, dialog } = await openModal("Sign Up");
+    expect(within(dialog).getByLabelText("Date of birth")).toHaveAttribute("type", "date");
+    expect(within(dialog).getByTestId("minors-notice")).toHaveTextContent(MINORS_NOTICE);
+    await user.type(within(dialog).getByLabelText("Name"), "Young Fan");
+    await user.type(within(dialog).getByLabelText("Email"), "young@example.com");
+    await user.type(within(dialog).getByLabelText("Password"), "long-enough");
+    await user.type(within(dialog).getByLabelText("Date of birth"), "2015-01-01");
+    await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent(AGE_MESSAGES.underAge(18));
   });
 
   it("signs up, stores the session, closes and goes to /dashboard", async () => {
@@ -91,12 +111,14 @@ describe("login / sign-up modal", () => {
     await user.type(within(dialog).getByLabelText("Name"), "Loyal Fan");
     await user.type(within(dialog).getByLabelText("Email"), " Loyal@Example.com ");
     await user.type(within(dialog).getByLabelText("Password"), "long-enough");
+    await user.type(within(dialog).getByLabelText("Date of birth"), "1990-05-17");
     await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
     expect(callsTo("POST /api/auth/signup")[0]?.body).toEqual({
       name: "Loyal Fan",
       email: "loyal@example.com",
       password: "long-enough",
+      dateOfBirth: "1990-05-17",
     });
     expect(localStorage.getItem("userToken")).toBe("fresh-token");
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
@@ -113,6 +135,7 @@ describe("login / sign-up modal", () => {
     await user.type(within(dialog).getByLabelText("Name"), "Loyal Fan");
     await user.type(within(dialog).getByLabelText("Email"), "taken@example.com");
     await user.type(within(dialog).getByLabelText("Password"), "long-enough");
+    await user.type(within(dialog).getByLabelText("Date of birth"), "1990-05-17");
     await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent("User already exists");
     await user.clear(within(dialog).getByLabelText("Email"));

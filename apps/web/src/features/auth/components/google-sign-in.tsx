@@ -8,6 +8,8 @@ import { AUTH_TEXT, type AuthMode, GOOGLE_SCRIPT_TIMEOUT_MS } from "../messages"
 
 interface GoogleSignInProps {
   mode: AuthMode;
+  /** Sign-up only: the form's date of birth, for an account new here (decision 0054). */
+  dateOfBirth?: (() => string | undefined) | undefined;
   onSignedIn: () => void;
   /** A failure message for the form's error slot; null clears it. */
   onError: (message: string | null) => void;
@@ -61,7 +63,7 @@ function Divider() {
   );
 }
 
-function GoogleButton({ mode, onSignedIn, onError }: GoogleSignInProps) {
+function GoogleButton({ mode, dateOfBirth, onSignedIn, onError }: GoogleSignInProps) {
   const { signIn } = useAuth();
   const { resolvedTheme } = useTheme();
   const [busy, setBusy] = useState(false);
@@ -87,7 +89,7 @@ function GoogleButton({ mode, onSignedIn, onError }: GoogleSignInProps) {
             onError(null);
             setBusy(true);
             try {
-              signIn(await googleLogin(credential));
+              signIn(await googleLogin(credential, dateOfBirth?.()));
               onSignedIn();
             } catch (error) {
               onError(errorMessage(error, AUTH_TEXT.googleFailed));

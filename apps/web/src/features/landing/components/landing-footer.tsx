@@ -1,7 +1,8 @@
+import { MINORS_NOTICE } from "@twinline/contracts";
 import type { ReactNode } from "react";
 import { Logo } from "@/components/ui/logo";
 import { SOCIAL_LABELS, SocialIcon } from "@/components/ui/social-icon";
-import { COPYRIGHT_YEAR, MINIMUM_AGE } from "@/lib/constants";
+import { COPYRIGHT_YEAR } from "@/lib/constants";
 import { AppLink } from "@/lib/navigation";
 import { configuredSocialLinks, useSettings } from "@/lib/settings";
 import { AUTH_PATH, FOOTER_LINKS, SIGNUP_PATH } from "../content";
@@ -102,7 +103,8 @@ export function LandingFooter() {
         <div className="mt-12 flex flex-col gap-4 border-t border-stone-200 pt-8 text-sm text-stone-600 md:flex-row md:items-center md:justify-between dark:border-white/10 dark:text-stone-400">
           <p data-testid="footer-statement" className="max-w-2xl leading-relaxed">
             This is an AI experience: every conversation is with an artificial intelligence. All
-            characters are fictional. You must be {MINIMUM_AGE} or older to use this service.
+            characters are fictional. You must be {settings.minimumAge} or older to use this
+            service. <span data-testid="minors-notice">{MINORS_NOTICE}.</span>
           </p>
           <p className="shrink-0">
             © {COPYRIGHT_YEAR} {settings.siteName}. All rights reserved.
