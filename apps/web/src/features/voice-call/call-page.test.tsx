@@ -259,6 +259,8 @@ describe("call overlay", () => {
 
     const overlay = await screen.findByRole("dialog", { name: /^Call with / });
     expect(screen.getByTestId("call-status")).toHaveTextContent("Connecting…");
+    // The persona's voice is labelled as synthetic for the whole call (issue 25).
+    expect(within(overlay).getByText("AI-generated voice")).toBeVisible();
     await waitFor(() => expect(deps.sockets).toHaveLength(1));
     const socket = deps.sockets[0] as (typeof deps.sockets)[number];
     await act(async () => {

@@ -12,4 +12,6 @@ export const CALL_TEXT = {
   checkCreditsFailed: "Failed to check credits. Please try again.",
   /** Issue 24: the connection dropped and the call is being taken up again. */
   reconnecting: "Reconnecting…",
+  /** Issue 25: the persona's speech is synthetic, and the call says so while it plays. */
+  aiGeneratedVoice: "AI-generated voice",
 } as const;

@@ -151,6 +151,12 @@ export function CallOverlay({
           <UserAvatar name={personaName} image={personaImage} size="lg" />
         </div>
         <h2 className="font-display text-2xl font-bold">{personaName}</h2>
+        <p
+          className="text-xs font-medium uppercase tracking-wide text-white/70"
+          data-testid="call-ai-voice"
+        >
+          {CALL_TEXT.aiGeneratedVoice}
+        </p>
         <p aria-live="polite" data-testid="call-speaker" className="min-h-6 text-white/80">
           {speakerText}
         </p>
