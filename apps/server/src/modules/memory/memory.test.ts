@@ -238,6 +238,33 @@ describe("long-term recall", () => {
     expect(lastPrompt().system).not.toContain("Ottilie");
   });
 
+  it("recall still finds the fan's words once the planner has statistics (after ANALYZE)", async () => {
+    const fan = await signUp(t);
+    const told = await send(fan.token, "My grandfather restored a wooden schooner in Gdansk.");
+    await filler(fan.user.id, told.conversationId, 300);
+    // What the worker (PGlite) and autovacuum (PostgreSQL) do every few minutes: afterwards
+    // pg_stats lists the common words of tsv (here "film", "tell", "number", "classic").
+    await t.app.database.db.execute(sql`analyze ${chatMessages}`);
+    const common = await t.app.database.db.execute(sql`
+      select most_common_elems::text as elems from pg_stats
+      where schemaname = current_schema() and tablename = 'chat_messages' and attname = 'tsv'`);
+    expect((common as unknown as { rows: { elems: string | null }[] }).rows[0]?.elems).toContain(
+      "film",
+    );
+
+    await send(
+      fan.token,
+      "Do you remember the schooner my grandfather restored?",
+      told.conversationId,
+    );
+    const { system, turns } = lastPrompt();
+    expect(turns.some((turn) => turn.content.includes("Gdansk"))).toBe(false);
+    expect(system).toContain("My grandfather restored a wooden schooner in Gdansk.");
+    // A common word alone finds nothing: it says nothing about what the fan told.
+    await send(fan.token, "Tell me about a film.", told.conversationId);
+    expect(lastPrompt().system).not.toContain("Tell me about film number");
+  });
+
   it("deleting a memory or switching memory off removes it from the next prompt", async () => {
     const fan = await signUp(t);
     const told = await send(fan.token, "My favourite colour is teal.");

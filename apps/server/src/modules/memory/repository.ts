@@ -46,8 +46,9 @@ export function createMemoryRepository(db: Database) {
      * Long-term recall for a new message, in one statement: the fan's summary and their own
      * earlier words (chat messages and call turns) that match any of the message's words,
      * common words left out, by PostgreSQL full-text search over the GIN index of
-     * (user_id, tsv) (migration 0015), ranked by ts_rank_cd among at most RECALL_CANDIDATES. Only this fan's words, never forgotten ones, never those in `exclude` (the
-     * history the prompt already has, the new message itself). Memory off: nothing.
+     * (user_id, tsv) (migration 0015), ranked by ts_rank_cd among at most RECALL_CANDIDATES. Only this fan's words,
+     * never forgotten ones, never those in `exclude` (the history the prompt already has, the
+     * new message itself). Memory off: nothing.
      */
     async recall(
       userId: string,
@@ -80,14 +81,18 @@ export function createMemoryRepository(db: Database) {
       }>(sql`
         with f as (select enabled, summary from ${fanMemory} where user_id = ${userId}),
         common as (
+          -- most_common_elem_freqs has three more entries than most_common_elems (the lowest
+          -- and highest frequency, the share of nulls), so unnest pairs them with NULL lexemes:
+          -- those are not words, and a NULL in a NOT IN list would drop every word.
           select e.lexeme from pg_stats s,
             unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, share)
           where s.schemaname = current_schema() and s.tablename = 'chat_messages'
-            and s.attname = 'tsv' and e.share > ${COMMON_WORD_SHARE}
+            and s.attname = 'tsv' and e.lexeme is not null and e.share > ${COMMON_WORD_SHARE}
         ),
         lexemes as (
-          select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${message}))) as lexeme
-          where lexeme not in (select lexeme from common)
+          select w.lexeme
+          from unnest(tsvector_to_array(to_tsvector('english', ${message}))) as w(lexeme)
+          where not exists (select 1 from common c where c.lexeme = w.lexeme)
           limit 32
         ),
         q as (
