@@ -152,20 +152,26 @@ export function createMemoryRepository(db: Database) {
         .where(eq(fanMemory.userId, userId));
     },
 
-    /** One of the fan's own messages is forgotten: never in a prompt again. False: not theirs. */
+    /**
+     * One of the fan's own messages is forgotten: never in a prompt again. A summary written
+     * after reading it (summarized_seq at or past it) carries it too, so it goes in the same
+     * statement (as DELETE /summary: summarized_seq stays, the next summary reads only newer
+     * words). False: not theirs.
+     */
     async forget(userId: string, messageId: string): Promise<boolean> {
-      const rows = await db
-        .update(chatMessages)
-        .set({ forgotten: true })
-        .where(
-          and(
-            eq(chatMessages.id, messageId),
-            eq(chatMessages.userId, userId),
-            eq(chatMessages.sender, "user"),
-          ),
+      const result = await run<{ id: string }>(sql`
+        with m as (
+          update ${chatMessages} set forgotten = true
+          where id = ${messageId} and user_id = ${userId} and sender = 'user'
+          returning id, seq
+        ),
+        summary as (
+          update ${fanMemory} set summary = null, summary_updated_at = null
+          where user_id = ${userId} and summary is not null
+            and summarized_seq >= (select seq from m)
         )
-        .returning({ id: chatMessages.id });
-      return rows.length > 0;
+        select id from m`);
+      return result.rows.length > 0;
     },
 
     /**
@@ -178,6 +184,7 @@ export function createMemoryRepository(db: Database) {
         summary: string | null;
         seq: number | string | null;
         words: unknown;
+        read: unknown;
       }>(sql`
         with f as (select enabled, summary, summarized_seq from ${fanMemory} where user_id = ${userId})
         select (select enabled from f) as enabled, (select summary from f) as summary,
@@ -189,22 +196,45 @@ export function createMemoryRepository(db: Database) {
              select seq, content from ${chatMessages} where user_id = ${userId}
              and sender = 'user' and not forgotten
              and seq > coalesce((select summarized_seq from f), 0)
-             order by seq desc limit ${limit}) w) as words`);
+             order by seq desc limit ${limit}) w) as words,
+          (select coalesce(json_agg(r.seq), '[]'::json) from (
+             select seq from ${chatMessages} where user_id = ${userId}
+             and sender = 'user' and not forgotten
+             and seq > coalesce((select summarized_seq from f), 0)
+             order by seq desc limit ${limit}) r) as read`);
       const row = result.rows[0];
-      const raw = typeof row?.words === "string" ? JSON.parse(row.words) : row?.words;
+      const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+      const raw = json(row?.words);
       return {
         enabled: row?.enabled ?? true,
         summary: row?.summary ?? null,
         throughSeq: row?.seq === null || row?.seq === undefined ? null : Number(row.seq),
         words: (raw ?? []) as string[],
+        /** The seq of each message in `words`: the save is refused if one is forgotten since. */
+        read: ((json(row?.read) ?? []) as (number | string)[]).map(Number),
       };
     },
 
-    /** Stores a new summary, unless a later one (or memory off) got there first. */
-    async saveSummary(userId: string, summary: string, throughSeq: number): Promise<void> {
+    /**
+     * Stores a new summary, unless a later one (or memory off) got there first, or one of the
+     * messages it was written from (`read`, their seq) was forgotten while it was written.
+     */
+    async saveSummary(
+      userId: string,
+      summary: string,
+      throughSeq: number,
+      read: number[],
+    ): Promise<void> {
+      const forgottenSince = sql`exists (select 1 from ${chatMessages}
+        where user_id = ${userId} and forgotten
+          and seq = any(array[${sql.join(
+            [throughSeq, ...read].map((seq) => sql`${seq}`),
+            sql`, `,
+          )}]::bigint[]))`;
       await run(sql`
         insert into ${fanMemory} (user_id, summary, summary_updated_at, summarized_seq)
-        values (${userId}, ${summary}, clock_timestamp(), ${throughSeq})
+        select ${userId}::uuid, ${summary}::text, clock_timestamp(), ${throughSeq}::bigint
+        where not ${forgottenSince}
         on conflict (user_id) do update set summary = excluded.summary,
           summary_updated_at = excluded.summary_updated_at, summarized_seq = excluded.summarized_seq
         where ${fanMemory}.summarized_seq < excluded.summarized_seq and ${fanMemory}.enabled`);
