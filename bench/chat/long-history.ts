@@ -5,6 +5,10 @@
 // search over the fan's words, migration 0015) and memory off (the fan's switch), in the same run.
 // The figure is the server's own time (reply.elapsedTime, onResponse) of each send; the goal
 // (issue 19): recall on within 5 ms of recall off at p99. Offline responder: no network.
+// The history holds one planted passage (three words found nowhere else) for each send measured
+// with memory on, which asks about it: the run fails unless every such reply quotes its passage
+// (the offline responder answers "You told me before: …" from what recall found), so the figure
+// is never that of a recall that finds nothing (issue 24: after ANALYZE it found nothing).
 // Also: the prompt build alone (buildChatRequest, gpt-tokenizer counts) on the same history.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,13 +24,15 @@ import { roundMs as ms, percentile } from "../lib/latency.ts";
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 const RUNS = Number(process.env.BENCH_LONG_RUNS ?? 400);
 const VOCABULARY = 4_000;
+/** One planted passage for each send measured with memory on. */
+const PLANTS = Math.ceil(RUNS / 2);
 
 /** Pronounceable pseudo-words (the index written in syllables), so the stemmer sees words. */
-function vocabulary(): string[] {
+function vocabulary(size: number): string[] {
   const onsets = ["b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z"];
   const vowels = ["a", "e", "i", "o", "u"];
   const syllables = onsets.flatMap((onset) => vowels.map((vowel) => onset + vowel));
-  return Array.from({ length: VOCABULARY }, (_, i) => {
+  return Array.from({ length: size }, (_, i) => {
     let word = "";
     for (let rest = i + syllables.length; rest > 0; rest = Math.floor(rest / syllables.length)) {
       word += syllables[rest % syllables.length];
@@ -34,7 +40,11 @@ function vocabulary(): string[] {
     return `${word}n`;
   });
 }
-const words = vocabulary();
+// The drawn words, then three more for each planted passage (never drawn).
+const words = vocabulary(VOCABULARY + 3 * PLANTS);
+const plantWords = (k: number) => words.slice(VOCABULARY + 3 * k, VOCABULARY + 3 * k + 3);
+const planted = (k: number) => `I once told you about ${plantWords(k).join(" ")} at home.`;
+const askAbout = (k: number) => `Do you remember ${plantWords(k).join(" ")}?`;
 /** Zipf-like: word k is drawn with a weight falling with its rank (random()^3 skews low). */
 const drawn = () => words[Math.floor(VOCABULARY * Math.random() ** 3)] ?? "";
 const sentence = (n: number) => Array.from({ length: n }, drawn).join(" ");
@@ -68,7 +78,7 @@ try {
     email: `long-${Date.now()}@example.com`,
   });
   const headers = { ...base, authorization: `Bearer ${token}` };
-  const send = async (message: string, conversationId?: string) => {
+  const sendForReply = async (message: string, conversationId?: string) => {
     const response = await app.inject({
       method: "POST",
       url: "/api/chat/message",
@@ -76,19 +86,26 @@ try {
       payload: { message, ...(conversationId ? { conversationId } : {}) },
     });
     if (response.statusCode !== 200) throw new Error(`send: ${response.statusCode}`);
-    return response.json().data.conversationId as string;
+    return response.json().data as { conversationId: string; response: string };
   };
+  const send = async (message: string, conversationId?: string) =>
+    (await sendForReply(message, conversationId)).conversationId;
   const conversationId = await send("Hello! This is where it all began.");
 
   const seeded = performance.now();
   // Batches of 4,000 rows (5 parameters each, under PostgreSQL's 65,535), oldest first.
   const BATCH = 4_000;
   const started = Date.now() - HISTORY * 60_000;
+  // An even gap (fan's turns are the even n), PLANTS of them within the history.
+  const plantEvery = 2 * Math.max(1, Math.floor(HISTORY / (2 * PLANTS)));
   for (let first = 0; first < HISTORY; first += BATCH) {
     const rows = [];
     for (let n = first; n < Math.min(HISTORY, first + BATCH); n++) {
+      // Planted passages: fan's turns spread evenly over the history.
+      const plant = n % 2 === 0 && n % plantEvery === 0 ? n / plantEvery : -1;
+      const content = plant >= 0 && plant < PLANTS ? planted(plant) : sentence(6 + (n % 11));
       rows.push(
-        sql`(${conversationId}, ${userId}, ${n % 2 === 0 ? "user" : "ai"}::chat_sender, ${sentence(6 + (n % 11))}, ${new Date(started + n * 60_000).toISOString()}::timestamptz)`,
+        sql`(${conversationId}, ${userId}, ${n % 2 === 0 ? "user" : "ai"}::chat_sender, ${content}, ${new Date(started + n * 60_000).toISOString()}::timestamptz)`,
       );
     }
     if (process.env.BENCH_VERBOSE) console.error(`seeding ${first}`);
@@ -112,12 +129,23 @@ try {
   if (process.env.BENCH_VERBOSE) console.error("measuring");
   const on: number[] = [];
   const off: number[] = [];
+  let found = 0;
+  let foundOff = 0;
   for (let i = 0; i < RUNS; i++) {
     const recall = i % 2 === 0;
+    // The pair of sends i, i + 1 asks about the same planted passage: memory on first.
+    const plant = Math.floor(i / 2) % PLANTS;
     await setMemory(recall);
     times = [];
-    await send(sentence(6 + (i % 12)), conversationId);
+    const { response } = await sendForReply(
+      `${sentence(4 + (i % 12))} ${askAbout(plant)}`,
+      conversationId,
+    );
     (recall ? on : off).push(...times);
+    if (response.includes(planted(plant))) {
+      if (recall) found++;
+      else foundOff++;
+    }
   }
 
   // The prompt build alone, as consecutive sends see it: the 60-message window moves by one
@@ -154,6 +182,13 @@ try {
       `${seedSeconds.toFixed(1)} s), ${RUNS} sequential sends alternating memory on and off`,
   );
   console.table([row("recall on", on), row("recall off", off)]);
+  console.log(
+    `planted passages quoted: ${found} of ${on.length} sends with memory on, ${foundOff} of ${off.length} with it off`,
+  );
+  if (found < on.length || foundOff > 0) {
+    process.exitCode = 1;
+    console.log("recall did NOT find the planted passages: the figures above measure nothing");
+  }
   const gap = percentile(on, 99) - percentile(off, 99);
   console.log(
     `recall on - off at p99: ${ms(gap)} ms -> ${gap <= 5 ? "goal met (within 5 ms)" : "goal NOT met (> 5 ms)"}`,
