@@ -53,9 +53,9 @@ async function main(): Promise<void> {
   process.on("SIGINT", stop);
 
   await app.listen({ port: config.port, host: config.host });
-  const shownHost = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
-  const hostForUrl = shownHost.includes(":") ? `[${shownHost}]` : shownHost;
-  app.log.info(`Twinline listening on http://${hostForUrl}:${config.port}`);
+  // The address to open is PUBLIC_URL's (its default is http://localhost:{PORT}): the one the
+  // links in mail name, so a sign-in there is the one checkout comes back to.
+  app.log.info(`Twinline is at ${config.publicUrl} (listening on ${config.host}:${config.port})`);
 }
 
 main().catch((error: unknown) => {
