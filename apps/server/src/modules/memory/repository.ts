@@ -31,8 +31,13 @@ export interface MemoryView {
  * refreshed by ANALYZE) say nothing about what a fan told: they are left out of the search.
  */
 export const COMMON_WORD_SHARE = 0.01;
-/** At most this many matching messages are ranked for one recall (a bound on its cost). */
-export const RECALL_CANDIDATES = 500;
+/**
+ * At most this many of the fan's messages are ranked for each word of the new message (a bound
+ * on the cost: 32 words at most). Per word, so that a word found in hundreds of the fan's
+ * messages cannot crowd out the few holding a rare one (issue 24: with one cap for all, the
+ * planted passages of bench/chat phase 3 were missed a third of the time).
+ */
+export const CANDIDATES_PER_WORD = 32;
 
 /** At most this many remembered facts are listed (the newest). */
 export const FACTS_LIMIT = 100;
@@ -46,7 +51,7 @@ export function createMemoryRepository(db: Database) {
      * Long-term recall for a new message, in one statement: the fan's summary and their own
      * earlier words (chat messages and call turns) that match any of the message's words,
      * common words left out, by PostgreSQL full-text search over the GIN index of
-     * (user_id, tsv) (migration 0015), ranked by ts_rank_cd among at most RECALL_CANDIDATES. Only this fan's words,
+     * (user_id, tsv) (migration 0015), ranked by ts_rank_cd among at most CANDIDATES_PER_WORD per word. Only this fan's words,
      * never forgotten ones, never those in `exclude` (the history the prompt already has, the
      * new message itself). Memory off: nothing.
      */
@@ -67,10 +72,12 @@ export function createMemoryRepository(db: Database) {
         wordsOf(message).length > 0 && limit > 0
           ? sql`(select coalesce(json_agg(r.content), '[]'::json) from (
               select c.content from (
-                select m.content, m.tsv, m.created_at from ${chatMessages} m, q
-                where m.user_id = ${userId} and m.sender = 'user' and not m.forgotten
-                  and numnode(q.query) > 0 and m.tsv @@ q.query ${excluded}
-                limit ${RECALL_CANDIDATES}) c, q
+                select distinct on (m.id) m.id, m.content, m.tsv, m.created_at
+                from lexemes l cross join lateral (
+                  select m.id, m.content, m.tsv, m.created_at from ${chatMessages} m
+                  where m.user_id = ${userId} and m.sender = 'user' and not m.forgotten
+                    and m.tsv @@ to_tsquery('simple', quote_literal(l.lexeme)) ${excluded}
+                  limit ${CANDIDATES_PER_WORD}) m) c, q
               order by ts_rank_cd(c.tsv, q.query) desc, c.created_at desc
               limit ${limit}) r)`
           : sql`'[]'::json`;
