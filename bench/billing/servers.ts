@@ -124,7 +124,11 @@ const deliveries: Array<{ payload: string; header: string }> = [];
 for (let i = 0; i < SESSIONS; i++) {
   const user = users[i % users.length];
   if (!user) throw new Error("no user");
-  const { sessionId } = await app.billing.checkout.packageCheckout(user, pack._id);
+  const { sessionId } = await app.billing.checkout.packageCheckout(
+    user,
+    pack._id,
+    config.publicUrl,
+  );
   const { session } = fake.completeCheckout(sessionId);
   // Signed now: the run takes well under Stripe's 5 minutes' tolerance.
   deliveries.push(signEvent(fake.event("checkout.session.completed", session)));

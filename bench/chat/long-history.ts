@@ -5,6 +5,11 @@
 // search over the fan's words, migration 0015) and memory off (the fan's switch), in the same run.
 // The figure is the server's own time (reply.elapsedTime, onResponse) of each send; the goal
 // (issue 19): recall on within 5 ms of recall off at p99. Offline responder: no network.
+// The history holds one planted passage (three words found nowhere else) for each send measured
+// with memory on, which asks about it: the run fails unless recall (what the memory service
+// answers the chat, read by a wrapper around app.memory.recall) found every such passage, so
+// the figure is never that of a recall that finds nothing (issue 24: after ANALYZE it found
+// nothing).
 // Also: the prompt build alone (buildChatRequest, gpt-tokenizer counts) on the same history.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,13 +25,15 @@ import { roundMs as ms, percentile } from "../lib/latency.ts";
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 const RUNS = Number(process.env.BENCH_LONG_RUNS ?? 400);
 const VOCABULARY = 4_000;
+/** One planted passage for each send measured with memory on. */
+const PLANTS = Math.ceil(RUNS / 2);
 
 /** Pronounceable pseudo-words (the index written in syllables), so the stemmer sees words. */
-function vocabulary(): string[] {
+function vocabulary(size: number): string[] {
   const onsets = ["b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z"];
   const vowels = ["a", "e", "i", "o", "u"];
   const syllables = onsets.flatMap((onset) => vowels.map((vowel) => onset + vowel));
-  return Array.from({ length: VOCABULARY }, (_, i) => {
+  return Array.from({ length: size }, (_, i) => {
     let word = "";
     for (let rest = i + syllables.length; rest > 0; rest = Math.floor(rest / syllables.length)) {
       word += syllables[rest % syllables.length];
@@ -34,7 +41,11 @@ function vocabulary(): string[] {
     return `${word}n`;
   });
 }
-const words = vocabulary();
+// The drawn words, then three more for each planted passage (never drawn).
+const words = vocabulary(VOCABULARY + 3 * PLANTS);
+const plantWords = (k: number) => words.slice(VOCABULARY + 3 * k, VOCABULARY + 3 * k + 3);
+const planted = (k: number) => `I once told you about ${plantWords(k).join(" ")} at home.`;
+const askAbout = (k: number) => `Do you remember ${plantWords(k).join(" ")}?`;
 /** Zipf-like: word k is drawn with a weight falling with its rank (random()^3 skews low). */
 const drawn = () => words[Math.floor(VOCABULARY * Math.random() ** 3)] ?? "";
 const sentence = (n: number) => Array.from({ length: n }, drawn).join(" ");
@@ -84,11 +95,16 @@ try {
   // Batches of 4,000 rows (5 parameters each, under PostgreSQL's 65,535), oldest first.
   const BATCH = 4_000;
   const started = Date.now() - HISTORY * 60_000;
+  // An even gap (fan's turns are the even n), PLANTS of them within the history.
+  const plantEvery = 2 * Math.max(1, Math.floor(HISTORY / (2 * PLANTS)));
   for (let first = 0; first < HISTORY; first += BATCH) {
     const rows = [];
     for (let n = first; n < Math.min(HISTORY, first + BATCH); n++) {
+      // Planted passages: fan's turns spread evenly over the history.
+      const plant = n % 2 === 0 && n % plantEvery === 0 ? n / plantEvery : -1;
+      const content = plant >= 0 && plant < PLANTS ? planted(plant) : sentence(6 + (n % 11));
       rows.push(
-        sql`(${conversationId}, ${userId}, ${n % 2 === 0 ? "user" : "ai"}::chat_sender, ${sentence(6 + (n % 11))}, ${new Date(started + n * 60_000).toISOString()}::timestamptz)`,
+        sql`(${conversationId}, ${userId}, ${n % 2 === 0 ? "user" : "ai"}::chat_sender, ${content}, ${new Date(started + n * 60_000).toISOString()}::timestamptz)`,
       );
     }
     if (process.env.BENCH_VERBOSE) console.error(`seeding ${first}`);
@@ -102,6 +118,14 @@ try {
   await app.database.db.execute(sql`analyze chat_messages`);
   const seedSeconds = (performance.now() - seeded) / 1000;
 
+  // What recall answered for the latest send (the wrapper costs the same on and off).
+  let recalled: string[] = [];
+  const realRecall = app.memory.recall.bind(app.memory);
+  app.memory.recall = async (...args) => {
+    const answer = await realRecall(...args);
+    recalled = answer.recalled;
+    return answer;
+  };
   const setMemory = (enabled: boolean) =>
     app.inject({ method: "PATCH", url: "/api/memory", headers, payload: { enabled } });
   // Warm-up, both ways.
@@ -112,12 +136,21 @@ try {
   if (process.env.BENCH_VERBOSE) console.error("measuring");
   const on: number[] = [];
   const off: number[] = [];
+  let found = 0;
+  let foundOff = 0;
   for (let i = 0; i < RUNS; i++) {
     const recall = i % 2 === 0;
+    // The pair of sends i, i + 1 asks about the same planted passage: memory on first.
+    const plant = Math.floor(i / 2) % PLANTS;
     await setMemory(recall);
     times = [];
-    await send(sentence(6 + (i % 12)), conversationId);
+    recalled = [];
+    await send(`${sentence(4 + (i % 12))} ${askAbout(plant)}`, conversationId);
     (recall ? on : off).push(...times);
+    if (recalled.includes(planted(plant))) {
+      if (recall) found++;
+      else foundOff++;
+    }
   }
 
   // The prompt build alone, as consecutive sends see it: the 60-message window moves by one
@@ -154,6 +187,13 @@ try {
       `${seedSeconds.toFixed(1)} s), ${RUNS} sequential sends alternating memory on and off`,
   );
   console.table([row("recall on", on), row("recall off", off)]);
+  console.log(
+    `planted passages recalled: ${found} of ${on.length} sends with memory on, ${foundOff} of ${off.length} with it off`,
+  );
+  if (found < on.length || foundOff > 0) {
+    process.exitCode = 1;
+    console.log("recall did NOT find the planted passages: the figures above measure nothing");
+  }
   const gap = percentile(on, 99) - percentile(off, 99);
   console.log(
     `recall on - off at p99: ${ms(gap)} ms -> ${gap <= 5 ? "goal met (within 5 ms)" : "goal NOT met (> 5 ms)"}`,

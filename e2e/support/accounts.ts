@@ -105,10 +105,12 @@ export async function changeSettingsAsAdmin(
     headers: { authorization: `Bearer ${token}` },
   });
   expect(current.ok(), await current.text()).toBe(true);
-  // The write takes the whole settings object; the providers' modes are only reported.
-  const { providers: _providers, ...settings } = (
-    (await current.json()) as { data: Record<string, unknown> }
-  ).data;
+  // The write takes the whole settings object; the providers' modes and key tests are only reported.
+  const {
+    providers: _providers,
+    keyTests: _keyTests,
+    ...settings
+  } = ((await current.json()) as { data: Record<string, unknown> }).data;
   const put = await request.put(`${baseUrl}/api/settings`, {
     headers: { authorization: `Bearer ${token}`, "csrf-token": await csrfToken(page, baseUrl) },
     data: { ...settings, ...changes },

@@ -16,8 +16,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface Config {
   port: number;
   host: string;
-  /** Base of links in mail and checkout return pages, without a trailing slash. */
+  /**
+   * Base of links in mail (and, when set, of checkout's pages), without a trailing slash;
+   * unset: `http://localhost:{PORT}`.
+   */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set; unset, checkout comes back to the request's own origin when safe (lib/app-origin.ts). */
+  publicUrlSet: boolean;
   /** Absolute path: PGlite files, uploads, generated secrets. */
   dataDir: string;
   /** Unset: embedded PGlite under `${dataDir}/pglite`. */
@@ -195,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: e.HOST ?? "127.0.0.1",
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    publicUrlSet: e.PUBLIC_URL !== undefined,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     // Generated once and kept in DATA_DIR, so tokens and encrypted keys survive restarts.

@@ -1,5 +1,6 @@
 import { buildApp } from "./app.ts";
 import { ConfigError, configuredSecrets, loadConfig } from "./config.ts";
+import { gracefulStop } from "./lib/graceful-stop.ts";
 import { redactSecrets, rememberSecret } from "./lib/secret-values.ts";
 
 // How long a graceful shutdown may take before the process exits anyway.
@@ -29,33 +30,24 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      app.log.warn(`${signal} again: exiting now`);
-      process.exit(1);
-    }
-    stopping = true;
-    app.log.info(`${signal} received: closing (send it again to force)`);
-    setTimeout(() => {
-      app.log.error("Shutdown took too long: exiting");
-      process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, "Shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
+  const stop = gracefulStop({
+    close: () => app.close(),
+    log: {
+      info: (message) => app.log.info(message),
+      warn: (message) => app.log.warn(message),
+      error: (message, error) =>
+        error === undefined ? app.log.error(message) : app.log.error({ err: error }, message),
+    },
+    exit: (code) => process.exit(code),
+    timeoutMs: SHUTDOWN_TIMEOUT_MS,
+  });
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 
   await app.listen({ port: config.port, host: config.host });
-  const shownHost = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
-  const hostForUrl = shownHost.includes(":") ? `[${shownHost}]` : shownHost;
-  app.log.info(`Twinline listening on http://${hostForUrl}:${config.port}`);
+  // The address to open is PUBLIC_URL's (its default is http://localhost:{PORT}): the one the
+  // links in mail name, so a sign-in there is the one checkout comes back to.
+  app.log.info(`Twinline is at ${config.publicUrl} (listening on ${config.host}:${config.port})`);
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { AUTH_MESSAGES, VOICE_MESSAGES } from "@twinline/contracts";
+import { tooManyAttemptsMessage, VOICE_MESSAGES } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADULT_BIRTH_DATE, call, uniqueEmail } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
@@ -25,7 +25,9 @@ async function signUpsUntilRefused(t: TestApp, tries: number) {
       },
     });
     if (answer.statusCode === 429) {
-      expect(answer.json().message).toBe(AUTH_MESSAGES.tooManyAttempts);
+      expect(answer.json().message).toBe(
+        tooManyAttemptsMessage(Number(answer.headers["retry-after"])),
+      );
       return { created, refused: true };
     }
     expect(answer.statusCode, answer.body).toBe(201);

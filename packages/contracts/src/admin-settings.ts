@@ -87,10 +87,26 @@ export const providerModesSchema = z.object({
 });
 export type ProviderModes = z.infer<typeof providerModesSchema>;
 
+/** The last test of a stored key (POST /api/settings/test-*); null: that key was never tested. */
+export const keyTestSchema = z.object({
+  ok: z.boolean(),
+  /** The provider's refusal when it failed, else empty. */
+  message: z.string(),
+  testedAt: z.string(),
+});
+export type KeyTest = z.infer<typeof keyTestSchema>;
+export const keyTestsSchema = z.object({
+  openai: keyTestSchema.nullable(),
+  stripe: keyTestSchema.nullable(),
+  elevenLabs: keyTestSchema.nullable(),
+});
+export type KeyTests = z.infer<typeof keyTestsSchema>;
+
 /** GET /api/admin/settings, and the answer of every settings write. */
 export const adminSettingsSchema = publicSettingsSchema.extend({
   apiKeys: apiKeysSchema,
   providers: providerModesSchema,
+  keyTests: keyTestsSchema,
 });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 

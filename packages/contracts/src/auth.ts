@@ -25,8 +25,17 @@ export const AUTH_MESSAGES = {
     "If an account exists for that email, you will receive password reset instructions.",
   resetTokenInvalid: "Password reset link is invalid or has expired",
   passwordChanged: "Password updated successfully",
-  tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
 } as const;
+
+/**
+ * The answer to a request over its limit, with the real wait (the Retry-After it comes with):
+ * seconds under a minute, else minutes rounded up ("wait 4 minutes" for 211 s).
+ */
+export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  const [count, unit] = seconds < 60 ? [seconds, "second"] : [Math.ceil(seconds / 60), "minute"];
+  return `Too many attempts. Please wait ${count} ${unit}${count === 1 ? "" : "s"} and try again.`;
+}
 
 const email = safeText()
   .trim()

@@ -9,19 +9,32 @@ import type {
  * lib/csv.ts), the admin screens' page export and the server's "Export all"
  * (GET /api/admin/{...}/export) all write cells through csvCell, and the transaction screens'
  * columns through the row functions below (admin-side section 7). Every cell is quoted and
- * missing values show as N/A. A text cell starting with = + - @, a tab or a carriage return is
- * neutralised with a leading apostrophe, so a spreadsheet never runs it ("-1+1", "=HYPERLINK");
+ * missing values show as N/A. A text cell starting with = + - @ (or a Unicode look-alike: fullwidth
+ * ＝ ＋ － ＠, the minus sign), a tab or a carriage return is neutralised with a leading apostrophe, so a spreadsheet never runs it ("-1+1", "=HYPERLINK");
  * a cell that is only a number ("-5.00", a refund's amount) is a number, not a formula, and is
  * written as it is.
  */
 export type CsvValue = string | number | boolean | null | undefined;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+// U+2212 is the minus sign: NFKC keeps it, and spreadsheets read it as a minus.
+const FORMULA_START = /^[=+\-@\t\r\u2212]/;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
-/** The formula rule alone, for an encoder with another quoting (the chat logs' CSV). */
+/**
+ * Whether a cell would start a formula: its first character NFKC-normalised, so the look-alikes
+ * a spreadsheet also reads as = + - @ (fullwidth ＝ ＋ － ＠, the small ﹦ ﹢ ﹣ ﹫) count too.
+ */
+function startsFormula(text: string): boolean {
+  const first = text.codePointAt(0);
+  return first !== undefined && FORMULA_START.test(String.fromCodePoint(first).normalize("NFKC"));
+}
+
+/**
+ * The formula rule alone, the one both cell encoders use (csvCell below and the chat logs'
+ * server CSV, apps/server modules/chat/csv.ts, which quotes only when it must).
+ */
 export function neutraliseFormula(text: string): string {
-  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+  return startsFormula(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
 export function csvCell(value: CsvValue): string {

@@ -8,6 +8,8 @@ export interface AttemptCounters {
   /** The count of `key` now (0 when none or expired) and ms left. */
   peek(key: string): Promise<{ count: number; ttlMs: number }>;
   reset(key: string): Promise<void>;
+  /** Takes back one hit of `key` (never below 0; the window keeps its end). */
+  release(key: string): Promise<void>;
 }
 
 export function memoryCounters(): AttemptCounters {
@@ -42,6 +44,10 @@ export function memoryCounters(): AttemptCounters {
     async reset(key) {
       counters.delete(key);
     },
+    async release(key) {
+      const entry = live(key);
+      if (entry && entry.count > 0) entry.count -= 1;
+    },
   };
 }
 
@@ -66,8 +72,16 @@ export function redisCounters(redis: Redis, prefix: string): AttemptCounters {
     async reset(key) {
       await redis.del(prefix + key);
     },
+    async release(key) {
+      await redis.eval(RELEASE_SCRIPT, 1, prefix + key);
+    },
   };
 }
+
+// DECR only a live count (DECR keeps the expiry; on a missing key it would make a lasting -1).
+const RELEASE_SCRIPT = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
 
 const SHARED_RETRY_MS = 1_000;
 
@@ -109,6 +123,7 @@ export function failClosedCounters(
     hit: either((c) => c.hit),
     peek: either((c) => c.peek),
     reset: either((c) => c.reset),
+    release: either((c) => c.release),
     degraded: () => failing,
   };
 }

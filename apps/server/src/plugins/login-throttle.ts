@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { AUTH_MESSAGES } from "@twinline/contracts";
+import { tooManyAttemptsMessage } from "@twinline/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AttemptCounters } from "./attempt-counters.ts";
 import { HttpError } from "./errors.ts";
@@ -50,7 +50,7 @@ const DEVICE_COOKIE_MAX_AGE_S = 180 * 24 * 3600;
 
 function tooMany(ttlMs: number): HttpError {
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
-  return new HttpError(429, AUTH_MESSAGES.tooManyAttempts, { retryAfter: seconds }, undefined, {
+  return new HttpError(429, tooManyAttemptsMessage(seconds), { retryAfter: seconds }, undefined, {
     "retry-after": String(seconds),
   });
 }
@@ -93,20 +93,22 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
       const device = trustedDevice(request, account);
       // Attempts are counted before the password is checked (atomically, in one INCR), so a
       // burst of parallel guesses cannot all pass one check-then-count.
+      const ipKey = `login:ip:${request.ip}`;
+      const accountKey = `login:account:${digestOf(account)}`;
       if (device) {
         const mine = await counters.hit(`login:device:${device}`, perDevice.timeWindowMs);
         if (mine.count > perDevice.max) throw tooMany(mine.ttlMs);
       } else {
-        const ip = await counters.hit(`login:ip:${request.ip}`, perIp.timeWindowMs);
+        const ip = await counters.hit(ipKey, perIp.timeWindowMs);
         if (ip.count > perIp.max) throw tooMany(ip.ttlMs);
-        const strangers = await counters.hit(
-          `login:account:${digestOf(account)}`,
-          perAccount.timeWindowMs,
-        );
+        const strangers = await counters.hit(accountKey, perAccount.timeWindowMs);
         if (strangers.count > perAccount.max) throw tooMany(strangers.ttlMs);
       }
       const result = await attempt();
+      // The budgets are for failures: a sign-in takes its hits back (issue 24: ten good logins
+      // from new addresses locked the eleventh, right password and all, out for 15 minutes).
       if (device) await counters.reset(`login:device:${device}`);
+      else await Promise.all([counters.release(ipKey), counters.release(accountKey)]);
       setDeviceCookie(reply, account, device ?? randomBytes(16).toString("base64url"));
       return result;
     },

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { AUTH_MESSAGES } from "@twinline/contracts";
+import { tooManyAttemptsMessage } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADULT_BIRTH_DATE, call, csrfFor, PASSWORD, uniqueEmail } from "../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../test/create-test-app.ts";
@@ -39,7 +39,9 @@ describe.skipIf(!hasRedisServer())("rate limits shared through Redis (REDIS_URL)
     expect((await call(b, "POST", "/api/auth/login", { body })).statusCode).toBe(401);
     const limited = await call(a, "POST", "/api/auth/login", { body });
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().message).toBe(AUTH_MESSAGES.tooManyAttempts);
+    expect(limited.json().message).toBe(
+      tooManyAttemptsMessage(Number(limited.headers["retry-after"])),
+    );
     expect((await call(b, "POST", "/api/auth/login", { body })).statusCode).toBe(429);
   });
 

@@ -1,5 +1,5 @@
 import fastifyRateLimit, { type RateLimitOptions } from "@fastify/rate-limit";
-import { AUTH_MESSAGES } from "@twinline/contracts";
+import { tooManyAttemptsMessage } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Redis } from "ioredis";
@@ -107,7 +107,7 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       // The store falls back on its own; an error past that refuses the request (fail closed).
       skipOnError: false,
       errorResponseBuilder: (_request, context) =>
-        new HttpError(context.statusCode, AUTH_MESSAGES.tooManyAttempts, {
+        new HttpError(context.statusCode, tooManyAttemptsMessage(context.ttl / 1000), {
           retryAfter: context.after,
         }),
     });

@@ -23,6 +23,12 @@ describe("the CSV encoder", () => {
     ["@SUM(A1)", "'@SUM(A1)"],
     ["\tx", "'\tx"],
     ["\rx", "'\rx"],
+    // Unicode look-alikes a spreadsheet also reads as a formula start.
+    ['＝HYPERLINK("http://x")', '\'＝HYPERLINK(""http://x"")'],
+    ["＋1", "'＋1"],
+    ["－1+1", "'－1+1"],
+    ["＠SUM(A1)", "'＠SUM(A1)"],
+    ["\u22121+1", "'\u22121+1"],
   ])("neutralises a text cell that starts a formula: %j", (value, expected) => {
     expect(csvCell(value)).toBe(`"${expected}"`);
   });

@@ -49,6 +49,30 @@ export const providerKeys = pgTable(
 );
 
 /**
+ * The last test of each provider key (POST /api/settings/test-*), for the key it tested: the
+ * admin sees whether the key in force passed it (issue 24: a key whose test failed showed
+ * "Live" once saved). `key_digest` is an HMAC of the tested key under SECRETS_KEY, so a result
+ * applies to the stored key only when it is that same key; never the key itself.
+ */
+export const providerKeyTests = pgTable(
+  "provider_key_tests",
+  {
+    name: text("name").$type<ProviderKeyName>().primaryKey(),
+    keyDigest: text("key_digest").notNull(),
+    ok: boolean("ok").notNull(),
+    /** The provider's refusal (secrets redacted), empty when the test passed. */
+    message: text("message").notNull().default(""),
+    testedAt: timestamp("tested_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "provider_key_tests_name",
+      sql`${table.name} in ('openai', 'stripeSecret', 'elevenLabs')`,
+    ),
+  ],
+);
+
+/**
  * The site's own pages (terms, privacy, refunds, about, contact, faq) as the admin wrote them, in
  * markdown. A page without a row shows its built-in text (modules/settings/page-defaults.ts).
  */

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from "@twinline/contracts";
+import { tooManyAttemptsMessage } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADULT_BIRTH_DATE,
@@ -37,7 +37,7 @@ describe("rate limits on the sign-in family", () => {
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toMatchObject({
         success: false,
-        message: AUTH_MESSAGES.tooManyAttempts,
+        message: tooManyAttemptsMessage(Number(limited.headers["retry-after"])),
       });
       expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     });
@@ -56,7 +56,7 @@ describe("rate limits on the sign-in family", () => {
       },
     });
     expect(signup.statusCode).toBe(429);
-    expect(messageOf(signup)).toBe(AUTH_MESSAGES.tooManyAttempts);
+    expect(messageOf(signup)).toBe(tooManyAttemptsMessage(Number(signup.headers["retry-after"])));
   });
 });
 
@@ -126,7 +126,9 @@ describe("the login throttle: per address, per account for strangers, per truste
     for (const url of ["/api/auth/login", "/api/admin/login"] as const) {
       const limited = await loginFrom(t, ip, url, { ...body, email: uniqueEmail() });
       expect(limited.statusCode).toBe(429);
-      expect(messageOf(limited)).toBe(AUTH_MESSAGES.tooManyAttempts);
+      expect(messageOf(limited)).toBe(
+        tooManyAttemptsMessage(Number(limited.headers["retry-after"])),
+      );
       expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     }
     // Another address has its own budget.
@@ -150,7 +152,9 @@ describe("the login throttle: per address, per account for strangers, per truste
     for (const ip of ["198.51.100.1", "198.51.100.50", "198.51.100.51"]) {
       const refused = await loginFrom(t, ip, "/api/auth/login", { email, password: PASSWORD });
       expect(refused.statusCode).toBe(429);
-      expect(messageOf(refused)).toBe(AUTH_MESSAGES.tooManyAttempts);
+      expect(messageOf(refused)).toBe(
+        tooManyAttemptsMessage(Number(refused.headers["retry-after"])),
+      );
     }
     // A device cookie of another account, or a forged one, does not help.
     const other = await signUp(t);
@@ -196,6 +200,52 @@ describe("the login throttle: per address, per account for strangers, per truste
     expect(fine.statusCode, fine.body).toBe(200);
   });
 
+  it("successful logins spend no budget: good admin logins from new addresses never lock the next one out", async () => {
+    const admin = await adminSession(t);
+    const right = { email: admin.email, password: admin.password };
+    // More good logins than either budget (3 per account, 4 per address), each from a new
+    // address and without the device cookie (a new browser each time), then from one address.
+    for (let i = 1; i <= 6; i++) {
+      const good = await loginFrom(t, `192.0.2.${100 + i}`, "/api/admin/login", right);
+      expect(good.statusCode, good.body).toBe(200);
+    }
+    for (let i = 0; i < 6; i++) {
+      const good = await loginFrom(t, "192.0.2.120", "/api/admin/login", right);
+      expect(good.statusCode, good.body).toBe(200);
+    }
+    // Failures still count: three wrong guesses spend the strangers' budget of the account.
+    for (let i = 1; i <= 3; i++) {
+      const guess = await loginFrom(t, `192.0.2.${130 + i}`, "/api/admin/login", {
+        email: admin.email,
+        password: `guess ${i}`,
+      });
+      expect(guess.statusCode).toBe(401);
+    }
+    const refused = await loginFrom(t, "192.0.2.140", "/api/admin/login", right);
+    expect(refused.statusCode).toBe(429);
+  });
+
+  it("a 429 says the real wait: the Retry-After, in minutes when it is a minute or more", async () => {
+    const throttled = await createTestApp({
+      authRateLimit: { max: 10, timeWindowMs: 60_000 },
+      loginAccountLimit: { max: 1, timeWindowMs: 15 * 60_000 },
+    });
+    try {
+      const email = uniqueEmail();
+      const body = { email, password: "wrong" };
+      expect((await loginFrom(throttled, "192.0.2.150", "/api/auth/login", body)).statusCode).toBe(
+        401,
+      );
+      const refused = await loginFrom(throttled, "192.0.2.151", "/api/auth/login", body);
+      expect(refused.statusCode).toBe(429);
+      const retryAfter = Number(refused.headers["retry-after"]);
+      expect(retryAfter).toBeGreaterThan(14 * 60);
+      expect(messageOf(refused)).toBe("Too many attempts. Please wait 15 minutes and try again.");
+    } finally {
+      await throttled.close();
+    }
+  });
+
   it("a trusted device has a budget of its own for wrong passwords", async () => {
     const { email, device } = await signUpOnDevice(t);
     const wrong = { email, password: "typo" };
@@ -231,10 +281,12 @@ describe("the login throttle: per address, per account for strangers, per truste
     });
     expect(own.statusCode, own.body).toBe(200);
     const device = deviceOf(own);
-    // adminSession's login and this one were strangers' attempts (no device cookie yet): one
-    // more wrong password spends the account's budget of three.
+    // adminSession's login and this one were strangers' sign-ins (no device cookie yet), which
+    // spend nothing: three wrong passwords spend the account's budget of three.
     const wrong = { email: admin.email, password: "not the password" };
-    expect((await loginFrom(t, "192.0.2.1", "/api/admin/login", wrong)).statusCode).toBe(401);
+    for (const ip of ["192.0.2.1", "192.0.2.2", "192.0.2.3"]) {
+      expect((await loginFrom(t, ip, "/api/admin/login", wrong)).statusCode).toBe(401);
+    }
     const stranger = await loginFrom(t, "192.0.2.9", "/api/admin/login", {
       email: admin.email,
       password: admin.password,

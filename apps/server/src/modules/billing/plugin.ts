@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
+import { appOriginFor } from "../../lib/app-origin.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import {
   createSandboxPayments,
@@ -102,7 +103,6 @@ export const billingModule = fp<BillingModuleOptions>(
     let sandbox: SandboxPayments | undefined;
     const sandboxOptions: SandboxOptions = {
       store: createSandboxStore(db),
-      publicUrl: options.config.publicUrl,
       now: () => new Date(clock.now()),
       deliver: async (event: PaymentEvent) => {
         await fulfilment.handle(event, sandbox);
@@ -127,7 +127,6 @@ export const billingModule = fp<BillingModuleOptions>(
       sandbox,
       fulfilment,
       subscriptions: reader,
-      publicUrl: options.config.publicUrl,
     });
     const subscriptions = createSubscriptionsService({
       db,
@@ -172,7 +171,10 @@ export const billingModule = fp<BillingModuleOptions>(
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
-    await app.register(checkoutRoutes, { checkout });
+    await app.register(checkoutRoutes, {
+      checkout,
+      appOrigin: (request) => appOriginFor(options.config, request),
+    });
     await app.register(subscriptionRoutes, { subscriptions, reader });
     await app.register(userTransactionsRoutes, { transactions });
     await app.register(webhookRoutes, {

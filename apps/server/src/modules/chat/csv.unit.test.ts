@@ -21,6 +21,16 @@ describe("CSV cells", () => {
     expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
   });
 
+  it("neutralises the Unicode look-alikes of = + - @ too (fullwidth, small, the minus sign)", () => {
+    for (const start of ["＝", "＋", "－", "＠", "﹦", "﹢", "﹣", "﹫", "\u2212"]) {
+      expect(csvCell(`${start}1+1`)).toBe(`'${start}1+1`);
+    }
+    expect(csvCell('＝HYPERLINK("http://x","y")')).toBe(`"'＝HYPERLINK(""http://x"",""y"")"`);
+    // Other non-ASCII starts are text as before.
+    expect(csvCell("Ünal")).toBe("Ünal");
+    expect(csvCell("😀 hi")).toBe("😀 hi");
+  });
+
   it("rows end with CRLF", () => {
     expect(csvRow(["a", 1, "b,c"])).toBe('a,1,"b,c"\r\n');
   });

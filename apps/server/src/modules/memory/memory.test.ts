@@ -15,6 +15,7 @@ import { sentChatCompletions } from "../../../test/fake-providers.ts";
 import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts";
 import { connectVoice } from "../../../test/voice-client.ts";
 import { chatMessages, creditLedger, fanMemory, users } from "../../db/schema/index.ts";
+import { createMemoryRepository } from "./repository.ts";
 
 const REPLY = ["Nice to hear from you."];
 const UTTERANCE = makeWavTone(1);
@@ -238,6 +239,33 @@ describe("long-term recall", () => {
     expect(lastPrompt().system).not.toContain("Ottilie");
   });
 
+  it("recall still finds the fan's words once the planner has statistics (after ANALYZE)", async () => {
+    const fan = await signUp(t);
+    const told = await send(fan.token, "My grandfather restored a wooden schooner in Gdansk.");
+    await filler(fan.user.id, told.conversationId, 300);
+    // What the worker (PGlite) and autovacuum (PostgreSQL) do every few minutes: afterwards
+    // pg_stats lists the common words of tsv (here "film", "tell", "number", "classic").
+    await t.app.database.db.execute(sql`analyze ${chatMessages}`);
+    const common = await t.app.database.db.execute(sql`
+      select most_common_elems::text as elems from pg_stats
+      where schemaname = current_schema() and tablename = 'chat_messages' and attname = 'tsv'`);
+    expect((common as unknown as { rows: { elems: string | null }[] }).rows[0]?.elems).toContain(
+      "film",
+    );
+
+    await send(
+      fan.token,
+      "Do you remember the schooner my grandfather restored?",
+      told.conversationId,
+    );
+    const { system, turns } = lastPrompt();
+    expect(turns.some((turn) => turn.content.includes("Gdansk"))).toBe(false);
+    expect(system).toContain("My grandfather restored a wooden schooner in Gdansk.");
+    // A common word alone finds nothing: it says nothing about what the fan told.
+    await send(fan.token, "Tell me about a film.", told.conversationId);
+    expect(lastPrompt().system).not.toContain("Tell me about film number");
+  });
+
   it("deleting a memory or switching memory off removes it from the next prompt", async () => {
     const fan = await signUp(t);
     const told = await send(fan.token, "My favourite colour is teal.");
@@ -319,6 +347,71 @@ describe("long-term recall", () => {
     expect(deleted.statusCode).toBe(200);
     await send(fan.token, "Hello once more!", first.conversationId);
     expect(lastPrompt().system).not.toContain("Summary:");
+    expect((await memoryOf(fan.token)).summary).toBeNull();
+  });
+
+  it("forgetting a fact the summary was written from drops that summary: the next prompt carries neither", async () => {
+    const fan = await signUp(t);
+    const first = await send(fan.token, "Call me Alex, by the way.");
+    for (const message of [
+      "My cat is named Pixel.",
+      "I love sailing on weekends.",
+      "I am learning Portuguese.",
+      "I live near the harbour.",
+    ]) {
+      await send(fan.token, message, first.conversationId);
+    }
+    openai.reply = ["Alex has a cat named Pixel and loves sailing."];
+    await send(fan.token, "Anyway, how are you?", first.conversationId);
+    await t.app.memory.idle();
+    openai.reply = [...REPLY];
+    const before = await memoryOf(fan.token);
+    expect(before.summary?.content).toContain("Pixel");
+
+    const pixel = before.facts.find((fact) => fact.content.includes("Pixel"));
+    const deleted = await call(t, "DELETE", `/api/memory/facts/${pixel?._id}`, {
+      token: fan.token,
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect((await memoryOf(fan.token)).summary).toBeNull();
+    await send(fan.token, "What is my cat called?", first.conversationId);
+    const { system, turns } = lastPrompt();
+    expect(system).not.toContain("Pixel");
+    expect(system).not.toContain("Summary:");
+    expect(turns.filter((turn) => turn.content.includes("My cat is named Pixel"))).toEqual([]);
+
+    // The next summary is written from newer words only, never the forgotten one.
+    for (const message of ["I have two brothers.", "I like jazz.", "I run at dawn.", "Hi!"]) {
+      await send(fan.token, message, first.conversationId);
+    }
+    await t.app.memory.idle();
+    const summaries = sentChatCompletions(openai).filter((entry) =>
+      entry.messages[0]?.content.includes("private notes"),
+    );
+    expect(summaries.at(-1)?.messages[1]?.content).toContain("- I like jazz.");
+    expect(summaries.at(-1)?.messages[1]?.content).not.toContain("Pixel");
+  });
+
+  it("a summary being written while its fact is forgotten is not kept", async () => {
+    const fan = await signUp(t);
+    const first = await send(fan.token, "My parrot is named Kiwi.");
+    // Four messages: fewer than the five that start a refresh of its own.
+    for (const message of ["I sing.", "I draw.", "I swim."]) {
+      await send(fan.token, message, first.conversationId);
+    }
+    const kiwi = (await memoryOf(fan.token)).facts.find((fact) => fact.content.includes("Kiwi"));
+    // The refresh reads the fan's words, then (as a slow model would) the fact is forgotten
+    // before its summary is saved, by another instance that knows nothing of the refresh.
+    const repository = createMemoryRepository(t.app.database.db);
+    const read = await repository.summaryInput(fan.user.id, 200);
+    expect(read.words).toContain("My parrot is named Kiwi.");
+    expect(await repository.forget(fan.user.id, kiwi?._id ?? "")).toBe(true);
+    await repository.saveSummary(
+      fan.user.id,
+      "Has a parrot, Kiwi.",
+      read.throughSeq ?? 0,
+      read.read,
+    );
     expect((await memoryOf(fan.token)).summary).toBeNull();
   });
 

@@ -31,8 +31,13 @@ export interface MemoryView {
  * refreshed by ANALYZE) say nothing about what a fan told: they are left out of the search.
  */
 export const COMMON_WORD_SHARE = 0.01;
-/** At most this many matching messages are ranked for one recall (a bound on its cost). */
-export const RECALL_CANDIDATES = 500;
+/**
+ * At most this many of the fan's messages are ranked for each word of the new message (a bound
+ * on the cost: 32 words at most). Per word, so that a word found in hundreds of the fan's
+ * messages cannot crowd out the few holding a rare one (issue 24: with one cap for all, the
+ * planted passages of bench/chat phase 3 were missed a third of the time).
+ */
+export const CANDIDATES_PER_WORD = 32;
 
 /** At most this many remembered facts are listed (the newest). */
 export const FACTS_LIMIT = 100;
@@ -46,8 +51,9 @@ export function createMemoryRepository(db: Database) {
      * Long-term recall for a new message, in one statement: the fan's summary and their own
      * earlier words (chat messages and call turns) that match any of the message's words,
      * common words left out, by PostgreSQL full-text search over the GIN index of
-     * (user_id, tsv) (migration 0015), ranked by ts_rank_cd among at most RECALL_CANDIDATES. Only this fan's words, never forgotten ones, never those in `exclude` (the
-     * history the prompt already has, the new message itself). Memory off: nothing.
+     * (user_id, tsv) (migration 0015), ranked by ts_rank_cd among at most CANDIDATES_PER_WORD per word. Only this fan's words,
+     * never forgotten ones, never those in `exclude` (the history the prompt already has, the
+     * new message itself). Memory off: nothing.
      */
     async recall(
       userId: string,
@@ -66,10 +72,12 @@ export function createMemoryRepository(db: Database) {
         wordsOf(message).length > 0 && limit > 0
           ? sql`(select coalesce(json_agg(r.content), '[]'::json) from (
               select c.content from (
-                select m.content, m.tsv, m.created_at from ${chatMessages} m, q
-                where m.user_id = ${userId} and m.sender = 'user' and not m.forgotten
-                  and numnode(q.query) > 0 and m.tsv @@ q.query ${excluded}
-                limit ${RECALL_CANDIDATES}) c, q
+                select distinct on (m.id) m.id, m.content, m.tsv, m.created_at
+                from lexemes l cross join lateral (
+                  select m.id, m.content, m.tsv, m.created_at from ${chatMessages} m
+                  where m.user_id = ${userId} and m.sender = 'user' and not m.forgotten
+                    and m.tsv @@ to_tsquery('simple', quote_literal(l.lexeme)) ${excluded}
+                  limit ${CANDIDATES_PER_WORD}) m) c, q
               order by ts_rank_cd(c.tsv, q.query) desc, c.created_at desc
               limit ${limit}) r)`
           : sql`'[]'::json`;
@@ -80,14 +88,18 @@ export function createMemoryRepository(db: Database) {
       }>(sql`
         with f as (select enabled, summary from ${fanMemory} where user_id = ${userId}),
         common as (
+          -- most_common_elem_freqs has three more entries than most_common_elems (the lowest
+          -- and highest frequency, the share of nulls), so unnest pairs them with NULL lexemes:
+          -- those are not words, and a NULL in a NOT IN list would drop every word.
           select e.lexeme from pg_stats s,
             unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, share)
           where s.schemaname = current_schema() and s.tablename = 'chat_messages'
-            and s.attname = 'tsv' and e.share > ${COMMON_WORD_SHARE}
+            and s.attname = 'tsv' and e.lexeme is not null and e.share > ${COMMON_WORD_SHARE}
         ),
         lexemes as (
-          select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${message}))) as lexeme
-          where lexeme not in (select lexeme from common)
+          select w.lexeme
+          from unnest(tsvector_to_array(to_tsvector('english', ${message}))) as w(lexeme)
+          where not exists (select 1 from common c where c.lexeme = w.lexeme)
           limit 32
         ),
         q as (
@@ -147,20 +159,26 @@ export function createMemoryRepository(db: Database) {
         .where(eq(fanMemory.userId, userId));
     },
 
-    /** One of the fan's own messages is forgotten: never in a prompt again. False: not theirs. */
+    /**
+     * One of the fan's own messages is forgotten: never in a prompt again. A summary written
+     * after reading it (summarized_seq at or past it) carries it too, so it goes in the same
+     * statement (as DELETE /summary: summarized_seq stays, the next summary reads only newer
+     * words). False: not theirs.
+     */
     async forget(userId: string, messageId: string): Promise<boolean> {
-      const rows = await db
-        .update(chatMessages)
-        .set({ forgotten: true })
-        .where(
-          and(
-            eq(chatMessages.id, messageId),
-            eq(chatMessages.userId, userId),
-            eq(chatMessages.sender, "user"),
-          ),
+      const result = await run<{ id: string }>(sql`
+        with m as (
+          update ${chatMessages} set forgotten = true
+          where id = ${messageId} and user_id = ${userId} and sender = 'user'
+          returning id, seq
+        ),
+        summary as (
+          update ${fanMemory} set summary = null, summary_updated_at = null
+          where user_id = ${userId} and summary is not null
+            and summarized_seq >= (select seq from m)
         )
-        .returning({ id: chatMessages.id });
-      return rows.length > 0;
+        select id from m`);
+      return result.rows.length > 0;
     },
 
     /**
@@ -173,6 +191,7 @@ export function createMemoryRepository(db: Database) {
         summary: string | null;
         seq: number | string | null;
         words: unknown;
+        read: unknown;
       }>(sql`
         with f as (select enabled, summary, summarized_seq from ${fanMemory} where user_id = ${userId})
         select (select enabled from f) as enabled, (select summary from f) as summary,
@@ -184,22 +203,45 @@ export function createMemoryRepository(db: Database) {
              select seq, content from ${chatMessages} where user_id = ${userId}
              and sender = 'user' and not forgotten
              and seq > coalesce((select summarized_seq from f), 0)
-             order by seq desc limit ${limit}) w) as words`);
+             order by seq desc limit ${limit}) w) as words,
+          (select coalesce(json_agg(r.seq), '[]'::json) from (
+             select seq from ${chatMessages} where user_id = ${userId}
+             and sender = 'user' and not forgotten
+             and seq > coalesce((select summarized_seq from f), 0)
+             order by seq desc limit ${limit}) r) as read`);
       const row = result.rows[0];
-      const raw = typeof row?.words === "string" ? JSON.parse(row.words) : row?.words;
+      const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+      const raw = json(row?.words);
       return {
         enabled: row?.enabled ?? true,
         summary: row?.summary ?? null,
         throughSeq: row?.seq === null || row?.seq === undefined ? null : Number(row.seq),
         words: (raw ?? []) as string[],
+        /** The seq of each message in `words`: the save is refused if one is forgotten since. */
+        read: ((json(row?.read) ?? []) as (number | string)[]).map(Number),
       };
     },
 
-    /** Stores a new summary, unless a later one (or memory off) got there first. */
-    async saveSummary(userId: string, summary: string, throughSeq: number): Promise<void> {
+    /**
+     * Stores a new summary, unless a later one (or memory off) got there first, or one of the
+     * messages it was written from (`read`, their seq) was forgotten while it was written.
+     */
+    async saveSummary(
+      userId: string,
+      summary: string,
+      throughSeq: number,
+      read: number[],
+    ): Promise<void> {
+      const forgottenSince = sql`exists (select 1 from ${chatMessages}
+        where user_id = ${userId} and forgotten
+          and seq = any(array[${sql.join(
+            [throughSeq, ...read].map((seq) => sql`${seq}`),
+            sql`, `,
+          )}]::bigint[]))`;
       await run(sql`
         insert into ${fanMemory} (user_id, summary, summary_updated_at, summarized_seq)
-        values (${userId}, ${summary}, clock_timestamp(), ${throughSeq})
+        select ${userId}::uuid, ${summary}::text, clock_timestamp(), ${throughSeq}::bigint
+        where not ${forgottenSince}
         on conflict (user_id) do update set summary = excluded.summary,
           summary_updated_at = excluded.summary_updated_at, summarized_seq = excluded.summarized_seq
         where ${fanMemory}.summarized_seq < excluded.summarized_seq and ${fanMemory}.enabled`);

@@ -47,7 +47,7 @@ export function createMemoryService(options: MemoryServiceOptions) {
       text += piece;
     }
     const summary = text.trim();
-    if (summary) await repository.saveSummary(userId, summary, input.throughSeq);
+    if (summary) await repository.saveSummary(userId, summary, input.throughSeq, input.read);
   };
 
   const schedule = (userId: string, minimum: number): Promise<void> => {
@@ -102,6 +102,10 @@ export function createMemoryService(options: MemoryServiceOptions) {
     },
 
     async forget(userId: string, messageId: string): Promise<void> {
+      // A refresh under way may have read the message: let it save first, so that the forget
+      // below drops that summary too (the save itself refuses words forgotten meanwhile, which
+      // covers a refresh running on another instance).
+      await running.get(userId);
       if (!(await repository.forget(userId, messageId))) {
         throw new HttpError(404, MEMORY_MESSAGES.factNotFound);
       }

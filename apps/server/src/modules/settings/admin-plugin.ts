@@ -4,6 +4,7 @@ import type { Config } from "../../config.ts";
 import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { adminSettingsRoutes } from "./admin-routes.ts";
 import { createAdminSettingsService } from "./admin-service.ts";
+import { createKeyTestsRepository } from "./key-tests.ts";
 import { adminSitePagesRoutes } from "./pages-routes.ts";
 
 export interface AdminSettingsModuleOptions {
@@ -24,6 +25,7 @@ export const adminSettingsModule = fp<AdminSettingsModuleOptions>(
       keys: app.providerKeys,
       providers: app.providers.deps,
       publicFiles: app.uploads.publicFiles,
+      keyTests: createKeyTestsRepository(app.database.db, options.config.secretsKey),
       onFileDeleteFailed: (name, error) =>
         app.log.warn({ err: error, file: name }, "Could not delete a replaced upload"),
     });

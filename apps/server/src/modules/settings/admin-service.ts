@@ -10,7 +10,7 @@ import {
 } from "@twinline/contracts";
 import type { Config } from "../../config.ts";
 import type { ProviderKeyName } from "../../db/schema/index.ts";
-import { rememberSecret } from "../../lib/secret-values.ts";
+import { redactSecrets, rememberSecret } from "../../lib/secret-values.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import {
   discard,
@@ -28,6 +28,7 @@ import {
 } from "../../providers/resolve.ts";
 import type { FileStorage } from "../../providers/storage/index.ts";
 import type { VoiceSummary } from "../../providers/tts/index.ts";
+import type { KeyTestsRepository, TestedKeyName } from "./key-tests.ts";
 import type { ProviderKeyChanges, ProviderKeysRepository } from "./keys-repository.ts";
 import type { SettingsService } from "./service.ts";
 
@@ -71,6 +72,7 @@ export interface AdminSettingsDeps {
   keys: ProviderKeysRepository;
   providers: ProviderDeps;
   publicFiles: FileStorage;
+  keyTests: KeyTestsRepository;
   onFileDeleteFailed?: (name: string, error: unknown) => void;
 }
 
@@ -111,6 +113,7 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       keys.read(),
       providerModes(deps.providers),
     ]);
+    const keyTests = await deps.keyTests.ofStored(stored);
     return {
       ...structuredClone(publicSettings),
       apiKeys: {
@@ -122,6 +125,7 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
         elevenLabs: maskSecret(stored.elevenLabs ?? ""),
       },
       providers,
+      keyTests,
     };
   };
 
@@ -135,6 +139,20 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
     const stored = (await keys.read())[name];
     if (!stored) throw new HttpError(400, SETTINGS_MESSAGES.noStoredKey(provider));
     return stored;
+  };
+
+  /** Runs a key's test and remembers its outcome for that key (a refusal is one). */
+  const tested = async <T>(name: TestedKeyName, key: string, test: () => Promise<T>) => {
+    try {
+      const result = await test();
+      await deps.keyTests.record(name, key, true, "");
+      return result;
+    } catch (error) {
+      if (error instanceof ProviderError) {
+        await deps.keyTests.record(name, key, false, redactSecrets(error.message));
+      }
+      return refused(error);
+    }
   };
 
   const refused = (error: unknown): never => {
@@ -186,17 +204,17 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
 
     async testOpenAi(apiKey) {
       const key = await keyToTest("OpenAI", "openai", apiKey);
-      return llmFor(config, key).listModels().catch(refused);
+      return tested("openai", key, () => llmFor(config, key).listModels());
     },
 
     async testStripe(apiKey) {
       const key = await keyToTest("Stripe", "stripeSecret", apiKey);
-      await paymentsFor(config, key).retrieveBalance().catch(refused);
+      await tested("stripeSecret", key, () => paymentsFor(config, key).retrieveBalance());
     },
 
     async testElevenLabs(apiKey) {
       const key = await keyToTest("ElevenLabs", "elevenLabs", apiKey);
-      return ttsFor(config, key).listVoices().catch(refused);
+      return tested("elevenLabs", key, () => ttsFor(config, key).listVoices());
     },
 
     async saveImage(file) {

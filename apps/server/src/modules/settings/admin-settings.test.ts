@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import {
   API_KEY_MESSAGES,
+  adminSettingsResponseSchema,
   defaultPublicSettings,
   type UpdateSettingsRequest,
 } from "@twinline/contracts";
@@ -232,6 +233,38 @@ describe("operator settings: keys, tests, uploads", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("remembers each key's last test: a saved key that failed its test shows that, not just Live", async () => {
+    const settingsNow = async () => {
+      const response = await call(t, "GET", "/api/admin/settings", { token: admin });
+      expect(response.statusCode, response.body).toBe(200);
+      return adminSettingsResponseSchema.parse(response.json()).data;
+    };
+    const bad = await call(t, "POST", "/api/settings/test-openai", {
+      token: admin,
+      body: { apiKey: "sk-wrong-key-4242" },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((await save(validBody({ openai: "sk-wrong-key-4242" }))).statusCode).toBe(200);
+    const failed = await settingsNow();
+    expect(failed.providers.llm).toBe("openai");
+    expect(failed.keyTests.openai).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("Incorrect API key provided: [redacted]"),
+    });
+    expect(JSON.stringify(failed)).not.toContain("4242");
+
+    // Another key saved: that one was never tested.
+    expect((await save(validBody({ openai: FAKE_OPENAI_KEY }))).statusCode).toBe(200);
+    expect((await settingsNow()).keyTests.openai).toBeNull();
+    // Its test (the masked form tests the stored key) passes, and is shown.
+    const good = await call(t, "POST", "/api/settings/test-openai", {
+      token: admin,
+      body: { apiKey: "sk-••••••••3456" },
+    });
+    expect(good.statusCode, good.body).toBe(200);
+    expect((await settingsNow()).keyTests.openai).toMatchObject({ ok: true, message: "" });
   });
 
   it("tests the Stripe key with a balance read", async () => {

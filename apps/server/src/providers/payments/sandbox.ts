@@ -52,8 +52,6 @@ export interface SandboxCard {
 
 export interface SandboxOptions {
   store: SandboxStore;
-  /** PUBLIC_URL: the hosted page is {publicUrl}/checkout/sandbox/{sessionId}. */
-  publicUrl: string;
   /** Where the sandbox's events go: the same handler as Stripe's webhook. */
   deliver: (event: PaymentEvent) => Promise<void>;
   now?: () => Date;
@@ -291,7 +289,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       retrieveDispute: unavailable,
     };
   }
-  const { store, publicUrl, deliver } = options;
+  const { store, deliver } = options;
   // A subscription bought before cards were saved was paid with the one card that pays.
   const cardPays = (card: unknown) => card == null || card === SANDBOX_CARD_SUCCESS;
   const now = options.now ?? (() => new Date());
@@ -346,7 +344,9 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         input.mode === "subscription" ? PLAN_CHECKOUT_LIFETIME_MS : CHECKOUT_LIFETIME_MS;
       const expiresAt = new Date(now().getTime() + lifetime);
       const fill = (url: string) => url.replaceAll("{CHECKOUT_SESSION_ID}", sessionId);
-      const url = `${publicUrl}/checkout/sandbox/${sessionId}`;
+      // The hosted page is part of this app, at the origin the buyer returns to (their session
+      // is there): {origin of successUrl}/checkout/sandbox/{sessionId}.
+      const url = `${new URL(input.successUrl).origin}/checkout/sandbox/${sessionId}`;
       await store.put(sessionId, "checkout.session", {
         id: sessionId,
         object: "checkout.session",

@@ -130,7 +130,6 @@ describe("a sandbox plan change is all or nothing, as Stripe's", () => {
     const store = memoryStore();
     const sandbox = createSandboxPayments({
       store,
-      publicUrl: "https://twinline.example",
       deliver: async () => {},
       now: () => now,
     });

@@ -63,9 +63,14 @@ export async function createStripeClient(options: StripeOptions): Promise<Stripe
   });
 }
 
+/** How far a webhook's signing time may be from now, either way (Stripe's default). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
 /**
  * Checks a webhook's `Stripe-Signature` on the raw body with the signing secret (the SDK's
- * constructEvent: HMAC-SHA256, 5 minutes' tolerance). Throws when it does not match.
+ * constructEvent: HMAC-SHA256, 5 minutes' tolerance). The SDK only refuses a signature too old;
+ * one dated in the future is refused here, so a signed body dated ahead cannot be replayed for
+ * as long as that date allows. Throws when it does not match.
  */
 export async function verifyStripeWebhook(
   rawBody: Buffer,
@@ -73,7 +78,17 @@ export async function verifyStripeWebhook(
   secret: string,
 ): Promise<PaymentEvent> {
   const StripeSdk = await loadStripe();
-  const event = StripeSdk.webhooks.constructEvent(rawBody, signature, secret);
+  const event = StripeSdk.webhooks.constructEvent(
+    rawBody,
+    signature,
+    secret,
+    WEBHOOK_TOLERANCE_SECONDS,
+  );
+  // constructEvent accepted it, so the header has its `t=` (Unix seconds).
+  const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+  if (!(signedAt - Date.now() / 1000 <= WEBHOOK_TOLERANCE_SECONDS)) {
+    throw new Error("Webhook signature dated in the future");
+  }
   return event as unknown as PaymentEvent;
 }
 

@@ -7,6 +7,7 @@ import {
   sandboxPayRequestSchema,
   sandboxRedirectResponseSchema,
 } from "@twinline/contracts";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { currentUser } from "../../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
@@ -16,10 +17,11 @@ const errors = errorResponses(400, 401, 402, 403, 404, 409, 502);
 const security = bearerSecurity;
 
 /** The signed-in user's checkouts (user-side section 7): packages, plans, the sandbox page. */
-export const checkoutRoutes: FastifyPluginAsyncZod<{ checkout: CheckoutService }> = async (
-  app,
-  { checkout },
-) => {
+export const checkoutRoutes: FastifyPluginAsyncZod<{
+  checkout: CheckoutService;
+  /** The origin the hosted page and the return pages are at, for this request. */
+  appOrigin: (request: FastifyRequest) => string;
+}> = async (app, { checkout, appOrigin }) => {
   app.addHook("onRequest", app.requireUser);
 
   app.post(
@@ -35,7 +37,11 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ checkout: CheckoutService }
     },
     async (request) => ({
       success: true as const,
-      ...(await checkout.packageCheckout(currentUser(request), request.body.packageId)),
+      ...(await checkout.packageCheckout(
+        currentUser(request),
+        request.body.packageId,
+        appOrigin(request),
+      )),
     }),
   );
 
@@ -52,7 +58,11 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ checkout: CheckoutService }
     },
     async (request) => ({
       success: true as const,
-      ...(await checkout.planCheckout(currentUser(request), request.body.planId)),
+      ...(await checkout.planCheckout(
+        currentUser(request),
+        request.body.planId,
+        appOrigin(request),
+      )),
     }),
   );
 

@@ -40,7 +40,6 @@ export interface CheckoutServiceOptions {
   sandbox: SandboxPayments;
   fulfilment: Fulfilment;
   subscriptions: SubscriptionsReader;
-  publicUrl: string;
 }
 
 function toView(row: CheckoutSessionRow, now: Date): CheckoutSessionView {
@@ -108,16 +107,16 @@ interface CheckoutOf {
  * is fulfilled (fulfilment.ts), never on the redirect back.
  */
 export function createCheckoutService(options: CheckoutServiceOptions) {
-  const { db, catalogue, payments, sandbox, fulfilment, subscriptions, publicUrl } = options;
+  const { db, catalogue, payments, sandbox, fulfilment, subscriptions } = options;
 
   /**
    * The session is recorded only after the provider made it: a fulfilment event that arrives
    * before this insert commits fails and is delivered again (decision 0017).
    */
-  const startCheckout = async (user: UserRow, of: CheckoutOf) => {
+  const startCheckout = async (user: UserRow, origin: string, of: CheckoutOf) => {
     const provider = await payments();
-    const successUrl = `${publicUrl}${of.successPath}`;
-    const cancelUrl = `${publicUrl}${of.cancelPath}`;
+    const successUrl = `${origin}${of.successPath}`;
+    const cancelUrl = `${origin}${of.cancelPath}`;
     const created = await providerCall(() =>
       provider.createCheckoutSession({
         mode: of.mode,
@@ -225,12 +224,15 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   };
 
   return {
-    /** POST /api/payments/create-checkout-session {packageId}. */
-    async packageCheckout(user: UserRow, packageId: string) {
+    /**
+     * POST /api/payments/create-checkout-session {packageId}; `origin` is where the buyer comes
+     * back to (lib/app-origin.ts).
+     */
+    async packageCheckout(user: UserRow, packageId: string, origin: string) {
       const pack = await catalogue.packageForCheckout(packageId);
       await refuseFullBalance(user.id, pack.credits);
       const amountMinor = discountedMinor(pack.priceMinor, pack.discountBasisPoints);
-      return startCheckout(user, {
+      return startCheckout(user, origin, {
         mode: "payment",
         successPath: CHECKOUT_RETURN_PATHS.packageSuccess,
         cancelPath: CHECKOUT_RETURN_PATHS.packageCancel,
@@ -256,7 +258,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     },
 
     /** POST /api/subscriptions/create-checkout {planId}: refused while a subscription is in force. */
-    async planCheckout(user: UserRow, planId: string) {
+    async planCheckout(user: UserRow, planId: string, origin: string) {
       const current = await subscriptions.currentRow(user.id);
       if (current && (current.status === "active" || current.status === "past_due")) {
         throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
@@ -264,7 +266,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       await refuseOpenPlanCheckout(user);
       const plan = await catalogue.planForCheckout(planId);
       await refuseFullBalance(user.id, plan.credits);
-      return startCheckout(user, {
+      return startCheckout(user, origin, {
         mode: "subscription",
         successPath: CHECKOUT_RETURN_PATHS.planSuccess,
         cancelPath: CHECKOUT_RETURN_PATHS.planCancel,

@@ -324,6 +324,36 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
     expect(recorded?.n).toBe(0);
   });
 
+  it("refuses a signature dated outside 5 minutes either way, accepts one a minute off", async () => {
+    const event = fake.event("checkout.session.completed", {
+      id: "cs_test_dated",
+      object: "checkout.session",
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const dated = (timestamp: number) => {
+      const { payload, header } = signEvent(event, undefined, timestamp);
+      return t.app.inject({
+        method: "POST",
+        url: "/api/payments/webhook",
+        headers: { "content-type": "application/json", "stripe-signature": header },
+        payload,
+      });
+    };
+    for (const timestamp of [now + 86_400, now + 301 + 5, now - 86_400]) {
+      const response = await dated(timestamp);
+      expect(response.statusCode, String(timestamp - now)).toBe(400);
+      expect(messageOf(response)).toBe(BILLING_MESSAGES.invalidSignature);
+    }
+    const [recorded] = await db()
+      .select({ n: count() })
+      .from(processedWebhookEvents)
+      .where(eq(processedWebhookEvents.eventId, String(event.id)));
+    expect(recorded?.n).toBe(0);
+    // A minute of clock difference either way is fine.
+    expect((await dated(now + 60)).statusCode).not.toBe(400);
+    expect((await dated(now - 60)).statusCode).not.toBe(400);
+  });
+
   it("a fulfilment that fails half-way leaves nothing; the retry applies it once", async () => {
     const pack = await createPackage(t, admin, { name: "Crash Pack", credits: 70, price: 3 });
     const user = await signUp(t);

@@ -78,6 +78,34 @@ describe("API Configuration", () => {
     );
   });
 
+  it("a stored key that failed its last test shows that, not Live", async () => {
+    keysApi({
+      ...settingsRoute(
+        adminSettings({
+          providers: OPENAI_PROVIDERS,
+          keyTests: {
+            openai: {
+              ok: false,
+              message: "Incorrect API key provided: [redacted].",
+              testedAt: "2026-11-26T10:00:00.000Z",
+            },
+            stripe: null,
+            elevenLabs: null,
+          },
+        }),
+      ),
+    });
+    await openPage();
+    const llm = await screen.findByTestId("provider-mode-llm");
+    expect(llm).toHaveTextContent("Test failed");
+    expect(llm).not.toHaveTextContent("Live");
+    expect(llm).toHaveTextContent(
+      "The key in use failed its last test: Incorrect API key provided: [redacted].",
+    );
+    expect(screen.getByTestId("provider-mode-stt")).toHaveTextContent("Test failed");
+    expect(screen.getByTestId("provider-mode-payments")).toHaveTextContent("Sandbox checkout");
+  });
+
   it("shows the spec's validation messages and the toast, and sends nothing", async () => {
     const api = keysApi();
     const user = await openPage();

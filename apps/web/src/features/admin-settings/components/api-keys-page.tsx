@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   type AdminSettings,
   isMaskedSecret,
@@ -18,6 +18,7 @@ import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
 import {
+  adminSettingsKeys,
   adminSettingsQuery,
   type KeyProvider,
   type KeyTestResult,
@@ -67,7 +68,7 @@ export function AdminApiKeysPage() {
             title="Provider status"
             description="What runs right now. Without a key a provider runs offline, so everything still works for a try-out."
           >
-            <ProviderModes modes={settings.data.providers} />
+            <ProviderModes modes={settings.data.providers} keyTests={settings.data.keyTests} />
           </Section>
           <ApiKeysForm settings={settings.data} />
         </>
@@ -108,6 +109,7 @@ function ApiKeysForm({ settings }: { settings: AdminSettings }) {
     resolver,
     defaultValues: apiKeysToForm(settings.apiKeys, settings.creditsPerMinute),
   });
+  const queryClient = useQueryClient();
   const values = watch();
 
   /** A change clears the last failure, and a key's change its last test. */
@@ -123,6 +125,8 @@ function ApiKeysForm({ settings }: { settings: AdminSettings }) {
     setTests((t) => ({ ...t, [provider]: { status: "testing" } }));
     const result = await testApiKey(provider, apiKey);
     setTests((t) => ({ ...t, [provider]: { status: "done", ...result } }));
+    // The server remembers the outcome for that key: the provider status shows it.
+    void queryClient.invalidateQueries({ queryKey: adminSettingsKeys.all });
     if (result.ok) toast.success(result.message);
     else toast.error(result.message);
   }

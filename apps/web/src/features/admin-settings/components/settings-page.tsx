@@ -152,7 +152,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         title="Provider status"
         description="Read only. Keys are set on the API Keys screen."
       >
-        <ProviderModes modes={current.providers} />
+        <ProviderModes modes={current.providers} keyTests={current.keyTests} />
       </Section>
 
       <Section title="General Settings">

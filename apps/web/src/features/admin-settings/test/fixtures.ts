@@ -18,6 +18,7 @@ export function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings
     ...defaultPublicSettings,
     apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
     providers: OFFLINE_PROVIDERS,
+    keyTests: { openai: null, stripe: null, elevenLabs: null },
     ...patch,
   };
 }
