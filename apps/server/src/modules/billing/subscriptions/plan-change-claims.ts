@@ -32,15 +32,31 @@ export interface PlanChangeClaim {
  */
 export async function takePlanChangeClaim(
   db: Database,
-  row: { id: string; userId: string; providerSubscriptionId: string },
+  /** The subscription as the request read it: its plan and price decided the change asked. */
+  row: {
+    id: string;
+    userId: string;
+    providerSubscriptionId: string;
+    planId: string;
+    priceMinor: number;
+  },
   /** By the billing clock, which the sweep reads too. */
   now: Date,
 ): Promise<PlanChangeClaim | null> {
   const changeKey = `plan-change:${row.id}:${randomUUID()}`;
+  // A change that finished between the read and this claim (a double click) leaves another
+  // plan in force: the request's reading is stale, so it takes no claim either.
   const taken = await db
     .update(userSubscriptions)
     .set({ planChangeKey: changeKey, planChangeStartedAt: now })
-    .where(and(eq(userSubscriptions.id, row.id), isNull(userSubscriptions.planChangeKey)))
+    .where(
+      and(
+        eq(userSubscriptions.id, row.id),
+        isNull(userSubscriptions.planChangeKey),
+        eq(userSubscriptions.planId, row.planId),
+        eq(userSubscriptions.priceMinor, row.priceMinor),
+      ),
+    )
     .returning({ id: userSubscriptions.id });
   if (taken.length === 0) return null;
   return {
