@@ -368,9 +368,11 @@ describe("money tools (sandbox)", () => {
     expect(bad.statusCode).toBe(400);
     expect(messageOf(bad)).toContain("when");
 
+    // The entries name the subscription the admin acted on, not the user (issue 24).
+    const subscriptionId = data.subscription._id ?? "";
     const audit = await call(t, "GET", "/api/admin/audit-log", {
       token: admin.token,
-      query: { targetType: "subscription", targetId: fan.user.id },
+      query: { targetType: "subscription", targetId: subscriptionId },
     });
     expect(audit.json().data.map((entry: { action: string }) => entry.action)).toEqual([
       "subscription.cancel",
