@@ -12,6 +12,9 @@ const HASH_BASE = 0x01000193;
 const FILTER_BITS = 16;
 const FILTER_MASK = (1 << FILTER_BITS) - 1;
 const BLOCK = 2;
+// The window is the shortest form's length, up to this: the longer it is, the further the scan
+// jumps (keys and generated secrets are 32 characters and more).
+const MAX_WINDOW = 32;
 
 /** A 16-bit hash of the two characters at `at`: the shift table's index. */
 const blockHash = (text: string, at: number) =>
@@ -40,14 +43,16 @@ export class SecretIndex {
   private readonly byStart = new Map<string, string[]>();
 
   /**
-   * `forms`: every string to replace, none shorter than `window`; `secrets`: the values whose
-   * starred quotes are replaced too.
+   * `forms`: every string to replace (one shorter than `minLength` is not); `secrets`: the values
+   * whose starred quotes are replaced too.
    */
-  constructor(forms: readonly string[], secrets: readonly string[], window: number) {
+  constructor(forms: readonly string[], secrets: readonly string[], minLength: number) {
+    const lengths = forms.map((form) => form.length).filter((length) => length >= minLength);
+    const window = lengths.length > 0 ? Math.min(MAX_WINDOW, ...lengths) : minLength;
     this.window = window;
     this.shift = new Uint8Array(FILTER_MASK + 1).fill(window - BLOCK + 1);
     for (const form of forms) {
-      if (form.length < window) continue;
+      if (form.length < minLength) continue;
       const start = form.length - window;
       for (let at = start; at + BLOCK <= form.length; at++) {
         const index = blockHash(form, at);
