@@ -19,10 +19,22 @@ export function countWords(text: string): number {
   return trimmed ? trimmed.split(/\s+/u).length : 0;
 }
 
+/**
+ * Who wrote a message: the fan, the persona, or the product itself. A product message (the AI
+ * notice, a break reminder, the crisis support message) is never sent to the model and costs
+ * nothing; `productKind` says which (issue 25).
+ */
+export const CHAT_SENDERS = ["user", "ai", "product"] as const;
+export type ChatSender = (typeof CHAT_SENDERS)[number];
+export const PRODUCT_MESSAGE_KINDS = ["ai-notice", "break-reminder", "crisis-support"] as const;
+export type ProductMessageKind = (typeof PRODUCT_MESSAGE_KINDS)[number];
+
 export const chatMessageSchema = z.object({
   _id: z.string(),
   conversationId: z.string(),
-  sender: z.enum(["user", "ai"]),
+  sender: z.enum(CHAT_SENDERS),
+  /** Set on product messages only: which notice this is. */
+  productKind: z.enum(PRODUCT_MESSAGE_KINDS).nullable().optional(),
   content: z.string(),
   timestamp: z.string(),
   /** Set on a user's message the persona could not answer. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
+import { CHAT_SENDERS } from "./chat";
 
 /**
  * The live voice call (user-side spec sections 4, 7, 8, 9; docs/decisions/0021-voice-call.md).
@@ -298,7 +299,7 @@ export const callIdParamsSchema = z.object({ id: z.uuid({ error: "Invalid call i
 /** One turn of a call's stored transcript, oldest first. */
 export const callTranscriptTurnSchema = z.object({
   _id: z.string(),
-  sender: z.enum(["user", "ai"]),
+  sender: z.enum(CHAT_SENDERS),
   content: z.string(),
   timestamp: z.string(),
 });

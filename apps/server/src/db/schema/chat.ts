@@ -1,3 +1,4 @@
+import { CHAT_SENDERS, PRODUCT_MESSAGE_KINDS } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -25,7 +26,8 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 export const SELF_DISCLOSURE_PATTERN =
   "\\m(my|mine|i am|i'm|im|i live|i work|i love|i like|i hate|i have|i've|i was|i grew|call me)\\M";
 
-export const chatSender = pgEnum("chat_sender", ["user", "ai"]);
+export const chatSender = pgEnum("chat_sender", CHAT_SENDERS);
+export const productMessageKind = pgEnum("product_message_kind", PRODUCT_MESSAGE_KINDS);
 
 /**
  * One conversation of a user with the persona. `message_count` and `last_message_at` are kept
@@ -78,6 +80,8 @@ export const chatMessages = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
     sender: chatSender("sender").notNull(),
+    /** Which product message this is (sender 'product' only): never in a prompt, never charged. */
+    productKind: productMessageKind("product_kind"),
     content: text("content").notNull(),
     /** A user's message the persona could not answer: the chat marks it after a reload too. */
     replyFailed: boolean("reply_failed").notNull().default(false),

@@ -34,7 +34,10 @@ export function utcDay(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-export type HistoryRow = Pick<ChatMessageRow, "id" | "sender" | "content">;
+/** A message of the prompt's history: the fan's and the persona's only, never a product message. */
+export type HistoryRow = Pick<ChatMessageRow, "id" | "content"> & { sender: "user" | "ai" };
+/** A turn of a stored transcript, product messages (the spoken AI notice) included. */
+export type TranscriptRow = Pick<ChatMessageRow, "id" | "sender" | "content">;
 
 export type SendOutcome =
   /** Today's free messages are used up; nothing was counted or saved. */
@@ -164,6 +167,7 @@ export function createChatRepository(db: Database) {
         ? sql`(select coalesce(json_agg(json_build_object('id', h.id, 'sender', h.sender, 'content', h.content)), '[]'::json)
             from (select id, sender, content from ${chatMessages}
                   where conversation_id = ${input.conversationId} and not forgotten
+                    and sender <> 'product'
                   order by created_at desc, seq desc limit ${input.historyLimit}) h)`
         : sql`'[]'::json`;
       const result = await run<Record<string, unknown>>(sql`
@@ -325,7 +329,7 @@ export function createChatRepository(db: Database) {
           where m.conversation_id = (
             select id from ${conversations} where user_id = ${userId}
             order by last_message_at desc limit 1
-          ) and not m.forgotten
+          ) and not m.forgotten and m.sender <> 'product'
           order by m.created_at desc, m.seq desc limit ${limit}
         ) h order by created_at, seq`);
       return result.rows;
@@ -412,8 +416,8 @@ export function createChatRepository(db: Database) {
      * The call turns of some conversations, oldest first, by conversation (the CSV export's
      * transcripts): one statement per batch of rows.
      */
-    async callTurnsOf(conversationIds: string[]): Promise<Map<string, HistoryRow[]>> {
-      const turns = new Map<string, HistoryRow[]>();
+    async callTurnsOf(conversationIds: string[]): Promise<Map<string, TranscriptRow[]>> {
+      const turns = new Map<string, TranscriptRow[]>();
       if (conversationIds.length === 0) return turns;
       const rows = await db
         .select({

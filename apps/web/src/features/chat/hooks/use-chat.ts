@@ -4,7 +4,7 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import type { ChatMessage, ChatUsage, SendMessageResult } from "@twinline/contracts";
+import type { ChatMessage, ChatSender, ChatUsage, SendMessageResult } from "@twinline/contracts";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import {
@@ -22,7 +22,7 @@ import { CHAT_RELOAD_THROTTLE_MS, CHAT_TEXT } from "../messages";
 /** A message on screen: from the server, or one of this visit's (sending, streaming, notices). */
 export interface DisplayMessage {
   key: string;
-  sender: "user" | "ai";
+  sender: ChatSender;
   content: string;
   timestamp?: string;
   /** sending: on its way; failed: not delivered; streaming: the reply arriving; notice: a bubble of the screen's own (fallback, limit). */
