@@ -36,6 +36,13 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app
+# pg_dump, pg_restore and psql for `node apps/server/dist/backup.js` / `restore.js`, of the major
+# version compose.yaml runs (16): Debian's own client is 15, which refuses a newer server.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ca-certificates postgresql-common \
+  && /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y \
+  && apt-get install -y --no-install-recommends postgresql-client-16 \
+  && rm -rf /var/lib/apt/lists/*
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/apps/server/package.json ./apps/server/

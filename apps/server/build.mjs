@@ -19,6 +19,9 @@ await build({
     main: here("./src/main.ts").pathname,
     "pglite-worker": here("./src/db/pglite-worker.ts").pathname,
     "pdf-worker": here("./src/modules/ai-training/pdf-worker.ts").pathname,
+    // `node dist/backup.js` and `node dist/restore.js` where no tsx is installed (the image).
+    backup: here("./src/scripts/backup.ts").pathname,
+    restore: here("./src/scripts/restore.ts").pathname,
   },
   outdir: here("./dist").pathname,
   bundle: true,
@@ -32,4 +35,4 @@ await build({
 // The migrator reads `./migrations` next to the running module: src/db/ from source,
 // dist/ from the bundle.
 cpSync(here("./src/db/migrations"), here("./dist/migrations"), { recursive: true });
-console.log("Built apps/server/dist/main.js, dist/pglite-worker.js and dist/pdf-worker.js");
+console.log("Built apps/server/dist/main.js, its workers, and dist/backup.js and dist/restore.js");

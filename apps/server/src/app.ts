@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { scheduleBackups } from "./backups/schedule.ts";
 import { type Config, ConfigError, configuredSecrets } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
@@ -167,6 +168,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate<DatabaseConnection>("database", connection);
   // Registered first, so it runs last: routes and listeners are done with the database.
   app.addHook("onClose", async () => connection.close());
+  if (config.backups.schedule) {
+    const backups = scheduleBackups(config.backups.schedule, {
+      connection,
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      dir: config.backups.dir,
+      log: app.log,
+    });
+    app.addHook("onClose", async () => backups.stop());
+  }
 
   app.addHook("onRequest", (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { Cron } from "croner";
 import { z } from "zod";
 import { ConfigError } from "./config-error.ts";
 import {
@@ -57,6 +58,8 @@ export interface Config {
    */
   trustProxy: boolean | number | string[];
   voiceSpend: VoiceSpendLimits;
+  /** `npm run backup`'s folder, and the scheduled backup's when BACKUP_SCHEDULE is set. */
+  backups: { dir: string; schedule: string | undefined };
   logLevel: LogLevel;
   /** NODE_ENV === "production": log formatting, and the outbox logs no mail text (reset links). */
   isProduction: boolean;
@@ -126,6 +129,15 @@ const trustProxy = optional.transform((value, ctx): boolean | number | string[] 
   ctx.addIssue({ code: "custom", message: TRUST_PROXY_HINT });
   return z.NEVER;
 });
+const cronExpression = optional.superRefine((value, ctx) => {
+  if (value === undefined) return;
+  try {
+    new Cron(value, { paused: true }).stop();
+  } catch {
+    ctx.addIssue({ code: "custom", message: 'must be a cron expression, for example "0 3 * * *"' });
+  }
+});
+
 const count = (fallback: number) =>
   optional.pipe(
     z
@@ -174,6 +186,8 @@ const envSchema = z.object({
   VOICE_CALL_UTTERANCES_PER_MINUTE: count(60),
   VOICE_DAILY_TTS_CHARACTERS: count(20_000),
   VOICE_DAILY_LLM_CALLS: count(200),
+  BACKUP_DIR: optional,
+  BACKUP_SCHEDULE: cronExpression,
   LOG_LEVEL: optional.pipe(
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
   ),
@@ -235,6 +249,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       callUtterancesPerMinute: e.VOICE_CALL_UTTERANCES_PER_MINUTE,
       dailySynthesizedCharacters: e.VOICE_DAILY_TTS_CHARACTERS,
       dailyLlmCalls: e.VOICE_DAILY_LLM_CALLS,
+    },
+    backups: {
+      dir: resolve(e.BACKUP_DIR ?? join(dataDir, "backups")),
+      schedule: e.BACKUP_SCHEDULE,
     },
     logLevel: e.LOG_LEVEL ?? "info",
     isProduction: e.NODE_ENV === "production",

@@ -30,6 +30,7 @@ describe("loadConfig", () => {
       databaseUrl: undefined,
       logLevel: "info",
       googleClientId: undefined,
+      backups: { dir: join(directory, "backups"), schedule: undefined },
     });
   });
 
@@ -74,6 +75,12 @@ describe("loadConfig", () => {
     expect(configError({ ADMIN_EMAIL: "boss" })).toMatch(/^ADMIN_EMAIL must be an e-mail/);
     expect(configError({ ADMIN_EMAIL: "boss@example.com" })).toMatch(/^ADMIN_PASSWORD must be set/);
     expect(configError({ TRUST_PROXY: "yes please" })).toMatch(/^TRUST_PROXY must be true, false/);
+    expect(configError({ BACKUP_SCHEDULE: "every night" })).toBe(
+      'BACKUP_SCHEDULE must be a cron expression, for example "0 3 * * *"',
+    );
+    expect(configError({ BACKUP_SCHEDULE: "0 25 * * *" })).toMatch(
+      /^BACKUP_SCHEDULE must be a cron/,
+    );
   });
 
   it("keeps passwords and secrets out of the message", () => {

@@ -15,6 +15,8 @@ export type WorkerRequest =
   | { id: number; op: "exec"; sql: string; tx?: number }
   | { id: number; op: "begin" }
   | { id: number; op: "end"; tx: number; commit: boolean }
+  /** The whole data directory as a gzipped tarball (a backup), between statements. */
+  | { id: number; op: "dumpDataDir" }
   | { id: number; op: "close" };
 
 /** A request before the app numbers it. */

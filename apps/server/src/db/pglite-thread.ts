@@ -18,6 +18,8 @@ export interface PgliteStatements {
 /** The embedded database, served by its own thread (pglite-worker.ts). */
 export interface PgliteThread extends PgliteStatements {
   transaction<T>(callback: (tx: PgliteStatements) => Promise<T>): Promise<T>;
+  /** The data directory as a gzipped tarball, taken between statements (PGlite's dumpDataDir). */
+  dumpDataDir(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function openPgliteThread(
       await call({ op: "end", tx, commit: true });
       return result;
     },
+    dumpDataDir: () => call<Uint8Array>({ op: "dumpDataDir" }),
     close() {
       closing ??= call({ op: "close" })
         .catch(() => {})

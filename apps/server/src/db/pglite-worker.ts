@@ -2,10 +2,10 @@
 // WASM synchronously, so on the app's thread every statement would stall every request. Here it
 // answers pglite-thread.ts's messages, one statement at a time as PGlite always does, and keeps
 // the database in shape as autovacuum would.
+
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglite";
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { PGLITE_EXTENSIONS } from "./pglite-extensions.ts";
 import {
   serializeError,
   type WorkerNotice,
@@ -28,9 +28,7 @@ const { directory, maintenanceIntervalMs } = workerData as {
   directory: string;
   maintenanceIntervalMs: number;
 };
-// pg_trgm serves the admin's user search (migration 0001 creates the extension); btree_gin the
-// fan's long-term recall (migration 0015).
-const db = await PGlite.create(directory, { extensions: { btree_gin, pg_trgm } });
+const db = await PGlite.create(directory, { extensions: PGLITE_EXTENSIONS });
 const transactions = new Map<number, OpenTransaction>();
 let nextTransaction = 1;
 
@@ -117,6 +115,12 @@ port.on("message", (request: WorkerRequest) => {
       return;
     case "end":
       answer(request.id, () => end(request.tx, request.commit));
+      return;
+    case "dumpDataDir":
+      answer(request.id, async () => {
+        const tarball = await db.dumpDataDir("gzip");
+        return new Uint8Array(await tarball.arrayBuffer());
+      });
       return;
     case "close":
       clearInterval(maintenance);

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { utcDay } from "../../lib/utc-day.ts";
 
 /** UTC period bounds of the dashboards (today, yesterday, this month, last month). */
 export interface UtcPeriods {
@@ -11,8 +12,7 @@ export interface UtcPeriods {
 
 const DAY_MS = 86_400_000;
 
-/** The UTC day of a moment, yyyy-MM-dd (the rollup's `day`). */
-export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+export { utcDay };
 /** The same as a SQL date, to compare with the rollup's `day`. */
 export const utcDaySql = (date: Date) => sql`${utcDay(date)}::date`;
 
