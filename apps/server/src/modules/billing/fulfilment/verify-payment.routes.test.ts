@@ -155,49 +155,67 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
     expect(revenue.statusCode).toBe(200);
   });
 
-  it("a plan's first invoice for less than the plan: no plan, no credits, a failed row, the money back", async () => {
-    const plan = await createPlan(t, admin, { name: "Verified Plan", price: 19.99, credits: 500 });
-    const user = await signUp(t);
-    const { sessionId } = await checkout(user.token, "/api/subscriptions/create-checkout", {
-      planId: plan._id,
-    });
-    const done = fake.completeCheckout(sessionId);
-    const invoice = done.invoice as Json;
-    invoice.amount_paid = 199;
-    invoice.total = 199;
-    for (const event of [
-      fake.event("checkout.session.completed", done.session),
-      fake.event("invoice.paid", invoice),
-      fake.event("invoice.paid", invoice),
-    ]) {
-      expect((await deliver(t, event)).statusCode).toBe(200);
-    }
-    expect(await balanceOf(t, user.token)).toBe(100);
-    const view = await call(t, "GET", `/api/payments/checkout-sessions/${sessionId}`, {
-      token: user.token,
-    });
-    expect(view.json().data).toMatchObject({ paymentStatus: "failed", fulfilled: false });
-    expect(await adminSubscriptionRows(user.user.id)).toMatchObject([
-      {
-        status: "failed",
-        amount: 1.99,
-        credits: 0,
-        failureReason: "Paid 1.99 USD for a sale of 19.99 USD: nothing granted",
-        // Given back automatically; the row keeps its status and reason.
-        refundedAmount: 1.99,
-      },
-    ]);
-    // No plan in force, on every screen's one rule: ended at Stripe and here.
-    const mine = await call(t, "GET", "/api/subscriptions/my-subscription", { token: user.token });
-    expect(mine.json().data).toMatchObject({ status: "inactive" });
-    const events = (await historyOf(user.user.id)).map((event) => event.eventType);
-    expect(events).toEqual(expect.arrayContaining(["created", "canceled"]));
-    // A later event about the same subscription does not put it back in force.
-    const stillActive = fake.event("customer.subscription.updated", done.subscription as Json);
-    expect((await deliver(t, stillActive)).statusCode).toBe(200);
-    const after = await call(t, "GET", "/api/subscriptions/my-subscription", { token: user.token });
-    expect(after.json().data).toMatchObject({ status: "inactive" });
-  });
+  // More than the price is refused too: a sale is what was sold, not a floor.
+  it.each([
+    // The fake's charge stays the plan's price (only the invoice event says otherwise), so the
+    // automatic refund of the whole amount is checked where the event claims less.
+    { what: "less", paidMinor: 199, refundedMinor: 199 },
+    { what: "more", paidMinor: 2999, refundedMinor: undefined },
+  ])(
+    "a plan's first invoice for $what than the plan: no plan, no credits, a failed row, the money back",
+    async ({ paidMinor, refundedMinor }) => {
+      const paid = (paidMinor / 100).toFixed(2);
+      const plan = await createPlan(t, admin, {
+        name: "Verified Plan",
+        price: 19.99,
+        credits: 500,
+      });
+      const user = await signUp(t);
+      const { sessionId } = await checkout(user.token, "/api/subscriptions/create-checkout", {
+        planId: plan._id,
+      });
+      const done = fake.completeCheckout(sessionId);
+      const invoice = done.invoice as Json;
+      invoice.amount_paid = paidMinor;
+      invoice.total = paidMinor;
+      for (const event of [
+        fake.event("checkout.session.completed", done.session),
+        fake.event("invoice.paid", invoice),
+        fake.event("invoice.paid", invoice),
+      ]) {
+        expect((await deliver(t, event)).statusCode).toBe(200);
+      }
+      expect(await balanceOf(t, user.token)).toBe(100);
+      const view = await call(t, "GET", `/api/payments/checkout-sessions/${sessionId}`, {
+        token: user.token,
+      });
+      expect(view.json().data).toMatchObject({ paymentStatus: "failed", fulfilled: false });
+      expect(await adminSubscriptionRows(user.user.id)).toMatchObject([
+        {
+          status: "failed",
+          amount: paidMinor / 100,
+          credits: 0,
+          failureReason: `Paid ${paid} USD for a sale of 19.99 USD: nothing granted`,
+          // Given back automatically; the row keeps its status and reason.
+          ...(refundedMinor === undefined ? {} : { refundedAmount: refundedMinor / 100 }),
+        },
+      ]);
+      // No plan in force, on every screen's one rule: ended at Stripe and here.
+      const mine = await call(t, "GET", "/api/subscriptions/my-subscription", {
+        token: user.token,
+      });
+      expect(mine.json().data).toMatchObject({ status: "inactive" });
+      const events = (await historyOf(user.user.id)).map((event) => event.eventType);
+      expect(events).toEqual(expect.arrayContaining(["created", "canceled"]));
+      // A later event about the same subscription does not put it back in force.
+      const stillActive = fake.event("customer.subscription.updated", done.subscription as Json);
+      expect((await deliver(t, stillActive)).statusCode).toBe(200);
+      const after = await call(t, "GET", "/api/subscriptions/my-subscription", {
+        token: user.token,
+      });
+      expect(after.json().data).toMatchObject({ status: "inactive" });
+    },
+  );
 
   it("a plan's asynchronous payment that fails: a failed row and a payment_failed history event", async () => {
     const plan = await createPlan(t, admin, { name: "Async Plan", price: 5 });
