@@ -15,7 +15,6 @@ import {
   userSubscriptions,
   users,
 } from "../../src/db/schema/index.ts";
-import { subscriptionStatusOf } from "../../src/modules/users/subscription-state.ts";
 import { call } from "../accounts.ts";
 import type { TestApp } from "../create-test-app.ts";
 import {
@@ -26,6 +25,26 @@ import {
 } from "./drivers.ts";
 
 const meta = (row: PaymentRow) => row.metadata as Record<string, unknown>;
+
+/**
+ * What every screen must say of a subscription row, restated from the spec on purpose: an oracle
+ * that called the production rule (users/subscription-state.ts) would agree with any bug in it.
+ * The provider keeps a plan while it is active or past due (Stripe still retries); one set to
+ * cancel shows "canceled" until its period ends, then nothing.
+ */
+function expectedStatus(
+  row:
+    | Pick<
+        typeof userSubscriptions.$inferSelect,
+        "status" | "cancelAtPeriodEnd" | "currentPeriodEnd"
+      >
+    | undefined,
+): "active" | "canceled" | "inactive" {
+  if (row === undefined) return "inactive";
+  if (row.status !== "active" && row.status !== "past_due") return "inactive";
+  if (!row.cancelAtPeriodEnd) return "active";
+  return row.currentPeriodEnd.getTime() > Date.now() ? "canceled" : "inactive";
+}
 const CREATE_OR_CYCLE = new Set(["subscription_create", "subscription_cycle"]);
 
 /**
@@ -183,7 +202,7 @@ async function checkScreens(
   row: typeof userSubscriptions.$inferSelect | undefined,
   why: string,
 ) {
-  const status = subscriptionStatusOf(row);
+  const status = expectedStatus(row);
   const planId = status === "inactive" ? undefined : row?.planId;
   const get = async (path: string, token: string, query?: Record<string, string>) => {
     const response = await call(t, "GET", path, { token, ...(query ? { query } : {}) });

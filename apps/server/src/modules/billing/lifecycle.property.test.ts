@@ -128,7 +128,7 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
       }),
       // No shrinking: a failure prints its steps; each run costs a few seconds.
       {
-        numRuns: 10,
+        numRuns: 20,
         endOnFailure: true,
         examples: [[PAST_FAILURES], [DOWN_AND_UP_AGAIN]],
       },
