@@ -120,3 +120,17 @@ function toRow(row: Record<string, unknown> | undefined): ChatMessageRow {
     createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
   };
 }
+
+/** Crisis referrals per UTC day over the `days` days ending `today`, every day present. */
+export async function referralsByDay(
+  db: Database,
+  today: string,
+  days: number,
+): Promise<Array<{ date: string; referrals: number }>> {
+  const result = (await db.execute(sql`
+    select to_char(d.day, 'YYYY-MM-DD') as date, coalesce(r.referrals, 0)::int as referrals
+    from generate_series(${today}::date - (${days}::int - 1), ${today}::date, interval '1 day') as d(day)
+    left join ${crisisReferralsDaily} r on r.day = d.day::date
+    order by d.day`)) as unknown as { rows: Array<{ date: string; referrals: number | string }> };
+  return result.rows.map((row) => ({ date: String(row.date), referrals: Number(row.referrals) }));
+}

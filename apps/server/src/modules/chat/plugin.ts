@@ -5,6 +5,7 @@ import { startCachedPersona } from "../ai-training/persona.ts";
 import { subscriptionOf } from "../users/subscription-state.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
 import { type CrisisDesk, createCrisisDesk } from "./crisis.ts";
+import { crisisReferralsRoutes } from "./crisis-admin-routes.ts";
 import { createChatRepository } from "./repository.ts";
 import { chatRoutes } from "./routes.ts";
 import {
@@ -71,6 +72,7 @@ export const chatModule = fp<ChatModuleOptions>(
     app.decorate("persona", persona);
     await app.register(chatRoutes, { chat });
     await app.register(adminGuarded(chatLogsRoutes), { chat });
+    await app.register(adminGuarded(crisisReferralsRoutes), { db: app.database.db });
   },
   { name: "chat", dependencies: ["settings", "providers", "accounts", "memory"] },
 );
