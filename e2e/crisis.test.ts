@@ -35,6 +35,7 @@ beforeAll(async () => {
     },
     // axe-core goes in as a script tag; the app's CSP (script-src 'self') would refuse it.
     contextOptions: { bypassCSP: true },
+    healthTimeoutMs: 180_000,
   });
   ({ server, browser } = setup);
 }, SLOW);
@@ -68,7 +69,7 @@ describe("the crisis protocol", () => {
       await card.getByText(INTRO, { exact: false }).waitFor({ timeout: 30_000 });
       expect(await card.textContent()).toContain("988 Suicide & Crisis Lifeline");
       expect(await page.getByTestId("ai-message").count()).toBe(0);
-      await pinned(page).getByText("Samaritans").waitFor();
+      await pinned(page).getByText("Samaritans", { exact: true }).waitFor();
       expect(
         await pinned(page).getByRole("link", { name: "Call or text 988" }).getAttribute("href"),
       ).toBe("tel:988");
@@ -78,9 +79,9 @@ describe("the crisis protocol", () => {
 
       // Folded, not removed; still pinned after a reload in the same visit.
       await pinned(page).getByRole("button", { name: "Hide" }).click();
-      expect(await pinned(page).getByText("Samaritans").isVisible()).toBe(false);
+      expect(await pinned(page).getByText("Samaritans", { exact: true }).isVisible()).toBe(false);
       await page.reload();
-      await pinned(page).getByText("Samaritans").waitFor();
+      await pinned(page).getByText("Samaritans", { exact: true }).waitFor();
     },
     SLOW,
   );
@@ -149,10 +150,10 @@ describe("the crisis protocol", () => {
       await page.waitForURL(/flagged=flagged/);
       const row = page.getByRole("row").filter({ hasText: "Flagged Fan" });
       await row.waitFor();
-      await row.getByText("Flagged").waitFor();
+      await row.getByText("Flagged", { exact: true }).waitFor();
       await expectNoViolations(page, "/admin/chat-logs?flagged=flagged");
 
-      await row.getByRole("button", { name: "Flagged Fan" }).click();
+      await row.getByRole("button", { name: /Flagged Fan/ }).click();
       const dialog = page.getByRole("dialog");
       await dialog.getByTestId("message-flag").getByText("Flagged: self-harm/intent").waitFor();
       await dialog.getByText("Automatic message", { exact: false }).first().waitFor();
