@@ -4,6 +4,7 @@ import {
   chatUsageResponseSchema,
   crisisReferralsResponseSchema,
   DEFAULT_CRISIS_RESOURCES,
+  memoryResponseSchema,
   messagesPageResponseSchema,
   sendMessageResponseSchema,
 } from "@twinline/contracts";
@@ -127,11 +128,21 @@ describe("the crisis protocol on chat sends, with a moderation key (real SDK, fa
     expect(referralAudit.map((entry) => entry.action)).toEqual(["crisis.referral"]);
   });
 
-  it("keeps flagged words out of later prompts", async () => {
+  it("keeps flagged words out of later prompts, recall and what the persona remembers", async () => {
     const { token } = await signUp(t);
     const first = sendMessageResponseSchema.parse(
       (await send(t, token, { message: CRISIS_SENTENCE })).json(),
     ).data;
+    // Its own conversation, so only recall could bring it back.
+    const elsewhere = await send(t, token, { message: "Tonight I want to plan my life" });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+    const recallPrompt = completions(fake).at(-1)?.body.toString() ?? "";
+    expect(recallPrompt).toContain("plan my life");
+    expect(recallPrompt).not.toContain(CRISIS_SENTENCE);
+    const remembered = memoryResponseSchema.parse(
+      (await call(t, "GET", "/api/memory", { token })).json(),
+    ).data.facts;
+    expect(remembered.map((fact) => fact.content)).not.toContain(CRISIS_SENTENCE);
     const next = await send(t, token, {
       message: "Tell me about your day",
       conversationId: first.conversationId,

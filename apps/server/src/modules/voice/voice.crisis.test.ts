@@ -2,6 +2,7 @@ import { CRISIS_TEXT } from "@twinline/contracts";
 import { makeWavTone } from "@twinline/fakes";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../../test/accounts.ts";
 import { signUpWithCredits } from "../../../test/credits.ts";
 import { sentChatCompletions } from "../../../test/fake-providers.ts";
 import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts";
@@ -87,6 +88,19 @@ describe("the crisis protocol on a live call", () => {
   it("speaks the caring message for a spoken self-harm sentence, with no LLM call", async () => {
     voice.openai.moderationFails = false;
     await speakCrisis("openai");
+  });
+
+  it("POST /api/voice-call/process answers the caring message, with no LLM call", async () => {
+    const { t, openai } = voice;
+    const fan = await signUpWithCredits(t, 100);
+    const completions = sentChatCompletions(openai).length;
+    const response = await call(t, "POST", "/api/voice-call/process", {
+      token: fan.token,
+      body: { text: SPOKEN_CRISIS },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(JSON.stringify(response.json())).toContain(CRISIS_TEXT.intro);
+    expect(sentChatCompletions(openai).length).toBe(completions);
   });
 
   it("falls back to the offline phrases when the moderation provider fails", async () => {
