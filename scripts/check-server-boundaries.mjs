@@ -23,7 +23,7 @@ export const ALLOWED = {
   audit: [],
   auth: ["credits", "settings", "users"],
   billing: ["audit", "credits", "dashboards", "users"],
-  chat: ["ai-training", "settings", "users"],
+  chat: ["ai-training", "audit", "settings", "users"],
   credits: [],
   dashboards: ["admin", "chat", "users"],
   health: [],

@@ -123,6 +123,7 @@ export const updateSettingsRequestSchema = publicSettingsSchema.extend({
   // Optional so a client that predates it keeps the stored name.
   siteName: publicSettingsSchema.shape.siteName.optional(),
   minimumAge: publicSettingsSchema.shape.minimumAge.optional(),
+  crisisResources: publicSettingsSchema.shape.crisisResources.optional(),
   socialMediaProfiles: z.object({
     twitter: socialUrl,
     instagram: socialUrl,

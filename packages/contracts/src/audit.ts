@@ -15,6 +15,7 @@ export const AUDIT_TARGET_TYPES = [
   "ai_training",
   "page",
   "admin",
+  "message",
   "other",
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

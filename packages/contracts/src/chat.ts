@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
+import { crisisSupportSchema, messageFlagSchema } from "./crisis";
 import { queryDate } from "./query-dates";
 import { safeText } from "./text";
 
@@ -43,6 +44,11 @@ export const chatMessageSchema = z.object({
   callId: z.string().nullable().optional(),
   /** The call's duration in seconds once it ended (call turns only). */
   callDuration: z.number().int().nullable().optional(),
+  /**
+   * The admin's chat logs only: the crisis check flagged this message (a fan's words, or the
+   * persona's reply the crisis message replaced), with its category.
+   */
+  flag: messageFlagSchema.nullable().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -60,6 +66,11 @@ export const sendMessageResultSchema = z.object({
   aiMessage: chatMessageSchema,
   /** Free messages left today after this one, or "unlimited". */
   remaining: z.union([z.number().int(), z.literal("unlimited")]),
+  /**
+   * The crisis check fired: `aiMessage` is the product's caring message (not the persona's
+   * reply), these resources stay pinned in the chat; the turn cost nothing.
+   */
+  crisis: crisisSupportSchema.optional(),
 });
 export type SendMessageResult = z.infer<typeof sendMessageResultSchema>;
 export const sendMessageResponseSchema = z.object({
@@ -146,6 +157,8 @@ export const chatLogsQuerySchema = z.object({
   endDate: queryDate("endDate must be a date (yyyy-MM-dd)").optional(),
   /** chat: conversations with no call; call: conversations holding a voice call's turns. */
   channel: z.enum(["all", "chat", "call"]).default("all"),
+  /** flagged: conversations holding a message the crisis check flagged. */
+  flagged: z.enum(["all", "flagged"]).default("all"),
   sortBy: z.enum(["startTime", "lastMessageAt", "messageCount", "duration"]).default("startTime"),
   sortOrder: z.coerce
     .number()
@@ -189,6 +202,8 @@ export const chatLogSchema = z.object({
   plan: z.enum(["premium", "standard"]),
   /** Voice calls whose turns are in this conversation. */
   calls: z.number().int(),
+  /** Messages of it the crisis check flagged. */
+  flagged: z.number().int().optional(),
 });
 export type ChatLog = z.infer<typeof chatLogSchema>;
 export const chatLogsResponseSchema = z.object({

@@ -1,3 +1,4 @@
+import { DEFAULT_CRISIS_RESOURCES } from "./crisis-constants";
 import type { PublicSettings } from "./settings";
 
 /**
@@ -68,4 +69,5 @@ export const defaultPublicSettings: PublicSettings = {
     snapchat: "",
     onlyfans: "",
   },
+  crisisResources: DEFAULT_CRISIS_RESOURCES,
 };

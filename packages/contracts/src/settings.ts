@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { minimumAgeSchema } from "./age";
 import { SOCIAL_NETWORKS, type SocialNetwork } from "./constants";
+import { crisisResourcesSchema } from "./crisis";
 import { safeText } from "./text";
 
 // The constants live in ./constants (no zod): the landing page reads them without loading zod.
@@ -52,6 +53,8 @@ export const publicSettingsSchema = z.object({
   favicon: safeText(),
   aiProfile: aiProfileSchema,
   socialMediaProfiles: socialMediaProfilesSchema,
+  /** The crisis lines the caring message lists (issue 25), by country; edited by the operator. */
+  crisisResources: crisisResourcesSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

@@ -6,6 +6,7 @@ export const SITE_PAGES = [
   { slug: "terms", title: "Terms of Service", group: "Legal" },
   { slug: "privacy", title: "Privacy Policy", group: "Legal" },
   { slug: "refunds", title: "Refund Policy", group: "Legal" },
+  { slug: "safety", title: "Safety", group: "Legal" },
   { slug: "about", title: "About Us", group: "Company" },
   { slug: "contact", title: "Contact", group: "Company" },
   { slug: "faq", title: "FAQ", group: "Company" },

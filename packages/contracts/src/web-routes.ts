@@ -20,6 +20,7 @@ export const WEB_ROUTE_PATTERNS = [
   "/terms",
   "/privacy",
   "/refunds",
+  "/safety",
   "/contact",
   "/faq",
   "/checkout/sandbox/:sessionId",

@@ -49,7 +49,24 @@ export function normalizeSettings(raw: unknown): PublicSettings {
     socialMediaProfiles: Object.fromEntries(
       SOCIAL_NETWORKS.map((network) => [network, pick(social[network], "").trim()]),
     ) as Record<SocialNetwork, string>,
+    crisisResources: crisisResourcesOf(source.crisisResources, d.crisisResources),
   };
+}
+
+/** The crisis lines: each entry with its four text fields, else the defaults whole. */
+function crisisResourcesOf(
+  value: unknown,
+  fallback: PublicSettings["crisisResources"],
+): PublicSettings["crisisResources"] {
+  if (!Array.isArray(value) || value.length === 0) return fallback;
+  const fields = ["country", "name", "contact", "url"] as const;
+  const valid = value.every(
+    (entry) =>
+      entry &&
+      typeof entry === "object" &&
+      fields.every((field) => typeof entry[field] === "string"),
+  );
+  return valid ? (value as PublicSettings["crisisResources"]) : fallback;
 }
 
 /**

@@ -1,4 +1,9 @@
-import { CHAT_SENDERS, PRODUCT_MESSAGE_KINDS } from "@twinline/contracts";
+import {
+  CHAT_SENDERS,
+  CRISIS_CATEGORIES,
+  CRISIS_SOURCES,
+  PRODUCT_MESSAGE_KINDS,
+} from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -28,6 +33,8 @@ export const SELF_DISCLOSURE_PATTERN =
 
 export const chatSender = pgEnum("chat_sender", CHAT_SENDERS);
 export const productMessageKind = pgEnum("product_message_kind", PRODUCT_MESSAGE_KINDS);
+export const crisisCategory = pgEnum("crisis_category", CRISIS_CATEGORIES);
+export const crisisSource = pgEnum("crisis_source", CRISIS_SOURCES);
 
 /**
  * One conversation of a user with the persona. `message_count` and `last_message_at` are kept
@@ -92,6 +99,13 @@ export const chatMessages = pgTable(
     callId: uuid("call_id").references(() => voiceCalls.id, { onDelete: "set null" }),
     /** The fan asked the persona to forget it: never in a prompt again (recall or history). */
     forgotten: boolean("forgotten").notNull().default(false),
+    /**
+     * The crisis check flagged this message (issue 25): a fan's words (stored forgotten, so never
+     * in a prompt or recall again), or the caring message that replaced a persona's reply.
+     */
+    flagCategory: crisisCategory("flag_category"),
+    /** Which check decided: the moderation provider or the offline phrases. */
+    flagSource: crisisSource("flag_source"),
     /** The fan's words as a search document for long-term recall (memory/repository.ts). */
     tsv: tsvector("tsv").notNull().generatedAlwaysAs(sql`to_tsvector('english', content)`),
     /** A fan's statement about themselves: listed under what the persona remembers. */
@@ -110,6 +124,10 @@ export const chatMessages = pgTable(
     index("chat_messages_remembered_idx")
       .on(table.userId, table.createdAt.desc())
       .where(sql`${table.remembered} and not ${table.forgotten}`),
+    // The admin's Flagged filter: conversations holding a flagged message.
+    index("chat_messages_flagged_idx")
+      .on(table.conversationId)
+      .where(sql`${table.flagCategory} is not null`),
     // A call's transcript.
     index("chat_messages_call_idx").on(table.callId, table.createdAt, table.seq),
     // Pages and the prompt's history read the newest messages first (a backward scan), ties
@@ -141,6 +159,16 @@ export const chatDailyUsage = pgTable(
 );
 
 /**
+ * Crisis referrals per UTC day (issue 25, item 3): how often the caring message was given, and
+ * nothing about whom. Raised in the transaction that stores the referral; the figure a yearly
+ * report to a state office needs, shown in analytics and exported as CSV.
+ */
+export const crisisReferralsDaily = pgTable("crisis_referrals_daily", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  referrals: integer("referrals").notNull().default(0),
+});
+
+/**
  * What the persona keeps of a fan beyond their messages: whether memory is on, and (with an LLM
  * key) a short running summary, refreshed in the background after conversations. `summarized_seq`
  * is the last message the summary has read, so a deleted summary is not rebuilt from old words.
@@ -161,6 +189,9 @@ export type ChatMessageRow = Pick<
   typeof chatMessages.$inferSelect,
   "id" | "conversationId" | "userId" | "sender" | "content" | "createdAt" | "replyFailed"
 > & {
+  productKind?: (typeof chatMessages.$inferSelect)["productKind"];
+  flagCategory?: (typeof chatMessages.$inferSelect)["flagCategory"];
+  flagSource?: (typeof chatMessages.$inferSelect)["flagSource"];
   callId?: string | null;
   /** The call's duration in seconds once it ended (a call turn's only). */
   callDuration?: number | null;

@@ -73,7 +73,7 @@ export const providerKeyTests = pgTable(
 );
 
 /**
- * The site's own pages (terms, privacy, refunds, about, contact, faq) as the admin wrote them, in
+ * The site's own pages (terms, privacy, refunds, safety, about, contact, faq) as the admin wrote them, in
  * markdown. A page without a row shows its built-in text (modules/settings/page-defaults.ts).
  */
 export const sitePages = pgTable(
@@ -86,7 +86,7 @@ export const sitePages = pgTable(
   (table) => [
     check(
       "site_pages_slug",
-      sql`${table.slug} in ('terms', 'privacy', 'refunds', 'about', 'contact', 'faq')`,
+      sql`${table.slug} in ('terms', 'privacy', 'refunds', 'safety', 'about', 'contact', 'faq')`,
     ),
   ],
 );

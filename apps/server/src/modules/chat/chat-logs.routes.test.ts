@@ -75,6 +75,7 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
       messageCount: 4,
       plan: "standard",
       calls: 0,
+      flagged: 0,
     });
   });
 

@@ -4,6 +4,8 @@ import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
 import { subscriptionOf } from "../users/subscription-state.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
+import { type CrisisDesk, createCrisisDesk } from "./crisis.ts";
+import { crisisReferralsRoutes } from "./crisis-admin-routes.ts";
 import { createChatRepository } from "./repository.ts";
 import { chatRoutes } from "./routes.ts";
 import {
@@ -17,6 +19,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Text chat with the persona: sends, history, limits, the admin's chat logs. */
     chat: ChatService;
+    /** The crisis check and referral (issue 25): chat sends and call turns alike. */
+    crisis: CrisisDesk;
     /** The persona's system prompt and knowledge passages (chat and voice call share it). */
     persona: PersonaSource;
   }
@@ -46,6 +50,12 @@ export const chatModule = fp<ChatModuleOptions>(
       app.addHook("onClose", async () => cached.close());
       persona = cached.persona;
     }
+    const crisis = createCrisisDesk({
+      db: app.database.db,
+      settings: app.settings,
+      moderation: () => app.providers.moderation(),
+      log: app.log,
+    });
     const chat = createChatService({
       repository: createChatRepository(app.database.db),
       settings: app.settings,
@@ -54,12 +64,15 @@ export const chatModule = fp<ChatModuleOptions>(
       memory: app.memory,
       log: app.log,
       subscriptionOf: (userId) => subscriptionOf(app.database.db, userId),
+      crisis,
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
     app.decorate("chat", chat);
+    app.decorate("crisis", crisis);
     app.decorate("persona", persona);
     await app.register(chatRoutes, { chat });
     await app.register(adminGuarded(chatLogsRoutes), { chat });
+    await app.register(adminGuarded(crisisReferralsRoutes), { db: app.database.db });
   },
   { name: "chat", dependencies: ["settings", "providers", "accounts", "memory"] },
 );

@@ -48,6 +48,8 @@ export type SendOutcome =
 
 export interface ChatLogRow {
   conversation: ConversationRow;
+  /** Messages the crisis check flagged. */
+  flagged: number;
   user: Pick<UserRow, "id" | "name" | "email" | "profileImage"> & { subscribed: boolean };
 }
 
@@ -60,6 +62,10 @@ const CHAT_LOG_SORTS: Record<ChatLogsQuery["sortBy"], SQL | AnyColumn> = {
   messageCount: sql`${conversations.messageCount}`,
   duration: durationSql,
 };
+
+/** The flagged messages of the conversation a chat log row is (chat_messages_flagged_idx). */
+const flaggedIn = sql`select 1 from ${chatMessages} flagged
+  where flagged.conversation_id = ${conversations.id} and flagged.flag_category is not null`;
 
 /** The filters of the admin's chat logs, shared by the page, its count and the export. */
 function chatLogFilters(query: Omit<ChatLogsQuery, "page" | "limit">): SQL | undefined {
@@ -75,6 +81,8 @@ function chatLogFilters(query: Omit<ChatLogsQuery, "page" | "limit">): SQL | und
   }
   if (query.channel === "call") filters.push(sql`${conversations.callCount} > 0`);
   if (query.channel === "chat") filters.push(sql`${conversations.callCount} = 0`);
+  // The Flagged filter (issue 25): served by chat_messages_flagged_idx.
+  if (query.flagged === "flagged") filters.push(sql`exists (${flaggedIn})`);
   filters.push(...dateRange(conversations.startedAt, query.startDate, query.endDate));
   return filters.length > 0 ? and(...filters) : undefined;
 }
@@ -88,6 +96,9 @@ const messageColumns = {
   conversationId: chatMessages.conversationId,
   userId: chatMessages.userId,
   sender: chatMessages.sender,
+  productKind: chatMessages.productKind,
+  flagCategory: chatMessages.flagCategory,
+  flagSource: chatMessages.flagSource,
   content: chatMessages.content,
   createdAt: chatMessages.createdAt,
   replyFailed: chatMessages.replyFailed,
@@ -102,6 +113,7 @@ export function createChatRepository(db: Database) {
   const run = async <T>(query: SQL) => (await db.execute(query)) as unknown as { rows: T[] };
   const logColumns = {
     conversation: conversations,
+    flagged: sql<number>`(select count(*) from (${flaggedIn}) f)::int`.mapWith(Number),
     user: {
       id: users.id,
       name: users.name,

@@ -21,6 +21,7 @@ import {
   NO_SUBSCRIPTION,
   type SubscriptionView,
 } from "../users/subscription-state.ts";
+import type { CrisisDesk } from "./crisis.ts";
 import {
   buildChatRequest,
   type ChatRequest,
@@ -68,6 +69,8 @@ export interface ChatServiceOptions {
   now?: () => Date;
   /** The user's subscription (users/subscription-state.ts subscriptionOf); absent: nobody subscribes. */
   subscriptionOf?: (userId: string) => Promise<SubscriptionView>;
+  /** The crisis check before the model (issue 25); absent: none (unit setups only). */
+  crisis?: CrisisDesk;
 }
 
 /** The user went away before the reply was done (nothing more reaches them): nginx's 499. */
@@ -90,6 +93,11 @@ export interface PreparedSend {
   request: ChatRequest;
 }
 
+/** A message the crisis check flagged: answered with the caring message, nothing counted. */
+export interface CrisisSend {
+  crisis: SendMessageResult;
+}
+
 export interface ReplyOptions {
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
@@ -100,11 +108,16 @@ export const DEFAULT_PROVIDER_TIMEOUT_MS = 60_000;
 /** At most this many conversations are listed (the most recently active). */
 export const CONVERSATIONS_LIMIT = 100;
 
-export function toChatMessage(row: ChatMessageRow): ChatMessage {
+/** A message as the API shows it; `withFlag`: the admin's logs, which mark flagged messages. */
+export function toChatMessage(row: ChatMessageRow, withFlag = false): ChatMessage {
   return {
     _id: row.id,
     conversationId: row.conversationId,
     sender: row.sender,
+    ...(row.productKind ? { productKind: row.productKind } : {}),
+    ...(withFlag && row.flagCategory && row.flagSource
+      ? { flag: { category: row.flagCategory, source: row.flagSource } }
+      : {}),
     content: row.content,
     timestamp: row.createdAt.toISOString(),
     ...(row.replyFailed ? { replyFailed: true } : {}),
@@ -137,6 +150,7 @@ export function toChatLog(row: ChatLogRow, character: string): ChatLog {
     messageCount: conversation.messageCount,
     plan: user.subscribed ? "premium" : "standard",
     calls: conversation.callCount,
+    flagged: row.flagged,
   };
 }
 
@@ -170,6 +184,71 @@ export function createChatService(options: ChatServiceOptions) {
     }
   };
 
+  /** The caring message instead of a reply when the crisis check flags the fan's words. */
+  const crisisSend = async (
+    user: UserRow,
+    body: SendMessageRequest,
+    message: string,
+    limit: number | null,
+    day: string,
+  ): Promise<CrisisSend | null> => {
+    const desk = options.crisis;
+    const flag = await desk?.check(message);
+    if (!desk || !flag) return null;
+    const [turn, counts] = await Promise.all([
+      desk.refer({
+        userId: user.id,
+        place: { kind: "chat", conversationId: body.conversationId, title: titleFrom(message) },
+        content: message,
+        flag,
+        origin: "/api/chat/message",
+      }),
+      repository.usage(user.id, day),
+    ]);
+    if (!turn.fanMessage) throw new Error("A referred message is stored with the fan's words");
+    return {
+      crisis: {
+        response: turn.crisisMessage.content,
+        conversationId: turn.crisisMessage.conversationId,
+        userMessage: toChatMessage(turn.fanMessage),
+        aiMessage: toChatMessage(turn.crisisMessage),
+        remaining: limit === null ? "unlimited" : Math.max(0, limit - counts.today),
+        crisis: { resources: turn.resources },
+      },
+    };
+  };
+
+  /** With a key, a reply giving self-harm instructions: the caring message replaces it. */
+  const replacedReply = async (
+    prepared: PreparedSend,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<SendMessageResult | null> => {
+    const desk = options.crisis;
+    const flag = await desk?.checkReply(text, signal).catch((error: unknown) => {
+      if (!signal.aborted) log.error({ err: error }, "The reply's crisis check failed");
+      return null;
+    });
+    if (!desk || !flag) return null;
+    const turn = await desk.replaceReply({
+      userId: prepared.user.id,
+      place: { kind: "chat", conversationId: prepared.conversationId, title: "" },
+      flag,
+      origin: "/api/chat/message",
+    });
+    // A crisis turn costs no free message.
+    await giveBack(prepared);
+    const remaining = prepared.remaining;
+    return {
+      response: turn.crisisMessage.content,
+      conversationId: prepared.conversationId,
+      userMessage: prepared.userMessage,
+      aiMessage: toChatMessage(turn.crisisMessage),
+      remaining: typeof remaining === "number" && prepared.counted ? remaining + 1 : remaining,
+      crisis: { resources: turn.resources },
+    };
+  };
+
   return {
     /** Where a live call's turns join the fan's conversation (voice reads and writes them here). */
     callTurnStore: repository,
@@ -180,7 +259,7 @@ export function createChatService(options: ChatServiceOptions) {
      * given back); counted and saved otherwise, with the LLM request built. Everything that can
      * refuse happens here, before any reply begins.
      */
-    async prepare(user: UserRow, body: SendMessageRequest): Promise<PreparedSend> {
+    async prepare(user: UserRow, body: SendMessageRequest): Promise<PreparedSend | CrisisSend> {
       const current = await settings.get();
       // An account made before sign-up asked gives its date of birth first (decision 0054).
       const refusal = ageRefusal(user.dateOfBirth, current.minimumAge);
@@ -192,6 +271,9 @@ export function createChatService(options: ChatServiceOptions) {
       }
       const limit = (await isSubscriber(user)) ? null : current.freeMessagesPerDay;
       const day = utcDay(now());
+      // The crisis check comes before the count and the model: a flagged message costs nothing.
+      const crisis = await crisisSend(user, body, message, limit, day);
+      if (crisis) return crisis;
       const outcome = await repository.sendUserMessage({
         userId: user.id,
         day,
@@ -249,9 +331,13 @@ export function createChatService(options: ChatServiceOptions) {
      * (docs/decisions/0011-chat-limits.md). Throws ClientGoneError then.
      */
     async reply(
-      prepared: PreparedSend,
+      prepared: PreparedSend | CrisisSend,
       replyOptions: ReplyOptions = {},
     ): Promise<SendMessageResult> {
+      if ("crisis" in prepared) {
+        replyOptions.onToken?.(prepared.crisis.response);
+        return prepared.crisis;
+      }
       const clientSignal = replyOptions.signal ?? new AbortController().signal;
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([clientSignal, timeout]);
@@ -294,6 +380,8 @@ export function createChatService(options: ChatServiceOptions) {
         throw new HttpError(502, CHAT_MESSAGES.aiFailure);
       }
 
+      const replaced = await replacedReply(prepared, text, signal);
+      if (replaced) return replaced;
       const saved = await repository.addMessage(
         prepared.conversationId,
         prepared.user.id,
@@ -329,7 +417,10 @@ export function createChatService(options: ChatServiceOptions) {
 
     async userMessages(user: UserRow, page: PageRequest) {
       const { rows, total } = await repository.messagesPage({ userId: user.id }, page);
-      return { messages: rows.map(toChatMessage), pagination: pagination(total, page) };
+      return {
+        messages: rows.map((row) => toChatMessage(row)),
+        pagination: pagination(total, page),
+      };
     },
 
     async conversations(user: UserRow): Promise<Conversation[]> {
@@ -346,7 +437,12 @@ export function createChatService(options: ChatServiceOptions) {
       const conversation = await repository.findConversation(conversationId, userId);
       if (!conversation) throw notFound();
       const { rows, total } = await repository.messagesPage({ conversationId }, page);
-      return { messages: rows.map(toChatMessage), pagination: pagination(total, page) };
+      // The admin's logs (no user) see which messages the crisis check flagged.
+      const withFlag = userId === undefined;
+      return {
+        messages: rows.map((row) => toChatMessage(row, withFlag)),
+        pagination: pagination(total, page),
+      };
     },
 
     async deleteConversation(user: UserRow, conversationId: string): Promise<void> {

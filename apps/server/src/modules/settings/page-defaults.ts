@@ -50,6 +50,30 @@ A payment that was taken twice, or taken without the credits arriving, is always
 
 Refunds go back to the card you paid with.
 `,
+  safety: `{{persona}} is an AI, not a person and not a counsellor. If something you say suggests you may be thinking about suicide or self-harm, {{site}} steps in. This page describes exactly what happens.
+
+## Every message is checked first
+Every message you send to {{persona}}, typed in the chat or spoken in a voice call (we check the transcript of what you said), is checked for signs of suicide or self-harm before the AI sees it.
+- When the operator has set up an OpenAI key, the check is OpenAI's moderation service (its self-harm categories). If that service is unavailable, our own check takes over.
+- Otherwise, the check is our own: a list of phrases that express suicide or self-harm intent, tested against a table of example sentences. It runs on our server; your message is not sent anywhere else for this.
+
+No automatic check is perfect: it can miss something, and it can fire when you meant something else. We lean towards offering help.
+
+## When the check fires
+- {{persona}} does not answer that message. Instead you see (and in a call you hear) a fixed message from {{site}} itself, with the contact details of crisis lines you can reach right away.
+- The crisis lines stay pinned in your chat for the rest of your visit.
+- That turn is free: it uses no credits and none of your free messages.
+- Your message is kept in your history, but the AI never reads it again: it is left out of every later reply and of what {{persona}} remembers.
+
+## Replies are checked too
+When the operator has set up an OpenAI key, {{persona}}'s replies are checked as well. A reply that gives self-harm instructions is replaced by the same message with crisis lines.
+
+## What the operator sees
+The team running {{site}} can see which messages were flagged, with the category of the flag, in order to review the protocol. They also keep a daily count of how many times the crisis message was shown; that count holds no names or other personal details, and may be reported to public authorities as the law requires. The operator does not contact emergency services on your behalf.
+
+## If you are in danger now
+Please call your local emergency number, or contact a crisis line. You can find one for your country at [findahelpline.com](https://findahelpline.com).
+`,
   about: `{{site}} lets fans talk with {{persona}}, the official AI twin of a creator, by text chat and by live voice call.
 
 Chat is free for a few messages a day; credits pay for voice minutes, and a subscription unlocks unlimited messaging.

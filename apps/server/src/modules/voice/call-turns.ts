@@ -1,5 +1,6 @@
 import { VOICE_MESSAGES } from "@twinline/contracts";
 import type { HistoryMessage } from "../chat/prompt.ts";
+import type { CallCrisis, StoredFlag } from "./crisis-turn.ts";
 
 /** A turn of a live call, as it is kept: the fan's committed words or the persona's spoken reply. */
 export interface CallTurn extends HistoryMessage {
@@ -17,6 +18,8 @@ export interface CallTurns {
   history(): Promise<Array<HistoryMessage & { id?: string }>>;
   /** A final turn: the fan's words once transcribed, the persona's reply once it has been spoken. */
   record(turn: CallTurn): Promise<void>;
+  /** The fan's words the crisis check flagged, answered by the caring message (stored calls). */
+  recordCrisis?(content: string, flag: StoredFlag): Promise<void>;
 }
 
 /** At most this many turns of the call are kept as the prompt's history. */
@@ -61,7 +64,15 @@ export class DatabaseCallTurns implements CallTurns {
     private readonly store: CallTurnStore,
     private readonly call: { id: string; userId: string },
     private readonly onRecorded: (userId: string) => void = () => {},
+    private readonly crisis?: CallCrisis,
   ) {}
+
+  /** A crisis turn: the referral in the call's conversation (its words never in a prompt). */
+  async recordCrisis(content: string, flag: StoredFlag): Promise<void> {
+    if (!this.crisis) return;
+    await this.crisis.refer(this.call, content, flag);
+    this.recorded = true;
+  }
 
   /** With their ids: recall leaves out what the window already holds. */
   async history(): Promise<Array<HistoryMessage & { id: string }>> {

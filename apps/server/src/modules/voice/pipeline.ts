@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { VOICE_MESSAGES, type VoiceServerMessage } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { CallTurns } from "./call-turns.ts";
+import type { CallCrisis } from "./crisis-turn.ts";
 import { offlineSpokenReply, type VoiceEngine } from "./engine.ts";
 import { SentenceSplitter } from "./sentences.ts";
 import { spendRefusal } from "./spend.ts";
@@ -184,6 +185,8 @@ export class CallConversation {
     private readonly voiceId: string | null,
     private readonly turns: CallTurns,
     private readonly log: FastifyBaseLogger,
+    /** The crisis check of each utterance before the LLM (issue 25); absent: none. */
+    private readonly crisis?: CallCrisis,
   ) {}
 
   /** An utterance committed at once (a binary frame with no candidate before it). */
@@ -349,6 +352,9 @@ export class CallConversation {
     });
     // Nothing was said (noise, a cough): no reply.
     if (!heard.offline && !heard.text.trim()) return;
+    // The crisis check, before the LLM: when it fires the caring message is spoken instead.
+    const flag = heard.offline || !this.crisis ? null : await this.crisis.check(heard.text, signal);
+    if (signal.aborted) return;
 
     const replyId = randomUUID();
     const speech = new SpokenReply(
@@ -364,7 +370,9 @@ export class CallConversation {
     try {
       const pieces = heard.offline
         ? [offlineSpokenReply(await this.engine.personaName())]
-        : this.engine.streamReply(heard.text, await this.turns.history(), signal);
+        : flag && this.crisis
+          ? [await this.crisis.spokenMessage()]
+          : this.engine.streamReply(heard.text, await this.turns.history(), signal);
       for await (const piece of pieces) {
         if (signal.aborted) break;
         text += piece;
@@ -398,6 +406,11 @@ export class CallConversation {
     // A candidate's words count only once it is committed and not continued; a cancelled one
     // left no trace.
     if (!(await turn.committed) || !(await turn.final) || heard.offline) return;
+    if (flag) {
+      // Stored as a referral whether or not the fan let it finish: the words are flagged.
+      await this.turns.recordCrisis?.(heard.text, flag);
+      return;
+    }
     await this.turns.record({ sender: "user", content: heard.text });
     if (kept) {
       await this.turns.record({

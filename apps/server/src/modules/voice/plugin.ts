@@ -5,6 +5,7 @@ import fp from "fastify-plugin";
 import type { VoiceSpendLimits } from "../../config.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import { watchSessionEnds } from "../auth/session-events.ts";
+import { createCallCrisis } from "./crisis-turn.ts";
 import { createVoiceEngine } from "./engine.ts";
 import { createVoiceRepository } from "./repository.ts";
 import { voiceRoutes } from "./routes.ts";
@@ -54,6 +55,7 @@ export const voiceModule = fp<VoiceModuleOptions>(
       turns: app.chat.callTurnStore,
       memory: app.memory,
       onTurn: (userId) => app.memory.noteActivity(userId),
+      crisis: createCallCrisis(app.crisis),
       authenticate: (token) => app.authenticateToken(token),
       usage: {
         synthesizedCharacters: options.spend.dailySynthesizedCharacters,

@@ -17,6 +17,7 @@ import type { SessionEnd } from "../auth/session-events.ts";
 import type { MemorySource } from "../chat/service.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { type CallTurnStore, DatabaseCallTurns } from "./call-turns.ts";
+import type { CallCrisis } from "./crisis-turn.ts";
 import { rememberingEngine, type VoiceEngine } from "./engine.ts";
 import { CallMeter } from "./metering.ts";
 import { type CallChannel, CallConversation } from "./pipeline.ts";
@@ -99,6 +100,7 @@ export class LiveCall {
       voiceId: string | null;
       turns: CallTurnStore;
       onTurn?: (userId: string) => void;
+      crisis?: CallCrisis;
       onEnded(call: LiveCall): void;
     },
   ) {
@@ -108,13 +110,14 @@ export class LiveCall {
       sendJson: (message: Parameters<CallSocket["sendJson"]>[0]) => this.socket?.sendJson(message),
       sendAudio: (audio: Buffer) => this.socket?.sendAudio(audio),
     };
-    this.turns = new DatabaseCallTurns(deps.turns, row, deps.onTurn);
+    this.turns = new DatabaseCallTurns(deps.turns, row, deps.onTurn, deps.crisis);
     this.conversation = new CallConversation(
       deps.engine,
       channel,
       deps.voiceId,
       this.turns,
       deps.log,
+      deps.crisis,
     );
     this.meter = new CallMeter(row, {
       repository: deps.repository,
@@ -246,6 +249,8 @@ export interface VoiceServiceOptions {
   memory?: Pick<MemorySource, "recall">;
   /** A call turn was stored (memory may refresh the fan's summary). */
   onTurn?: (userId: string) => void;
+  /** The crisis check of every utterance before the LLM (issue 25); absent: none. */
+  crisis?: CallCrisis;
   /** The account of a session token if it is still valid, else throws (plugins/auth.ts). */
   authenticate(token: string): Promise<UserRow>;
   /** The daily caps of provider spend (synthesize, process and calls together). */
@@ -414,6 +419,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
         voiceId,
         turns,
         ...(options.onTurn ? { onTurn: options.onTurn } : {}),
+        ...(options.crisis ? { crisis: options.crisis } : {}),
         onEnded: (ended) => {
           if (live.get(user.id) === ended) live.delete(user.id);
           ending.set(user.id, ended);
@@ -538,6 +544,9 @@ export function createVoiceService(options: VoiceServiceOptions) {
 
     async process(user: UserRow, text: string, signal: AbortSignal): Promise<string> {
       await assertVoiceAccess(user);
+      // The crisis check before the model: the caring message, and no LLM call to pay for.
+      const crisis = options.crisis;
+      if (crisis && (await crisis.check(text, signal))) return crisis.spokenMessage();
       await spend(user, { llmCalls: 1 });
       try {
         const answer = await engine.answer(text, signal);

@@ -17,6 +17,7 @@ import { namesAscendingFirst, useListParams } from "@/hooks/use-list-params";
 import { errorMessage } from "@/lib/api-client";
 import { formatDateTime, formatDuration } from "@/lib/format";
 import { ANALYTICS_PAGE_SIZE, userAnalyticsQuery } from "../api/analytics";
+import { CrisisReferralsCard } from "./crisis-referrals-card";
 
 type SortField = "name" | "email" | "interactionTime" | "creditsUsed" | "lastInteraction";
 
@@ -116,6 +117,8 @@ export function AdminUserAnalyticsPage() {
           value={formatDuration(body?.data.avgInteractionTime ?? 0)}
         />
       </div>
+
+      <CrisisReferralsCard />
 
       <Card className="overflow-hidden">
         <TableToolbar title="User Interactions">

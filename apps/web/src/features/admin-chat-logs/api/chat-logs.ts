@@ -19,6 +19,7 @@ const EXPORT_TIMEOUT_MS = 60_000;
 export type ChatLogSortField = ChatLogsQuery["sortBy"];
 export type ChatLogPlan = ChatLogsQuery["plan"];
 export type ChatLogChannel = ChatLogsQuery["channel"];
+export type ChatLogFlagged = ChatLogsQuery["flagged"];
 export type SortOrder = 1 | -1;
 
 /** What the table asks for (all but the page go to the export too). */
@@ -28,6 +29,8 @@ export interface ChatLogsParams {
   plan: ChatLogPlan;
   /** Conversations with voice calls, without, or all. */
   channel: ChatLogChannel;
+  /** Only conversations holding a message the crisis check flagged, or all. */
+  flagged: ChatLogFlagged;
   /** yyyy-MM-dd or "" */
   startDate: string;
   endDate: string;
@@ -57,6 +60,7 @@ export function filterQuery(params: Omit<ChatLogsParams, "page">) {
     search: params.search || undefined,
     plan: params.plan,
     channel: params.channel === "all" ? undefined : params.channel,
+    flagged: params.flagged === "all" ? undefined : params.flagged,
     startDate: params.startDate || undefined,
     endDate: params.endDate || undefined,
     sortBy: params.sortBy,

@@ -2,7 +2,7 @@ import { clsx } from "clsx";
 import { type ReactNode, useId } from "react";
 import { buttonClasses } from "@/components/ui/button";
 import { SearchBox } from "@/components/ui/search-box";
-import type { ChatLogChannel, ChatLogPlan, ChatLogsParams } from "../api/chat-logs";
+import type { ChatLogChannel, ChatLogFlagged, ChatLogPlan, ChatLogsParams } from "../api/chat-logs";
 
 const inputClasses =
   "h-10 w-full rounded-xl border border-stone-300 bg-white px-3 text-sm text-stone-900 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 dark:border-white/15 dark:bg-stone-950 dark:text-white dark:[color-scheme:dark]";
@@ -33,7 +33,8 @@ function Filter({
 }
 
 /**
- * The filters above the chat logs: search (applied once typing pauses), plan, type, from and to
+ * The filters above the chat logs: search (applied once typing pauses), plan, type, flags
+ * (conversations with a message the crisis check flagged), from and to
  * dates (applied at once), and Reset filters while any is set.
  */
 export function ChatLogFilters({
@@ -56,11 +57,12 @@ export function ChatLogFilters({
     search: useId(),
     plan: useId(),
     channel: useId(),
+    flagged: useId(),
     start: useId(),
     end: useId(),
   };
   return (
-    <div className="grid gap-3 border-b border-stone-200 p-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))_auto] lg:items-end dark:border-white/10">
+    <div className="grid gap-3 border-b border-stone-200 p-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(5,minmax(0,1fr))_auto] lg:items-end dark:border-white/10">
       <Filter id={ids.search} label="Search" className="sm:col-span-2 lg:col-span-1">
         <SearchBox
           id={ids.search}
@@ -92,6 +94,17 @@ export function ChatLogFilters({
           <option value="all">Chats and calls</option>
           <option value="call">With voice calls</option>
           <option value="chat">Chat only</option>
+        </select>
+      </Filter>
+      <Filter id={ids.flagged} label="Flags">
+        <select
+          id={ids.flagged}
+          value={params.flagged}
+          onChange={(event) => filter({ flagged: event.target.value as ChatLogFlagged })}
+          className={inputClasses}
+        >
+          <option value="all">All conversations</option>
+          <option value="flagged">Flagged</option>
         </select>
       </Filter>
       <Filter id={ids.start} label="From">

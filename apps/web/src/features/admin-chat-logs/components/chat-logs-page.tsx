@@ -53,6 +53,7 @@ export function AdminChatLogsPage() {
       search: list.params.search ?? "",
       plan: list.params.plan,
       channel: list.params.channel,
+      flagged: list.params.flagged,
       startDate: list.params.startDate ?? "",
       endDate: list.params.endDate ?? "",
       sortBy: list.params.sortBy,
@@ -81,6 +82,7 @@ export function AdminChatLogsPage() {
     params.search !== "" ||
     params.plan !== defaults.plan ||
     params.channel !== defaults.channel ||
+    params.flagged !== defaults.flagged ||
     params.startDate !== "" ||
     params.endDate !== "";
 
@@ -183,6 +185,9 @@ export function AdminChatLogsPage() {
                     <p className="text-xs text-stone-500 dark:text-stone-400">
                       <EmailText email={log.user.email} />
                     </p>
+                    {log.flagged ? (
+                      <Badge tone="red">Flagged{log.flagged > 1 ? ` (${log.flagged})` : ""}</Badge>
+                    ) : null}
                   </PersonNameCell>
                   <td className={clsx(wordWrapTdClasses, "min-w-[7rem]")}>{log.character}</td>
                   <td className={clsx(wordWrapTdClasses, "min-w-[7rem]")}>

@@ -3,6 +3,7 @@ import type { ChatLog } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { LoaderCircle } from "lucide-react";
 import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
@@ -87,9 +88,22 @@ function ConversationMessages({ log }: { log: ChatLog }) {
                   className={clsx("flex flex-col", user ? "items-end" : "items-start")}
                 >
                   <span className="mb-0.5 text-xs text-stone-500 dark:text-stone-400">
-                    {user ? log.user.name : log.character} · {formatDateTime(message.timestamp)}
+                    {user
+                      ? log.user.name
+                      : message.sender === "product"
+                        ? "Automatic message"
+                        : log.character}{" "}
+                    · {formatDateTime(message.timestamp)}
                     {message.callId ? " · Voice call" : ""}
                   </span>
+                  {message.flag ? (
+                    <span data-testid="message-flag" className="mb-1">
+                      <Badge tone="red">
+                        {message.sender === "user" ? "Flagged" : "Replaced reply"}:{" "}
+                        {message.flag.category}
+                      </Badge>
+                    </span>
+                  ) : null}
                   <p
                     className={clsx(
                       "max-w-[85%] rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap",

@@ -26,6 +26,7 @@ import {
   validateSettings,
 } from "../api/validation";
 import { useLatestSettings, useSaveSettings } from "../hooks/use-settings";
+import { CrisisResourcesSection } from "./crisis-resources-section";
 import { ImageUploadField } from "./image-upload-field";
 import { PagesSection } from "./pages-section";
 import { ProviderModes } from "./provider-modes";
@@ -67,6 +68,7 @@ export function AdminSettingsPage() {
       ) : (
         <>
           <SettingsForm settings={settings.data} />
+          <CrisisResourcesSection settings={settings.data} />
           <PagesSection />
         </>
       )}

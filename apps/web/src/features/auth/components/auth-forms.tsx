@@ -222,6 +222,19 @@ export function SignupForm({ onSuccess, autoFocus }: Omit<LoginFormProps, "onFor
       <p data-testid="minors-notice" className="text-xs text-stone-600 dark:text-stone-400">
         {MINORS_NOTICE}.
       </p>
+      <p className="text-xs text-stone-600 dark:text-stone-400">
+        {/* A new tab: the form keeps what was typed. */}
+        <a
+          href="/safety"
+          target="_blank"
+          rel="noopener"
+          data-testid="signup-safety-link"
+          className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800 dark:text-brand-300"
+        >
+          Safety
+        </a>
+        : what happens if a message suggests you may be in crisis.
+      </p>
     </AuthFormFrame>
   );
 }

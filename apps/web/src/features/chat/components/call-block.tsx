@@ -55,7 +55,12 @@ export function CallBlock({
           {entry.turns.map((turn) => (
             <li key={turn.key} data-testid="call-turn" className="whitespace-pre-wrap">
               <span className="font-semibold text-stone-900 dark:text-white">
-                {turn.sender === "user" ? "You" : personaName}:
+                {turn.sender === "user"
+                  ? "You"
+                  : turn.sender === "product"
+                    ? "Automatic message"
+                    : personaName}
+                :
               </span>{" "}
               <span className="text-stone-700 dark:text-stone-300">{turn.content}</span>
             </li>

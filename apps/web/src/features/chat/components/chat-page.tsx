@@ -11,6 +11,7 @@ import { CHAT_TEXT, LOAD_OLDER_THRESHOLD_PX } from "../messages";
 import { CallBlock, groupCalls } from "./call-block";
 import { ClearChatDialog } from "./clear-chat-dialog";
 import { Composer } from "./composer";
+import { CrisisMessage, CrisisResourcesPanel, useCrisisPin } from "./crisis-support";
 import { MessageBubble, TypingIndicator } from "./message-bubble";
 
 /** Within this distance of the bottom the list follows new messages. */
@@ -140,6 +141,7 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
 
   const personaImage = persona.aiProfileImage;
   const entries = useMemo(() => groupCalls(chat.items), [chat.items]);
+  const crisisPinned = useCrisisPin(chat.items, chat.crisisGiven);
 
   return (
     <div className="flex h-[calc(100dvh-7rem)] min-h-[26rem] flex-col overflow-hidden rounded-3xl border border-stone-200 bg-stone-50 shadow-xs sm:h-[calc(100dvh-8rem)] lg:h-[calc(100dvh-4rem)] dark:border-white/10 dark:bg-stone-900/60">
@@ -224,6 +226,12 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
                   {entries.map((entry) =>
                     entry.kind === "call" ? (
                       <CallBlock key={entry.key} entry={entry} personaName={persona.name} />
+                    ) : entry.message.productKind === "crisis-support" ? (
+                      <CrisisMessage
+                        key={entry.message.key}
+                        content={entry.message.content}
+                        {...(entry.message.timestamp ? { timestamp: entry.message.timestamp } : {})}
+                      />
                     ) : (
                       <MessageBubble
                         key={entry.message.key}
@@ -243,6 +251,8 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
           )}
         </section>
       </div>
+
+      {crisisPinned && <CrisisResourcesPanel resources={settings.crisisResources} />}
 
       <Composer
         value={text}

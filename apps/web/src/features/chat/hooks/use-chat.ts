@@ -4,7 +4,13 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import type { ChatMessage, ChatSender, ChatUsage, SendMessageResult } from "@twinline/contracts";
+import type {
+  ChatMessage,
+  ChatSender,
+  ChatUsage,
+  ProductMessageKind,
+  SendMessageResult,
+} from "@twinline/contracts";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import {
@@ -23,6 +29,8 @@ import { CHAT_RELOAD_THROTTLE_MS, CHAT_TEXT } from "../messages";
 export interface DisplayMessage {
   key: string;
   sender: ChatSender;
+  /** A product message's kind (the crisis message: crisis-support). */
+  productKind?: ProductMessageKind | null;
   content: string;
   timestamp?: string;
   /** sending: on its way; failed: not delivered; streaming: the reply arriving; notice: a bubble of the screen's own (fallback, limit). */
@@ -83,6 +91,8 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
   const [local, setLocal] = useState<LocalEntry[]>([]);
   const [streaming, setStreaming] = useState<{ key: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  /** A send of this visit was answered by the crisis message (the resources get pinned). */
+  const [crisisGiven, setCrisisGiven] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
   const conversationRef = useRef<string | null>(null);
   const lastReloadRef = useRef(0);
@@ -117,6 +127,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
     const list: DisplayMessage[] = serverMessages.map((m) => ({
       key: m._id,
       sender: m.sender,
+      ...(m.productKind ? { productKind: m.productKind } : {}),
       content: m.content,
       timestamp: m.timestamp,
       ...(m.replyFailed ? { replyFailed: true } : {}),
@@ -126,6 +137,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
       list.push({
         key: entry.key,
         sender: entry.sender,
+        ...(entry.productKind ? { productKind: entry.productKind } : {}),
         content: entry.content,
         timestamp: entry.timestamp,
         state: entry.state,
@@ -200,19 +212,26 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
           ),
           {
             key: aiKey,
-            sender: "ai",
+            sender: result.aiMessage.sender,
+            ...(result.aiMessage.productKind ? { productKind: result.aiMessage.productKind } : {}),
             content: result.aiMessage.content,
             timestamp: result.aiMessage.timestamp,
             serverId: result.aiMessage._id,
             sentAt: Date.now(),
           },
         ]);
-        setUsage((old) => ({
-          ...old,
-          total: old.total + 1,
-          sentToday: old.sentToday + 1,
-          remaining: result.remaining,
-        }));
+        // A crisis turn costs nothing: no free message was used.
+        if (result.crisis) setCrisisGiven(true);
+        setUsage((old) =>
+          result.crisis
+            ? { ...old, remaining: result.remaining }
+            : {
+                ...old,
+                total: old.total + 1,
+                sentToday: old.sentToday + 1,
+                remaining: result.remaining,
+              },
+        );
         return { ok: true };
       } catch (error) {
         if (controller.signal.aborted) return { ok: false, restore: false };
@@ -293,6 +312,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
     /** Waiting for the reply's first piece. */
     isWaiting: busy && !streaming?.text,
     busy,
+    crisisGiven,
     clearing,
     send,
     clear,

@@ -68,7 +68,7 @@ describe("landing page", () => {
     mockApi(defaultPublicSettings);
     renderApp("/");
     const legal = screen.getByRole("navigation", { name: "Legal" });
-    for (const name of ["Terms of Service", "Privacy Policy", "Refund Policy"]) {
+    for (const name of ["Terms of Service", "Privacy Policy", "Refund Policy", "Safety"]) {
       expect(within(legal).getByRole("link", { name })).toBeInTheDocument();
     }
     const company = screen.getByRole("navigation", { name: "Company" });

@@ -1,0 +1,35 @@
+import { crisisSpokenText } from "@twinline/contracts";
+import type { CrisisDesk, StoredFlag } from "../chat/crisis.ts";
+
+export type { StoredFlag };
+
+/**
+ * The crisis protocol on a live call (issue 25): each fan utterance's transcript passes the
+ * check before the LLM; when it fires, the call speaks the caring message instead of a reply,
+ * and the turn is stored as a referral (the fan's words flagged and forgotten, the caring message
+ * as a product message of the call), as a chat send does (chat/crisis.ts).
+ */
+export interface CallCrisis {
+  /** The flag of the fan's words, or null: nothing goes to the LLM when flagged. */
+  check(text: string, signal: AbortSignal): Promise<StoredFlag | null>;
+  /** The caring message as the call speaks it (the resources by name and number). */
+  spokenMessage(): Promise<string>;
+  /** Stores the turn once it is the fan's (committed): the referral, counted and audited. */
+  refer(call: { id: string; userId: string }, content: string, flag: StoredFlag): Promise<void>;
+}
+
+export function createCallCrisis(desk: CrisisDesk): CallCrisis {
+  return {
+    check: (text, signal) => desk.check(text, signal),
+    spokenMessage: async () => crisisSpokenText(await desk.resourcesFor(null)),
+    async refer(call, content, flag) {
+      await desk.refer({
+        userId: call.userId,
+        place: { kind: "call", callId: call.id },
+        content,
+        flag,
+        origin: "/api/voice-call/ws",
+      });
+    },
+  };
+}

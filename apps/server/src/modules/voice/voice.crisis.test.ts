@@ -1,0 +1,114 @@
+import { CRISIS_TEXT } from "@twinline/contracts";
+import { makeWavTone } from "@twinline/fakes";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../../test/accounts.ts";
+import { signUpWithCredits } from "../../../test/credits.ts";
+import { sentChatCompletions } from "../../../test/fake-providers.ts";
+import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts";
+import { connectVoice } from "../../../test/voice-client.ts";
+import { adminAuditLog, chatMessages, crisisReferralsDaily } from "../../db/schema/index.ts";
+import { utcDay } from "../chat/repository.ts";
+
+// Issue 25 item 2: a spoken self-harm sentence gets the caring message spoken, never the LLM.
+
+const SPOKEN_CRISIS = "I don't want to be alive anymore.";
+
+let voice: VoiceTestApp;
+
+beforeAll(async () => {
+  voice = await startVoiceTestApp();
+  voice.openai.moderationFlags = { [SPOKEN_CRISIS]: ["self-harm", "self-harm/intent"] };
+});
+afterAll(() => voice?.close());
+
+async function referralsToday(): Promise<number> {
+  const [row] = await voice.t.app.database.db
+    .select()
+    .from(crisisReferralsDaily)
+    .where(eq(crisisReferralsDaily.day, utcDay()));
+  return row?.referrals ?? 0;
+}
+
+async function speakCrisis(source: "openai" | "offline") {
+  const { t, openai } = voice;
+  const fan = await signUpWithCredits(t, 100);
+  const referrals = await referralsToday();
+  const completions = sentChatCompletions(openai).length;
+  const client = await connectVoice(voice.origin, fan.token);
+  const started = await client.next("call_started");
+  openai.transcription = SPOKEN_CRISIS;
+  client.socket.send(makeWavTone(1));
+
+  expect((await client.next("transcription")).text).toBe(SPOKEN_CRISIS);
+  const response = await client.next("response");
+  expect(response.text).toContain(CRISIS_TEXT.intro);
+  expect(response.text).toContain("988");
+  const complete = await client.next("audio_complete");
+  expect(complete.segments).toBeGreaterThan(0);
+  expect(client.audio().length).toBeGreaterThan(0);
+  expect(openai.moderationInputs).toContain(SPOKEN_CRISIS);
+  expect(sentChatCompletions(openai).length).toBe(completions);
+
+  client.sendJson({ type: "end" });
+  await client.next("call_ended");
+
+  // Stored once the turn is final: the fan's words flagged and forgotten, the caring message.
+  const rows = await t.app.database.db
+    .select({
+      id: chatMessages.id,
+      sender: chatMessages.sender,
+      productKind: chatMessages.productKind,
+      forgotten: chatMessages.forgotten,
+      flagCategory: chatMessages.flagCategory,
+      flagSource: chatMessages.flagSource,
+      callId: chatMessages.callId,
+    })
+    .from(chatMessages)
+    .where(eq(chatMessages.userId, fan.user.id))
+    .orderBy(chatMessages.seq);
+  expect(rows.map((row) => [row.sender, row.productKind])).toEqual([
+    ["user", null],
+    ["product", "crisis-support"],
+  ]);
+  expect(rows[0]).toMatchObject({ forgotten: true, flagSource: source });
+  expect(rows[0]?.flagCategory).toMatch(/^self-harm/);
+  expect(rows.every((row) => row.callId === started.callId)).toBe(true);
+  expect(await referralsToday()).toBe(referrals + 1);
+  const audit = await t.app.database.db
+    .select({ action: adminAuditLog.action, after: adminAuditLog.after })
+    .from(adminAuditLog)
+    .where(and(eq(adminAuditLog.targetId, rows[0]?.id ?? ""), isNotNull(adminAuditLog.after)));
+  expect(audit).toEqual([
+    { action: "crisis.flag", after: expect.objectContaining({ channel: "call", source }) },
+  ]);
+}
+
+describe("the crisis protocol on a live call", () => {
+  it("speaks the caring message for a spoken self-harm sentence, with no LLM call", async () => {
+    voice.openai.moderationFails = false;
+    await speakCrisis("openai");
+  });
+
+  it("POST /api/voice-call/process answers the caring message, with no LLM call", async () => {
+    const { t, openai } = voice;
+    const fan = await signUpWithCredits(t, 100);
+    const completions = sentChatCompletions(openai).length;
+    const response = await call(t, "POST", "/api/voice-call/process", {
+      token: fan.token,
+      body: { text: SPOKEN_CRISIS },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(JSON.stringify(response.json())).toContain(CRISIS_TEXT.intro);
+    expect(sentChatCompletions(openai).length).toBe(completions);
+  });
+
+  it("falls back to the offline phrases when the moderation provider fails", async () => {
+    voice.openai.moderationFails = true;
+    try {
+      await speakCrisis("offline");
+    } finally {
+      voice.openai.moderationFails = false;
+    }
+  });
+});
