@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { type Config, ConfigError, configuredSecrets } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import type { Clock } from "./lib/clock.ts";
+import { type Clock, systemClock } from "./lib/clock.ts";
 import { rememberSecret } from "./lib/secret-values.ts";
 import {
   LOG_HOOKS,
@@ -29,6 +29,7 @@ import { settingsModule } from "./modules/settings/plugin.ts";
 import { voiceModule } from "./modules/voice/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { errorsPlugin } from "./plugins/errors.ts";
+import { jobsPlugin } from "./plugins/jobs.ts";
 import { openapiPlugin } from "./plugins/openapi.ts";
 import {
   DEFAULT_AUTH_RATE_LIMIT,
@@ -80,6 +81,11 @@ export interface BuildAppOptions {
   billingClock?: Clock;
   /** The billing sweeps run on the billing clock's timers (default true; see billing/plugin.ts). */
   billingSweeps?: boolean;
+  /**
+   * Poll the job queues of on-demand work (default true). False: a test runs them itself with
+   * `app.jobs.runDue(name)`; scheduled jobs still run at their occurrences on the billing clock.
+   */
+  jobWorkers?: boolean;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -215,6 +221,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.rateLimitKeyPrefix ? { keyPrefix: options.rateLimitKeyPrefix } : {}),
   });
   await app.register(healthRoutes);
+  // Before every module: each defines its background jobs on it (docs/decisions/0072).
+  await app.register(jobsPlugin, {
+    clock: options.billingClock ?? systemClock,
+    ...(options.jobWorkers === false ? { workers: false } : {}),
+  });
   // Before every module: its one hook records the admin writes of all of them.
   await app.register(auditModule);
   await app.register(settingsModule, { secretsKey: config.secretsKey });
