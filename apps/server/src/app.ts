@@ -23,6 +23,7 @@ import { billingModule } from "./modules/billing/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
 import { dashboardsModule } from "./modules/dashboards/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { jobsModule } from "./modules/jobs/plugin.ts";
 import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
@@ -243,6 +244,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(adminModule);
   await app.register(auditLogRoutesModule);
+  await app.register(jobsModule);
   await app.register(dashboardsModule);
   await app.register(operatorModule, {
     config,

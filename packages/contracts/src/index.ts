@@ -9,6 +9,7 @@ export * from "./billing/index";
 export * from "./chat";
 export * from "./csv";
 export * from "./dashboards";
+export * from "./jobs";
 export * from "./memory";
 export * from "./query-dates";
 export * from "./settings";

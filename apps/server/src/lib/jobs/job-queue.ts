@@ -1,10 +1,10 @@
+import type { AdminJob } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
 import type { Clock } from "../clock.ts";
 import { occurrenceJobId, tickOnCron } from "./cron-ticks.ts";
-
-/** pg-boss keeps its tables in this schema, beside (never inside) the app's migrations. */
-export const JOBS_SCHEMA = "pgboss";
+import { createJobBoard, type JobBoard } from "./job-board.ts";
+import { deadLetterOf, JOBS_SCHEMA } from "./queue-names.ts";
 
 /** How a job is run and retried. */
 export interface JobOptions {
@@ -29,10 +29,8 @@ const FETCH_BATCH = 10;
 
 export type JobHandler<T> = (data: T) => Promise<unknown>;
 
-/** The dead-letter queue of `name`: where a job lands after its last retry failed. */
-export const deadLetterOf = (name: string) => `${name}.dead`;
-
-export type JobState = "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+/** A retry asked of a job that has not failed (it is queued, running or done). */
+export class JobNotRetryableError extends Error {}
 
 export interface JobQueueOptions {
   db: PgBoss.Db;
@@ -66,8 +64,13 @@ export interface JobQueue {
   runDue(name: string): Promise<number>;
   /** Fails and retries attempts that outlived their expiry (pg-boss's maintenance, on demand). */
   maintain(): Promise<void>;
-  /** The boss itself, for the admin's reads (jobs-admin.ts). */
-  readonly boss: PgBoss;
+  /** The admin's Jobs panel and the metrics read the queues here (job-board.ts). */
+  readonly board: JobBoard;
+  /**
+   * Queues a failed job again (the admin's retry); answers it, or null when no such job.
+   * Throws JobNotRetryableError when the job has not failed.
+   */
+  retry(id: string): Promise<AdminJob | null>;
   definitions(): readonly string[];
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -149,8 +152,17 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     }
   };
 
+  const board = createJobBoard(options.db, () => [...definitions.keys()]);
+
   return {
-    boss,
+    board,
+    async retry(id) {
+      const job = await board.get(id);
+      if (!job) return null;
+      if (job.state !== "failed") throw new JobNotRetryableError(`Job ${id} is ${job.state}`);
+      await boss.retry(job.queue, id);
+      return board.get(id);
+    },
     define(name, handler, jobOptions = {}) {
       if (started) throw new Error(`Job ${name} defined after the queue started`);
       if (definitions.has(name)) throw new Error(`Job ${name} is defined twice`);
