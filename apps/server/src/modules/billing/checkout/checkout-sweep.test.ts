@@ -150,7 +150,8 @@ describe("every attempt leaves a row; the sweep credits what a crash left behind
     expect((await adminCreditRows(t, admin, { userId: user.user.id })).data).toMatchObject([
       { status: "success", credits: 45, amount: 6 },
     ]);
-  });
+    // A child server boots and dies in this test: more than the default time on a busy machine.
+  }, 180_000);
 
   it("a sandbox session left open past its expiry is expired by the sweep", async () => {
     const clock = createManualClock();
