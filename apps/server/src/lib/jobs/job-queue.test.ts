@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp, testDatabaseKind } from "../../../test/create-test-app.ts";
 import { createManualClock } from "../../../test/manual-clock.ts";
+import { until } from "../../../test/until.ts";
 
 const apps: TestApp[] = [];
 afterAll(async () => {
@@ -109,6 +110,27 @@ describe("a job that keeps failing is retried, then dead-lettered; the admin see
     expect(attempts).toEqual([7, 7, 7, 7]);
     expect((await t.app.jobs.board.get(jobId))?.state).toBe("completed");
     expect((await call(t, "POST", url, { token: admin })).statusCode).toBe(409);
+  });
+});
+
+describe("a job sent on demand", () => {
+  it("is run by the instance's worker without anyone asking, once, and the app closes cleanly", async () => {
+    const ran: string[] = [];
+    const t = await createTestApp({
+      billingSweeps: false,
+      register: async (app) => {
+        app.jobs.define("test.welcome-mail", async (data: { to: string }) => {
+          ran.push(data.to);
+        });
+      },
+    });
+    const id = (await t.app.jobs.send("test.welcome-mail", { to: "fan@example.com" })) ?? "";
+    await until(
+      async () => (await t.app.jobs.board.get(id))?.state === "completed",
+      "the worker to complete the job",
+    );
+    expect(ran).toEqual(["fan@example.com"]);
+    await t.close();
   });
 });
 

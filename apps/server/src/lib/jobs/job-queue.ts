@@ -71,7 +71,6 @@ export interface JobQueue {
    * Throws JobNotRetryableError when the job has not failed.
    */
   retry(id: string): Promise<AdminJob | null>;
-  definitions(): readonly string[];
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -90,6 +89,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   boss.on("error", (error) => log.error({ err: error }, "Job queue error"));
   const definitions = new Map<string, Definition>();
   const stopTicks: Array<() => void> = [];
+  /** The pg-boss worker of each on-demand job (none when polling is off). */
+  const workers = new Map<string, string>();
   const inFlight = new Set<Promise<unknown>>();
   let started = false;
   let stopped = false;
@@ -171,13 +172,15 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     async send(name, data) {
       if (!definitions.has(name)) throw new Error(`No job named ${name}`);
       const id = await boss.send(name, data);
+      // This instance's worker looks at once rather than at its next poll.
+      const worker = workers.get(name);
+      if (worker) boss.notifyWorker(worker);
       return id;
     },
     runDue: (name) => track(runDue(name)),
     async maintain() {
       await boss.maintain();
     },
-    definitions: () => [...definitions.keys()],
     async start() {
       if (started) return;
       started = true;
@@ -192,9 +195,14 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
             ),
           );
         } else if (options.workers !== false) {
-          await boss.work(definition.name, { pollingIntervalSeconds: 2 }, async ([job]) => {
-            if (job) await definition.handler(job.data);
-          });
+          const worker = await boss.work(
+            definition.name,
+            { pollingIntervalSeconds: 2 },
+            async ([job]) => {
+              if (job) await definition.handler(job.data);
+            },
+          );
+          workers.set(definition.name, worker);
         }
       }
     },
