@@ -115,6 +115,7 @@ describe("accessibility (axe-core): no serious or critical violation", () => {
         ["/admin/credit-transactions", heading(/Credit Transactions/, 1)],
         ["/admin/subscription-history", heading(/Subscription History/, 1)],
         ["/admin/audit-log", heading("Audit Log", 1)],
+        ["/admin/jobs", heading("Jobs", 1)],
         ["/admin/no-such-screen", (p) => p.getByText(/not found/i)],
       ];
       for (const [path, ready] of screens) violations.push(...(await visit(page, path, ready)));

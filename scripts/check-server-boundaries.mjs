@@ -27,6 +27,7 @@ export const ALLOWED = {
   credits: [],
   dashboards: ["admin", "chat", "users"],
   health: [],
+  jobs: [],
   memory: ["ai-training", "chat", "settings"],
   settings: ["audit"],
   users: ["auth"],

@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { scheduleBackups } from "./backups/schedule.ts";
+import { runScheduledBackup } from "./backups/schedule.ts";
 import { type Config, ConfigError, configuredSecrets } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import type { Clock } from "./lib/clock.ts";
+import { type Clock, systemClock } from "./lib/clock.ts";
 import { rememberSecret } from "./lib/secret-values.ts";
 import {
   LOG_HOOKS,
@@ -24,12 +24,14 @@ import { billingModule } from "./modules/billing/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
 import { dashboardsModule } from "./modules/dashboards/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { jobsModule } from "./modules/jobs/plugin.ts";
 import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import { voiceModule } from "./modules/voice/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { errorsPlugin } from "./plugins/errors.ts";
+import { jobsPlugin } from "./plugins/jobs.ts";
 import { openapiPlugin } from "./plugins/openapi.ts";
 import {
   DEFAULT_AUTH_RATE_LIMIT,
@@ -81,6 +83,11 @@ export interface BuildAppOptions {
   billingClock?: Clock;
   /** The billing sweeps run on the billing clock's timers (default true; see billing/plugin.ts). */
   billingSweeps?: boolean;
+  /**
+   * Poll the job queues of on-demand work (default true). False: a test runs them itself with
+   * `app.jobs.runDue(name)`; scheduled jobs still run at their occurrences on the billing clock.
+   */
+  jobWorkers?: boolean;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -168,16 +175,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate<DatabaseConnection>("database", connection);
   // Registered first, so it runs last: routes and listeners are done with the database.
   app.addHook("onClose", async () => connection.close());
-  if (config.backups.schedule) {
-    const backups = scheduleBackups(config.backups.schedule, {
-      connection,
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      dir: config.backups.dir,
-      log: app.log,
-    });
-    app.addHook("onClose", async () => backups.stop());
-  }
 
   app.addHook("onRequest", (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -226,6 +223,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.rateLimitKeyPrefix ? { keyPrefix: options.rateLimitKeyPrefix } : {}),
   });
   await app.register(healthRoutes);
+  // Before every module: each defines its background jobs on it (docs/decisions/0072).
+  await app.register(jobsPlugin, {
+    clock: options.billingClock ?? systemClock,
+    ...(options.jobWorkers === false ? { workers: false } : {}),
+  });
+  const backupSchedule = config.backups.schedule;
+  if (backupSchedule) {
+    const backup = { connection, dataDir: config.dataDir, dir: config.backups.dir, log: app.log };
+    app.jobs.define(
+      "ops.backup",
+      () => runScheduledBackup({ ...backup, databaseUrl: config.databaseUrl }),
+      {
+        cron: backupSchedule,
+        clock: systemClock,
+        retryLimit: 1,
+        expireInSeconds: 6 * 60 * 60,
+      },
+    );
+  }
   // Before every module: its one hook records the admin writes of all of them.
   await app.register(auditModule);
   await app.register(settingsModule, { secretsKey: config.secretsKey });
@@ -243,6 +259,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(adminModule);
   await app.register(auditLogRoutesModule);
+  await app.register(jobsModule);
   await app.register(dashboardsModule);
   await app.register(operatorModule, {
     config,

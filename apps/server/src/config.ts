@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
-import { Cron } from "croner";
+import cronParser from "cron-parser";
 import { z } from "zod";
 import { ConfigError } from "./config-error.ts";
 import {
@@ -132,7 +132,7 @@ const trustProxy = optional.transform((value, ctx): boolean | number | string[] 
 const cronExpression = optional.superRefine((value, ctx) => {
   if (value === undefined) return;
   try {
-    new Cron(value, { paused: true }).stop();
+    cronParser.parseExpression(value, { tz: "UTC" });
   } catch {
     ctx.addIssue({ code: "custom", message: 'must be a cron expression, for example "0 3 * * *"' });
   }

@@ -58,6 +58,8 @@ export interface TestAppOptions {
    * `billing.sweep.sweep()`), for a test that moves its clock over days.
    */
   billingSweeps?: BuildAppOptions["billingSweeps"];
+  /** False: on-demand jobs run only when the test calls `app.jobs.runDue(name)`. */
+  jobWorkers?: BuildAppOptions["jobWorkers"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -90,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
     ...(options.billingClock ? { billingClock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { billingSweeps: false } : {}),
+    ...(options.jobWorkers === false ? { jobWorkers: false } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

@@ -10,6 +10,7 @@ export * from "./chat";
 export * from "./crisis";
 export * from "./csv";
 export * from "./dashboards";
+export * from "./jobs";
 export * from "./memory";
 export * from "./query-dates";
 export * from "./settings";

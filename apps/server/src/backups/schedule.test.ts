@@ -43,22 +43,4 @@ describe("scheduled backups", () => {
     expect(left).toContain(backupFileName(new Date("2026-06-30T03:00:00Z")));
     expect(left).not.toContain(backupFileName(new Date("2026-05-31T03:00:00Z")));
   });
-
-  it("two instances on one PostgreSQL at the same tick: one backup", async (context) => {
-    const first = await createTestApp();
-    opened.push(first);
-    if (first.kind !== "postgres") return context.skip();
-    const second = await createTestApp({ sameDatabaseAs: first });
-    opened.push(second);
-    const dir = join(first.dataDir, "scheduled");
-    const now = new Date("2026-11-26T03:00:00Z");
-    const taken: string[] = [];
-    const log = { info: (object: object) => taken.push(JSON.stringify(object)), error() {} };
-    await Promise.all([
-      runScheduledBackup({ ...optionsFor(first, dir), log }, now),
-      runScheduledBackup({ ...optionsFor(second, dir), log }, now),
-    ]);
-    expect(taken).toHaveLength(1);
-    expect(readdirSync(dir)).toEqual([backupFileName(now)]);
-  });
 });

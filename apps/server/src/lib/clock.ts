@@ -1,6 +1,7 @@
 /**
- * Time as the call metering and the billing sweeps see it. The app uses the system clock; tests
- * pass a manual one (test/manual-clock.ts) and move it a minute at a time, with no real waits.
+ * Time as the call metering and the scheduled jobs (lib/jobs: the billing sweeps) see it. The
+ * app uses the system clock; tests pass a manual one (test/manual-clock.ts) and move it a minute
+ * at a time, with no real waits.
  */
 export interface Clock {
   now(): number;
@@ -19,45 +20,3 @@ export const systemClock: Clock = {
     return () => clearTimeout(timer);
   },
 };
-
-/** A task run again and again on a clock; started and stopped with the app. */
-export interface RepeatingTask {
-  start(): void;
-  stop(): void;
-}
-
-/**
- * Runs `run` every `everyMs` on `clock`, each pass after the previous one ended (a slow pass is
- * never run twice at once); a pass that throws is reported and the next one still comes.
- */
-export function repeatOnClock(
-  clock: Clock,
-  everyMs: number,
-  run: () => Promise<unknown>,
-  onError: (error: unknown) => void,
-): RepeatingTask {
-  let cancel: (() => void) | null = null;
-  let running = false;
-  const arm = () => {
-    cancel = clock.setTimer(async () => {
-      try {
-        await run();
-      } catch (error) {
-        onError(error);
-      }
-      if (running) arm();
-    }, everyMs);
-  };
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      arm();
-    },
-    stop() {
-      running = false;
-      cancel?.();
-      cancel = null;
-    },
-  };
-}

@@ -118,6 +118,11 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "subscription",
     target: actedOnSubscription,
   },
+  "POST /api/admin/jobs/:id/retry": {
+    action: "job.retry",
+    targetType: "other",
+    target: param("id"),
+  },
   "POST /api/admin/payments/:id/refund": {
     action: "payment.refund",
     targetType: "payment",

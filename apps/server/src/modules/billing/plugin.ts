@@ -14,14 +14,26 @@ import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue/catalog
 import { type CatalogueService, createCatalogueService } from "./catalogue/catalogue-service.ts";
 import { checkoutRoutes } from "./checkout/checkout-routes.ts";
 import { type CheckoutService, createCheckoutService } from "./checkout/checkout-service.ts";
-import { type CheckoutSweep, createCheckoutSweep } from "./checkout/checkout-sweep.ts";
+import {
+  CHECKOUT_SWEEP_CRON,
+  type CheckoutSweep,
+  createCheckoutSweep,
+} from "./checkout/checkout-sweep.ts";
 import { createSandboxStore } from "./checkout/sandbox-store.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment/fulfilment.ts";
 import { webhookRoutes } from "./fulfilment/webhook-routes.ts";
 import { adminMoneyRoutes } from "./refunds/admin-money-routes.ts";
-import { createRefundsService, type RefundsService } from "./refunds/refunds-service.ts";
-import { createPlanChangeSweep, type PlanChangeSweep } from "./subscriptions/plan-change-sweep.ts";
-import { createRenewals, type Renewals } from "./subscriptions/renewals.ts";
+import {
+  createRefundsService,
+  REFUNDS_SWEEP_CRON,
+  type RefundsService,
+} from "./refunds/refunds-service.ts";
+import {
+  createPlanChangeSweep,
+  PLAN_CHANGE_SWEEP_CRON,
+  type PlanChangeSweep,
+} from "./subscriptions/plan-change-sweep.ts";
+import { createRenewals, RENEWAL_SWEEP_CRON, type Renewals } from "./subscriptions/renewals.ts";
 import { subscriptionRoutes } from "./subscriptions/subscription-routes.ts";
 import { createSubscriptionsReader } from "./subscriptions/subscriptions-reader.ts";
 import {
@@ -69,8 +81,8 @@ export interface BillingModuleOptions {
    */
   clock?: Clock;
   /**
-   * Run the checkout, plan-change, renewal and refunds sweeps on the clock's timers (default
-   * true). False: a test that moves its clock over days runs them itself (`renewals.sweep()`,
+   * Run the checkout, plan-change, renewal and refunds sweeps as scheduled jobs at their cron
+   * occurrences on the clock (default true). False: a test that moves its clock over days runs them itself (`renewals.sweep()`,
    * `sweep.sweep()`, `planChanges.sweep()`, `refunds.sweep()`), so nothing happens behind its
    * back and a month is not 40,000 passes.
    */
@@ -148,13 +160,26 @@ export const billingModule = fp<BillingModuleOptions>(
       log: app.log,
     });
     if (options.sweeps !== false) {
-      // Refund claims left pending by a crash or an unreachable provider are settled again.
-      const tasks = [sweep, planChanges, renewals, refundsService];
-      app.addHook("onReady", async () => {
-        for (const task of tasks) task.start();
+      // Durable jobs on the queue (docs/decisions/0072): each occurrence runs once across every
+      // instance, a failed pass is retried and then dead-lettered. The passes themselves are
+      // safe to repeat (compare-and-set claims, unique source keys), so a retry never pays twice.
+      const sweepJob = { clock, retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 10 * 60 };
+      app.jobs.define("billing.checkout-sweep", () => sweep.sweep(), {
+        ...sweepJob,
+        cron: CHECKOUT_SWEEP_CRON,
       });
-      app.addHook("onClose", async () => {
-        for (const task of tasks) task.stop();
+      app.jobs.define("billing.plan-change-sweep", () => planChanges.sweep(), {
+        ...sweepJob,
+        cron: PLAN_CHANGE_SWEEP_CRON,
+      });
+      app.jobs.define("billing.renewals", () => renewals.sweep(), {
+        ...sweepJob,
+        cron: RENEWAL_SWEEP_CRON,
+      });
+      // Refund claims left pending by a crash or an unreachable provider are settled again.
+      app.jobs.define("billing.refunds-sweep", () => refundsService.sweep(), {
+        ...sweepJob,
+        cron: REFUNDS_SWEEP_CRON,
       });
     }
     app.decorate<Billing>("billing", {
@@ -194,5 +219,5 @@ export const billingModule = fp<BillingModuleOptions>(
       });
     });
   },
-  { name: "billing", dependencies: ["providers", "accounts"] },
+  { name: "billing", dependencies: ["providers", "accounts", "jobs"] },
 );

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../../db/client.ts";
 import { type CheckoutSessionRow, checkoutSessions } from "../../../db/schema/index.ts";
-import { type Clock, repeatOnClock } from "../../../lib/clock.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import type { PaymentsProvider, SandboxPayments } from "../../../providers/payments/index.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
 
@@ -11,6 +11,8 @@ import type { Fulfilment } from "../fulfilment/fulfilment.ts";
 export const CHECKOUT_SWEEP_AFTER_MS = 5 * 60_000;
 /** How often the sweep runs. */
 export const CHECKOUT_SWEEP_EVERY_MS = 60_000;
+/** Every minute, as a job (docs/decisions/0072). */
+export const CHECKOUT_SWEEP_CRON = "* * * * *";
 const BATCH = 100;
 
 export interface CheckoutSweepOptions {
@@ -112,18 +114,9 @@ export function createCheckoutSweep(options: CheckoutSweepOptions) {
     return result;
   };
 
-  const task = repeatOnClock(
-    clock,
-    CHECKOUT_SWEEP_EVERY_MS,
-    () => sweep(),
-    (error) => log.error({ err: error }, "Checkout sweep failed"),
-  );
-
   return {
     /** One pass now (also what the timer runs). */
     sweep,
-    start: task.start,
-    stop: task.stop,
   };
 }
 

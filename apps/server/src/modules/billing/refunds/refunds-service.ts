@@ -10,7 +10,7 @@ import {
   subscriptionPlans,
   users,
 } from "../../../db/schema/index.ts";
-import { type Clock, repeatOnClock } from "../../../lib/clock.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import { toMajor, toMinor } from "../../../lib/money.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { ProviderError } from "../../../providers/errors.ts";
@@ -44,6 +44,8 @@ export interface RefundsServiceOptions {
 const STALE_CLAIM_MS = 2 * 60 * 1000;
 /** How often the sweep looks for them. */
 export const REFUNDS_SWEEP_EVERY_MS = 60_000;
+/** Every minute, as a job (docs/decisions/0072). */
+export const REFUNDS_SWEEP_CRON = "* * * * *";
 
 /**
  * Refunds (docs/decisions/0050, 0051): the operator's refund, the automatic refund of a second
@@ -270,12 +272,6 @@ export function createRefundsService(options: RefundsServiceOptions) {
     }
     return rows.length;
   };
-  const task = repeatOnClock(
-    clock,
-    REFUNDS_SWEEP_EVERY_MS,
-    () => sweep(),
-    (error) => log.error({ err: error }, "The refunds sweep failed"),
-  );
 
   return {
     /** POST /api/admin/payments/{id}/refund. */
@@ -316,9 +312,6 @@ export function createRefundsService(options: RefundsServiceOptions) {
 
     /** Claims left pending (a crash, an unreachable provider) are driven again. */
     sweep,
-    /** The sweep every minute on the billing clock (the app starts and stops it). */
-    start: task.start,
-    stop: task.stop,
 
     /** Payment, for the subscription actions' refund of the unused part. */
     claimAndExecute: async (input: Parameters<typeof claim>[0]) => {

@@ -2,13 +2,15 @@ import { and, asc, isNotNull, lt } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../../db/client.ts";
 import { userSubscriptions } from "../../../db/schema/index.ts";
-import { type Clock, repeatOnClock } from "../../../lib/clock.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import type { PaymentsProvider, SandboxPayments } from "../../../providers/payments/index.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
 import { PLAN_CHANGE_LEASE_SECONDS, settlePlanChangeClaim } from "./plan-change-claims.ts";
 
 /** How often the sweep looks for plan-change claims left open. */
 export const PLAN_CHANGE_SWEEP_EVERY_MS = 60_000;
+/** Every minute, as a job (docs/decisions/0072). */
+export const PLAN_CHANGE_SWEEP_CRON = "* * * * *";
 const BATCH = 100;
 
 export interface PlanChangeSweepOptions {
@@ -80,15 +82,9 @@ export function createPlanChangeSweep(options: PlanChangeSweepOptions) {
     return result;
   };
 
-  const task = repeatOnClock(clock, PLAN_CHANGE_SWEEP_EVERY_MS, sweep, (error) =>
-    log.error({ err: error }, "Plan-change sweep failed"),
-  );
-
   return {
     /** One pass now (also what the timer runs). */
     sweep,
-    start: task.start,
-    stop: task.stop,
   };
 }
 

@@ -2,11 +2,13 @@ import { and, asc, eq, lte, or } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../../db/client.ts";
 import { userSubscriptions } from "../../../db/schema/index.ts";
-import { type Clock, repeatOnClock } from "../../../lib/clock.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import type { RenewalOutcome, SandboxPayments } from "../../../providers/payments/index.ts";
 
 /** How often the sweep looks for sandbox subscriptions whose period has ended. */
 export const RENEWAL_SWEEP_INTERVAL_MS = 5 * 60 * 1000;
+/** Every five minutes, as a job (docs/decisions/0072). */
+export const RENEWAL_SWEEP_CRON = "*/5 * * * *";
 const BATCH = 100;
 
 export interface RenewalsOptions {
@@ -70,15 +72,9 @@ export function createRenewals(options: RenewalsOptions) {
     return counts;
   };
 
-  const task = repeatOnClock(clock, RENEWAL_SWEEP_INTERVAL_MS, sweep, (error) =>
-    log.error({ err: error }, "Renewal sweep failed"),
-  );
-
   return {
     /** One pass (tests call it after moving the clock). */
     sweep,
-    start: task.start,
-    stop: task.stop,
   };
 }
 

@@ -20,6 +20,7 @@ import {
 } from "@/features/admin-billing";
 import { AdminChatLogsPage } from "@/features/admin-chat-logs";
 import { AdminDashboardPage } from "@/features/admin-dashboard";
+import { AdminJobsPage } from "@/features/admin-jobs";
 import { AdminLayout, AdminNotFound } from "@/features/admin-layout";
 import { AdminApiKeysPage, AdminSettingsPage } from "@/features/admin-settings";
 import { AdminUserDetailsPage, AdminUsersPage } from "@/features/admin-users";
@@ -58,6 +59,7 @@ export function AdminRoutes() {
         <Route path="subscription-transactions" element={<AdminSubscriptionTransactionsPage />} />
         <Route path="subscription-history" element={<AdminSubscriptionHistoryPage />} />
         <Route path="audit-log" element={<AdminAuditLogPage />} />
+        <Route path="jobs" element={<AdminJobsPage />} />
         <Route path="*" element={<AdminNotFound />} />
       </Route>
     </Routes>

@@ -6,6 +6,7 @@ import {
   History,
   KeyRound,
   LayoutDashboard,
+  ListChecks,
   type LucideIcon,
   MessagesSquare,
   Package,
@@ -36,4 +37,5 @@ export const ADMIN_NAV_ITEMS: AdminNavItem[] = [
   { label: "Credit Transactions", to: "/admin/credit-transactions", icon: Wallet },
   { label: "Subscription History", to: "/admin/subscription-history", icon: History },
   { label: "Audit Log", to: "/admin/audit-log", icon: ClipboardList },
+  { label: "Jobs", to: "/admin/jobs", icon: ListChecks },
 ];

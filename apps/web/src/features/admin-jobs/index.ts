@@ -1,0 +1,1 @@
+export { AdminJobsPage } from "./components/jobs-page";
