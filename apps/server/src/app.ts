@@ -22,6 +22,8 @@ import { accountsModule } from "./modules/auth/plugin.ts";
 import { billingModule } from "./modules/billing/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
 import { dashboardsModule } from "./modules/dashboards/plugin.ts";
+import type { ContactLimits } from "./modules/fan-mail/contact-routes.ts";
+import { fanMailModule } from "./modules/fan-mail/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
@@ -80,6 +82,8 @@ export interface BuildAppOptions {
   billingClock?: Clock;
   /** The billing sweeps run on the billing clock's timers (default true; see billing/plugin.ts). */
   billingSweeps?: boolean;
+  /** The contact form's limits (default 5 an hour per address, 100 an hour in all). */
+  contactLimits?: Partial<ContactLimits>;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -236,6 +240,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
+  });
+  // Before billing: its fulfilment queues e-mail and kicks the sender (issue 26).
+  await app.register(fanMailModule, {
+    config,
+    ...(options.billingClock ? { clock: options.billingClock } : {}),
+    ...(options.billingSweeps === false ? { sweeps: false } : {}),
+    ...(options.contactLimits ? { contactLimits: options.contactLimits } : {}),
   });
   await app.register(billingModule, {
     config,

@@ -123,6 +123,7 @@ export const updateSettingsRequestSchema = publicSettingsSchema.extend({
   // Optional so a client that predates it keeps the stored name.
   siteName: publicSettingsSchema.shape.siteName.optional(),
   minimumAge: publicSettingsSchema.shape.minimumAge.optional(),
+  contactEmail: publicSettingsSchema.shape.contactEmail.optional(),
   socialMediaProfiles: z.object({
     twitter: socialUrl,
     instagram: socialUrl,

@@ -97,6 +97,8 @@ export const billingModule = fp<BillingModuleOptions>(
       onDuplicateSubscription: async (userId) => {
         await refunds?.settleDuplicates(userId);
       },
+      // Receipts and notices the event queued go out at once (docs/decisions/0066).
+      afterCommit: () => app.fanMail.kick(),
     });
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
@@ -194,5 +196,5 @@ export const billingModule = fp<BillingModuleOptions>(
       });
     });
   },
-  { name: "billing", dependencies: ["providers", "accounts"] },
+  { name: "billing", dependencies: ["providers", "accounts", "fan-mail"] },
 );
