@@ -68,7 +68,13 @@ export const enqueuePaymentFailed = (
   userId: string,
   sourceKey: string,
   payload: PaymentFailedPayload,
-) => enqueueFanEmail(tx, { kind: "payment_failed", key: `payment-failed:${sourceKey}`, userId, payload });
+) =>
+  enqueueFanEmail(tx, {
+    kind: "payment_failed",
+    key: `payment-failed:${sourceKey}`,
+    userId,
+    payload,
+  });
 
 /** A cancellation (at the period end, or now) or its undoing, once per history event. */
 export const enqueueSubscriptionChange = (

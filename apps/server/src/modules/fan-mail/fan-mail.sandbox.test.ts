@@ -83,7 +83,9 @@ describe("fan e-mail through the outbox (sandbox payments)", () => {
     const fan = await signUp(t, { name: "Grace" });
     await sandboxBuy(t, fan.token, { planId: plan._id });
     await settleMail(t);
-    expect((await call(t, "POST", "/api/subscriptions/cancel", { token: fan.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, "POST", "/api/subscriptions/cancel", { token: fan.token })).statusCode,
+    ).toBe(200);
     await settleMail(t);
     // Choosing the same plan again takes the cancellation back.
     const resumed = await call(t, "POST", "/api/subscriptions/upgrade", {

@@ -38,10 +38,7 @@ export async function noteLowBalance(
       and(
         eq(fanEmails.userId, movement.userId),
         eq(fanEmails.kind, "low_balance"),
-        gt(
-          fanEmails.createdAt,
-          sql`now() - make_interval(days => ${LOW_BALANCE_QUIET_DAYS})`,
-        ),
+        gt(fanEmails.createdAt, sql`now() - make_interval(days => ${LOW_BALANCE_QUIET_DAYS})`),
       ),
     )
     .limit(1);

@@ -10,8 +10,8 @@ import {
   sendDueFanEmails,
   unsubscribeUrlOf,
 } from "./sender.ts";
-import { createUnsubscribeTokens } from "./unsubscribe-token.ts";
 import { unsubscribeRoutes } from "./unsubscribe-routes.ts";
+import { createUnsubscribeTokens } from "./unsubscribe-token.ts";
 
 /** How often the sweep queues renewal reminders and sends what is due (retries included). */
 export const FAN_MAIL_SWEEP_INTERVAL_MS = 60_000;

@@ -174,10 +174,17 @@ export async function sendDueFanEmails(deps: FanMailSenderDeps): Promise<SendOut
           continue;
         }
         await deps.mail.send(prepared.message);
-        await settle(deps.db, row, { status: "sent", sentAt: new Date(deps.clock.now()), lastError: null });
+        await settle(deps.db, row, {
+          status: "sent",
+          sentAt: new Date(deps.clock.now()),
+          lastError: null,
+        });
         outcome.sent += 1;
       } catch (error) {
-        const reason = redactSecrets(error instanceof Error ? error.message : String(error)).slice(0, 500);
+        const reason = redactSecrets(error instanceof Error ? error.message : String(error)).slice(
+          0,
+          500,
+        );
         const giveUp = row.attempts >= MAX_SEND_ATTEMPTS;
         await settle(deps.db, row, {
           status: giveUp ? "failed" : "pending",
@@ -190,7 +197,9 @@ export async function sendDueFanEmails(deps: FanMailSenderDeps): Promise<SendOut
         else outcome.retried += 1;
         deps.log[giveUp ? "error" : "warn"](
           { mailId: row.id, kind: row.kind, attempts: row.attempts, reason },
-          giveUp ? "E-mail given up after its last attempt" : "E-mail failed; it will be tried again",
+          giveUp
+            ? "E-mail given up after its last attempt"
+            : "E-mail failed; it will be tried again",
         );
       }
     }

@@ -11,7 +11,10 @@ export interface MessageContext {
   publicUrl: string;
 }
 
-type Builder<K extends FanEmailKind> = (payload: FanEmailPayloads[K], context: MessageContext) => MailContent;
+type Builder<K extends FanEmailKind> = (
+  payload: FanEmailPayloads[K],
+  context: MessageContext,
+) => MailContent;
 
 const greeting = (context: MessageContext) => (context.name ? `Hello ${context.name},` : "Hello,");
 /** Where a fan sees their credits, plans and subscription and cancels it. */
