@@ -1,14 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./users.ts";
 
 /** Mail written while no SMTP_URL is set (and read by tests): what would have been sent. */
@@ -60,7 +51,10 @@ export const fanEmails = pgTable(
       "fan_emails_status",
       sql`${table.status} in ('pending', 'sending', 'sent', 'failed', 'skipped')`,
     ),
-    check("fan_emails_recipient", sql`${table.userId} is not null or ${table.toAddress} is not null`),
+    check(
+      "fan_emails_recipient",
+      sql`${table.userId} is not null or ${table.toAddress} is not null`,
+    ),
     // The sender's claim: only the rows still to send, oldest first.
     index("fan_emails_due_idx")
       .on(table.nextAttemptAt, table.createdAt)
