@@ -11,13 +11,15 @@ import { type RunningServer, startServer } from "./support/server";
 
 let server: RunningServer;
 let browser: TestBrowser;
+// The machine is shared: starting and the browser may be slow.
+const SLOW = 240_000;
 const CONTACT = "hello@velvet.example";
 
 beforeAll(async () => {
-  server = await startServer({ env: ADMIN_ENV });
+  server = await startServer({ env: ADMIN_ENV, healthTimeoutMs: SLOW });
   // axe-core goes in as a script tag; the app's CSP (script-src 'self') would refuse it.
   browser = await launchBrowser({ contextOptions: { bypassCSP: true } });
-});
+}, SLOW);
 
 afterAll(async () => {
   await browser?.close();
@@ -49,7 +51,7 @@ describe("the contact page", () => {
     await field.fill(CONTACT);
     await admin.getByRole("button", { name: "Save Settings" }).click();
     await admin.getByText("Settings saved successfully!").first().waitFor();
-  });
+  }, SLOW);
 
   it("sends a message, refuses bad input by field, shows the limit, with no axe violation", async () => {
     const page = await browser.newPage();
@@ -81,5 +83,5 @@ describe("the contact page", () => {
     await page.getByRole("alert").filter({ hasText: "Too many attempts" }).waitFor();
     violations.push(...(await sweep(page, "/contact refused")));
     expect(violations).toEqual([]);
-  });
+  }, SLOW);
 });
