@@ -141,4 +141,26 @@ describe("fan e-mail through the outbox (sandbox payments)", () => {
     expect(new Set(kinds).size).toBeGreaterThan(1);
     expect((await queuedFor(t, fan.user.id)).every((row) => row.status === "sent")).toBe(true);
   });
+
+  it("a plan change that charges gets its receipt; one that credits sends none", async () => {
+    const low = await createPlan(t, admin, { name: "Low", price: 5, credits: 10 });
+    const high = await createPlan(t, admin, { name: "High", price: 20, credits: 40 });
+    const fan = await signUp(t);
+    await sandboxBuy(t, fan.token, { planId: low._id });
+    for (const planId of [high._id, low._id]) {
+      const changed = await call(t, "POST", "/api/subscriptions/upgrade", {
+        token: fan.token,
+        body: { planId },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      await settleMail(t);
+    }
+    await sweepEverything();
+    const mails = await outboxOf(t, fan.user.email);
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      "Your receipt from Nova Fans",
+      "Your receipt from Nova Fans",
+    ]);
+    expect(mails[1]?.text).toContain("Item: High (plan change: charged at once)");
+  });
 });
