@@ -13,8 +13,12 @@ import {
 import { unsubscribeRoutes } from "./unsubscribe-routes.ts";
 import { createUnsubscribeTokens } from "./unsubscribe-token.ts";
 
-/** How often the sweep queues renewal reminders and sends what is due (retries included). */
-export const FAN_MAIL_SWEEP_INTERVAL_MS = 60_000;
+/**
+ * How often the sweep queues renewal reminders and sends what is due (retries, mail a crash left
+ * behind). Fresh mail goes at once by the kick; a test that moves the billing clock over a day
+ * runs this pass 288 times, not 1440.
+ */
+export const FAN_MAIL_SWEEP_INTERVAL_MS = 5 * 60_000;
 
 export interface FanMail {
   /** One pass of the sender (tests await it; a job queue may run it). */
@@ -48,7 +52,7 @@ export interface FanMailModuleOptions {
 /**
  * The e-mails a fan can rely on (issue 26 item 4) and the contact form (item 6). Money events
  * queue their mail in their own transactions (enqueue.ts); this module sends the queue: at once
- * after such a commit (`kick`) and every minute from the sweep, which also queues the reminders
+ * after such a commit (`kick`) and every 5 minutes from the sweep, which also queues the reminders
  * of yearly plans. Needs the accounts module (the mail provider) and the settings.
  */
 export const fanMailModule = fp<FanMailModuleOptions>(
