@@ -60,6 +60,31 @@ describe("mail layout", () => {
   });
 });
 
+describe("the withdrawal confirmation (its enqueue is called by the withdrawal)", () => {
+  it("says what was withdrawn, the refund, the credits removed, date and id", () => {
+    const content = messageFor(
+      "withdrawal_confirmation",
+      {
+        item: "Gold Pack",
+        amountMinor: 2450,
+        currency: "gbp",
+        withdrawnAt: "2026-11-26T10:00:00Z",
+        transactionId: "re_42",
+        creditsRemoved: 300,
+      },
+      { name: "Ada", siteName: "Nova", publicUrl: "https://nova.example" },
+    );
+    expect(content.subject).toBe("Your withdrawal from Gold Pack is confirmed");
+    expect(content.details).toEqual([
+      ["Item", "Gold Pack"],
+      ["Refund", "£24.50"],
+      ["Credits removed", "300"],
+      ["Date", "26 November 2026"],
+      ["Transaction ID", "re_42"],
+    ]);
+  });
+});
+
 describe("unsubscribe tokens", () => {
   const tokens = createUnsubscribeTokens("secret-one");
   const userId = "6f1c2b3a-1111-4222-8333-944455566677";
