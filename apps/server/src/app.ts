@@ -23,6 +23,8 @@ import { accountsModule } from "./modules/auth/plugin.ts";
 import { billingModule } from "./modules/billing/plugin.ts";
 import { chatModule } from "./modules/chat/plugin.ts";
 import { dashboardsModule } from "./modules/dashboards/plugin.ts";
+import type { ContactLimits } from "./modules/fan-mail/contact-routes.ts";
+import { fanMailModule } from "./modules/fan-mail/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { jobsModule } from "./modules/jobs/plugin.ts";
 import { memoryModule } from "./modules/memory/plugin.ts";
@@ -88,6 +90,8 @@ export interface BuildAppOptions {
    * `app.jobs.runDue(name)`; scheduled jobs still run at their occurrences on the billing clock.
    */
   jobWorkers?: boolean;
+  /** The contact form's limits (default 5 an hour per address, 100 an hour in all). */
+  contactLimits?: Partial<ContactLimits>;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -264,6 +268,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
+  });
+  // Before billing: its fulfilment queues e-mail and kicks the sender (issue 26).
+  await app.register(fanMailModule, {
+    config,
+    ...(options.billingClock ? { clock: options.billingClock } : {}),
+    ...(options.billingSweeps === false ? { sweeps: false } : {}),
+    ...(options.contactLimits ? { contactLimits: options.contactLimits } : {}),
   });
   await app.register(billingModule, {
     config,

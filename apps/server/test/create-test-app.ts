@@ -60,6 +60,8 @@ export interface TestAppOptions {
   billingSweeps?: BuildAppOptions["billingSweeps"];
   /** False: on-demand jobs run only when the test calls `app.jobs.runDue(name)`. */
   jobWorkers?: BuildAppOptions["jobWorkers"];
+  /** The contact form's limits (default: as deployed). */
+  contactLimits?: BuildAppOptions["contactLimits"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -93,6 +95,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.billingClock ? { billingClock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { billingSweeps: false } : {}),
     ...(options.jobWorkers === false ? { jobWorkers: false } : {}),
+    ...(options.contactLimits ? { contactLimits: options.contactLimits } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

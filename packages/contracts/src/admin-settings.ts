@@ -124,6 +124,7 @@ export const updateSettingsRequestSchema = publicSettingsSchema.extend({
   siteName: publicSettingsSchema.shape.siteName.optional(),
   minimumAge: publicSettingsSchema.shape.minimumAge.optional(),
   crisisResources: publicSettingsSchema.shape.crisisResources.optional(),
+  contactEmail: publicSettingsSchema.shape.contactEmail.optional(),
   socialMediaProfiles: z.object({
     twitter: socialUrl,
     instagram: socialUrl,

@@ -51,6 +51,7 @@ export const defaultPublicSettings: PublicSettings = {
   creditsPerMinute: SETTINGS_DEFAULTS.creditsPerMinute,
   minimumAge: AGE_RULES.defaultMinimumAge,
   siteName: SETTINGS_DEFAULTS.siteName,
+  contactEmail: "",
   lightThemeLogo: "",
   darkThemeLogo: "",
   favicon: "",

@@ -7,6 +7,7 @@ export * from "./audit";
 export * from "./auth";
 export * from "./billing/index";
 export * from "./chat";
+export * from "./contact";
 export * from "./crisis";
 export * from "./csv";
 export * from "./dashboards";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { minimumAgeSchema } from "./age";
 import { SOCIAL_NETWORKS, type SocialNetwork } from "./constants";
+import { contactEmailSchema } from "./contact";
 import { crisisResourcesSchema } from "./crisis";
 import { safeText } from "./text";
 
@@ -48,6 +49,8 @@ export const publicSettingsSchema = z.object({
   minimumAge: minimumAgeSchema,
   /** The operator as the legal pages and the footer name it. */
   siteName: safeText().trim().min(1, { error: "Site name is required" }).max(80),
+  /** The operator's contact address (issue 26): the contact page shows it and its form mails it. */
+  contactEmail: contactEmailSchema,
   lightThemeLogo: safeText(),
   darkThemeLogo: safeText(),
   favicon: safeText(),

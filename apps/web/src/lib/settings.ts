@@ -34,6 +34,7 @@ export function normalizeSettings(raw: unknown): PublicSettings {
     creditsPerMinute: pick(source.creditsPerMinute, d.creditsPerMinute),
     minimumAge: pick(source.minimumAge, d.minimumAge),
     siteName: pick(source.siteName, d.siteName) || d.siteName,
+    contactEmail: pick(source.contactEmail, d.contactEmail),
     lightThemeLogo: pick(source.lightThemeLogo, d.lightThemeLogo),
     darkThemeLogo: pick(source.darkThemeLogo, d.darkThemeLogo),
     favicon: pick(source.favicon, d.favicon),

@@ -109,6 +109,8 @@ export const billingModule = fp<BillingModuleOptions>(
       onDuplicateSubscription: async (userId) => {
         await refunds?.settleDuplicates(userId);
       },
+      // Receipts and notices the event queued go out at once (docs/decisions/0066).
+      afterCommit: () => app.fanMail.kick(),
     });
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
@@ -219,5 +221,5 @@ export const billingModule = fp<BillingModuleOptions>(
       });
     });
   },
-  { name: "billing", dependencies: ["providers", "accounts", "jobs"] },
+  { name: "billing", dependencies: ["providers", "accounts", "jobs", "fan-mail"] },
 );

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { type CreditKind, creditLedger, users } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { noteLowBalance } from "../fan-mail/low-balance.ts";
 
 export type { CreditKind };
 
@@ -104,6 +105,8 @@ export async function applyCreditMovement(
       .update(users)
       .set({ credits: balanceAfter, updatedAt: sql`now()` })
       .where(eq(users.id, movement.userId));
+    const { userId, sourceKey } = movement;
+    await noteLowBalance(tx, { userId, before: user.credits, after: balanceAfter, sourceKey });
     return { applied: true, balance: balanceAfter };
   });
 }

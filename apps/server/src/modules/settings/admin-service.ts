@@ -193,10 +193,15 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       const { aiProfileImage: _a, ...aiProfile } = rest.aiProfile;
       // Settings and keys in one transaction: a failed save changes neither.
       const alongside = Object.keys(changes).length > 0 ? [keys.writeStep(changes)] : [];
-      // An absent site name keeps the stored one (undefined would overwrite it).
-      const { siteName, ...others } = rest;
+      // An absent site name or contact address keeps the stored one (undefined would overwrite it).
+      const { siteName, contactEmail, ...others } = rest;
       await settings.update(
-        { ...others, ...(siteName === undefined ? {} : { siteName }), aiProfile },
+        {
+          ...others,
+          ...(siteName === undefined ? {} : { siteName }),
+          ...(contactEmail === undefined ? {} : { contactEmail }),
+          aiProfile,
+        },
         alongside,
       );
       return read();

@@ -8,6 +8,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Where a reply goes (the contact form: the visitor who wrote). */
+  replyTo?: string;
+  /** Extra headers (List-Unsubscribe on mail that is not transactional). */
+  headers?: Record<string, string>;
 }
 
 /** Sends mail. `kind` tells which implementation runs (the log and tests read it). */

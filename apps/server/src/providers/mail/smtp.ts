@@ -13,6 +13,8 @@ export function createSmtpMailProvider(options: { url: string; from: string }): 
         subject: message.subject,
         text: message.text,
         ...(message.html ? { html: message.html } : {}),
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+        ...(message.headers ? { headers: message.headers } : {}),
       });
     },
     async close() {

@@ -7,6 +7,7 @@ import type {
   SubscriptionInfo,
 } from "../../../providers/payments/index.ts";
 import { applyCreditMovement } from "../../credits/ledger.ts";
+import { enqueuePaymentFailed, enqueueReceipt } from "../../fan-mail/enqueue.ts";
 import { syncSubscription } from "../subscriptions/subscription-mirror.ts";
 import type { EventContext } from "./event-context.ts";
 import { recordFailedCheckout, recordProviderFailure } from "./failed-payments.ts";
@@ -74,6 +75,15 @@ async function fulfilPackage(
       },
     });
   await context.probe("payment-recorded");
+  await enqueueReceipt(context.tx, row.userId, `checkout:${row.sessionId}`, {
+    item: row.itemName,
+    purchase: "credits",
+    credits: row.credits ?? 0,
+    amountMinor: session.amountTotal,
+    currency: row.currency,
+    paidAt: new Date().toISOString(),
+    transactionId: session.paymentIntentId ?? row.sessionId,
+  });
 }
 
 const setSession = (
@@ -143,6 +153,16 @@ export async function applyCheckout(
         error: paymentIntent?.lastPaymentError ?? null,
         paymentIntentId: session.paymentIntentId,
         eventId,
+      });
+      // A delayed payment fails when the fan has long left the checkout: they are told.
+      await enqueuePaymentFailed(context.tx, row.userId, `checkout:${row.sessionId}`, {
+        item: row.itemName,
+        purchase: row.mode === "payment" ? "credits" : "subscription",
+        amountMinor: row.amountMinor,
+        currency: row.currency,
+        failedAt: new Date().toISOString(),
+        transactionId: session.paymentIntentId ?? row.sessionId,
+        reason: paymentIntent?.lastPaymentError?.message ?? null,
       });
     }
     return;

@@ -32,6 +32,8 @@ export interface FulfilmentOptions {
    * user (decision 0051): the refunds service ends it and refunds its payment.
    */
   onDuplicateSubscription?: (userId: string) => Promise<void>;
+  /** Called after every event's transaction committed: it may have queued e-mail to send. */
+  afterCommit?: () => void;
 }
 
 export interface HandledEvent {
@@ -111,6 +113,7 @@ export function createFulfilment(options: FulfilmentOptions) {
       }
       return apply({ tx, provider, log, probe, effects });
     });
+    options.afterCommit?.();
     for (const duplicateOf of effects.duplicateOf) {
       // The claim is committed: a failure here is settled later by the refunds sweep.
       await options.onDuplicateSubscription?.(duplicateOf).catch((error: unknown) => {

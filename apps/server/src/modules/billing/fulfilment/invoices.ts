@@ -9,6 +9,7 @@ import {
 } from "../../../db/schema/index.ts";
 import type { InvoiceInfo } from "../../../providers/payments/index.ts";
 import { applyCreditMovement } from "../../credits/ledger.ts";
+import { enqueuePaymentFailed, enqueueReceipt } from "../../fan-mail/enqueue.ts";
 import {
   endMismatchedSubscription,
   planOf,
@@ -179,6 +180,24 @@ export async function recordPaidInvoice(
     .returning({ id: payments.id });
   if (!inserted) return true;
   await context.probe("payment-recorded");
+  if (entry.status === "success" && entry.amountMinor > 0) {
+    await enqueueReceipt(
+      tx,
+      row.userId,
+      `invoice:${invoice.id}`,
+      {
+        item: entry.itemName,
+        purchase: "subscription",
+        credits: entry.credits,
+        amountMinor: entry.amountMinor,
+        currency: currencyOf(invoice.currency),
+        paidAt: invoice.created.toISOString(),
+        transactionId: invoice.paymentId ?? invoice.number ?? invoice.id,
+        periodEnd: row.currentPeriodEnd.toISOString(),
+      },
+      invoice.billingReason === "subscription_cycle",
+    );
+  }
   if (entry.credits > 0 && plan) {
     await applyCreditMovement(tx, {
       userId: row.userId,
@@ -214,6 +233,14 @@ export async function recordFailedInvoice(
   const { tx } = context;
   const { planId, planName } = await invoicedPlan(tx, invoice, row);
   const attempt = Math.max(failedAttempt ?? invoice.attemptCount, 1);
+  await enqueuePaymentFailed(tx, row.userId, `invoice:${invoice.id}:failed:${attempt}`, {
+    item: planName,
+    purchase: "subscription",
+    amountMinor: invoice.amountDue,
+    currency: currencyOf(invoice.currency),
+    failedAt: new Date().toISOString(),
+    transactionId: invoice.number ?? invoice.id,
+  });
   await tx
     .insert(payments)
     .values({

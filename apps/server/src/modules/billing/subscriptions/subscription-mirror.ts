@@ -13,6 +13,7 @@ import type {
   ProviderSubscriptionStatus,
   SubscriptionInfo,
 } from "../../../providers/payments/index.ts";
+import { enqueueSubscriptionChange } from "../../fan-mail/enqueue.ts";
 import { currencyOf, type EventContext } from "../fulfilment/event-context.ts";
 
 type HistoryEventType = "created" | "updated" | "canceled" | "renewed" | "payment_failed";
@@ -247,17 +248,29 @@ export async function syncSubscription(
   // Resumed (the cancellation taken back): "updated", auto-renewing again, so the history ends
   // as the details read (issue 24). A plan change that resumes is one event.
   const resumed = existing.cancelAtPeriodEnd && !updated.cancelAtPeriodEnd && inForce;
+  const confirm = (change: "canceled" | "resumed", eventKey: string, periodEnd: Date) =>
+    enqueueSubscriptionChange(tx, updated.userId, change, eventKey, {
+      planName,
+      periodEnd: periodEnd.toISOString(),
+    });
   if (planChanged || resumed) {
     const sourceKey = `${key}:updated:${randomUUID()}`;
     await recordHistory(tx, updated, { planName, type: "updated", sourceKey });
+    if (resumed) await confirm("resumed", sourceKey, updated.currentPeriodEnd);
   }
   if (!existing.cancelAtPeriodEnd && updated.cancelAtPeriodEnd && inForce) {
     // Per request: cancel, resume, cancel again in one period is two "canceled" events.
     const sourceKey = `${key}:cancel-requested:${randomUUID()}`;
     await recordHistory(tx, updated, { planName, type: "canceled", sourceKey });
+    await confirm("canceled", sourceKey, updated.currentPeriodEnd);
   }
   if (existing.status !== "canceled" && updated.status === "canceled") {
     await recordHistory(tx, updated, { planName, type: "canceled", sourceKey: `${key}:ended` });
+    // Ended without a cancellation asked before (the operator's "cancel now", unpaid renewals):
+    // the fan is told it ended; one set to cancel was confirmed when they asked.
+    if (!existing.cancelAtPeriodEnd) {
+      await confirm("canceled", `${key}:ended`, updated.canceledAt ?? new Date());
+    }
   }
   return updated;
 }

@@ -102,6 +102,7 @@ export function validateApiKeys(values: ApiKeysFormValues): FieldErrors<ApiKeysF
 
 export interface SettingsFormValues {
   siteName: string;
+  contactEmail: string;
   defaultCredits: string;
   enableVoiceConversation: boolean;
   maxWordsPerMessage: string;
@@ -119,6 +120,7 @@ export type SettingsField = Exclude<keyof SettingsFormValues, "social"> | `socia
 export function settingsToForm(settings: UpdateSettingsRequest): SettingsFormValues {
   return {
     siteName: settings.siteName ?? "",
+    contactEmail: settings.contactEmail ?? "",
     defaultCredits: String(settings.defaultCredits),
     enableVoiceConversation: settings.enableVoiceConversation,
     maxWordsPerMessage: String(settings.maxWordsPerMessage),
@@ -140,6 +142,7 @@ export function formToSettings(
   return {
     ...base,
     siteName: values.siteName.trim(),
+    contactEmail: values.contactEmail.trim(),
     defaultCredits: parseInteger(values.defaultCredits),
     enableVoiceConversation: values.enableVoiceConversation,
     maxWordsPerMessage: parseInteger(values.maxWordsPerMessage),
@@ -160,6 +163,7 @@ export function formToSettings(
 
 const SETTINGS_PATHS: Record<string, SettingsField> = {
   siteName: "siteName",
+  contactEmail: "contactEmail",
   defaultCredits: "defaultCredits",
   maxWordsPerMessage: "maxWordsPerMessage",
   freeMessagesPerDay: "freeMessagesPerDay",

@@ -168,6 +168,16 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             className="sm:col-span-2"
             {...register("siteName")}
           />
+          <TextField
+            label="Contact E-mail"
+            id={fieldId("contactEmail")}
+            type="email"
+            error={errors.contactEmail?.message}
+            hint="Shown on the Contact page; its form mails this address. Empty: no form."
+            maxLength={254}
+            className="sm:col-span-2"
+            {...register("contactEmail")}
+          />
           {numberField("defaultCredits", "Default Credits", "Credits a new user starts with.")}
           {numberField(
             "maxWordsPerMessage",

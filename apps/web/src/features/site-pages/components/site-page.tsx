@@ -9,6 +9,7 @@ import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSettings } from "@/lib/settings";
 import { sitePageQuery } from "../api/site-pages";
+import { ContactForm } from "./contact-form";
 import { PageMarkdown } from "./page-markdown";
 
 export const SITE_PAGE_TEXT = {
@@ -59,6 +60,9 @@ export function SitePageView({ slug, footer }: { slug: SitePageSlug; footer?: Re
             <PageMarkdown>{page.data.content}</PageMarkdown>
           </article>
         )}
+        {slug === "contact" && settings.contactEmail ? (
+          <ContactForm contactEmail={settings.contactEmail} />
+        ) : null}
       </main>
       {footer}
     </div>
