@@ -18,6 +18,8 @@ export interface PgliteStatements {
 /** The embedded database, served by its own thread (pglite-worker.ts). */
 export interface PgliteThread extends PgliteStatements {
   transaction<T>(callback: (tx: PgliteStatements) => Promise<T>): Promise<T>;
+  /** Statements sent to the thread and not answered yet (the metrics' database queue). */
+  pendingCalls(): number;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function openPgliteThread(
       await call({ op: "end", tx, commit: true });
       return result;
     },
+    pendingCalls: () => pending.size,
     close() {
       closing ??= call({ op: "close" })
         .catch(() => {})
