@@ -99,6 +99,9 @@ export function startTracing(options: TracingOptions): Tracing {
   const instrumentation = new FastifyOtelInstrumentation({
     instrumentHooks: false,
     requestHook: (span, request) => describeRequest(span, request as FastifyRequest),
+    // "handler POST /api/chat/message", not the chain of plugin names it would be.
+    lifecycleHook: (span, { hookName, request }) =>
+      span.updateName(`${hookName} ${request.method} ${request.routeOptions.url ?? "unmatched"}`),
   });
   instrumentation.setTracerProvider(provider);
   const fastifyPlugin = instrumentation.plugin();
