@@ -111,10 +111,10 @@ export const NO_OBSERVABILITY: Observability = { metrics: NO_METRICS, tracing: u
 /** Loads prom-client and OpenTelemetry only when the config switches them on. */
 export async function openObservability(config: Config): Promise<Observability> {
   const metrics = config.metricsToken
-    ? (await import("./prometheus.ts")).createPrometheusMetrics()
+    ? await (await import("./prometheus.ts")).createPrometheusMetrics()
     : NO_METRICS;
   const tracing = config.otel.endpoint
-    ? (await import("./tracing.ts")).startTracing({
+    ? await (await import("./tracing.ts")).startTracing({
         endpoint: config.otel.endpoint,
         serviceName: config.otel.serviceName,
       })

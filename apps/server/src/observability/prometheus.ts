@@ -1,4 +1,3 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { GaugeSample, Metrics } from "./observability.ts";
 
 // Seconds. Requests are mostly fast; providers and voice are seconds; webhooks may lag minutes.
@@ -12,7 +11,12 @@ const WEBHOOK_LAG_BUCKETS = [0.1, 0.5, 1, 5, 15, 60, 300, 1800, 3600, 86_400];
  * tests, never share a series), with Node's default metrics: event-loop delay (from
  * perf_hooks.monitorEventLoopDelay), heap, GC, handles.
  */
-export function createPrometheusMetrics(): Metrics {
+export async function createPrometheusMetrics(): Promise<Metrics> {
+  // Imported here, not at the top: the bundle keeps a dynamic import dynamic (build.mjs), so a
+  // server without METRICS_TOKEN never loads prom-client.
+  const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } = await import(
+    "prom-client"
+  );
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];

@@ -1,21 +1,5 @@
-import { FastifyOtelInstrumentation } from "@fastify/otel";
-import {
-  context,
-  propagation,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import {
-  BatchSpanProcessor,
-  NodeTracerProvider,
-  type ReadableSpan,
-  type SpanExporter,
-} from "@opentelemetry/sdk-trace-node";
-import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+import type { Span } from "@opentelemetry/api";
+import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-node";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { redactSecrets } from "../lib/secret-values.ts";
 import type { ActiveSpan, Tracing } from "./observability.ts";
@@ -86,7 +70,24 @@ export interface TracingOptions {
  * transactions get their spans from the app's own wrappers (provider-calls.ts,
  * db/traced-transactions.ts), which work alike for PGlite's thread and PostgreSQL.
  */
-export function startTracing(options: TracingOptions): Tracing {
+export async function startTracing(options: TracingOptions): Promise<Tracing> {
+  // Imported here, not at the top: the bundle keeps a dynamic import dynamic (build.mjs), so a
+  // server without OTEL_EXPORTER_OTLP_ENDPOINT never loads OpenTelemetry (~0.5 s).
+  const [
+    { FastifyOtelInstrumentation },
+    { context, propagation, SpanKind, SpanStatusCode, trace },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { BatchSpanProcessor, NodeTracerProvider },
+    { ATTR_SERVICE_NAME },
+  ] = await Promise.all([
+    import("@fastify/otel"),
+    import("@opentelemetry/api"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/sdk-trace-node"),
+    import("@opentelemetry/semantic-conventions"),
+  ]);
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint}/v1/traces` });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),
