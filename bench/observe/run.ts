@@ -117,7 +117,9 @@ try {
   const counted = exposition
     .split("\n")
     .filter((line) =>
-      line.startsWith('http_request_duration_seconds_count{method="POST",route="/api/chat/message"'),
+      line.startsWith(
+        'http_request_duration_seconds_count{method="POST",route="/api/chat/message"',
+      ),
     )
     .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
 
