@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
+import { type FakeOpenAi, makeWavTone, startFakeOpenAi } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, signUp } from "../../test/accounts.ts";
+import { adminSession, call, signUp } from "../../test/accounts.ts";
+import { createPackage, sandboxBuy } from "../../test/billing.ts";
 import { createTestApp, type TestApp } from "../../test/create-test-app.ts";
+import { connectVoice } from "../../test/voice-client.ts";
 import { METRICS_MESSAGES } from "./plugin.ts";
 
 const METRICS_TOKEN = "metrics-token-for-the-test-0123456789";
@@ -135,5 +138,58 @@ describe("GET /metrics with METRICS_TOKEN", () => {
         'twinline_provider_call_duration_seconds_count{provider="llm",implementation="openai",operation="streamChat",outcome="error"}',
       ),
     ).toBe(1);
+  });
+});
+
+describe("the voice and payment metrics", () => {
+  let t: TestApp;
+  let origin: string;
+  beforeAll(async () => {
+    // Offline: the call answers every utterance with its fixed line, in the offline voice.
+    t = await createTestApp({
+      env: { METRICS_TOKEN, POCKETSPHINX_BIN: "/nonexistent/pocketsphinx_continuous" },
+    });
+    await t.app.listen({ port: 0, host: "127.0.0.1" });
+    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => t?.close());
+
+  const metricsText = async () => (await scrape(t, `Bearer ${METRICS_TOKEN}`)).body;
+
+  it("counts a live call while it lasts, and its end of speech to first audio", async () => {
+    const session = await signUp(t);
+    const client = await connectVoice(origin, session.token);
+    await client.next("call_started");
+    expect(sample(await metricsText(), "twinline_voice_live_calls")).toBe(1);
+    client.socket.send(makeWavTone(1));
+    await client.next("audio_start", 30_000);
+    await client.next("audio_complete", 30_000);
+    const text = await metricsText();
+    expect(sample(text, "twinline_voice_first_audio_seconds_count")).toBe(1);
+    expect(sample(text, "twinline_voice_first_audio_seconds_sum")).toBeGreaterThan(0);
+    // The offline voice is a provider call too.
+    expect(
+      sample(
+        text,
+        'twinline_provider_call_duration_seconds_count{provider="tts",implementation="offline",operation="synthesize",outcome="ok"}',
+      ),
+    ).toBeGreaterThan(0);
+    client.socket.close(1000);
+    await client.closed;
+    await expect.poll(async () => sample(await metricsText(), "twinline_voice_live_calls")).toBe(0);
+  });
+
+  it("observes the lag of each payment event the sandbox delivers", async () => {
+    const admin = await adminSession(t);
+    const pack = await createPackage(t, admin.token, { credits: 100, price: 5 });
+    const buyer = await signUp(t);
+    const { paid } = await sandboxBuy(t, buyer.token, { packageId: pack._id });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const text = await metricsText();
+    const events = sample(text, 'twinline_webhook_lag_seconds_count{source="sandbox"}') ?? 0;
+    expect(events).toBeGreaterThan(0);
+    expect(sample(text, 'twinline_webhook_lag_seconds_bucket{le="5",source="sandbox"}')).toBe(
+      events,
+    );
   });
 });
