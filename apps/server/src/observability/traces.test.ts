@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "@twinline/fakes";
+import { FAKE_OPENAI_KEY, type FakeOpenAi, makeWavTone, startFakeOpenAi } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, signUp } from "../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../test/create-test-app.ts";
+import { connectVoice } from "../../test/voice-client.ts";
 import { REQUEST_ID_ATTRIBUTE } from "./tracing.ts";
 
 /** A span as OTLP/HTTP JSON carries it (ids in hex). */
@@ -101,7 +102,7 @@ describe("traces to an OTLP receiver (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     await receiver?.close();
   });
 
-  it("sends a chat send's spans: the request's, the LLM call below it, and the request id the log shows; a transaction below its request", async () => {
+  it("sends a chat send's spans: the request's, the LLM call below it, and the request id the log shows; a transaction below its request; a call's speech below its socket", async () => {
     const { token } = await signUp(t);
     const requestId = "chat-send-traced-0001";
     const response = await call(t, "POST", "/api/chat/message", {
@@ -111,6 +112,17 @@ describe("traces to an OTLP receiver (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers["x-request-id"]).toBe(requestId);
+
+    // A live call: its provider calls (STT, LLM, the offline voice) are spans of its socket's trace.
+    await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const caller = await signUp(t);
+    const client = await connectVoice(origin, caller.token);
+    await client.next("call_started");
+    client.socket.send(makeWavTone(1));
+    await client.next("audio_complete", 30_000);
+    client.socket.close(1000);
+    await client.closed;
 
     // Closing flushes the batch: every span of the app reaches the receiver before close ends.
     await t.close();
@@ -144,6 +156,12 @@ describe("traces to an OTLP receiver (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     expect(signUpSpan && transactions.some((span) => descendsFrom(span, signUpSpan, spans))).toBe(
       true,
     );
+
+    // The call's socket request holds its turns' provider calls.
+    const socketSpan = spans.find((span) => span.name === "GET /api/voice-call/ws");
+    const speech = spans.filter((span) => span.name === "tts.synthesize");
+    expect(speech.length).toBeGreaterThan(0);
+    expect(socketSpan && speech.every((span) => descendsFrom(span, socketSpan, spans))).toBe(true);
 
     // The log's line of that request: the same request id, and the trace it belongs to.
     const logged = logLines.find(

@@ -55,6 +55,11 @@ function describeRequest(span: Span, request: FastifyRequest): void {
   span.setAttribute(REQUEST_ID_ATTRIBUTE, request.id);
   span.updateName(`${request.method} ${request.routeOptions.url ?? "unmatched"}`);
   request.log = request.log.child({ traceId: span.spanContext().traceId });
+  // A WebSocket (the voice call) never answers through Fastify, so its span would never end:
+  // it ends with the connection, and spans the whole call.
+  if (request.headers.upgrade?.toLowerCase() === "websocket") {
+    request.raw.socket.once("close", () => span.end());
+  }
 }
 
 export interface TracingOptions {
