@@ -14,6 +14,8 @@ export async function spawnServers<T>(script: string, env: Record<string, string
   });
   return {
     urls,
+    /** The servers' process (its CPU time: bench/observe). */
+    pid: child.pid,
     async stop() {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");

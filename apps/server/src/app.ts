@@ -5,6 +5,7 @@ import { runScheduledBackup } from "./backups/schedule.ts";
 import { type Config, ConfigError, configuredSecrets } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import { traceTransactions } from "./db/traced-transactions.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { rememberSecret } from "./lib/secret-values.ts";
 import {
@@ -31,6 +32,8 @@ import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import { voiceModule } from "./modules/voice/plugin.ts";
+import { openObservability } from "./observability/observability.ts";
+import { observabilityPlugin } from "./observability/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { errorsPlugin } from "./plugins/errors.ts";
 import { jobsPlugin } from "./plugins/jobs.ts";
@@ -151,6 +154,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   // Before anything can log or answer: no configured secret ever leaves by value.
   for (const secret of configuredSecrets(config)) rememberSecret(secret, true);
+  // Off (no METRICS_TOKEN, no OTEL_EXPORTER_OTLP_ENDPOINT): nothing of either is loaded.
+  const observability = await openObservability(config);
   const app = Fastify({
     logger: resolveLogger(options),
     genReqId: requestIdFor,
@@ -164,18 +169,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Registered first, so it runs last: every span of the app is sent before the process goes.
+  app.addHook("onClose", async () => {
+    await observability.tracing?.shutdown().catch(() => {});
+  });
+  // Before every hook and route, so that each request has its span (@fastify/otel).
+  if (observability.tracing) await app.register(observability.tracing.plugin);
+  app.decorate("observability", observability);
 
   const connection = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     onBackgroundError: (error) => app.log.error({ err: error }, "Database error outside a request"),
+  }).catch(async (error: unknown) => {
+    await observability.tracing?.shutdown().catch(() => {});
+    throw error;
   });
   try {
     await applyMigrations(connection);
   } catch (error) {
     await connection.close().catch(() => {});
+    await observability.tracing?.shutdown().catch(() => {});
     throw (config.databaseUrl && unreachableDatabase(error)) || error;
   }
+  if (observability.tracing)
+    traceTransactions(connection.db, connection.kind, observability.tracing);
   app.decorate<DatabaseConnection>("database", connection);
   // Registered first, so it runs last: routes and listeners are done with the database.
   app.addHook("onClose", async () => connection.close());
@@ -219,6 +237,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
+  // After the error handler (the 401's shape), before the modules: /metrics and request timing.
+  await app.register(observabilityPlugin, { observability, metricsToken: config.metricsToken });
   await app.register(rateLimitPlugin, {
     auth: { ...DEFAULT_AUTH_RATE_LIMIT, ...options.authRateLimit },
     loginAccount: { ...DEFAULT_LOGIN_ACCOUNT_LIMIT, ...options.loginAccountLimit },
@@ -250,7 +270,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(auditModule);
   await app.register(settingsModule, { secretsKey: config.secretsKey });
   // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
-  await app.register(providersPlugin, { config, storedKeys: () => app.providerKeys.read() });
+  await app.register(providersPlugin, {
+    config,
+    storedKeys: () => app.providerKeys.read(),
+    observability,
+  });
   await app.register(uploadsPlugin, { dataDir: config.dataDir });
   // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
   await app.register(accountsModule, {

@@ -61,6 +61,13 @@ export interface Config {
   /** `npm run backup`'s folder, and the scheduled backup's when BACKUP_SCHEDULE is set. */
   backups: { dir: string; schedule: string | undefined };
   logLevel: LogLevel;
+  /** GET /metrics (Prometheus) with this bearer token; unset: no /metrics at all. */
+  metricsToken: string | undefined;
+  /**
+   * OpenTelemetry traces: OTLP/HTTP (JSON) to `${endpoint}/v1/traces` when set; unset: no
+   * tracing at all. `serviceName` (OTEL_SERVICE_NAME, default "twinline") names the service.
+   */
+  otel: { endpoint: string | undefined; serviceName: string };
   /** NODE_ENV === "production": log formatting, and the outbox logs no mail text (reset links). */
   isProduction: boolean;
 }
@@ -191,6 +198,11 @@ const envSchema = z.object({
   LOG_LEVEL: optional.pipe(
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
   ),
+  METRICS_TOKEN: optional.refine((value) => value === undefined || value.length >= 16, {
+    message: "must be at least 16 characters long (or unset: no /metrics)",
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl,
+  OTEL_SERVICE_NAME: optional,
   NODE_ENV: optional,
 });
 
@@ -255,6 +267,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       schedule: e.BACKUP_SCHEDULE,
     },
     logLevel: e.LOG_LEVEL ?? "info",
+    metricsToken: e.METRICS_TOKEN,
+    otel: {
+      // The OTLP base; the exporter posts to its /v1/traces, as the OpenTelemetry spec says.
+      endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ""),
+      serviceName: e.OTEL_SERVICE_NAME ?? "twinline",
+    },
     isProduction: e.NODE_ENV === "production",
   };
 }
@@ -290,6 +308,7 @@ export function configuredSecrets(config: Config): string[] {
     config.elevenlabs.apiKey,
     config.stripe.secretKey,
     config.stripe.webhookSecret,
+    config.metricsToken,
     ...passwordOf(config.databaseUrl),
     ...passwordOf(config.redisUrl),
     ...passwordOf(config.smtpUrl),

@@ -83,6 +83,29 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads the metrics token and the OpenTelemetry endpoint, off when unset", () => {
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({
+      metricsToken: undefined,
+      otel: { endpoint: undefined, serviceName: "twinline" },
+    });
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      METRICS_TOKEN: "a-token-of-16-characters",
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/",
+      OTEL_SERVICE_NAME: "twinline-eu",
+    });
+    expect(config).toMatchObject({
+      metricsToken: "a-token-of-16-characters",
+      otel: { endpoint: "http://collector:4318", serviceName: "twinline-eu" },
+    });
+    expect(configError({ METRICS_TOKEN: "short-token" })).toBe(
+      "METRICS_TOKEN must be at least 16 characters long (or unset: no /metrics)",
+    );
+    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toBe(
+      "OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL",
+    );
+  });
+
   it("keeps passwords and secrets out of the message", () => {
     const password = "s3cret-Passw0rd";
     const cases: Array<[string, string]> = [

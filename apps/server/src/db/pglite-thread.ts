@@ -20,6 +20,8 @@ export interface PgliteThread extends PgliteStatements {
   transaction<T>(callback: (tx: PgliteStatements) => Promise<T>): Promise<T>;
   /** The data directory as a gzipped tarball, taken between statements (PGlite's dumpDataDir). */
   dumpDataDir(): Promise<Uint8Array>;
+  /** Statements sent to the thread and not answered yet (the metrics' database queue). */
+  pendingCalls(): number;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export async function openPgliteThread(
       return result;
     },
     dumpDataDir: () => call<Uint8Array>({ op: "dumpDataDir" }),
+    pendingCalls: () => pending.size,
     close() {
       closing ??= call({ op: "close" })
         .catch(() => {})

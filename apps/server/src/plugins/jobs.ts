@@ -30,8 +30,12 @@ export const jobsPlugin = fp<JobsPluginOptions>(
       clock: options.clock,
       log: app.log,
       ...(options.workers === false ? { workers: false } : {}),
+      onFailure: (queue) => app.observability.metrics.jobFailed(queue),
     });
     app.decorate<JobQueue>("jobs", jobs);
+    app.observability.metrics.jobQueues(async () =>
+      Object.fromEntries((await jobs.board.summary()).map((queue) => [queue.queue, queue.queued])),
+    );
     app.addHook("onReady", async () => jobs.start());
     app.addHook("onClose", async () => jobs.stop());
   },

@@ -2,6 +2,7 @@ import type { ProviderModes } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
+import type { Observability } from "../observability/observability.ts";
 import type { LlmProvider } from "./llm/index.ts";
 import type { ModerationProvider } from "./moderation/index.ts";
 import type { PaymentsProvider, SandboxOptions } from "./payments/index.ts";
@@ -33,6 +34,8 @@ export interface ProvidersPluginOptions {
   config: Config;
   /** The admin's stored keys (the settings module's key store). */
   storedKeys?: () => Promise<StoredProviderKeys>;
+  /** Metrics and traces of every call (observability/provider-calls.ts). */
+  observability?: Observability;
 }
 
 export const providersPlugin = fp<ProvidersPluginOptions>(
@@ -41,6 +44,7 @@ export const providersPlugin = fp<ProvidersPluginOptions>(
       config: options.config,
       log: app.log,
       ...(options.storedKeys ? { storedKeys: options.storedKeys } : {}),
+      ...(options.observability ? { observability: options.observability } : {}),
     };
     app.decorate<Providers>("providers", createProviderResolver(deps));
   },

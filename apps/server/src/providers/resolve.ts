@@ -1,6 +1,8 @@
 import type { ProviderModes } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.ts";
+import type { Observability, ProviderKind } from "../observability/observability.ts";
+import { observeProvider } from "../observability/provider-calls.ts";
 import { createOfflineLlm, createOpenAiLlm, type LlmProvider } from "./llm/index.ts";
 import {
   createOfflineModeration,
@@ -40,6 +42,8 @@ export interface ProviderDeps {
   storedKeys?: () => Promise<StoredProviderKeys>;
   /** Where a provider tells a failure it recovered from (moderation falling back offline). */
   log?: Pick<FastifyBaseLogger, "warn">;
+  /** Each call timed and traced (observability/provider-calls.ts); absent: untouched. */
+  observability?: Observability;
 }
 
 /** The keys in force: each stored key wins over the environment's. */
@@ -129,18 +133,24 @@ function builtOncePerKey<T>(build: (key: string | undefined) => T) {
  * - payments: Stripe (STRIPE_API_BASE) with a secret key, else the sandbox.
  */
 export function createProviderResolver(deps: ProviderDeps) {
-  const llm = builtOncePerKey((key) => llmFor(deps.config, key));
-  const stt = builtOncePerKey((key) => sttFor(deps.config, key));
-  const tts = builtOncePerKey((key) => ttsFor(deps.config, key));
-  const moderation = builtOncePerKey((key) => moderationFor(deps, key));
+  const observed = <T extends { mode: string }>(kind: ProviderKind, provider: T): T =>
+    deps.observability
+      ? observeProvider(deps.observability, kind, provider.mode, provider)
+      : provider;
+  const llm = builtOncePerKey((key) => observed("llm", llmFor(deps.config, key)));
+  const stt = builtOncePerKey((key) => observed("stt", sttFor(deps.config, key)));
+  const tts = builtOncePerKey((key) => observed("tts", ttsFor(deps.config, key)));
+  const moderation = builtOncePerKey((key) => observed("moderation", moderationFor(deps, key)));
   let sandbox: SandboxOptions | undefined;
-  let payments = builtOncePerKey((key) => paymentsFor(deps.config, key, sandbox));
+  const paymentsWith = (key: string | undefined) =>
+    observed("payments", paymentsFor(deps.config, key, sandbox));
+  let payments = builtOncePerKey(paymentsWith);
   return {
     deps,
     /** The billing module wires the sandbox's state and event delivery at boot. */
     configureSandbox(options: SandboxOptions) {
       sandbox = options;
-      payments = builtOncePerKey((key) => paymentsFor(deps.config, key, sandbox));
+      payments = builtOncePerKey(paymentsWith);
     },
     llm: async (): Promise<LlmProvider> => llm((await effectiveKeys(deps)).openai),
     stt: async (): Promise<SttProvider> => stt((await effectiveKeys(deps)).openai),

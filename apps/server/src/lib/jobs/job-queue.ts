@@ -42,6 +42,8 @@ export interface JobQueueOptions {
    * back; it calls `runDue(name)`.
    */
   workers?: boolean;
+  /** Told of each failed attempt (the metrics' twinline_job_failures_total). */
+  onFailure?: (queue: string) => void;
 }
 
 interface Definition {
@@ -106,6 +108,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       await definition.handler(job.data);
     } catch (error) {
       log.error({ err: error, job: definition.name, jobId: job.id }, "Job failed");
+      options.onFailure?.(definition.name);
       await boss.fail(definition.name, job.id, failureOutput(error));
       return;
     }

@@ -44,6 +44,7 @@ export const accountsModule = fp<AccountsModuleOptions>(
       db,
       log: app.log,
       isProduction: config.isProduction,
+      observability: app.observability,
     });
     const google =
       options.googleVerifier ??

@@ -100,6 +100,14 @@ export const billingModule = fp<BillingModuleOptions>(
     const db = app.database.db;
     const payments = () => app.providers.payments();
     const clock = options.clock ?? systemClock;
+    const { metrics } = app.observability;
+    // Payment events: how long after the provider made them they were applied (seconds); the
+    // sandbox dates its events by the billing clock, Stripe by the world's.
+    const observeLag = (source: "stripe" | "sandbox", event: PaymentEvent) =>
+      metrics.webhookLag(
+        source,
+        (source === "sandbox" ? clock.now() : Date.now()) / 1000 - event.created,
+      );
     // The refunds service needs the sandbox, which needs the fulfilment: bound once made.
     let refunds: RefundsService | undefined;
     const fulfilment = createFulfilment({
@@ -119,7 +127,8 @@ export const billingModule = fp<BillingModuleOptions>(
       store: createSandboxStore(db),
       now: () => new Date(clock.now()),
       deliver: async (event: PaymentEvent) => {
-        await fulfilment.handle(event, sandbox);
+        const handled = await fulfilment.handle(event, sandbox);
+        if (!handled.duplicate) observeLag("sandbox", event);
       },
     };
     sandbox = createSandboxPayments(sandboxOptions);
@@ -207,6 +216,7 @@ export const billingModule = fp<BillingModuleOptions>(
     await app.register(webhookRoutes, {
       fulfilment,
       webhookSecret: options.config.stripe.webhookSecret,
+      onApplied: (event) => observeLag("stripe", event),
     });
     await app.register(async (guarded) => {
       guarded.addHook("onRequest", guarded.requireAdmin);

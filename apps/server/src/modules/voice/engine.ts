@@ -26,6 +26,8 @@ export interface VoiceEngineDeps {
   settings: Pick<SettingsService, "get">;
   persona: PersonaSource;
   log: FastifyBaseLogger;
+  /** A turn's end of speech to its first audio out, in seconds (the metrics; first-audio.ts). */
+  onFirstAudio?: ((seconds: number) => void) | undefined;
 }
 
 /**
@@ -46,6 +48,8 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
   };
 
   return {
+    onFirstAudio: deps.onFirstAudio,
+
     async personaName(): Promise<string> {
       return (await settings.get()).aiProfile.name;
     },

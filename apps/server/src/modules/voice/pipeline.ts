@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { CallTurns } from "./call-turns.ts";
 import type { CallCrisis } from "./crisis-turn.ts";
 import { offlineSpokenReply, type VoiceEngine } from "./engine.ts";
+import { timeFirstAudio } from "./first-audio.ts";
 import { SentenceSplitter } from "./sentences.ts";
 import { spendRefusal } from "./spend.ts";
 import { isUnfinished } from "./unfinished.ts";
@@ -224,7 +225,7 @@ export class CallConversation {
       id,
       eager,
       controller: new AbortController(),
-      channel: new HeldChannel(this.channel),
+      channel: new HeldChannel(timeFirstAudio(this.channel, this.engine.onFirstAudio)),
       committed,
       settled: false,
       settle(value) {

@@ -45,6 +45,9 @@ export const voiceModule = fp<VoiceModuleOptions>(
       settings: app.settings,
       persona: app.persona,
       log: app.log,
+      onFirstAudio: app.observability.metrics.enabled
+        ? app.observability.metrics.voiceFirstAudio
+        : undefined,
     });
     const voice = createVoiceService({
       repository,

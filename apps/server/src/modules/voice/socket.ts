@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import {
   VOICE_CLOSE_CODES,
   VOICE_MAX_UTTERANCE_BYTES,
@@ -109,11 +110,15 @@ export const voiceSocketRoutes: FastifyPluginAsyncZod<{ voice: VoiceService }> =
         else void call.end("hangup", { message: VOICE_MESSAGES.callEnded, reason: "hangup" });
       };
 
-      socket.on("message", (data, isBinary) => {
-        const frame = { data: toBuffer(data), isBinary };
-        if (call) handle(frame);
-        else early.push(frame);
-      });
+      // Bound to the socket's request: a call's provider calls are spans of its trace.
+      socket.on(
+        "message",
+        AsyncResource.bind((data: WebSocket.RawData, isBinary: boolean) => {
+          const frame = { data: toBuffer(data), isBinary };
+          if (call) handle(frame);
+          else early.push(frame);
+        }),
+      );
       socket.on("close", (code) => {
         socketClosed = true;
         if (!call) return;

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
+import type { Observability } from "../../observability/observability.ts";
+import { observeProvider } from "../../observability/provider-calls.ts";
 import { createOutboxMailProvider } from "./outbox.ts";
 import { createSmtpMailProvider } from "./smtp.ts";
 
@@ -30,19 +32,20 @@ export interface MailProviderOptions {
   log: FastifyBaseLogger;
   /** NODE_ENV=production: the outbox does not log a mail's text (reset links). */
   isProduction: boolean;
+  /** Each send timed and traced, as every provider's calls (observability/provider-calls.ts). */
+  observability?: Observability;
 }
 
 /** SMTP when SMTP_URL is set; otherwise the outbox table plus a log line. */
 export function createMailProvider(options: MailProviderOptions): MailProvider {
-  if (options.smtpUrl) {
-    return createSmtpMailProvider({
-      url: options.smtpUrl,
-      from: options.mailFrom ?? DEFAULT_MAIL_FROM,
-    });
-  }
-  return createOutboxMailProvider({
-    db: options.db,
-    log: options.log,
-    logText: !options.isProduction,
-  });
+  const mail = options.smtpUrl
+    ? createSmtpMailProvider({ url: options.smtpUrl, from: options.mailFrom ?? DEFAULT_MAIL_FROM })
+    : createOutboxMailProvider({
+        db: options.db,
+        log: options.log,
+        logText: !options.isProduction,
+      });
+  return options.observability
+    ? observeProvider(options.observability, "mail", mail.kind, mail)
+    : mail;
 }

@@ -25,6 +25,8 @@ export interface WebhookRoutesOptions {
   fulfilment: Fulfilment;
   /** STRIPE_WEBHOOK_SECRET; unset: every delivery is refused (400). */
   webhookSecret: string | undefined;
+  /** An event applied (not a replay): its lag since Stripe made it (the metrics). */
+  onApplied?: (event: PaymentEvent) => void;
 }
 
 /**
@@ -69,6 +71,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
         throw new HttpError(400, "Not a Stripe event: an id or a value is malformed");
       }
       const handled = await options.fulfilment.handle(event);
+      if (!handled.duplicate) options.onApplied?.(event);
       return { received: true as const, ...(handled.duplicate ? { duplicate: true } : {}) };
     },
   );
