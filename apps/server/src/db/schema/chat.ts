@@ -161,6 +161,8 @@ export type ChatMessageRow = Pick<
   typeof chatMessages.$inferSelect,
   "id" | "conversationId" | "userId" | "sender" | "content" | "createdAt" | "replyFailed"
 > & {
+  /** Which product message this is (sender 'product' only). */
+  productKind?: (typeof chatMessages.$inferSelect)["productKind"];
   callId?: string | null;
   /** The call's duration in seconds once it ended (a call turn's only). */
   callDuration?: number | null;

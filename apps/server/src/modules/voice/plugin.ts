@@ -54,6 +54,7 @@ export const voiceModule = fp<VoiceModuleOptions>(
       turns: app.chat.callTurnStore,
       memory: app.memory,
       onTurn: (userId) => app.memory.noteActivity(userId),
+      notices: app.aiNotices,
       authenticate: (token) => app.authenticateToken(token),
       usage: {
         synthesizedCharacters: options.spend.dailySynthesizedCharacters,
