@@ -1,6 +1,5 @@
 import type { ProductMessageKind } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
-import type { Clock } from "../../lib/clock.ts";
 import type { SynthesizedAudio } from "../../providers/tts/index.ts";
 import type { AiNotices } from "../chat/ai-notice.ts";
 
