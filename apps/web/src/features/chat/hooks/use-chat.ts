@@ -4,7 +4,13 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import type { ChatMessage, ChatSender, ChatUsage, SendMessageResult } from "@twinline/contracts";
+import type {
+  ChatMessage,
+  ChatSender,
+  ChatUsage,
+  ProductMessageKind,
+  SendMessageResult,
+} from "@twinline/contracts";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import {
@@ -23,6 +29,8 @@ import { CHAT_RELOAD_THROTTLE_MS, CHAT_TEXT } from "../messages";
 export interface DisplayMessage {
   key: string;
   sender: ChatSender;
+  /** A product message's kind (the AI notice, a break reminder): shown as the product's notice. */
+  productKind?: ProductMessageKind;
   content: string;
   timestamp?: string;
   /** sending: on its way; failed: not delivered; streaming: the reply arriving; notice: a bubble of the screen's own (fallback, limit). */
@@ -117,6 +125,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
     const list: DisplayMessage[] = serverMessages.map((m) => ({
       key: m._id,
       sender: m.sender,
+      ...(m.productKind ? { productKind: m.productKind } : {}),
       content: m.content,
       timestamp: m.timestamp,
       ...(m.replyFailed ? { replyFailed: true } : {}),
@@ -126,6 +135,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
       list.push({
         key: entry.key,
         sender: entry.sender,
+        ...(entry.productKind ? { productKind: entry.productKind } : {}),
         content: entry.content,
         timestamp: entry.timestamp,
         state: entry.state,
@@ -173,6 +183,23 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
       abortRef.current = controller;
       const conversationId =
         conversationRef.current ?? serverMessages.at(-1)?.conversationId ?? null;
+      // The product's notices, shown as they come (before the reply), each once.
+      const shown = new Set<string>();
+      const noticeEntries = (notices: ChatMessage[]): LocalEntry[] =>
+        notices
+          .filter((notice) => !shown.has(notice._id))
+          .map((notice) => {
+            shown.add(notice._id);
+            return {
+              key: `notice-${notice._id}`,
+              sender: "product" as const,
+              ...(notice.productKind ? { productKind: notice.productKind } : {}),
+              content: notice.content,
+              timestamp: notice.timestamp,
+              serverId: notice._id,
+              sentAt: Date.now(),
+            };
+          });
       try {
         let streamed = "";
         const result: SendMessageResult = await sendChatMessage({
@@ -184,9 +211,14 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
             const textSoFar = streamed;
             setStreaming({ key: aiKey, text: textSoFar });
           },
+          onNotice: (notice) => {
+            const added = noticeEntries([notice]);
+            setLocal((list) => [...list, ...added]);
+          },
         });
         if (controller.signal.aborted) return { ok: true };
         conversationRef.current = result.conversationId;
+        const lateNotices = noticeEntries(result.notices ?? []);
         setLocal((list) => [
           ...list.map((entry) =>
             entry.key === userKey
@@ -198,6 +230,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
                 }
               : entry,
           ),
+          ...lateNotices,
           {
             key: aiKey,
             sender: "ai",
