@@ -30,9 +30,10 @@ beforeAll(async () => {
   setup = await startCallSetup({
     provider: { transcription: "Hello there", reply: ["Hi! Lovely to hear you."] },
     contextOptions: { bypassCSP: true },
+    healthTimeoutMs: SLOW,
   });
   ({ server, browser } = setup);
-});
+}, SLOW);
 
 afterAll(() => setup?.close());
 

@@ -34,6 +34,8 @@ export interface CallSetupOptions {
   initScript?: () => void;
   /** Options of every page's context beyond the microphone's permission, e.g. `bypassCSP`. */
   contextOptions?: BrowserContextOptions;
+  /** How long the server may take to boot (a busy machine). */
+  healthTimeoutMs?: number;
 }
 
 export async function startCallSetup(options: CallSetupOptions): Promise<CallSetup> {
@@ -51,6 +53,7 @@ export async function startCallSetup(options: CallSetupOptions): Promise<CallSet
     provider = await startFakeOpenAi(options.provider);
     server = await startServer({
       env: { ...ADMIN_ENV, OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: provider.baseUrl },
+      ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
     });
     const browser = await launchBrowser({
       args: [
