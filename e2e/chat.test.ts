@@ -125,7 +125,7 @@ describe("text chat", () => {
 
     await page.goto(`${server.url}/dashboard/chat`);
     const list = page.getByTestId("chat-scroll");
-    // 50 messages: the newest 20 first, scrolled to the bottom.
+    // 51 messages: the newest 20 first, scrolled to the bottom.
     await page.getByText("Seed 25", { exact: true }).waitFor();
     await expect.poll(() => page.getByRole("log").getByRole("listitem").count()).toBe(20);
     expect(await page.getByText("Seed 1", { exact: true }).count()).toBe(0);
@@ -150,7 +150,8 @@ describe("text chat", () => {
       el.scrollTop = 0;
     });
     await page.getByText("Seed 1", { exact: true }).waitFor();
-    await expect.poll(() => page.getByRole("log").getByRole("listitem").count()).toBe(50);
+    // 25 messages, 25 replies and the AI notice the conversation began with.
+    await expect.poll(() => page.getByRole("log").getByRole("listitem").count()).toBe(51);
   });
   it("streams the reply of a provider the admin configured, as it arrives", async () => {
     // The admin saves an OpenAI key in the admin area; the provider switches on without a restart.

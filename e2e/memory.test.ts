@@ -56,8 +56,12 @@ describe("memory across calls and chat", () => {
     expect(await turns.first().isVisible()).toBe(false);
     await entry.getByText(/^Voice call/).click();
     await turns.first().waitFor();
-    expect(await turns.first().textContent()).toBe(`You: ${HEARD}`);
-    expect(await turns.nth(1).textContent()).toContain(REPLY[0]);
+    // The product's AI notice opened the call (decision 0058), then the fan and the persona.
+    expect(await turns.first().textContent()).toMatch(
+      /^AI notice: .* is an AI and not a human being/,
+    );
+    expect(await turns.nth(1).textContent()).toBe(`You: ${HEARD}`);
+    expect(await turns.nth(2).textContent()).toContain(REPLY[0]);
 
     // The call history's row opens the same transcript.
     await page.goto(`${server.url}/dashboard/call-history`);

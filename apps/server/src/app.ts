@@ -84,6 +84,8 @@ export interface BuildAppOptions {
   uploadLimits?: UploadLimitOverrides;
   /** The voice call's metering clock (tests move a manual clock); default the system's. */
   voiceClock?: Clock;
+  /** The clock of sittings, AI notices and break reminders on chat and calls; default the system's. */
+  noticeClock?: Clock;
   /** THE billing clock: the sandbox's time and the checkout and renewal sweeps' timers; default the system's. */
   billingClock?: Clock;
   /** The billing sweeps run on the billing clock's timers (default true; see billing/plugin.ts). */
@@ -284,6 +286,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(memoryModule);
   await app.register(chatModule, {
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
+    ...(options.noticeClock ? { noticeClock: options.noticeClock } : {}),
   });
   await app.register(adminModule);
   await app.register(auditLogRoutesModule);

@@ -51,6 +51,8 @@ export interface TestAppOptions {
   uploadLimits?: BuildAppOptions["uploadLimits"];
   /** The voice call's clock (test/manual-clock.ts). */
   voiceClock?: BuildAppOptions["voiceClock"];
+  /** The clock of sittings and AI notices (test/manual-clock.ts). */
+  noticeClock?: BuildAppOptions["noticeClock"];
   /** The billing clock (sandbox, checkout and renewal sweeps): test/manual-clock.ts. */
   billingClock?: BuildAppOptions["billingClock"];
   /**
@@ -92,6 +94,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.rateLimitKeyPrefix ? { rateLimitKeyPrefix: options.rateLimitKeyPrefix } : {}),
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
+    ...(options.noticeClock ? { noticeClock: options.noticeClock } : {}),
     ...(options.billingClock ? { billingClock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { billingSweeps: false } : {}),
     ...(options.jobWorkers === false ? { jobWorkers: false } : {}),

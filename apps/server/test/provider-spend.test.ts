@@ -1,4 +1,4 @@
-import { VOICE_MESSAGES, VOICE_TEXT_MAX_CHARS } from "@twinline/contracts";
+import { aiNoticeText, VOICE_MESSAGES, VOICE_TEXT_MAX_CHARS } from "@twinline/contracts";
 import { type FakeElevenLabs, type FakeOpenAi, makeWavTone } from "@twinline/fakes";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -196,9 +196,14 @@ describe("provider spend of a live call", () => {
     expect(statuses(await hammer(caller.token, "synthesize", 3, VOICE_TEXT_MAX_CHARS))).toEqual([
       200, 200, 200,
     ]);
-    const spoken = elevenlabs.speech.length;
+    const before = elevenlabs.speech.length;
     const client = await connectVoice(voice.origin, caller.token);
     await client.next("call_started");
+    // The product's AI notice is spoken even so (before call_started): it is never refused.
+    expect(elevenlabs.speech.slice(before).map((entry) => entry.text)).toEqual([
+      aiNoticeText("AI Celebrity Assistant"),
+    ]);
+    const spoken = elevenlabs.speech.length;
     expect(await say(client)).toEqual({ type: "error", message: VOICE_MESSAGES.dailyLimit });
     expect(client.audio()).toEqual([]);
     expect(

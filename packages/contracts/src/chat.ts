@@ -71,6 +71,12 @@ export const sendMessageResultSchema = z.object({
    * reply), these resources stay pinned in the chat; the turn cost nothing.
    */
   crisis: crisisSupportSchema.optional(),
+  /**
+   * Product messages given with this message (issue 25): the AI notice at the start of a
+   * conversation or sitting and every 3 hours, a break reminder after 3 hours of continuous use.
+   * Stored after the fan's message, before the reply; free, never sent to the model.
+   */
+  notices: z.array(chatMessageSchema).optional(),
 });
 export type SendMessageResult = z.infer<typeof sendMessageResultSchema>;
 export const sendMessageResponseSchema = z.object({
@@ -80,11 +86,13 @@ export const sendMessageResponseSchema = z.object({
 
 /**
  * With `Accept: text/event-stream`, POST /api/chat/message answers server-sent events:
+ * `notice` (ChatMessage, a product message, issue 25) before the reply when one is given,
  * `token` { text } for each piece of the reply, then `done` (SendMessageResult), or `error`
  * { message, status } when the provider fails after the stream began (the user's message is kept).
  * Refusals before any reply (bad input, the daily limit) are ordinary JSON error answers.
  */
 export const chatStreamEventSchemas = {
+  notice: chatMessageSchema,
   token: z.object({ text: z.string() }),
   done: sendMessageResultSchema,
   error: z.object({ message: z.string(), status: z.number().int() }),

@@ -1,6 +1,7 @@
 export * from "./admin";
 export * from "./admin-settings";
 export * from "./age";
+export * from "./ai-notice";
 export * from "./ai-training";
 export * from "./api";
 export * from "./audit";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
-import { CHAT_SENDERS } from "./chat";
+import { CHAT_SENDERS, PRODUCT_MESSAGE_KINDS } from "./chat";
 
 /**
  * The live voice call (user-side spec sections 4, 7, 8, 9; docs/decisions/0021-voice-call.md).
@@ -209,6 +209,19 @@ export const voiceCandidateHeardMessageSchema = z.object({
   unfinished: z.boolean(),
 });
 
+export const voiceNoticeMessageSchema = z.object({
+  /**
+   * Not in the spec (issue 25): a notice of the product, not a reply of the persona: the AI
+   * notice at the start of the call and every 3 hours, with a break reminder after 3 hours of
+   * continuous use. Shown as a caption; its speech (in the persona's voice) follows between
+   * audio_start and audio_complete of the same `replyId`.
+   */
+  type: z.literal("notice"),
+  kind: z.enum(PRODUCT_MESSAGE_KINDS),
+  text: z.string(),
+  replyId: z.string(),
+});
+
 export const voiceServerMessageSchema = z.discriminatedUnion("type", [
   voiceCallStartedMessageSchema,
   voiceTranscriptionMessageSchema,
@@ -219,6 +232,7 @@ export const voiceServerMessageSchema = z.discriminatedUnion("type", [
   voiceCreditWarningMessageSchema,
   voiceCallEndedMessageSchema,
   voiceCandidateHeardMessageSchema,
+  voiceNoticeMessageSchema,
 ]);
 export type VoiceServerMessage = z.infer<typeof voiceServerMessageSchema>;
 
@@ -300,6 +314,8 @@ export const callIdParamsSchema = z.object({ id: z.uuid({ error: "Invalid call i
 export const callTranscriptTurnSchema = z.object({
   _id: z.string(),
   sender: z.enum(CHAT_SENDERS),
+  /** Product messages only (the AI notice, a break reminder): which one. */
+  productKind: z.enum(PRODUCT_MESSAGE_KINDS).nullable().optional(),
   content: z.string(),
   timestamp: z.string(),
 });

@@ -189,6 +189,7 @@ export type ChatMessageRow = Pick<
   typeof chatMessages.$inferSelect,
   "id" | "conversationId" | "userId" | "sender" | "content" | "createdAt" | "replyFailed"
 > & {
+  /** Which product message this is (sender 'product' only). */
   productKind?: (typeof chatMessages.$inferSelect)["productKind"];
   flagCategory?: (typeof chatMessages.$inferSelect)["flagCategory"];
   flagSource?: (typeof chatMessages.$inferSelect)["flagSource"];

@@ -10,5 +10,6 @@ export * from "./dashboards.ts";
 export * from "./mail.ts";
 export * from "./refunds.ts";
 export * from "./settings.ts";
+export * from "./sittings.ts";
 export * from "./users.ts";
 export * from "./voice.ts";

@@ -129,6 +129,10 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
       // No shrinking: a failure prints its steps; each run costs a few seconds.
       {
         numRuns: 20,
+        // Replays a reported failure: LIFECYCLE_SEED=<seed> LIFECYCLE_PATH=<path> (fast-check's).
+        ...(process.env.LIFECYCLE_SEED
+          ? { seed: Number(process.env.LIFECYCLE_SEED), path: process.env.LIFECYCLE_PATH }
+          : {}),
         endOnFailure: true,
         examples: [[PAST_FAILURES], [DOWN_AND_UP_AGAIN]],
       },

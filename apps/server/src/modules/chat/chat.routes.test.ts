@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import {
+  aiNoticeText,
   CHAT_MESSAGES,
+  type ChatMessage,
   chatUsageResponseSchema,
   conversationsResponseSchema,
   dailyLimitErrorSchema,
@@ -22,6 +24,10 @@ import { createAiTrainingRepository } from "../ai-training/repository.ts";
 import { createChatRepository, utcDay } from "./repository.ts";
 
 const FAKE_REPLY = "Hello from the fake model.";
+
+/** The fan's and the persona's messages (the product's AI notice: ai-notice.routes.test.ts). */
+const withoutNotices = <T extends { sender: string; content: string }>(messages: T[]) =>
+  messages.filter((message) => message.sender !== "product");
 
 interface SseEvent {
   event: string;
@@ -174,7 +180,9 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     expect(response.headers["cache-control"]).toMatch(/no-cache/);
     expect(response.headers["x-accel-buffering"]).toBe("no");
     const events = parseSse(response.body);
+    // The product's AI notice first (a new conversation), then the reply.
     expect(events.map((e) => e.event)).toEqual([
+      "notice",
       "token",
       "token",
       "token",
@@ -182,7 +190,11 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
       "token",
       "done",
     ]);
-    expect(events.slice(0, 5).map((e) => (e.data as { text: string }).text)).toEqual([
+    expect(events[0]?.data).toMatchObject({
+      sender: "product",
+      content: aiNoticeText("Nova Star"),
+    });
+    expect(events.slice(1, 6).map((e) => (e.data as { text: string }).text)).toEqual([
       "Hello",
       " from",
       " the",
@@ -194,8 +206,12 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     const page = messagesPageResponseSchema.parse(
       (await call(t, "GET", "/api/chat/messages", { token })).json(),
     );
-    expect(page.data.messages.map((m) => m.content)).toEqual(["Stream it", FAKE_REPLY]);
-    expect(page.data.messages[1]?._id).toBe(done.aiMessage._id);
+    expect(page.data.messages.map((m) => m.content)).toEqual([
+      "Stream it",
+      aiNoticeText("Nova Star"),
+      FAKE_REPLY,
+    ]);
+    expect(page.data.messages[2]?._id).toBe(done.aiMessage._id);
   });
 
   it("a conversation of someone else, or none, is 404; a malformed id 400", async () => {
@@ -233,7 +249,8 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     const mine = await call(t, "GET", `/api/chat/conversations/${id}/messages`, {
       token: owner.token,
     });
-    expect(mine.json().data.messages).toHaveLength(2);
+    // The fan's message, the AI notice, the reply.
+    expect(mine.json().data.messages).toHaveLength(3);
   });
 
   it("pages messages: page 1 the newest, oldest to newest inside a page", async () => {
@@ -288,7 +305,7 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     const again = await call(t, "DELETE", `/api/chat/conversations/${first}`, { token: a.token });
     expect(again.statusCode).toBe(404);
     const left = (await call(t, "GET", "/api/chat/messages", { token: a.token })).json().data;
-    expect(left.messages.map((m: { content: string }) => m.content)).toEqual([
+    expect(withoutNotices<ChatMessage>(left.messages).map((m) => m.content)).toEqual([
       "second",
       FAKE_REPLY,
     ]);
@@ -303,7 +320,8 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     // Clearing does not give today's messages back; the other user keeps theirs.
     expect(await usageOf(t, a.token)).toMatchObject({ total: 2, sentToday: 2, remaining: 3 });
     const bMessages = (await call(t, "GET", "/api/chat/messages", { token: b.token })).json().data;
-    expect(bMessages.pagination.total).toBe(2);
+    // b's message, the AI notice, the reply.
+    expect(bMessages.pagination.total).toBe(3);
   });
 
   it("the daily limit: 403 with dailyLimit after freeMessagesPerDay, streaming or not", async () => {
@@ -338,7 +356,8 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     });
     // The refused messages were not saved.
     const page = (await call(t, "GET", "/api/chat/messages", { token })).json().data;
-    expect(page.pagination.total).toBe(10);
+    // Five messages, five replies, and the AI notice of each of the five new conversations.
+    expect(page.pagination.total).toBe(15);
   });
 
   it("the day is the UTC day: yesterday's count does not limit today", async () => {
@@ -404,7 +423,8 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
       expect(response.status).toBe(200);
       const reader = response.body?.getReader();
       const first = await reader?.read();
-      expect(new TextDecoder().decode(first?.value)).toContain("event: token");
+      // The stream began (the AI notice of the new conversation, or the first token).
+      expect(new TextDecoder().decode(first?.value)).toMatch(/event: (notice|token)/);
       controller.abort();
       // The fake provider sees its connection closed.
       await fake.clientClosed;
@@ -414,11 +434,15 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     // What was delivered is kept (decision 0011): the user's message and the partial reply.
     const db = t.app.database.db;
     let saved: Array<{ sender: string; content: string }> = [];
-    for (let i = 0; i < 50 && saved.length < 2; i++) {
+    for (let i = 0; i < 50 && withoutNotices(saved).length < 2; i++) {
       saved = await db.select().from(chatMessages).where(eq(chatMessages.userId, user.id));
-      if (saved.length < 2) await new Promise((r) => setTimeout(r, 20));
+      if (withoutNotices(saved).length < 2) await new Promise((r) => setTimeout(r, 20));
     }
-    expect(saved.map((m) => [m.sender, m.content]).sort()).toEqual([
+    expect(
+      withoutNotices(saved)
+        .map((m) => [m.sender, m.content])
+        .sort(),
+    ).toEqual([
       ["ai", "Hello"],
       ["user", "Tell me a long story"],
     ]);
@@ -433,12 +457,12 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
       expect(json.statusCode).toBe(502);
       expect(messageOf(json)).toBe(CHAT_MESSAGES.aiFailure);
       const stream = await send(t, token, { message: "Slow two" }, true);
-      expect(parseSse(stream.body).map((e) => e.event)).toEqual(["token", "error"]);
+      expect(parseSse(stream.body).map((e) => e.event)).toEqual(["notice", "token", "error"]);
     } finally {
       fake.hang = false;
     }
     const page = (await call(t, "GET", "/api/chat/messages", { token })).json().data;
-    expect(page.messages.map((m: { content: string }) => m.content)).toEqual([
+    expect(withoutNotices<ChatMessage>(page.messages).map((m) => m.content)).toEqual([
       "Slow one",
       "Slow two",
     ]);
@@ -472,8 +496,8 @@ describe("chat when the provider fails", () => {
     expect(failing.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(2);
 
     const page = (await call(t, "GET", "/api/chat/messages", { token })).json().data;
-    // Marked, so the chat shows the failure after a reload too.
-    expect(page.messages).toEqual([
+    // Marked, so the chat shows the failure after a reload too (the AI notice stays given).
+    expect(withoutNotices(page.messages)).toEqual([
       expect.objectContaining({ sender: "user", content: "Are you there?", replyFailed: true }),
     ]);
     expect(await usageOf(t, token)).toMatchObject({ sentToday: 0, remaining: 5 });
@@ -483,11 +507,11 @@ describe("chat when the provider fails", () => {
     const { token } = await signUp(t);
     const response = await send(t, token, { message: "Hello?" }, true);
     expect(response.statusCode).toBe(200);
-    expect(parseSse(response.body)).toEqual([
+    expect(parseSse(response.body).filter((e) => e.event !== "notice")).toEqual([
       { event: "error", data: { message: CHAT_MESSAGES.aiFailure, status: 502 } },
     ]);
     const page = (await call(t, "GET", "/api/chat/messages", { token })).json().data;
-    expect(page.messages).toEqual([
+    expect(withoutNotices(page.messages)).toEqual([
       expect.objectContaining({ content: "Hello?", replyFailed: true }),
     ]);
     expect((await usageOf(t, token)).sentToday).toBe(0);

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { type Clock, systemClock } from "../../lib/clock.ts";
 import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
 import { subscriptionOf } from "../users/subscription-state.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
+import { type AiNotices, createAiNotices } from "./ai-notice.ts";
 import { type CrisisDesk, createCrisisDesk } from "./crisis.ts";
 import { crisisReferralsRoutes } from "./crisis-admin-routes.ts";
 import { createChatRepository } from "./repository.ts";
@@ -23,6 +25,8 @@ declare module "fastify" {
     crisis: CrisisDesk;
     /** The persona's system prompt and knowledge passages (chat and voice call share it). */
     persona: PersonaSource;
+    /** The AI notice and break reminders of chat and call (ai-notice.ts). */
+    aiNotices: AiNotices;
   }
 }
 
@@ -36,6 +40,8 @@ export interface ChatModuleOptions {
   llm?: () => Promise<ChatLlm>;
   /** The whole reply must arrive within this (default 60 s). */
   providerTimeoutMs?: number;
+  /** The clock of sittings, AI notices and break reminders (tests move a manual one). */
+  noticeClock?: Clock;
 }
 
 /**
@@ -56,12 +62,18 @@ export const chatModule = fp<ChatModuleOptions>(
       moderation: () => app.providers.moderation(),
       log: app.log,
     });
+    const aiNotices = createAiNotices({
+      db: app.database.db,
+      clock: options.noticeClock ?? systemClock,
+      settings: app.settings,
+    });
     const chat = createChatService({
       repository: createChatRepository(app.database.db),
       settings: app.settings,
       llm: options.llm ?? (() => app.providers.llm()),
       persona,
       memory: app.memory,
+      notices: aiNotices,
       log: app.log,
       subscriptionOf: (userId) => subscriptionOf(app.database.db, userId),
       crisis,
@@ -70,6 +82,7 @@ export const chatModule = fp<ChatModuleOptions>(
     app.decorate("chat", chat);
     app.decorate("crisis", crisis);
     app.decorate("persona", persona);
+    app.decorate("aiNotices", aiNotices);
     await app.register(chatRoutes, { chat });
     await app.register(adminGuarded(chatLogsRoutes), { chat });
     await app.register(adminGuarded(crisisReferralsRoutes), { db: app.database.db });

@@ -37,7 +37,7 @@ export function utcDay(now: Date = new Date()): string {
 /** A message of the prompt's history: the fan's and the persona's only, never a product message. */
 export type HistoryRow = Pick<ChatMessageRow, "id" | "content"> & { sender: "user" | "ai" };
 /** A turn of a stored transcript, product messages (the spoken AI notice) included. */
-export type TranscriptRow = Pick<ChatMessageRow, "id" | "sender" | "content">;
+export type TranscriptRow = Pick<ChatMessageRow, "id" | "sender" | "content" | "productKind">;
 
 export type SendOutcome =
   /** Today's free messages are used up; nothing was counted or saved. */
@@ -436,6 +436,7 @@ export function createChatRepository(db: Database) {
           id: chatMessages.id,
           conversationId: chatMessages.conversationId,
           sender: chatMessages.sender,
+          productKind: chatMessages.productKind,
           content: chatMessages.content,
         })
         .from(chatMessages)
@@ -468,7 +469,7 @@ export function createChatRepository(db: Database) {
   };
 }
 
-function toMessageRow(row: Record<string, unknown> | undefined): ChatMessageRow {
+export function toMessageRow(row: Record<string, unknown> | undefined): ChatMessageRow {
   if (!row) throw new Error("The message was not saved");
   // An ISO 8601 text (to_json), whichever driver answered.
   const createdAt = row.created_at;
@@ -476,7 +477,8 @@ function toMessageRow(row: Record<string, unknown> | undefined): ChatMessageRow 
     id: String(row.id),
     conversationId: String(row.conversation_id),
     userId: String(row.user_id),
-    sender: row.sender === "ai" ? "ai" : "user",
+    sender: row.sender === "ai" || row.sender === "product" ? row.sender : "user",
+    ...(row.product_kind ? { productKind: row.product_kind as ChatMessageRow["productKind"] } : {}),
     content: String(row.content),
     replyFailed: row.reply_failed === true,
     callId: row.call_id === null || row.call_id === undefined ? null : String(row.call_id),

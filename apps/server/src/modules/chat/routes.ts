@@ -50,7 +50,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = async (a
         security,
         summary:
           "Sends a message to the persona. With Accept: text/event-stream the reply streams as " +
-          "server-sent events (token..., then done or error).",
+          "server-sent events (notice... when the product gives one, token..., then done or error).",
         body: sendMessageRequestSchema,
         response: {
           200: sendMessageResponseSchema,
@@ -80,6 +80,11 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = async (a
       const write = (chunk: string) => {
         if (!stream.destroyed && !stream.writableEnded) stream.write(chunk);
       };
+      // The product's notices first: the fan reads them before the persona's reply.
+      // (A crisis answer has none: its caring message is the product's own.)
+      for (const notice of "notices" in prepared ? prepared.notices : []) {
+        write(sseEvent("notice", notice));
+      }
       chat
         .reply(prepared, {
           signal: gone.signal,

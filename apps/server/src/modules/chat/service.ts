@@ -6,6 +6,7 @@ import {
   type ChatUsage,
   type Conversation,
   countWords,
+  PRODUCT_KIND_LABELS,
   type SendMessageRequest,
   type SendMessageResult,
 } from "@twinline/contracts";
@@ -21,6 +22,7 @@ import {
   NO_SUBSCRIPTION,
   type SubscriptionView,
 } from "../users/subscription-state.ts";
+import type { AiNotices } from "./ai-notice.ts";
 import type { CrisisDesk } from "./crisis.ts";
 import {
   buildChatRequest,
@@ -67,6 +69,8 @@ export interface ChatServiceOptions {
   providerTimeoutMs?: number;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** The AI notice and break reminders (ai-notice.ts); absent: none are given (unit tests only). */
+  notices?: Pick<AiNotices, "forChatMessage">;
   /** The user's subscription (users/subscription-state.ts subscriptionOf); absent: nobody subscribes. */
   subscriptionOf?: (userId: string) => Promise<SubscriptionView>;
   /** The crisis check before the model (issue 25); absent: none (unit setups only). */
@@ -90,6 +94,8 @@ export interface PreparedSend {
   remaining: number | "unlimited";
   conversationId: string;
   userMessage: ChatMessage;
+  /** Product messages given with this message (the AI notice, a break reminder). */
+  notices: ChatMessage[];
   request: ChatRequest;
 }
 
@@ -152,6 +158,15 @@ export function toChatLog(row: ChatLogRow, character: string): ChatLog {
     calls: conversation.callCount,
     flagged: row.flagged,
   };
+}
+
+/** Who a transcript line names: the fan, the persona, or the product's notice by its kind. */
+export function speakerOf(
+  turn: Pick<ChatMessageRow, "sender" | "productKind">,
+  character: string,
+): string {
+  if (turn.sender === "product") return `[${PRODUCT_KIND_LABELS[turn.productKind ?? "ai-notice"]}]`;
+  return turn.sender === "ai" ? character : "Fan";
 }
 
 const notFound = () => new HttpError(404, CHAT_MESSAGES.conversationNotFound);
@@ -293,6 +308,11 @@ export function createChatService(options: ChatServiceOptions) {
       try {
         if (outcome.kind === "notFound") throw notFound();
         const saved = outcome.message;
+        const notices = await options.notices?.forChatMessage(
+          user.id,
+          saved.conversationId,
+          !body.conversationId,
+        );
         const [systemPrompt, passages, memory] = await Promise.all([
           persona.systemPrompt(),
           passagesFor(message),
@@ -308,6 +328,7 @@ export function createChatService(options: ChatServiceOptions) {
           remaining: limit === null ? "unlimited" : Math.max(0, limit - count),
           conversationId: saved.conversationId,
           userMessage: toChatMessage(saved),
+          notices: (notices?.messages ?? []).map((row) => toChatMessage(row)),
           request: buildChatRequest({
             personaName: current.aiProfile.name,
             systemPrompt,
@@ -396,6 +417,7 @@ export function createChatService(options: ChatServiceOptions) {
         userMessage: prepared.userMessage,
         aiMessage: toChatMessage(saved),
         remaining: prepared.remaining,
+        notices: prepared.notices,
       };
     },
 
@@ -478,7 +500,7 @@ export function createChatService(options: ChatServiceOptions) {
         yield rows.map((row) => ({
           ...toChatLog(row, character),
           transcript: (turns.get(row.conversation.id) ?? [])
-            .map((turn) => `${turn.sender === "ai" ? character : "Fan"}: ${turn.content}`)
+            .map((turn) => `${speakerOf(turn, character)}: ${turn.content}`)
             .join("\n"),
         }));
       }

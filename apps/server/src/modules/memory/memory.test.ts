@@ -1,4 +1,5 @@
 import {
+  aiNoticeText,
   CHAT_LOGS_CSV_HEADER,
   callDetailResponseSchema,
   chatLogsResponseSchema,
@@ -68,9 +69,13 @@ async function placeCall(token: string, said: string[]): Promise<string> {
     client.socket.send(UTTERANCE);
     expect(await client.next("transcription")).toMatchObject({ text: words });
     await client.next("audio_complete");
-    // The turns are recorded once the reply has been spoken.
+    // The turns are recorded once the reply has been spoken (the AI notice is there before).
     await expect
-      .poll(async () => (await transcript(token, started.callId)).length)
+      .poll(
+        async () =>
+          (await transcript(token, started.callId)).filter((turn) => turn.sender !== "product")
+            .length,
+      )
       .toBeGreaterThan(0);
   }
   client.sendJson({ type: "end" });
@@ -107,10 +112,11 @@ describe("one conversation across chat and calls", () => {
     const first = await send(fan.token, "Hi Mira, good morning!");
     const callId = await placeCall(fan.token, ["My dog is called Biscuit and I love sailing."]);
 
-    // The call's transcript: the fan's words and the persona's spoken reply, in order.
+    // The call's transcript: the AI notice, the fan's words and the persona's spoken reply.
     expect(
       (await transcript(fan.token, callId)).map((turn) => [turn.sender, turn.content]),
     ).toEqual([
+      ["product", aiNoticeText("Mira Vale")],
       ["user", "My dog is called Biscuit and I love sailing."],
       ["ai", REPLY.join("")],
     ]);
@@ -118,8 +124,16 @@ describe("one conversation across chat and calls", () => {
     // The chat shows them in place, marked with the call and its duration.
     const page = await call(t, "GET", "/api/chat/messages", { token: fan.token });
     const messages = messagesPageResponseSchema.parse(page.json()).data.messages;
-    expect(messages.map((message) => message.callId ?? null)).toEqual([null, null, callId, callId]);
-    expect(messages[2]).toMatchObject({
+    // The chat's message, its AI notice and the reply; then the call's notice and turns.
+    expect(messages.map((message) => message.callId ?? null)).toEqual([
+      null,
+      null,
+      null,
+      callId,
+      callId,
+      callId,
+    ]);
+    expect(messages[3]).toMatchObject({
       conversationId: first.conversationId,
       callDuration: expect.any(Number),
     });
@@ -217,7 +231,9 @@ describe("one conversation across chat and calls", () => {
     });
     const [header, row] = csv.body.split("\r\n");
     expect(header).toBe(CHAT_LOGS_CSV_HEADER.join(","));
-    expect(row).toContain(`,1,"Fan: I grew up near the sea.\nMira Vale: ${REPLY.join("")}"`);
+    expect(row).toContain(
+      `,1,"[AI notice]: ${aiNoticeText("Mira Vale")}\nFan: I grew up near the sea.\nMira Vale: ${REPLY.join("")}"`,
+    );
   });
 });
 

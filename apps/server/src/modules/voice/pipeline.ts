@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { VOICE_MESSAGES, type VoiceServerMessage } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
+import type { SpokenNotice } from "./call-notices.ts";
 import type { CallTurns } from "./call-turns.ts";
 import type { CallCrisis } from "./crisis-turn.ts";
 import { offlineSpokenReply, type VoiceEngine } from "./engine.ts";
@@ -126,6 +127,22 @@ class HeldChannel implements CallChannel {
     if (this.held) this.held.push(send);
     else send();
   }
+}
+
+/** A notice's caption, then its speech as one reply of one segment (the caption stays if TTS fails). */
+async function sayNotice(
+  notice: SpokenNotice,
+  channel: CallChannel,
+  signal: AbortSignal,
+): Promise<void> {
+  if (signal.aborted) return;
+  const replyId = randomUUID();
+  channel.sendJson({ type: "notice", kind: notice.kind, text: notice.text, replyId });
+  const spoken = await notice.audio;
+  if (signal.aborted) return;
+  channel.sendJson({ type: "audio_start", replyId, format: spoken.format });
+  channel.sendAudio(spoken.audio);
+  channel.sendJson({ type: "audio_complete", replyId, segments: 1 });
 }
 
 /** One utterance of the fan, from its (candidate) audio to its recorded turns. */
@@ -295,6 +312,19 @@ export class CallConversation {
     // A newer turn, barge-in or the call's end: a committed turn is no longer continued.
     turn.finalize(true);
     turn.controller.abort();
+  }
+
+  /**
+   * A notice of the product (the AI notice, a break reminder; call-notices.ts): its caption,
+   * then its speech in the persona's voice, queued between the persona's replies so their audio
+   * never interleaves.
+   */
+  announce(notice: SpokenNotice, signal: AbortSignal): void {
+    this.turn = this.turn
+      .then(() => sayNotice(notice, this.channel, signal))
+      .catch(() => {
+        // The caption went out; the speech's failure is logged where it was made.
+      });
   }
 
   /** Stops everything; resolves when the turn in progress has wound down. */

@@ -59,6 +59,7 @@ export const voiceModule = fp<VoiceModuleOptions>(
       memory: app.memory,
       onTurn: (userId) => app.memory.noteActivity(userId),
       crisis: createCallCrisis(app.crisis),
+      notices: app.aiNotices,
       authenticate: (token) => app.authenticateToken(token),
       usage: {
         synthesizedCharacters: options.spend.dailySynthesizedCharacters,

@@ -13,9 +13,12 @@ import type { Clock } from "../../lib/clock.ts";
 import { pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { AttemptCounters } from "../../plugins/rate-limit.ts";
+import type { SynthesizedAudio } from "../../providers/tts/index.ts";
 import type { SessionEnd } from "../auth/session-events.ts";
+import type { AiNotices } from "../chat/ai-notice.ts";
 import type { MemorySource } from "../chat/service.ts";
 import type { SettingsService } from "../settings/service.ts";
+import { CallNotices } from "./call-notices.ts";
 import { type CallTurnStore, DatabaseCallTurns } from "./call-turns.ts";
 import type { CallCrisis } from "./crisis-turn.ts";
 import { rememberingEngine, type VoiceEngine } from "./engine.ts";
@@ -84,6 +87,7 @@ export class LiveCall {
   readonly conversation: CallConversation;
   readonly meter: CallMeter;
   private readonly turns: DatabaseCallTurns;
+  private readonly notices: CallNotices | undefined;
   /** The socket carrying the call; undefined while it is dropped and may be resumed. */
   private socket: CallSocket | undefined;
   private cancelGrace: (() => void) | undefined;
@@ -102,6 +106,9 @@ export class LiveCall {
       onTurn?: (userId: string) => void;
       crisis?: CallCrisis;
       onEnded(call: LiveCall): void;
+      /** The AI notice; with `speakNotice`, the persona's voice outside the fan's caps. */
+      notices?: Pick<AiNotices, "forCall" | "clock">;
+      speakNotice?: (text: string, signal: AbortSignal) => Promise<SynthesizedAudio>;
     },
   ) {
     this.socket = socket;
@@ -119,6 +126,17 @@ export class LiveCall {
       deps.log,
       deps.crisis,
     );
+    const { notices, speakNotice } = deps;
+    this.notices =
+      notices && speakNotice
+        ? new CallNotices({
+            notices,
+            call: row,
+            log: deps.log,
+            speak: speakNotice,
+            say: (notice, signal) => this.conversation.announce(notice, signal),
+          })
+        : undefined;
     this.meter = new CallMeter(row, {
       repository: deps.repository,
       clock: deps.clock,
@@ -146,6 +164,17 @@ export class LiveCall {
   end(reason: VoiceCallEndReason, options: EndOptions = {}): Promise<VoiceCallRow | undefined> {
     this.ending ??= this.finish(reason, options);
     return this.ending;
+  }
+
+  /**
+   * The call opened: its AI notice is stored and spoken before it answers anything (then every
+   * 3 hours while it lasts); answers a function that says it, once the client knows the call.
+   */
+  async openNotices(): Promise<() => void> {
+    const notices = this.notices;
+    if (!notices) return () => {};
+    const opening = await notices.open();
+    return () => notices.say(opening);
   }
 
   get ended(): boolean {
@@ -195,7 +224,8 @@ export class LiveCall {
     const endedAt = options.endedAt ?? new Date(this.deps.clock.now());
     this.cancelGrace?.();
     this.deps.onEnded(this);
-    // No more of a reply goes out; no more minutes are charged.
+    // No more of a reply or a notice goes out; no more minutes are charged.
+    this.notices?.stop();
     this.conversation.interrupt();
     await this.meter.stop();
     let row: VoiceCallRow | undefined;
@@ -251,6 +281,8 @@ export interface VoiceServiceOptions {
   onTurn?: (userId: string) => void;
   /** The crisis check of every utterance before the LLM (issue 25); absent: none. */
   crisis?: CallCrisis;
+  /** The AI notice at the call's start and every 3 hours (chat/ai-notice.ts). */
+  notices?: Pick<AiNotices, "forCall" | "clock">;
   /** The account of a session token if it is still valid, else throws (plugins/auth.ts). */
   authenticate(token: string): Promise<UserRow>;
   /** The daily caps of provider spend (synthesize, process and calls together). */
@@ -420,6 +452,14 @@ export function createVoiceService(options: VoiceServiceOptions) {
         turns,
         ...(options.onTurn ? { onTurn: options.onTurn } : {}),
         ...(options.crisis ? { crisis: options.crisis } : {}),
+        ...(options.notices
+          ? {
+              notices: options.notices,
+              // The engine without the caps: the notice is the product's, never refused.
+              speakNotice: (text: string, signal: AbortSignal) =>
+                engine.speak(text, voiceId, signal),
+            }
+          : {}),
         onEnded: (ended) => {
           if (live.get(user.id) === ended) live.delete(user.id);
           ending.set(user.id, ended);
@@ -432,7 +472,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
         },
       });
       live.set(user.id, call);
-      const { stt, tts } = await engine.modes();
+      const [sayNotices, { stt, tts }] = await Promise.all([call.openNotices(), engine.modes()]);
       socket.sendJson({
         type: "call_started",
         callId: started.call.id,
@@ -441,6 +481,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
         stt,
         tts,
       });
+      sayNotices();
       call.meter.start(started.balance);
       return { kind: "open", call };
     },
@@ -492,6 +533,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
         transcript: transcript.map((turn) => ({
           _id: turn.id,
           sender: turn.sender,
+          ...(turn.productKind ? { productKind: turn.productKind } : {}),
           content: turn.content,
           timestamp: turn.createdAt.toISOString(),
         })),

@@ -67,18 +67,20 @@ async function speakCrisis(source: "openai" | "offline") {
     .from(chatMessages)
     .where(eq(chatMessages.userId, fan.user.id))
     .orderBy(chatMessages.seq);
+  // The call's AI notice first (issue 25 item 1), then the fan's words and the caring message.
   expect(rows.map((row) => [row.sender, row.productKind])).toEqual([
+    ["product", "ai-notice"],
     ["user", null],
     ["product", "crisis-support"],
   ]);
-  expect(rows[0]).toMatchObject({ forgotten: true, flagSource: source });
-  expect(rows[0]?.flagCategory).toMatch(/^self-harm/);
+  expect(rows[1]).toMatchObject({ forgotten: true, flagSource: source });
+  expect(rows[1]?.flagCategory).toMatch(/^self-harm/);
   expect(rows.every((row) => row.callId === started.callId)).toBe(true);
   expect(await referralsToday()).toBe(referrals + 1);
   const audit = await t.app.database.db
     .select({ action: adminAuditLog.action, after: adminAuditLog.after })
     .from(adminAuditLog)
-    .where(and(eq(adminAuditLog.targetId, rows[0]?.id ?? ""), isNotNull(adminAuditLog.after)));
+    .where(and(eq(adminAuditLog.targetId, rows[1]?.id ?? ""), isNotNull(adminAuditLog.after)));
   expect(audit).toEqual([
     { action: "crisis.flag", after: expect.objectContaining({ channel: "call", source }) },
   ]);

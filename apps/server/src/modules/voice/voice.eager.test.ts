@@ -52,9 +52,11 @@ async function startTrackedCall() {
 async function storedTurns(token: string, callId: string) {
   const response = await call(t, "GET", `/api/voice-call/calls/${callId}`, { token });
   expect(response.statusCode, response.body).toBe(200);
+  // The fan's and the persona's turns (the product's AI notice is tested in voice.notice.test.ts).
   return callDetailResponseSchema
     .parse(response.json())
-    .transcript.map((turn) => [turn.sender, turn.content]);
+    .transcript.filter((turn) => turn.sender !== "product")
+    .map((turn) => [turn.sender, turn.content]);
 }
 
 function sendCandidate(client: VoiceClient, candidateId: string) {

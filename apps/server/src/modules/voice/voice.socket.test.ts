@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import {
   AUTH_MESSAGES,
+  aiNoticeText,
   callCost,
   callDetailResponseSchema,
   chatLogsResponseSchema,
@@ -195,7 +196,10 @@ describe("voice call socket", () => {
       const detail = await call(t, "GET", `/api/voice-call/calls/${callId}`, {
         token: session.token,
       });
-      transcript = callDetailResponseSchema.parse(detail.json()).transcript;
+      // The fan's and the persona's turns (the AI notice is tested in voice.notice.test.ts).
+      transcript = callDetailResponseSchema
+        .parse(detail.json())
+        .transcript.filter((turn) => turn.sender !== "product");
       return transcript.length === 2;
     }, "the call's turns");
     expect(transcript.map(({ sender, content }) => ({ sender, content }))).toEqual([
@@ -377,8 +381,12 @@ describe("voice call socket", () => {
       token: admin.token,
     });
     const marked = messagesPageResponseSchema.parse(messages.json()).data.messages;
+    // Each call opened with the product's AI notice (not counted as a message).
+    const notice = aiNoticeText("AI Celebrity Assistant");
     expect(marked.map((message) => message.content)).toEqual([
+      notice,
       VOICE_MESSAGES.nothingHeard,
+      notice,
       VOICE_MESSAGES.nothingHeard,
     ]);
     expect(new Set(marked.map((message) => message.callId)).size).toBe(2);

@@ -235,6 +235,14 @@ describe("chat logs screen", () => {
                 content: `Hello from page ${page}`,
                 timestamp: "2025-01-05T10:00:00.000Z",
               },
+              {
+                _id: `n${page}`,
+                conversationId: "c1",
+                sender: "product",
+                productKind: "ai-notice",
+                content: `The AI notice of page ${page}`,
+                timestamp: "2025-01-05T10:00:01.000Z",
+              },
             ],
             pagination: { total: 30, page, limit: 20, pages: 2 },
           },
@@ -249,6 +257,11 @@ describe("chat logs screen", () => {
     const dialog = await screen.findByTestId("conversation-dialog");
     expect(within(dialog).getByText("Conversation with Jade Fan")).toBeInTheDocument();
     expect(await within(dialog).findByText("Hello from page 1")).toBeInTheDocument();
+    // The product's notice is its own row, named by its kind, with when it was given.
+    const notice = within(dialog)
+      .getAllByTestId("conversation-message")
+      .find((row) => row.getAttribute("data-sender") === "product");
+    expect(notice).toHaveTextContent(/^AI notice · .*The AI notice of page 1$/);
     const first = api.calls.find((c) => c.url.pathname === "/api/admin/chat-logs/c1/messages");
     expect(Object.fromEntries(first?.url.searchParams ?? [])).toEqual({ page: "1", limit: "20" });
     await user.click(within(dialog).getByRole("button", { name: "Next" }));

@@ -1,6 +1,8 @@
 import { act, configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import {
+  AI_MARKER_LABEL,
+  aiNoticeText,
   type ChatMessage,
   defaultPublicSettings,
   type SendMessageResult,
@@ -185,6 +187,41 @@ describe("chat screen", () => {
     const reply = screen.getAllByTestId("ai-message").at(-1) as HTMLElement;
     expect(within(reply).getByText("friend").tagName).toBe("STRONG");
     expect(await screen.findByText("2 free messages left today")).toBeInTheDocument();
+  });
+
+  it("shows the AI marker beside the name, and the product's notice (not a persona bubble) before the reply", async () => {
+    const notice = message(103, {
+      sender: "product",
+      productKind: "ai-notice",
+      content: aiNoticeText("AI Celebrity Assistant"),
+    });
+    const stream = controlledStream();
+    chatApi({ "POST /api/chat/message": () => stream.response });
+    renderChat();
+    await screen.findByText("Message 3");
+    expect(screen.getByTestId("ai-marker")).toHaveTextContent("AI");
+    expect(screen.getByTestId("ai-marker")).toHaveAttribute("title", AI_MARKER_LABEL);
+    const user = userEvent.setup();
+    await user.type(box(), "Hello{Enter}");
+
+    await act(async () => stream.event("notice", notice));
+    const note = await screen.findByRole("note", { name: "AI notice" });
+    expect(note).toHaveTextContent(aiNoticeText("AI Celebrity Assistant"));
+    expect(screen.getAllByTestId("ai-message")).toHaveLength(1);
+
+    await act(async () => {
+      stream.event("token", { text: "Hi" });
+      stream.event("done", { ...result("Hi", 2), notices: [notice] });
+      stream.close();
+    });
+    await waitFor(() => expect(screen.getAllByTestId("ai-message")).toHaveLength(2));
+    // Shown once, between the fan's message and the reply.
+    expect(screen.getAllByTestId("product-notice")).toHaveLength(1);
+    const order = within(screen.getByRole("log"))
+      .getAllByRole("listitem")
+      .map((item) => item.getAttribute("data-testid"))
+      .slice(-3);
+    expect(order).toEqual(["user-message", "product-notice", "ai-message"]);
   });
 
   it("Shift+Enter adds a line; empty and blank messages are not sent", async () => {

@@ -9,6 +9,7 @@ import { ErrorState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatDateTime, formatDuration } from "@/lib/format";
+import { speakerName } from "@/lib/speakers";
 import { conversationQuery } from "../api/chat-logs";
 
 interface ConversationDialogProps {
@@ -81,6 +82,26 @@ function ConversationMessages({ log }: { log: ChatLog }) {
           <ol className="space-y-3">
             {query.data?.messages.map((message) => {
               const user = message.sender === "user";
+              if (message.sender === "product") {
+                // The product's own notice (issue 25): when it was given, and which one.
+                return (
+                  <li
+                    key={message._id}
+                    data-testid="conversation-message"
+                    data-sender="product"
+                    className="flex flex-col items-center"
+                  >
+                    <span className="mb-0.5 text-xs text-stone-500 dark:text-stone-400">
+                      {speakerName(message, { you: log.user.name, persona: log.character })} ·{" "}
+                      {formatDateTime(message.timestamp)}
+                      {message.callId ? " · Voice call" : ""}
+                    </span>
+                    <p className="max-w-[90%] rounded-xl border border-sky-200 bg-sky-50 px-3.5 py-2 text-sm break-words text-sky-950 dark:border-sky-400/30 dark:bg-sky-500/10 dark:text-sky-100">
+                      {message.content}
+                    </p>
+                  </li>
+                );
+              }
               return (
                 <li
                   key={message._id}
@@ -88,12 +109,7 @@ function ConversationMessages({ log }: { log: ChatLog }) {
                   className={clsx("flex flex-col", user ? "items-end" : "items-start")}
                 >
                   <span className="mb-0.5 text-xs text-stone-500 dark:text-stone-400">
-                    {user
-                      ? log.user.name
-                      : message.sender === "product"
-                        ? "Automatic message"
-                        : log.character}{" "}
-                    · {formatDateTime(message.timestamp)}
+                    {user ? log.user.name : log.character} · {formatDateTime(message.timestamp)}
                     {message.callId ? " · Voice call" : ""}
                   </span>
                   {message.flag ? (

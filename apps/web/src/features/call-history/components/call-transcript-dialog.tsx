@@ -3,6 +3,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState } from "@/components/ui/load-states";
 import { Spinner } from "@/components/ui/spinner";
 import { useSettings } from "@/lib/settings";
+import { speakerName } from "@/lib/speakers";
 import { CALL_HISTORY_TEXT, callDetailQuery } from "../api/call-history";
 
 /** One call's stored transcript, both sides in order, loaded when the dialog opens. */
@@ -48,7 +49,7 @@ export function CallTranscriptDialog({
           {turns.map((turn) => (
             <li key={turn._id} data-testid="transcript-turn" className="whitespace-pre-wrap">
               <span className="font-semibold text-stone-900 dark:text-white">
-                {turn.sender === "user" ? "You" : settings.aiProfile.name}:
+                {speakerName(turn, { you: "You", persona: settings.aiProfile.name })}:
               </span>{" "}
               <span className="text-stone-700 dark:text-stone-300">{turn.content}</span>
             </li>

@@ -12,6 +12,7 @@ import {
 } from "lucide-react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
+import { AiMarker } from "@/components/ui/ai-marker";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { UserAvatar } from "@/components/ui/user-avatar";
@@ -115,6 +116,7 @@ function Profile({ character }: { character: Character }) {
             <h1 className="font-display text-3xl font-bold text-stone-900 dark:text-white">
               {character.name}
             </h1>
+            <AiMarker className="ml-0" />
             {character.isPremium && (
               <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800 dark:bg-amber-500/15 dark:text-amber-300">
                 <Crown aria-hidden="true" className="size-3.5" /> Premium
@@ -249,6 +251,7 @@ function Profile({ character }: { character: Character }) {
                     <span className="min-w-0">
                       <span className="block truncate font-medium text-stone-900 dark:text-white">
                         {other.name}
+                        <AiMarker />
                       </span>
                       <span className="block text-sm text-stone-500 dark:text-stone-400">
                         {other.race}

@@ -1,5 +1,6 @@
 import { Check, Crown, Heart, MessageCircle, Mic, Star } from "lucide-react";
 import { Link } from "react-router";
+import { AiMarker } from "@/components/ui/ai-marker";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { UserAvatar } from "@/components/ui/user-avatar";
@@ -35,6 +36,7 @@ export function CharactersPage() {
                       <Crown aria-label="Premium" className="size-4 text-amber-500" />
                     )}
                   </h2>
+                  <AiMarker className="ml-0" />
                   <p className="text-sm text-stone-500 dark:text-stone-400">{character.race}</p>
                   <p className="mt-1 line-clamp-2 text-sm text-stone-700 dark:text-stone-300">
                     {character.description}

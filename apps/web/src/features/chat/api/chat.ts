@@ -82,6 +82,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Each piece of the reply, as it streams. */
   onToken: (text: string) => void;
+  /** A notice of the product (the AI notice, a break reminder), before the reply. */
+  onNotice?: (notice: ChatMessage) => void;
 }
 
 /**
@@ -93,6 +95,7 @@ export async function sendChatMessage({
   conversationId,
   signal,
   onToken,
+  onNotice,
 }: SendOptions): Promise<SendMessageResult> {
   const got: { result: SendMessageResult | null; failure: ChatStreamError | null } = {
     result: null,
@@ -105,6 +108,7 @@ export async function sendChatMessage({
     schema: sendMessageResponseSchema,
     onEvent: (event) => {
       if (event.event === "token") onToken(event.data.text);
+      else if (event.event === "notice") onNotice?.(event.data);
       else if (event.event === "done") got.result = event.data;
       else if (event.event === "error") {
         got.failure = new ChatStreamError(event.data.message, event.data.status);

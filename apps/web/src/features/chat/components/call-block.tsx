@@ -1,4 +1,5 @@
 import { Phone } from "lucide-react";
+import { speakerName } from "@/lib/speakers";
 import type { DisplayMessage } from "../hooks/use-chat";
 
 /** The chat's list: messages, with each call's consecutive turns gathered into one entry. */
@@ -53,14 +54,14 @@ export function CallBlock({
         </summary>
         <ol className="space-y-2 border-t border-stone-200 px-4 py-3 dark:border-white/10">
           {entry.turns.map((turn) => (
-            <li key={turn.key} data-testid="call-turn" className="whitespace-pre-wrap">
+            <li
+              key={turn.key}
+              data-testid="call-turn"
+              data-sender={turn.sender}
+              className="whitespace-pre-wrap"
+            >
               <span className="font-semibold text-stone-900 dark:text-white">
-                {turn.sender === "user"
-                  ? "You"
-                  : turn.sender === "product"
-                    ? "Automatic message"
-                    : personaName}
-                :
+                {speakerName(turn, { you: "You", persona: personaName })}:
               </span>{" "}
               <span className="text-stone-700 dark:text-stone-300">{turn.content}</span>
             </li>

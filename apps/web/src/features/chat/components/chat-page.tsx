@@ -1,6 +1,7 @@
 import { LoaderCircle, MessageCircle, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import toast from "react-hot-toast";
+import { AiMarker } from "@/components/ui/ai-marker";
 import { buttonClasses } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/load-states";
 import { UserAvatar } from "@/components/ui/user-avatar";
@@ -13,6 +14,7 @@ import { ClearChatDialog } from "./clear-chat-dialog";
 import { Composer } from "./composer";
 import { CrisisMessage, CrisisResourcesPanel, useCrisisPin } from "./crisis-support";
 import { MessageBubble, TypingIndicator } from "./message-bubble";
+import { ProductNotice } from "./product-notice";
 
 /** Within this distance of the bottom the list follows new messages. */
 const STICK_TO_BOTTOM_PX = 80;
@@ -148,9 +150,12 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
       <header className="flex items-center gap-3 border-b border-stone-200 bg-white px-3 py-3 sm:px-5 dark:border-white/10 dark:bg-stone-900">
         <UserAvatar name={persona.name} image={personaImage} />
         <div className="min-w-0 flex-1">
-          <h1 className="truncate font-display text-base font-bold text-stone-900 sm:text-lg dark:text-white">
-            {persona.name}
-          </h1>
+          <div className="flex min-w-0 items-center">
+            <h1 className="truncate font-display text-base font-bold text-stone-900 sm:text-lg dark:text-white">
+              {persona.name}
+            </h1>
+            <AiMarker />
+          </div>
           <p
             className="truncate text-xs text-stone-500 dark:text-stone-400"
             data-testid="chat-usage"
@@ -232,6 +237,8 @@ export function ChatPage({ onSubscribe }: ChatPageProps) {
                         content={entry.message.content}
                         {...(entry.message.timestamp ? { timestamp: entry.message.timestamp } : {})}
                       />
+                    ) : entry.message.sender === "product" ? (
+                      <ProductNotice key={entry.message.key} message={entry.message} />
                     ) : (
                       <MessageBubble
                         key={entry.message.key}

@@ -29,7 +29,7 @@ import { CHAT_RELOAD_THROTTLE_MS, CHAT_TEXT } from "../messages";
 export interface DisplayMessage {
   key: string;
   sender: ChatSender;
-  /** A product message's kind (the crisis message: crisis-support). */
+  /** A product message's kind: the AI notice and break reminder as notices, crisis-support as its card. */
   productKind?: ProductMessageKind | null;
   content: string;
   timestamp?: string;
@@ -185,6 +185,23 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
       abortRef.current = controller;
       const conversationId =
         conversationRef.current ?? serverMessages.at(-1)?.conversationId ?? null;
+      // The product's notices, shown as they come (before the reply), each once.
+      const shown = new Set<string>();
+      const noticeEntries = (notices: ChatMessage[]): LocalEntry[] =>
+        notices
+          .filter((notice) => !shown.has(notice._id))
+          .map((notice) => {
+            shown.add(notice._id);
+            return {
+              key: `notice-${notice._id}`,
+              sender: "product" as const,
+              ...(notice.productKind ? { productKind: notice.productKind } : {}),
+              content: notice.content,
+              timestamp: notice.timestamp,
+              serverId: notice._id,
+              sentAt: Date.now(),
+            };
+          });
       try {
         let streamed = "";
         const result: SendMessageResult = await sendChatMessage({
@@ -196,9 +213,14 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
             const textSoFar = streamed;
             setStreaming({ key: aiKey, text: textSoFar });
           },
+          onNotice: (notice) => {
+            const added = noticeEntries([notice]);
+            setLocal((list) => [...list, ...added]);
+          },
         });
         if (controller.signal.aborted) return { ok: true };
         conversationRef.current = result.conversationId;
+        const lateNotices = noticeEntries(result.notices ?? []);
         setLocal((list) => [
           ...list.map((entry) =>
             entry.key === userKey
@@ -210,6 +232,7 @@ export function useChat({ fallbackDailyLimit, onLimit }: UseChatOptions) {
                 }
               : entry,
           ),
+          ...lateNotices,
           {
             key: aiKey,
             sender: result.aiMessage.sender,

@@ -6,6 +6,7 @@ import { Coins, Crown, MessageCircle, Phone, RotateCw, ShoppingCart, Sparkles } 
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Link } from "react-router";
+import { AiMarker } from "@/components/ui/ai-marker";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Section } from "@/components/ui/section";
@@ -147,6 +148,10 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
         <p className="mt-2 max-w-xl text-white/90" data-testid="promo-banner">
           {settings.aiProfile.promotionalMessage.trim() ||
             `${settings.aiProfile.name} is ready when you are.`}
+        </p>
+        <p className="mt-3 text-sm font-medium text-white/90" data-testid="dashboard-persona">
+          You are talking with {settings.aiProfile.name}
+          <AiMarker tone="onDark" />
         </p>
       </section>
 

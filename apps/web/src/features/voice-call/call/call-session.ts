@@ -1,4 +1,5 @@
 import {
+  type ProductMessageKind,
   VOICE_CLOSE_CODES,
   VOICE_MIN_UTTERANCE_BYTES,
   VOICE_RESUME_GRACE_MS,
@@ -31,7 +32,10 @@ export type Speaker = "none" | "user" | "persona";
 /** One line of the live captions: the fan's words as transcribed, the persona's as spoken. */
 export interface Caption {
   id: number;
-  who: "user" | "persona";
+  /** notice: the product's own (the AI notice, a break reminder; issue 25), not the persona's. */
+  who: "user" | "persona" | "notice";
+  /** A notice's kind. */
+  kind?: ProductMessageKind;
   text: string;
   /** The fan's line is the offline notice (nothing was transcribed). */
   offline?: boolean;
@@ -633,6 +637,11 @@ export class CallSession {
         return;
       case "candidate_heard":
         if (message.candidateId === this.candidateId) this.mic?.hear?.(message.unfinished);
+        return;
+      case "notice":
+        // Shown at once; its speech follows as a reply of its own (audio_start with its id).
+        this.showPendingCaption();
+        this.addCaption({ who: "notice", kind: message.kind, text: message.text });
         return;
     }
   }

@@ -554,6 +554,24 @@ describe("call session: eager end of turn and turn-taking", () => {
     ]);
   });
 
+  it("the product's AI notice is a caption of its own at once, and its speech plays as a reply", async () => {
+    const t = setup();
+    const socket = await activeCall(t);
+    const text =
+      "AI Celebrity Assistant is an AI and not a human being. It cannot feel human emotion.";
+    socket.serverSends({ type: "notice", kind: "ai-notice", text, replyId: "n1" });
+    expect(t.session.getState().captions).toMatchObject([
+      { who: "notice", kind: "ai-notice", text },
+    ]);
+    socket.serverSends({ type: "audio_start", replyId: "n1", format: "audio/wav" });
+    socket.serverSendsAudio(3000);
+    socket.serverSends({ type: "audio_complete", replyId: "n1", segments: 1 });
+    expect(t.player.play).toHaveBeenCalledTimes(1);
+    // The persona's own words follow as usual.
+    socket.serverSends({ type: "transcription", text: "Hi there" });
+    expect(t.session.getState().captions.map((c) => c.who)).toEqual(["notice", "user"]);
+  });
+
   it("barge-in marks the persona's line as interrupted", async () => {
     const t = setup();
     const socket = await activeCall(t);

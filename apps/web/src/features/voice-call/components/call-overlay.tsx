@@ -1,7 +1,9 @@
+import { PRODUCT_KIND_LABELS } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { AlertTriangle, Mic, MicOff, PhoneOff, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
+import { AiMarker } from "@/components/ui/ai-marker";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import type { CallState, Caption } from "../call/call-session";
 import { currentBalance, formatClock, remainingSeconds } from "../call/policies";
@@ -150,7 +152,10 @@ export function CallOverlay({
         >
           <UserAvatar name={personaName} image={personaImage} size="lg" />
         </div>
-        <h2 className="font-display text-2xl font-bold">{personaName}</h2>
+        <div className="flex items-center justify-center">
+          <h2 className="font-display text-2xl font-bold">{personaName}</h2>
+          <AiMarker tone="onDark" />
+        </div>
         <p
           className="text-xs font-medium uppercase tracking-wide text-white/70"
           data-testid="call-ai-voice"
@@ -293,25 +298,39 @@ function Captions({ captions, personaName }: { captions: Caption[]; personaName:
         className="max-h-[38vh] min-h-0 overflow-y-auto overscroll-contain rounded-2xl pr-1 break-words focus-visible:outline-2 focus-visible:outline-white"
       >
         <ol className="space-y-2">
-          {captions.map((caption) => (
-            <li
-              key={caption.id}
-              data-testid={caption.who === "user" ? "call-transcript" : "call-response"}
-              data-offline={caption.offline || undefined}
-              className={clsx(
-                "rounded-2xl px-4 py-2.5",
-                caption.who === "user" ? "bg-white/10" : "bg-brand-500/20",
-              )}
-            >
-              <p className="text-xs font-semibold tracking-wide text-white/70 uppercase">
-                {caption.who === "user" ? "You" : personaName}
-              </p>
-              <p className={clsx("mt-0.5", caption.offline && "text-white/75 italic")}>
-                {caption.text}
-                {caption.interrupted && <span className="text-white/70"> (interrupted)</span>}
-              </p>
-            </li>
-          ))}
+          {captions.map((caption) =>
+            caption.who === "notice" ? (
+              <li
+                key={caption.id}
+                data-testid="call-notice"
+                data-kind={caption.kind}
+                className="rounded-2xl border border-sky-300/50 bg-sky-400/15 px-4 py-2.5"
+              >
+                <p className="text-xs font-semibold tracking-wide text-sky-100 uppercase">
+                  {PRODUCT_KIND_LABELS[caption.kind ?? "ai-notice"]}
+                </p>
+                <p className="mt-0.5">{caption.text}</p>
+              </li>
+            ) : (
+              <li
+                key={caption.id}
+                data-testid={caption.who === "user" ? "call-transcript" : "call-response"}
+                data-offline={caption.offline || undefined}
+                className={clsx(
+                  "rounded-2xl px-4 py-2.5",
+                  caption.who === "user" ? "bg-white/10" : "bg-brand-500/20",
+                )}
+              >
+                <p className="text-xs font-semibold tracking-wide text-white/70 uppercase">
+                  {caption.who === "user" ? "You" : personaName}
+                </p>
+                <p className={clsx("mt-0.5", caption.offline && "text-white/75 italic")}>
+                  {caption.text}
+                  {caption.interrupted && <span className="text-white/70"> (interrupted)</span>}
+                </p>
+              </li>
+            ),
+          )}
         </ol>
       </div>
     </section>

@@ -3,6 +3,7 @@ import { Coins, Phone, PhoneOff, RotateCw } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
+import { AiMarker } from "@/components/ui/ai-marker";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
@@ -110,9 +111,12 @@ export function CallPage({ makeDeps }: CallPageProps) {
         <div className="flex flex-col items-center gap-4 text-center">
           <UserAvatar name={persona.name} image={persona.aiProfileImage} size="lg" />
           <div>
-            <h2 className="font-display text-xl font-bold text-stone-900 dark:text-white">
-              {persona.name}
-            </h2>
+            <div className="flex items-center justify-center">
+              <h2 className="font-display text-xl font-bold text-stone-900 dark:text-white">
+                {persona.name}
+              </h2>
+              <AiMarker />
+            </div>
             <p className="text-sm text-stone-600 dark:text-stone-400">Voice call</p>
           </div>
 
