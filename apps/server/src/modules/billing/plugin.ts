@@ -35,6 +35,11 @@ import {
   type TransactionsRepository,
 } from "./transactions/transactions-repository.ts";
 import { userTransactionsRoutes } from "./transactions/user-routes.ts";
+import { withdrawalRoutes } from "./withdrawals/withdrawal-routes.ts";
+import {
+  createWithdrawalsService,
+  type WithdrawalsService,
+} from "./withdrawals/withdrawals-service.ts";
 
 export interface Billing {
   catalogue: CatalogueService;
@@ -52,6 +57,8 @@ export interface Billing {
   planChanges: PlanChangeSweep;
   /** Refunds and disputes, and the sweep of claims left pending (decision 0050). */
   refunds: RefundsService;
+  /** The fan's withdrawal from a purchase within 14 days (decision 0065). */
+  withdrawals: WithdrawalsService;
 }
 
 declare module "fastify" {
@@ -137,6 +144,15 @@ export const billingModule = fp<BillingModuleOptions>(
       reader,
       clock,
     });
+    const withdrawals = createWithdrawalsService({
+      db,
+      refunds: refundsService,
+      subscriptions,
+      reader,
+      clock,
+      mail: () => app.mail,
+      log: app.log,
+    });
     const renewals = createRenewals({ db, sandbox, clock, log: app.log });
     const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
     const planChanges = createPlanChangeSweep({
@@ -168,6 +184,7 @@ export const billingModule = fp<BillingModuleOptions>(
       sweep,
       planChanges,
       refunds: refundsService,
+      withdrawals,
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
@@ -177,6 +194,7 @@ export const billingModule = fp<BillingModuleOptions>(
     });
     await app.register(subscriptionRoutes, { subscriptions, reader });
     await app.register(userTransactionsRoutes, { transactions });
+    await app.register(withdrawalRoutes, { withdrawals });
     await app.register(webhookRoutes, {
       fulfilment,
       webhookSecret: options.config.stripe.webhookSecret,
