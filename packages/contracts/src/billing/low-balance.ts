@@ -9,5 +9,5 @@ export const LOW_BALANCE_TEXT = {
   title: "Low balance",
   body: (credits: number, creditsPerMinute: number) =>
     `You have ${credits.toLocaleString("en-US")} ${credits === 1 ? "credit" : "credits"}: ` +
-    `a call minute costs ${creditsPerMinute.toLocaleString("en-US")}. Buy credits to call.`,
+    `a call minute costs ${creditsPerMinute.toLocaleString("en-US")}.`,
 } as const;

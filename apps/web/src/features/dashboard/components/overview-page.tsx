@@ -8,6 +8,7 @@ import toast from "react-hot-toast";
 import { Link } from "react-router";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { LowBalanceNotice } from "@/components/ui/low-balance-notice";
 import { Section } from "@/components/ui/section";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableScroll } from "@/components/ui/table-scroll";
@@ -149,6 +150,8 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
             `${settings.aiProfile.name} is ready when you are.`}
         </p>
       </section>
+
+      <LowBalanceNotice credits={credits} creditsPerMinute={settings.creditsPerMinute} />
 
       {metrics.isError && (
         <p
