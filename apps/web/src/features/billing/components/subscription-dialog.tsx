@@ -355,7 +355,10 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
                   plan={plan}
                   selected={plan._id === selected}
                   current={plan._id === currentPlanId}
-                  onSelect={() => setSelected(plan._id)}
+                  onSelect={() => {
+                    if (plan._id !== selected) setAgreedTo(null);
+                    setSelected(plan._id);
+                  }}
                 />
               ))}
             </fieldset>
