@@ -13,6 +13,7 @@ import { FiltersForm, PAYMENT_FILTERS } from "./filters";
 import {
   amountColumn,
   dateColumn,
+  detailsColumn,
   paymentStatusColumn,
   transactionIdColumn,
   truncatedColumn,
@@ -37,6 +38,7 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
   paymentStatusColumn,
   truncatedColumn("Package", "packageName", (r) => r.metadata.packageName),
   transactionIdColumn("stripePaymentId", (r) => r.stripePaymentId),
+  detailsColumn,
 ];
 
 const CSV: CsvExport<Row> = {

@@ -1,5 +1,6 @@
 import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
 import { formatDateTime, formatMoney } from "@/lib/format";
+import { PaymentDetailsButton } from "./payment-details-dialog";
 import type { TransactionColumn } from "./transaction-table";
 import { Truncated, UserCell } from "./ui";
 
@@ -68,4 +69,10 @@ export const paymentStatusColumn: TransactionColumn<
   label: "Status",
   sortBy: "status",
   cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} payment={r} />,
+};
+
+/** The payment's details: its consent at checkout, refunds and withdrawal (issue 26). */
+export const detailsColumn: TransactionColumn<{ _id: string }, never> = {
+  label: "Details",
+  cell: (r) => <PaymentDetailsButton paymentId={r._id} />,
 };
