@@ -24,7 +24,11 @@ let adminToken: string;
 
 beforeAll(async () => {
   // axe goes in as a script tag: the app's CSP would refuse it.
-  setup = await startAdminAndFan({ fanWidth: 1280, contextOptions: { bypassCSP: true } });
+  setup = await startAdminAndFan({
+    fanWidth: 1280,
+    contextOptions: { bypassCSP: true },
+    healthTimeoutMs: 120_000,
+  });
   ({ server, admin, fan } = setup);
   adminToken = await adminApiToken(admin, server.url);
   await createAsAdmin(admin, server.url, adminToken, "/api/credit-packages", {
@@ -38,7 +42,7 @@ beforeAll(async () => {
     features: ["Unlimited messages"],
   });
   fanToken = await signUpFan(fan, server.url, uniqueFan("rights"));
-}, 180_000);
+}, 240_000);
 
 afterAll(() => setup?.close());
 
