@@ -13,7 +13,6 @@ import { FiltersForm, PAYMENT_FILTERS } from "./filters";
 import {
   amountColumn,
   dateColumn,
-  detailsColumn,
   paymentStatusColumn,
   transactionIdColumn,
   truncatedColumn,
@@ -38,7 +37,6 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
   paymentStatusColumn,
   truncatedColumn("Package", "packageName", (r) => r.metadata.packageName),
   transactionIdColumn("stripePaymentId", (r) => r.stripePaymentId),
-  detailsColumn,
 ];
 
 const CSV: CsvExport<Row> = {

@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { buttonClasses } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { formatDateTime, formatMoney } from "@/lib/format";
@@ -93,7 +92,7 @@ export function PaymentDetailsButton({ paymentId }: { paymentId: string }) {
       <button
         type="button"
         onClick={() => setOpen(true)}
-        className={buttonClasses("secondary", "sm")}
+        className="text-xs font-medium text-brand-700 underline underline-offset-2 hover:no-underline dark:text-brand-300"
       >
         Details
       </button>

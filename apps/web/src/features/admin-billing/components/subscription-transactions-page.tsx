@@ -14,7 +14,6 @@ import { FiltersForm, PAYMENT_FILTERS } from "./filters";
 import {
   amountColumn,
   dateColumn,
-  detailsColumn,
   paymentStatusColumn,
   transactionIdColumn,
   truncatedColumn,
@@ -33,7 +32,6 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
   amountColumn,
   paymentStatusColumn,
   transactionIdColumn("stripePaymentId", (r) => r.stripePaymentId ?? r.invoiceId),
-  detailsColumn,
 ];
 
 const CSV: CsvExport<Row> = {
