@@ -8,7 +8,7 @@ import {
   uniqueFan,
 } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
-import { createAsAdmin, creditBalance, payInSandbox } from "./support/billing";
+import { agreeToDelivery, createAsAdmin, creditBalance, payInSandbox } from "./support/billing";
 import type { RunningServer } from "./support/server";
 
 // The operator's money tools in Chromium against the built app with no keys (issue 16): a fan
@@ -54,6 +54,7 @@ describe("the operator's money tools", () => {
       .filter({ hasText: pack })
       .getByRole("button", { name: `Buy ${pack}` })
       .click();
+    await agreeToDelivery(fan);
     await payInSandbox(fan);
     await fan.waitForURL(/checkout=success/);
     await expect.poll(() => creditBalance(fan), { timeout: 15_000 }).toBe(before + 300);

@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInAdminToken, signInAdmin, signUpFan } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
-import { createAsAdmin, payInSandbox } from "./support/billing";
+import { agreeToDelivery, agreeToRenewal, createAsAdmin, payInSandbox } from "./support/billing";
 import type { RunningServer } from "./support/server";
 
 // The operator's transaction tables on a 1280 px laptop with the admin sidebar open: every
@@ -125,6 +125,7 @@ describe("admin transaction tables at 1280 px with the sidebar open", () => {
       .filter({ hasText: PACKAGE })
       .getByRole("button", { name: `Buy ${PACKAGE}` })
       .click();
+    await agreeToDelivery(fan);
     await payInSandbox(fan);
     await fan.waitForURL(/checkout=success/);
 
@@ -132,6 +133,7 @@ describe("admin transaction tables at 1280 px with the sidebar open", () => {
     await fan.getByRole("button", { name: "Subscribe Now" }).click();
     const dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });
     await dialog.getByRole("button", { name: new RegExp(PLAN) }).click();
+    await agreeToRenewal(dialog);
     await dialog.getByRole("button", { name: "Subscribe", exact: true }).click();
     await payInSandbox(fan);
     await fan.waitForURL(/subscription=success/);

@@ -2,7 +2,13 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminApiToken, signInAdmin, signUpFan, uniqueFan } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
-import { createAsAdmin, payInSandbox } from "./support/billing";
+import {
+  agreeToRenewal,
+  CANCELED_TOAST,
+  cancelSubscriptionConfirmed,
+  createAsAdmin,
+  payInSandbox,
+} from "./support/billing";
 import type { RunningServer } from "./support/server";
 
 // A fan's subscription life in Chromium against the built app with no keys (issue 16): they
@@ -57,6 +63,7 @@ describe("a subscription's life", () => {
     await fan.getByRole("button", { name: "Subscribe Now" }).click();
     const dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });
     await dialog.getByRole("button", { name: new RegExp(SUPERFAN_PLAN) }).click();
+    await agreeToRenewal(dialog);
     await dialog.getByRole("button", { name: "Subscribe", exact: true }).click();
     await payInSandbox(fan);
     await fan.waitForURL(/subscription=success/);
@@ -89,8 +96,8 @@ describe("a subscription's life", () => {
 
   it("cancels and still sees the plan, as Canceling, on every screen", async () => {
     const dialog = await openManage(fan);
-    await dialog.getByRole("button", { name: "Cancel Subscription" }).click();
-    await fan.getByText("Your subscription will not renew at the end of the period").waitFor();
+    await cancelSubscriptionConfirmed(fan, dialog);
+    await fan.getByText(CANCELED_TOAST).waitFor();
     await dialog.getByTestId("current-subscription").getByText("Canceling").waitFor();
     await fan.keyboard.press("Escape");
     const summary = fan.getByTestId("subscription-summary");

@@ -2,7 +2,14 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin, signUpFan } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
-import { creditBalance, payInSandbox } from "./support/billing";
+import {
+  agreeToDelivery,
+  agreeToRenewal,
+  CANCELED_TOAST,
+  cancelSubscriptionConfirmed,
+  creditBalance,
+  payInSandbox,
+} from "./support/billing";
 import { DAILY_LIMIT_BUBBLE, openEmptyChat, sendAndAwaitReply } from "./support/chat";
 import type { RunningServer } from "./support/server";
 
@@ -69,6 +76,7 @@ describe("billing", () => {
     const card = fan.getByTestId("credit-package").filter({ hasText: PACKAGE });
     expect(await card.textContent()).toContain("≈ 50 minutes");
     await card.getByRole("button", { name: `Buy ${PACKAGE}` }).click();
+    await agreeToDelivery(fan);
     await fan.waitForURL(/\/checkout\/sandbox\//);
     await fan.getByText("Test checkout (sandbox)").waitFor();
     expect(await fan.getByTestId("sandbox-amount").textContent()).toBe("$18.00");
@@ -103,6 +111,7 @@ describe("billing", () => {
       return creditBalance(fan);
     })();
     await fan.getByRole("button", { name: `Buy ${PACKAGE}` }).click();
+    await agreeToDelivery(fan);
     await fan.waitForURL(/\/checkout\/sandbox\//);
     await fan.getByRole("link", { name: "Cancel and return" }).click();
     await fan.waitForURL(/checkout=canceled/);
@@ -118,6 +127,7 @@ describe("billing", () => {
     await fan.getByRole("button", { name: "Subscribe Now" }).click();
     const dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });
     await dialog.getByRole("button", { name: new RegExp(PLAN) }).click();
+    await agreeToRenewal(dialog);
     await dialog.getByRole("button", { name: "Subscribe", exact: true }).click();
     await payInSandbox(fan);
     await fan.waitForURL(/subscription=success/);
@@ -147,8 +157,8 @@ describe("billing", () => {
     await fan.getByRole("button", { name: "Manage Subscription" }).click();
     const dialog = fan.getByRole("dialog", { name: "Manage Subscription" });
     await dialog.getByTestId("current-subscription").getByText(PLAN).waitFor();
-    await dialog.getByRole("button", { name: "Cancel Subscription" }).click();
-    await fan.getByText("Your subscription will not renew at the end of the period").waitFor();
+    await cancelSubscriptionConfirmed(fan, dialog);
+    await fan.getByText(CANCELED_TOAST).waitFor();
     await dialog.getByTestId("current-subscription").getByText("Canceling").waitFor();
     expect(await dialog.getByRole("button", { name: "Cancel Subscription" }).count()).toBe(0);
   });

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminApiToken, signInAdmin, signUpFan, uniqueFan } from "./support/accounts";
-import { createAsAdmin, payInSandbox } from "./support/billing";
+import { agreeToDelivery, createAsAdmin, payInSandbox } from "./support/billing";
 import type { TestBrowser } from "./support/browser";
 import {
   type CallSetup,
@@ -55,6 +55,7 @@ async function sellTodayFor1400(admin: Page, fan: Page) {
   await signUpFan(fan, server.url, uniqueFan("big-buyer"));
   await fan.goto(`${server.url}/dashboard/credits`);
   await fan.getByRole("button", { name: `Buy ${name}` }).click();
+  await agreeToDelivery(fan);
   await payInSandbox(fan);
   await fan.waitForURL(/checkout=success/);
   await fan.getByTestId("checkout-success").waitFor();

@@ -8,6 +8,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CONSENT_VERSIONS } from "@twinline/contracts";
 import { FAKE_STRIPE_SECRET_KEY, startFakeStripe } from "@twinline/fakes";
 import { eq, sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -128,6 +129,8 @@ for (let i = 0; i < SESSIONS; i++) {
     user,
     pack._id,
     config.publicUrl,
+    // The fan ticked the delivery consent (docs/decisions/0064).
+    { version: CONSENT_VERSIONS.credits, ipAddress: "127.0.0.1" },
   );
   const { session } = fake.completeCheckout(sessionId);
   // Signed now: the run takes well under Stripe's 5 minutes' tolerance.

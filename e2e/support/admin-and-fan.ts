@@ -17,10 +17,15 @@ export interface AdminAndFanOptions {
   fanWidth: number;
   /** Options of both pages' contexts, e.g. accepting downloads. */
   contextOptions?: BrowserContextOptions;
+  /** How long the built server may take to answer its health check (a busy machine). */
+  healthTimeoutMs?: number;
 }
 
 export async function startAdminAndFan(options: AdminAndFanOptions): Promise<AdminAndFan> {
-  const server = await startServer({ env: ADMIN_ENV });
+  const server = await startServer({
+    env: ADMIN_ENV,
+    ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
+  });
   let browser: TestBrowser | undefined;
   try {
     browser = await launchBrowser(

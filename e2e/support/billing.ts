@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { csrfToken } from "./accounts";
 
@@ -38,3 +38,30 @@ export async function createAsAdmin(
   });
   expect(created.status(), await created.text()).toBe(201);
 }
+
+/**
+ * After a package's Buy: the delivery consent (issue 26, item 3) is ticked, then the checkout
+ * opens.
+ */
+export async function agreeToDelivery(page: Page) {
+  const dialog = page.getByTestId("package-consent-dialog");
+  await dialog.getByRole("checkbox").check();
+  await dialog.getByRole("button", { name: "Continue to payment" }).click();
+}
+
+/** In the Subscription dialog, with a plan chosen: ticks its renewal terms. */
+export async function agreeToRenewal(dialog: Locator) {
+  await dialog.getByTestId("consent").getByRole("checkbox").check();
+}
+
+/** Cancel Subscription, then its one question answered yes. */
+export async function cancelSubscriptionConfirmed(page: Page, dialog: Locator) {
+  await dialog.getByRole("button", { name: "Cancel Subscription" }).click();
+  await page
+    .getByRole("alertdialog", { name: "Cancel your subscription?" })
+    .getByRole("button", { name: "Cancel subscription" })
+    .click();
+}
+
+/** The toast a confirmed cancel shows: the plan's end date, and no further charge. */
+export const CANCELED_TOAST = /^Your plan stays until .+; you will not be charged again\.$/;

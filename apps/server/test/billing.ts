@@ -1,5 +1,6 @@
 import {
   adminCreditTransactionsResponseSchema,
+  CONSENT_VERSIONS,
   checkoutResponseSchema,
   creditPackageResponseSchema,
   SANDBOX_CARDS,
@@ -43,7 +44,9 @@ export async function sandboxBuy(
     "packageId" in what
       ? "/api/payments/create-checkout-session"
       : "/api/subscriptions/create-checkout";
-  const checkout = await call(t, "POST", path, { token, body: what });
+  // The fan ticks the consent box of the text the page shows (docs/decisions/0064).
+  const consentVersion = "packageId" in what ? CONSENT_VERSIONS.credits : CONSENT_VERSIONS.plan;
+  const checkout = await call(t, "POST", path, { token, body: { ...what, consentVersion } });
   expect(checkout.statusCode, checkout.body).toBe(200);
   const { url, sessionId } = checkoutResponseSchema.parse(checkout.json());
   const paid = await call(t, "POST", `/api/payments/sandbox/sessions/${sessionId}/pay`, {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { checkoutResponseSchema, SANDBOX_CARDS } from "@twinline/contracts";
+import { CONSENT_VERSIONS, checkoutResponseSchema, SANDBOX_CARDS } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { and, eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
@@ -97,7 +97,7 @@ const customerIds = async (t: TestApp, userId: string) =>
 async function checkoutPlan(t: TestApp, user: LifecycleUser, planId: string) {
   const response = await call(t, "POST", "/api/subscriptions/create-checkout", {
     token: user.token,
-    body: { planId },
+    body: { planId, consentVersion: CONSENT_VERSIONS.plan },
   });
   expect(response.statusCode, response.body).toBe(200);
   return checkoutResponseSchema.parse(response.json()).sessionId;

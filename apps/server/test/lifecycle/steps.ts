@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   BILLING_MESSAGES,
+  CONSENT_VERSIONS,
   planChangeResultSchema,
   type SubscriptionPlan,
 } from "@twinline/contracts";
@@ -38,7 +39,7 @@ export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = 
     if (row && (row.status === "active" || row.status === "past_due")) {
       const refused = await call(t, "POST", "/api/subscriptions/create-checkout", {
         token: user.token,
-        body: { planId: plan._id },
+        body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
       });
       expect(refused.statusCode).toBe(409);
       return;

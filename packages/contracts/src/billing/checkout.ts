@@ -1,16 +1,23 @@
 import { z } from "zod";
+import { consentVersionField } from "./consent";
 import { storableText } from "./fields";
 import { BILLING_MESSAGES, currencySchema, planIntervalSchema } from "./shared";
 
 // Checkout (user-side section 7; sandbox: docs/decisions/0016).
 
+/** `consentVersion`: the version of the consent text whose box the fan ticked (consent.ts). */
 export const createPackageCheckoutSchema = z.object({
   packageId: z.uuid({ error: BILLING_MESSAGES.packageIdMissing }),
+  consentVersion: consentVersionField,
 });
 export const createPlanCheckoutSchema = z.object({
   planId: z.uuid({ error: "Plan ID is missing" }),
+  consentVersion: consentVersionField,
 });
-export const changePlanRequestSchema = createPlanCheckoutSchema;
+/** A plan change of a subscription in force: its renewal terms were agreed at its checkout. */
+export const changePlanRequestSchema = z.object({
+  planId: z.uuid({ error: "Plan ID is missing" }),
+});
 
 /** POST /api/payments/create-checkout-session and POST /api/subscriptions/create-checkout. */
 export const checkoutResponseSchema = z.object({

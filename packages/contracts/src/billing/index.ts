@@ -2,8 +2,12 @@
 // subscriptions, transactions and refunds, over the shared constants and field rules.
 export * from "./catalogue";
 export * from "./checkout";
+export * from "./consent";
 export { billingIdParamsSchema, packageIdParamsSchema, planIdParamsSchema } from "./fields";
+export * from "./low-balance";
+export * from "./payment-details";
 export * from "./refunds";
 export * from "./shared";
 export * from "./subscriptions";
 export * from "./transactions";
+export * from "./withdrawal";

@@ -91,6 +91,7 @@ export const REFUND_KINDS = [
   "dispute",
   "duplicate_subscription",
   "failed_payment",
+  "withdrawal",
 ] as const;
 
 export const paymentRefundSchema = z.object({

@@ -34,6 +34,8 @@ export const userTransactionSchema = z.object({
   }),
   /** Why a `failed` payment failed (a decline, a paid amount that differs from the price). */
   failureReason: z.string().nullable().optional(),
+  /** When the fan withdrew from this purchase (withdrawal.ts); null when not. */
+  withdrawnAt: z.string().nullable().optional(),
 });
 export type UserTransaction = z.infer<typeof userTransactionSchema>;
 

@@ -5,6 +5,7 @@ export * from "./audit.ts";
 export * from "./auth.ts";
 export * from "./billing.ts";
 export * from "./chat.ts";
+export * from "./consents.ts";
 export * from "./credits.ts";
 export * from "./dashboards.ts";
 export * from "./mail.ts";

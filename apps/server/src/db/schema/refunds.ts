@@ -19,13 +19,16 @@ import { users } from "./users.ts";
  * duplicate_subscription: a subscription that must not stay in force, ended and refunded
  * automatically: the second of two plan payments (decision 0051), or one whose first payment
  * was not the plan's price (decision 0036); failed_payment: the operator gives back the money a
- * failed payment took (a package paid at a wrong amount, decision 0036): no credits to take. */
+ * failed payment took (a package paid at a wrong amount, decision 0036): no credits to take;
+ * withdrawal: the fan withdrew within 14 days (decision 0065): its credits were taken back when
+ * it was claimed, not in proportion when it settles. */
 export const refundKind = pgEnum("refund_kind", [
   "admin",
   "provider",
   "dispute",
   "duplicate_subscription",
   "failed_payment",
+  "withdrawal",
 ]);
 export const refundStatus = pgEnum("refund_status", ["pending", "succeeded", "failed"]);
 

@@ -47,6 +47,11 @@ import {
   type TransactionsRepository,
 } from "./transactions/transactions-repository.ts";
 import { userTransactionsRoutes } from "./transactions/user-routes.ts";
+import { withdrawalRoutes } from "./withdrawals/withdrawal-routes.ts";
+import {
+  createWithdrawalsService,
+  type WithdrawalsService,
+} from "./withdrawals/withdrawals-service.ts";
 
 export interface Billing {
   catalogue: CatalogueService;
@@ -64,6 +69,8 @@ export interface Billing {
   planChanges: PlanChangeSweep;
   /** Refunds and disputes, and the sweep of claims left pending (decision 0050). */
   refunds: RefundsService;
+  /** The fan's withdrawal from a purchase within 14 days (decision 0065). */
+  withdrawals: WithdrawalsService;
 }
 
 declare module "fastify" {
@@ -160,6 +167,14 @@ export const billingModule = fp<BillingModuleOptions>(
       reader,
       clock,
     });
+    const withdrawals = createWithdrawalsService({
+      db,
+      refunds: refundsService,
+      subscriptions,
+      reader,
+      clock,
+      kickMail: () => app.fanMail.kick(),
+    });
     const renewals = createRenewals({ db, sandbox, clock, log: app.log });
     const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
     const planChanges = createPlanChangeSweep({
@@ -204,6 +219,7 @@ export const billingModule = fp<BillingModuleOptions>(
       sweep,
       planChanges,
       refunds: refundsService,
+      withdrawals,
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
@@ -213,6 +229,7 @@ export const billingModule = fp<BillingModuleOptions>(
     });
     await app.register(subscriptionRoutes, { subscriptions, reader });
     await app.register(userTransactionsRoutes, { transactions });
+    await app.register(withdrawalRoutes, { withdrawals });
     await app.register(webhookRoutes, {
       fulfilment,
       webhookSecret: options.config.stripe.webhookSecret,

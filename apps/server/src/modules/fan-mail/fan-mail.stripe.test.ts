@@ -1,3 +1,4 @@
+import { CONSENT_VERSIONS } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
@@ -56,6 +57,7 @@ describe("fan e-mail over SMTP (Stripe webhooks, replayed)", () => {
     const fan = await signUp(t);
     const sessionId = await checkout(fan.token, "/api/payments/create-checkout-session", {
       packageId: pack._id,
+      consentVersion: CONSENT_VERSIONS.credits,
     });
     const done = fake.completeCheckout(sessionId);
     await deliverTwice(
@@ -78,6 +80,7 @@ describe("fan e-mail over SMTP (Stripe webhooks, replayed)", () => {
     const fan = await signUp(t);
     const sessionId = await checkout(fan.token, "/api/subscriptions/create-checkout", {
       planId: plan._id,
+      consentVersion: CONSENT_VERSIONS.plan,
     });
     const done = fake.completeCheckout(sessionId);
     const subscriptionId = String((done.subscription as Json).id);
@@ -117,6 +120,7 @@ describe("fan e-mail over SMTP (Stripe webhooks, replayed)", () => {
     const fan = await signUp(t);
     const sessionId = await checkout(fan.token, "/api/payments/create-checkout-session", {
       packageId: pack._id,
+      consentVersion: CONSENT_VERSIONS.credits,
     });
     const { session } = fake.failDelayedPayment(sessionId);
     await deliverTwice(fake.event("checkout.session.async_payment_failed", session));

@@ -55,6 +55,8 @@ export interface WithdrawalPayload extends Amount {
   transactionId: string;
   /** Credits taken back with it (0 when none). */
   creditsRemoved: number;
+  /** A plan's withdrawal ends the plan at once. */
+  endsPlan?: boolean;
 }
 
 export interface LowBalancePayload {

@@ -12,6 +12,8 @@ interface ConfirmDialogProps {
   title: ReactNode;
   description: ReactNode;
   confirmLabel: ReactNode;
+  /** The button that backs out (default "Cancel"). */
+  cancelLabel?: ReactNode;
   /** Red confirm button, for what cannot be undone lightly. */
   destructive?: boolean;
   onConfirm: () => void;
@@ -26,6 +28,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = "Cancel",
   destructive = false,
   onConfirm,
   onCancel,
@@ -52,7 +55,7 @@ export function ConfirmDialog({
           </AlertDialog.Description>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialog.Cancel disabled={pending} className={buttonClasses("secondary", "md")}>
-              Cancel
+              {cancelLabel}
             </AlertDialog.Cancel>
             <button
               type="button"

@@ -30,7 +30,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ["payments"],
         security,
-        summary: "A hosted checkout for a credit package (credits land when the payment does)",
+        summary:
+          "A hosted checkout for a credit package (credits land when the payment does); " +
+          "consentVersion: the version of the delivery consent the fan ticked, stored with its text",
         body: createPackageCheckoutSchema,
         response: { 200: checkoutResponseSchema, ...errors },
       },
@@ -41,6 +43,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
         currentUser(request),
         request.body.packageId,
         appOrigin(request),
+        { version: request.body.consentVersion, ipAddress: request.ip },
       )),
     }),
   );
@@ -51,7 +54,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ["subscriptions"],
         security,
-        summary: "A hosted checkout for a plan (409 while a subscription is in force)",
+        summary:
+          "A hosted checkout for a plan (409 while a subscription is in force); consentVersion: " +
+          "the version of the renewal terms the fan ticked, stored with their text",
         body: createPlanCheckoutSchema,
         response: { 200: checkoutResponseSchema, ...errors },
       },
@@ -62,6 +67,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
         currentUser(request),
         request.body.planId,
         appOrigin(request),
+        { version: request.body.consentVersion, ipAddress: request.ip },
       )),
     }),
   );

@@ -3,7 +3,12 @@ import {
   BILLING_MESSAGES,
   CHECKOUT_RETURN_PATHS,
   type CheckoutSessionView,
+  CONSENT_MESSAGES,
+  CONSENT_VERSIONS,
+  type ConsentKind,
+  creditsConsentText,
   MONEY_TOOLS_MESSAGES,
+  planConsentText,
   type SandboxPayRequest,
 } from "@twinline/contracts";
 import { and, eq, gt, lte } from "drizzle-orm";
@@ -11,6 +16,7 @@ import type { Database } from "../../../db/client.ts";
 import { isUniqueViolation } from "../../../db/errors.ts";
 import {
   type CheckoutSessionRow,
+  checkoutConsents,
   checkoutSessions,
   type SubscriptionPlanRow,
   type UserRow,
@@ -80,6 +86,23 @@ export const planItem = (plan: SubscriptionPlanRow, provider: PaymentsProvider):
   recurring: { interval: plan.interval, intervalCount: plan.intervalCount },
 });
 
+/** What the fan ticked: the version of the consent text, and the address they asked from. */
+export interface ConsentGiven {
+  version: string;
+  ipAddress: string;
+}
+
+/**
+ * The consent a checkout stores: the words the server renders from what it charges (never the
+ * client's), checked against the version of the box the fan ticked (decision 0064).
+ */
+const consentFor = (kind: ConsentKind, given: ConsentGiven, text: string) => {
+  if (given.version !== CONSENT_VERSIONS[kind]) {
+    throw new HttpError(400, CONSENT_MESSAGES.stale, { field: "consentVersion" });
+  }
+  return { kind, version: given.version, text, ipAddress: given.ipAddress };
+};
+
 /** Where a package checkout and a plan checkout differ; the session and its row are one path. */
 interface CheckoutOf {
   mode: "payment" | "subscription";
@@ -99,6 +122,7 @@ interface CheckoutOf {
     | "currency"
     | "credits"
   >;
+  consent: ReturnType<typeof consentFor>;
 }
 
 /**
@@ -129,16 +153,28 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       }),
     );
     try {
-      await db.insert(checkoutSessions).values({
-        sessionId: created.sessionId,
-        provider: provider.mode,
-        mode: of.mode,
-        userId: user.id,
-        ...of.recorded,
-        url: created.url,
-        successUrl,
-        cancelUrl,
-        expiresAt: created.expiresAt,
+      // The session and the consent it was opened under are written together, or neither is.
+      await db.transaction(async (tx) => {
+        await tx.insert(checkoutSessions).values({
+          sessionId: created.sessionId,
+          provider: provider.mode,
+          mode: of.mode,
+          userId: user.id,
+          ...of.recorded,
+          url: created.url,
+          successUrl,
+          cancelUrl,
+          expiresAt: created.expiresAt,
+        });
+        await tx.insert(checkoutConsents).values({
+          checkoutSessionId: created.sessionId,
+          userId: user.id,
+          ...of.consent,
+          packageId: of.recorded.packageId ?? null,
+          planId: of.recorded.planId ?? null,
+          amountMinor: of.recorded.amountMinor,
+          currency: of.recorded.currency,
+        });
       });
     } catch (error) {
       // A parallel plan checkout of the same user was recorded first (decision 0051); this
@@ -228,10 +264,24 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
      * POST /api/payments/create-checkout-session {packageId}; `origin` is where the buyer comes
      * back to (lib/app-origin.ts).
      */
-    async packageCheckout(user: UserRow, packageId: string, origin: string) {
+    async packageCheckout(
+      user: UserRow,
+      packageId: string,
+      origin: string,
+      consentGiven: ConsentGiven,
+    ) {
       const pack = await catalogue.packageForCheckout(packageId);
-      await refuseFullBalance(user.id, pack.credits);
       const amountMinor = discountedMinor(pack.priceMinor, pack.discountBasisPoints);
+      const consent = consentFor(
+        "credits",
+        consentGiven,
+        creditsConsentText({
+          credits: pack.credits,
+          price: toMajor(amountMinor),
+          currency: pack.currency,
+        }),
+      );
+      await refuseFullBalance(user.id, pack.credits);
       return startCheckout(user, origin, {
         mode: "payment",
         successPath: CHECKOUT_RETURN_PATHS.packageSuccess,
@@ -254,17 +304,28 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           currency: pack.currency,
           credits: pack.credits,
         },
+        consent,
       });
     },
 
     /** POST /api/subscriptions/create-checkout {planId}: refused while a subscription is in force. */
-    async planCheckout(user: UserRow, planId: string, origin: string) {
+    async planCheckout(user: UserRow, planId: string, origin: string, consentGiven: ConsentGiven) {
       const current = await subscriptions.currentRow(user.id);
       if (current && (current.status === "active" || current.status === "past_due")) {
         throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
       }
       await refuseOpenPlanCheckout(user);
       const plan = await catalogue.planForCheckout(planId);
+      const consent = consentFor(
+        "plan",
+        consentGiven,
+        planConsentText({
+          price: toMajor(plan.priceMinor),
+          currency: plan.currency,
+          interval: plan.interval,
+          intervalCount: plan.intervalCount,
+        }),
+      );
       await refuseFullBalance(user.id, plan.credits);
       return startCheckout(user, origin, {
         mode: "subscription",
@@ -281,6 +342,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           currency: plan.currency,
           credits: plan.credits > 0 ? plan.credits : null,
         },
+        consent,
       });
     },
 

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import {
   adminSubscriptionHistoryResponseSchema,
   adminSubscriptionTransactionsResponseSchema,
+  CONSENT_VERSIONS,
   checkoutResponseSchema,
   SANDBOX_CARDS,
   userTransactionsResponseSchema,
@@ -104,7 +105,7 @@ describe("every attempt leaves a row; the sweep credits what a crash left behind
     const user = await signUp(first);
     const checkout = await call(first, "POST", "/api/payments/create-checkout-session", {
       token: user.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     const { sessionId } = checkoutResponseSchema.parse(checkout.json());
     await first.close();
@@ -162,7 +163,7 @@ describe("every attempt leaves a row; the sweep credits what a crash left behind
     const user = await signUp(t);
     const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
       token: user.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     const { sessionId } = checkoutResponseSchema.parse(checkout.json());
     await clock.advance(CHECKOUT_SWEEP_AFTER_MS + 60_000);

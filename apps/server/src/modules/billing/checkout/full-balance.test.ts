@@ -1,4 +1,4 @@
-import { MONEY_TOOLS_MESSAGES, SANDBOX_CARDS } from "@twinline/contracts";
+import { CONSENT_VERSIONS, MONEY_TOOLS_MESSAGES, SANDBOX_CARDS } from "@twinline/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
@@ -33,14 +33,14 @@ describe("a balance that cannot hold a package's credits", () => {
     // A session opened while the balance could still hold the credits.
     const opened = await call(t, "POST", "/api/payments/create-checkout-session", {
       token: fan.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     expect(opened.statusCode, opened.body).toBe(200);
     await setBalance(fan.user.id, MAX_CREDIT_BALANCE - 99);
 
     const refused = await call(t, "POST", "/api/payments/create-checkout-session", {
       token: fan.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     expect(refused.statusCode).toBe(409);
     expect(messageOf(refused)).toBe(MONEY_TOOLS_MESSAGES.balanceFull);
@@ -73,7 +73,7 @@ describe("a balance that cannot hold a package's credits", () => {
     await setBalance(fan.user.id, MAX_CREDIT_BALANCE - 100);
     const fits = await call(t, "POST", "/api/payments/create-checkout-session", {
       token: fan.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     expect(fits.statusCode, fits.body).toBe(200);
   });

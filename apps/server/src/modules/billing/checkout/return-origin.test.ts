@@ -1,4 +1,8 @@
-import { CHECKOUT_RETURN_PATHS, checkoutSessionResponseSchema } from "@twinline/contracts";
+import {
+  CHECKOUT_RETURN_PATHS,
+  CONSENT_VERSIONS,
+  checkoutSessionResponseSchema,
+} from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, signUp } from "../../../../test/accounts.ts";
 import { createPackage } from "../../../../test/billing.ts";
@@ -28,7 +32,7 @@ async function checkoutAt(
   const answer = await browser.call(
     "POST",
     "/api/payments/create-checkout-session",
-    { packageId: deployment.packageId },
+    { packageId: deployment.packageId, consentVersion: CONSENT_VERSIONS.credits },
     headers,
   );
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);

@@ -1,6 +1,7 @@
 import {
   BILLING_MESSAGES,
   CHECKOUT_RETURN_PATHS,
+  CONSENT_VERSIONS,
   checkoutSessionResponseSchema,
   creditPackagesResponseSchema,
   mySubscriptionResponseSchema,
@@ -145,7 +146,7 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
 
     const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
       token: user.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     expect(checkout.statusCode, checkout.body).toBe(200);
     const { url, sessionId } = checkout.json();
@@ -251,7 +252,7 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     const { sessionId } = (
       await call(t, "POST", "/api/payments/create-checkout-session", {
         token: user.token,
-        body: { packageId: pack._id },
+        body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
       })
     ).json();
     const results = await Promise.all(
@@ -274,7 +275,7 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     const { sessionId } = (
       await call(t, "POST", "/api/payments/create-checkout-session", {
         token: user.token,
-        body: { packageId: pack._id },
+        body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
       })
     ).json();
     const pay = (body: object) =>
@@ -329,7 +330,7 @@ describe("billing with no Stripe key: the sandbox checkout", () => {
     // A second checkout while subscribed: refused.
     const twice = await call(t, "POST", "/api/subscriptions/create-checkout", {
       token: user.token,
-      body: { planId: pro._id },
+      body: { planId: pro._id, consentVersion: CONSENT_VERSIONS.plan },
     });
     expect(twice.statusCode).toBe(409);
 

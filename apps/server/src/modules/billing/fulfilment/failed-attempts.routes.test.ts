@@ -1,4 +1,8 @@
-import { checkoutSessionResponseSchema, userTransactionsResponseSchema } from "@twinline/contracts";
+import {
+  CONSENT_VERSIONS,
+  checkoutSessionResponseSchema,
+  userTransactionsResponseSchema,
+} from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../../test/accounts.ts";
@@ -37,7 +41,7 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
     const user = await signUp(t);
     const response = await call(t, "POST", "/api/payments/create-checkout-session", {
       token: user.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     expect(response.statusCode, response.body).toBe(200);
     return { user, sessionId: (response.json() as { sessionId: string }).sessionId };
@@ -170,7 +174,7 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
     const user = await signUp(t);
     const checkout = await call(t, "POST", "/api/subscriptions/create-checkout", {
       token: user.token,
-      body: { planId: plan._id },
+      body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
     });
     expect(checkout.statusCode, checkout.body).toBe(200);
     const done = fake.completeCheckout((checkout.json() as { sessionId: string }).sessionId);

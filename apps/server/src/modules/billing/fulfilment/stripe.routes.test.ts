@@ -1,5 +1,6 @@
 import {
   BILLING_MESSAGES,
+  CONSENT_VERSIONS,
   mySubscriptionResponseSchema,
   planChangeResultSchema,
 } from "@twinline/contracts";
@@ -43,7 +44,7 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
   const checkoutPackage = async (token: string, packageId: string) => {
     const response = await call(t, "POST", "/api/payments/create-checkout-session", {
       token,
-      body: { packageId },
+      body: { packageId, consentVersion: CONSENT_VERSIONS.credits },
     });
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as { url: string; sessionId: string };
@@ -52,7 +53,7 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
   const checkoutPlan = async (token: string, planId: string) => {
     const response = await call(t, "POST", "/api/subscriptions/create-checkout", {
       token,
-      body: { planId },
+      body: { planId, consentVersion: CONSENT_VERSIONS.plan },
     });
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as { url: string; sessionId: string };

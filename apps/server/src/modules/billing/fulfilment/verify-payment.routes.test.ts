@@ -1,6 +1,7 @@
 import {
   adminSubscriptionHistoryResponseSchema,
   adminSubscriptionTransactionsResponseSchema,
+  CONSENT_VERSIONS,
   userTransactionsResponseSchema,
 } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
@@ -66,6 +67,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
     const user = await signUp(t);
     const { sessionId } = await checkout(user.token, "/api/payments/create-checkout-session", {
       packageId: pack._id,
+      consentVersion: CONSENT_VERSIONS.credits,
     });
     const done = fake.completeCheckout(sessionId);
     tamper(done.session);
@@ -173,6 +175,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
       const user = await signUp(t);
       const { sessionId } = await checkout(user.token, "/api/subscriptions/create-checkout", {
         planId: plan._id,
+        consentVersion: CONSENT_VERSIONS.plan,
       });
       const done = fake.completeCheckout(sessionId);
       const invoice = done.invoice as Json;
@@ -222,6 +225,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
     const user = await signUp(t);
     const { sessionId } = await checkout(user.token, "/api/subscriptions/create-checkout", {
       planId: plan._id,
+      consentVersion: CONSENT_VERSIONS.plan,
     });
     const session = fake.sessions.get(sessionId) as Json;
     session.status = "complete";
@@ -243,6 +247,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
     const user = await signUp(t);
     const { sessionId } = await checkout(user.token, "/api/payments/create-checkout-session", {
       packageId: pack._id,
+      consentVersion: CONSENT_VERSIONS.credits,
     });
     fake.completeCheckout(sessionId);
     // Before the few minutes are up the sweep leaves it to the webhook.
@@ -265,6 +270,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
     const user = await signUp(t);
     const { sessionId } = await checkout(user.token, "/api/payments/create-checkout-session", {
       packageId: pack._id,
+      consentVersion: CONSENT_VERSIONS.credits,
     });
     fake.expireCheckout(sessionId);
     await clock.advance(CHECKOUT_SWEEP_AFTER_MS + 60_000);

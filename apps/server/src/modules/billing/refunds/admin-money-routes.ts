@@ -2,6 +2,7 @@ import {
   adminCancelSubscriptionRequestSchema,
   adminCreditAdjustmentRequestSchema,
   adminCreditAdjustmentResponseSchema,
+  adminPaymentDetailsResponseSchema,
   adminRefundRequestSchema,
   adminRefundResponseSchema,
   adminResumeSubscriptionRequestSchema,
@@ -23,6 +24,7 @@ import { adjustCredits } from "../../credits/adjustments.ts";
 import { isInForce } from "../../users/subscription-state.ts";
 import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
 import type { SubscriptionsService } from "../subscriptions/subscriptions-service.ts";
+import { paymentDetails } from "../transactions/payment-details.ts";
 import { toPaymentRefund } from "./refunds-ledger.ts";
 import type { RefundsService } from "./refunds-service.ts";
 
@@ -78,6 +80,26 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
       )
       .orderBy(desc(payments.transactionDate), desc(payments.seq))
       .limit(1);
+
+  app.get(
+    "/api/admin/payments/:id",
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "One payment's details: the consent given at its checkout (text, version, time, " +
+          "address), its refunds and withdrawal",
+        params: paymentIdParamsSchema,
+        response: { 200: adminPaymentDetailsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const [payment] = await db.select().from(payments).where(eq(payments.id, request.params.id));
+      if (!payment) throw new HttpError(404, MONEY_TOOLS_MESSAGES.paymentNotFound);
+      return { success: true as const, data: await paymentDetails(db, payment) };
+    },
+  );
 
   app.post(
     "/api/admin/payments/:id/refund",

@@ -1,4 +1,8 @@
-import { adminRefundResponseSchema, MONEY_TOOLS_MESSAGES } from "@twinline/contracts";
+import {
+  adminRefundResponseSchema,
+  CONSENT_VERSIONS,
+  MONEY_TOOLS_MESSAGES,
+} from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +38,7 @@ describe("refunding a failed payment that took money (Stripe)", () => {
     const fan = await signUp(t);
     const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
       token: fan.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     const done = fake.completeCheckout(checkout.json().sessionId);
     done.session.amount_total = 1;

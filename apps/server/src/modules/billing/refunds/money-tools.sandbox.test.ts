@@ -4,6 +4,7 @@ import {
   adminRefundResponseSchema,
   adminSubscriptionActionResponseSchema,
   auditLogResponseSchema,
+  CONSENT_VERSIONS,
   MONEY_TOOLS_MESSAGES,
   SANDBOX_CARDS,
 } from "@twinline/contracts";
@@ -387,7 +388,7 @@ describe("money tools (sandbox)", () => {
     const start = () =>
       call(t, "POST", "/api/subscriptions/create-checkout", {
         token: fan.token,
-        body: { planId: plan._id },
+        body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
       });
     const parallel = await Promise.all([start(), start(), start()]);
     expect(parallel.filter((r) => r.statusCode === 200)).toHaveLength(1);
@@ -408,7 +409,7 @@ describe("money tools (sandbox)", () => {
     const fan = await signUp(t);
     const first = await call(t, "POST", "/api/subscriptions/create-checkout", {
       token: fan.token,
-      body: { planId: plan._id },
+      body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
     });
     expect(first.statusCode, first.body).toBe(200);
     // The first tab stays open at the provider while ours was closed (e.g. it looked expired).
@@ -418,7 +419,7 @@ describe("money tools (sandbox)", () => {
       .where(eq(checkoutSessions.sessionId, first.json().sessionId));
     const second = await call(t, "POST", "/api/subscriptions/create-checkout", {
       token: fan.token,
-      body: { planId: plan._id },
+      body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
     });
     expect(second.statusCode, second.body).toBe(200);
 

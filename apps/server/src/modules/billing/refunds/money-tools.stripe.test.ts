@@ -1,3 +1,4 @@
+import { CONSENT_VERSIONS } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,7 +46,7 @@ describe("money tools (Stripe)", () => {
     const fan = await signUp(t);
     const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
       token: fan.token,
-      body: { packageId: pack._id },
+      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
     expect(checkout.statusCode, checkout.body).toBe(200);
     const done = fake.completeCheckout(checkout.json().sessionId);
@@ -133,7 +134,7 @@ describe("money tools (Stripe)", () => {
     const open = async () => {
       const response = await call(t, "POST", "/api/subscriptions/create-checkout", {
         token: fan.token,
-        body: { planId: plan._id },
+        body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
       });
       expect(response.statusCode, response.body).toBe(200);
       return response.json().sessionId as string;

@@ -1,3 +1,4 @@
+import { CONSENT_VERSIONS } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -198,7 +199,7 @@ describe("refund audit entries (Stripe)", () => {
       const fan = await signUp(t);
       const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
         token: fan.token,
-        body: { packageId: pack._id },
+        body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
       });
       const done = fake.completeCheckout(checkout.json().sessionId);
       expect(

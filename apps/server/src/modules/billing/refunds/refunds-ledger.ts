@@ -94,13 +94,16 @@ export async function settleRefund(
     })
     .from(paymentRefunds)
     .where(and(eq(paymentRefunds.paymentId, payment.id), eq(paymentRefunds.status, "succeeded")));
-  // A failed payment granted nothing: nothing to take back.
+  // A failed payment granted nothing: nothing to take back. A withdrawal took its credits back
+  // when it was claimed (decision 0065): nothing more now.
   const target =
-    payment.status === "failed"
-      ? 0
-      : refundedAfter >= payment.amountMinor || payment.amountMinor === 0
-        ? payment.credits
-        : Math.floor((payment.credits * refundedAfter) / payment.amountMinor);
+    refund.kind === "withdrawal"
+      ? Number(earlier?.total ?? 0)
+      : payment.status === "failed"
+        ? 0
+        : refundedAfter >= payment.amountMinor || payment.amountMinor === 0
+          ? payment.credits
+          : Math.floor((payment.credits * refundedAfter) / payment.amountMinor);
   const owed = Math.max(0, target - Number(earlier?.total ?? 0));
 
   let taken = 0;
@@ -136,8 +139,8 @@ export async function settleRefund(
     .set({
       status: "succeeded",
       providerRefundId: providerRefundId ?? refund.providerRefundId,
-      creditsTaken: taken,
-      creditsShortfall: owed - taken,
+      creditsTaken: refund.kind === "withdrawal" ? refund.creditsTaken : taken,
+      creditsShortfall: refund.kind === "withdrawal" ? 0 : owed - taken,
       settledAt: new Date(),
       error: null,
     })
@@ -298,5 +301,38 @@ export async function applyDispute(tx: Database, dispute: DisputeInfo): Promise<
     providerId: dispute.id,
     amountMinor: dispute.amountMinor,
     reason: `Disputed by the card holder (${dispute.reason})`,
+  });
+}
+
+/**
+ * A withdrawal's refund that the provider refused: the credits it took back when it was claimed
+ * are given back, with its audit entry, in the transaction that marks it failed (decision 0065).
+ */
+export async function returnWithdrawnCredits(
+  tx: Database,
+  refund: PaymentRefundRow,
+): Promise<void> {
+  if (refund.kind !== "withdrawal") return;
+  if (refund.creditsTaken > 0) {
+    await applyCreditMovement(tx, {
+      userId: refund.userId,
+      kind: "refund",
+      amount: refund.creditsTaken,
+      sourceKey: `withdrawal-returned:${refund.id}`,
+      metadata: { paymentId: refund.paymentId, refundId: refund.id, reason: "Refund refused" },
+    });
+  }
+  if (refund.paymentId) {
+    await tx
+      .update(payments)
+      .set({ metadata: sql`${payments.metadata} - 'withdrawnAt'` })
+      .where(eq(payments.id, refund.paymentId));
+  }
+  await writeAuditEntry(tx, await actorOfRefund(tx, refund), {
+    action: "payment.withdrawal_failed",
+    targetType: "payment",
+    targetId: refund.paymentId,
+    before: { refund: toPaymentRefund(refund) },
+    after: { creditsReturned: refund.creditsTaken, error: refund.error },
   });
 }

@@ -26,6 +26,7 @@ import {
   lockPayment,
   refundableMinor,
   refundClaim,
+  returnWithdrawnCredits,
   settleRefund,
   tookMoney,
   toPaymentRefund,
@@ -67,10 +68,15 @@ export function createRefundsService(options: RefundsServiceOptions) {
 
   const fail = async (refundId: string, error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    await db
-      .update(paymentRefunds)
-      .set({ status: "failed", error: message.slice(0, 500), settledAt: new Date() })
-      .where(and(eq(paymentRefunds.id, refundId), eq(paymentRefunds.status, "pending")));
+    await db.transaction(async (tx) => {
+      const [failed] = await tx
+        .update(paymentRefunds)
+        .set({ status: "failed", error: message.slice(0, 500), settledAt: new Date() })
+        .where(and(eq(paymentRefunds.id, refundId), eq(paymentRefunds.status, "pending")))
+        .returning();
+      // A withdrawal took its credits back when claimed: they return with the failure.
+      if (failed) await returnWithdrawnCredits(tx, failed);
+    });
   };
 
   /**
@@ -312,6 +318,12 @@ export function createRefundsService(options: RefundsServiceOptions) {
 
     /** Claims left pending (a crash, an unreachable provider) are driven again. */
     sweep,
+
+    /**
+     * Asks the provider for a refund claimed elsewhere (a withdrawal, claimed with its credits
+     * in its own transaction) and settles it; a refusal fails the claim.
+     */
+    execute,
 
     /** Payment, for the subscription actions' refund of the unused part. */
     claimAndExecute: async (input: Parameters<typeof claim>[0]) => {

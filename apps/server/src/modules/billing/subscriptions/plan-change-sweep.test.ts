@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import {
+  CONSENT_VERSIONS,
   mySubscriptionResponseSchema,
   planChangeResultSchema,
   userTransactionsResponseSchema,
@@ -223,7 +224,7 @@ describe("a plan change that crashes half-way is settled by the sweep, once (Str
     const user = await signUp(t);
     const response = await call(t, "POST", "/api/subscriptions/create-checkout", {
       token: user.token,
-      body: { planId: small._id },
+      body: { planId: small._id, consentVersion: CONSENT_VERSIONS.plan },
     });
     expect(response.statusCode, response.body).toBe(200);
     const done = fake.completeCheckout(String(response.json().sessionId));

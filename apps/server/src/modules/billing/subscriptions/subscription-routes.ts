@@ -67,4 +67,19 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
     },
     async (request) => subscriptions.cancel(currentUser(request)),
   );
+
+  app.post(
+    "/api/subscriptions/resume",
+    {
+      schema: {
+        tags: ["subscriptions"],
+        security,
+        summary:
+          "Takes back a cancellation while the plan is still in force: it renews again " +
+          "(400 when it is not set to cancel)",
+        response: { 200: cancelSubscriptionResponseSchema, ...errors },
+      },
+    },
+    async (request) => subscriptions.resumeOwn(currentUser(request)),
+  );
 };

@@ -203,6 +203,9 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
       return { row, subscription: await reader.current(user.id) };
     },
 
+    /** The fan's "Resume subscription" (issue 26): the answer the cancel gives, reversed. */
+    resumeOwn: (user: Pick<UserRow, "id">) => setCancel(user.id, false),
+
     /** Takes back a cancellation at the period end: the subscription renews again. */
     async resume(user: Pick<UserRow, "id">) {
       const { subscription } = await setCancel(user.id, false);

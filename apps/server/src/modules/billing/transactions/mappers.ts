@@ -31,6 +31,7 @@ export function toUserTransaction(row: PaymentRow): UserTransaction {
       invoiceNumber: row.invoiceNumber,
     },
     failureReason: failureReasonOf(row),
+    withdrawnAt: typeof row.metadata.withdrawnAt === "string" ? row.metadata.withdrawnAt : null,
   };
 }
 

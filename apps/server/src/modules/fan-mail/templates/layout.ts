@@ -50,6 +50,19 @@ const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
 });
 export const formatMailDate = (iso: string | Date): string => DATE_FORMAT.format(new Date(iso));
 
+/** A moment in a mail: "26 November 2026, 14:05 UTC" (a withdrawal's, as the law asks). */
+const DATE_TIME_FORMAT = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
+export const formatMailDateTime = (iso: string | Date): string =>
+  `${DATE_TIME_FORMAT.format(new Date(iso)).replace(" at ", ", ")} UTC`;
+
 export function renderMail(
   content: MailContent,
   brand: MailBrand,

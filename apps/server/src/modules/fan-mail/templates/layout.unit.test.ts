@@ -60,8 +60,8 @@ describe("mail layout", () => {
   });
 });
 
-describe("the withdrawal confirmation (its enqueue is called by the withdrawal)", () => {
-  it("says what was withdrawn, the refund, the credits removed, date and id", () => {
+describe("the withdrawal confirmation", () => {
+  it("says what was withdrawn, the refund, the credits removed, the date and time, and the id", () => {
     const content = messageFor(
       "withdrawal_confirmation",
       {
@@ -79,7 +79,7 @@ describe("the withdrawal confirmation (its enqueue is called by the withdrawal)"
       ["Item", "Gold Pack"],
       ["Refund", "£24.50"],
       ["Credits removed", "300"],
-      ["Date", "26 November 2026"],
+      ["Date and time", "26 November 2026, 10:00 UTC"],
       ["Transaction ID", "re_42"],
     ]);
   });

@@ -1,6 +1,6 @@
 import { moneyText } from "../../../lib/money.ts";
 import type { FanEmailKind, FanEmailPayloads, ReceiptPayload } from "../kinds.ts";
-import { formatMailDate, type MailContent } from "./layout.ts";
+import { formatMailDate, formatMailDateTime, type MailContent } from "./layout.ts";
 
 /** What a message needs besides its payload: who it is for and where the app is. */
 export interface MessageContext {
@@ -139,6 +139,7 @@ const BUILDERS: { [K in FanEmailKind]: Builder<K> } = {
       paragraphs: [
         greeting(context),
         `You withdrew from ${payload.item}. ${amount} is refunded to the card you paid with; banks usually show it within 5 to 10 days.`,
+        ...(payload.endsPlan ? ["Your plan has ended and will not be charged again."] : []),
       ],
       details: [
         ["Item", payload.item],
@@ -146,7 +147,7 @@ const BUILDERS: { [K in FanEmailKind]: Builder<K> } = {
         ...(payload.creditsRemoved > 0
           ? [["Credits removed", String(payload.creditsRemoved)] as [string, string]]
           : []),
-        ["Date", formatMailDate(payload.withdrawnAt)],
+        ["Date and time", formatMailDateTime(payload.withdrawnAt)],
         ["Transaction ID", payload.transactionId],
       ],
       action: { label: "See your transactions", url: transactionsUrl(context) },

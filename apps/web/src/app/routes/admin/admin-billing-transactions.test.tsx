@@ -453,3 +453,55 @@ describe("/admin/subscription-history", () => {
     ).toBeInTheDocument();
   });
 });
+
+// After the screens above: the first render of the file loads the lazy admin bundle.
+describe("a payment's details", () => {
+  it("opens a payment's details with the consent the fan gave at its checkout", async () => {
+    signInAdmin();
+    const text =
+      "I want my 500 credits ($45.00) delivered immediately, and I acknowledge that I lose my right of withdrawal for the credits I use.";
+    const api = mockAdminApi({
+      "GET /api/admin/revenue": () => jsonResponse(revenue),
+      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
+      "GET /api/admin/payments/c1": () =>
+        jsonResponse({
+          success: true,
+          data: {
+            payment: {
+              _id: "c1",
+              kind: "credits",
+              itemName: "Big Pack",
+              status: "success",
+              amount: 45,
+              refundedAmount: 0,
+              currency: "usd",
+              credits: 500,
+              transactionDate: "2025-02-03T10:00:00.000Z",
+              withdrawnAt: null,
+            },
+            consent: {
+              _id: "k1",
+              kind: "credits",
+              version: "credits-delivery-2026-11-26",
+              text,
+              packageId: "p1",
+              planId: null,
+              price: 45,
+              currency: "usd",
+              ipAddress: "203.0.113.7",
+              acceptedAt: "2025-02-03T09:59:00.000Z",
+            },
+            refunds: [],
+          },
+        }),
+    });
+    renderApp("/admin/credit-transactions");
+    const table = await screen.findByRole("table", { name: "Credit Transactions" });
+    await userEvent.click(await within(table).findByRole("button", { name: "Details" }));
+    const consent = await screen.findByTestId("payment-consent");
+    expect(consent).toHaveTextContent(text);
+    expect(consent).toHaveTextContent("credits-delivery-2026-11-26");
+    expect(consent).toHaveTextContent("203.0.113.7");
+    expect(api.callsTo("GET /api/admin/payments/c1")).toHaveLength(1);
+  });
+});

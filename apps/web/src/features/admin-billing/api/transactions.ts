@@ -4,6 +4,7 @@ import {
   type AdminSubscriptionHistoryQuery,
   type AdminSubscriptionTransactionsQuery,
   adminCreditTransactionsResponseSchema,
+  adminPaymentDetailsResponseSchema,
   adminRevenueResponseSchema,
   adminSubscriptionHistoryResponseSchema,
   adminSubscriptionTransactionsResponseSchema,
@@ -91,6 +92,19 @@ export const revenueQuery = (kind: RevenueKind) =>
           signal,
           query: { kind },
           schema: adminRevenueResponseSchema,
+        })
+      ).data,
+  });
+
+/** GET /api/admin/payments/{id}: one payment with its consent, refunds and withdrawal. */
+export const paymentDetailsQuery = (paymentId: string) =>
+  queryOptions({
+    queryKey: ["admin", "billing", "payment", paymentId] as const,
+    queryFn: async ({ signal }) =>
+      (
+        await api.get(`/api/admin/payments/${encodeURIComponent(paymentId)}`, {
+          signal,
+          schema: adminPaymentDetailsResponseSchema,
         })
       ).data,
   });

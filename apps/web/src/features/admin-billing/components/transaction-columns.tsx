@@ -1,5 +1,6 @@
 import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
 import { formatDateTime, formatMoney } from "@/lib/format";
+import { PaymentDetailsButton } from "./payment-details-dialog";
 import type { TransactionColumn } from "./transaction-table";
 import { Truncated, UserCell } from "./ui";
 
@@ -54,9 +55,14 @@ export const amountColumn: TransactionColumn<{ amount: number; currency: string 
   cell: (r) => formatMoney(r.amount, r.currency),
 };
 
-/** A payment's status badge, the failure's reason in its tooltip. */
+/**
+ * A payment's status badge, the failure's reason in its tooltip, and under it the link to the
+ * payment's details (its consent at checkout, refunds, withdrawal: issue 26), so the table keeps
+ * its width.
+ */
 export const paymentStatusColumn: TransactionColumn<
   {
+    _id: string;
     status: string;
     failureReason?: string | null;
     amount: number;
@@ -67,5 +73,10 @@ export const paymentStatusColumn: TransactionColumn<
 > = {
   label: "Status",
   sortBy: "status",
-  cell: (r) => <TransactionStatusBadge status={r.status} reason={r.failureReason} payment={r} />,
+  cell: (r) => (
+    <span className="inline-flex flex-col items-start gap-1">
+      <TransactionStatusBadge status={r.status} reason={r.failureReason} payment={r} />
+      <PaymentDetailsButton paymentId={r._id} />
+    </span>
+  ),
 };

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import {
   BILLING_DEFAULTS,
+  CONSENT_VERSIONS,
   cancelSubscriptionResponseSchema,
   checkoutResponseSchema,
   checkoutSessionResponseSchema,
@@ -13,6 +14,8 @@ import {
   sandboxRedirectResponseSchema,
   subscriptionPlansResponseSchema,
   userTransactionsResponseSchema,
+  withdrawalQuoteResponseSchema,
+  withdrawResponseSchema,
 } from "@twinline/contracts";
 import { ApiError, api } from "@/lib/api-client";
 
@@ -107,21 +110,27 @@ export const mySubscriptionQuery = () =>
       ).data,
   });
 
-/** POST /api/payments/create-checkout-session {packageId}: the hosted checkout's address. */
+/**
+ * POST /api/payments/create-checkout-session {packageId, consentVersion}: the hosted checkout's
+ * address. Called only once the fan ticked the delivery consent of this version.
+ */
 export async function createPackageCheckout(packageId: string): Promise<string> {
   const body = await api.post(
     "/api/payments/create-checkout-session",
-    { packageId },
+    { packageId, consentVersion: CONSENT_VERSIONS.credits },
     { schema: checkoutResponseSchema },
   );
   return body.url;
 }
 
-/** POST /api/subscriptions/create-checkout {planId}: the hosted checkout's address. */
+/**
+ * POST /api/subscriptions/create-checkout {planId, consentVersion}: the hosted checkout's
+ * address. Called only once the fan ticked the renewal terms of this version.
+ */
 export async function createSubscriptionCheckout(planId: string): Promise<string> {
   const body = await api.post(
     "/api/subscriptions/create-checkout",
-    { planId },
+    { planId, consentVersion: CONSENT_VERSIONS.plan },
     { schema: checkoutResponseSchema },
   );
   return body.url;
@@ -137,6 +146,37 @@ export function cancelSubscription() {
   return api.post("/api/subscriptions/cancel", undefined, {
     schema: cancelSubscriptionResponseSchema,
   });
+}
+
+/** POST /api/subscriptions/resume: a plan set to cancel renews again. */
+export function resumeSubscription() {
+  return api.post("/api/subscriptions/resume", undefined, {
+    schema: cancelSubscriptionResponseSchema,
+  });
+}
+
+/** GET /api/payments/{id}/withdrawal: step 1 of a withdrawal, what it would do. */
+export const withdrawalQuoteQuery = (paymentId: string) =>
+  queryOptions({
+    queryKey: ["billing", "withdrawal", paymentId] as const,
+    queryFn: async ({ signal }) =>
+      (
+        await api.get(`/api/payments/${encodeURIComponent(paymentId)}/withdrawal`, {
+          signal,
+          schema: withdrawalQuoteResponseSchema,
+        })
+      ).data,
+    retry: false,
+    staleTime: 0,
+  });
+
+/** POST /api/payments/{id}/withdrawal {confirm: true}: step 2, withdraws once. */
+export function withdrawFromPurchase(paymentId: string) {
+  return api.post(
+    `/api/payments/${encodeURIComponent(paymentId)}/withdrawal`,
+    { confirm: true },
+    { schema: withdrawResponseSchema },
+  );
 }
 
 /**

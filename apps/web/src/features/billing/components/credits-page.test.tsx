@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { CONSENT_VERSIONS } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
 import { ApiError, NetworkError } from "@/lib/api-client";
 import { jsonResponse, mockAuthApi } from "@/test/auth";
@@ -149,12 +150,36 @@ describe("/dashboard/credits", () => {
     });
     renderApp("/dashboard/credits");
     await userEvent.click(await screen.findByRole("button", { name: "Buy Starter" }));
+    // The delivery consent is asked first: the checkout waits for the ticked box.
+    const dialog = await screen.findByRole("dialog", { name: "Buy Starter" });
+    const box = within(dialog).getByRole("checkbox", { name: /delivered immediately/ });
+    expect(box).not.toBeChecked();
+    const go = within(dialog).getByRole("button", { name: "Continue to payment" });
+    expect(go).toBeDisabled();
+    await userEvent.click(go);
+    expect(callsTo("POST /api/payments/create-checkout-session")).toHaveLength(0);
+    await userEvent.click(box);
+    await userEvent.click(go);
     await waitFor(() =>
       expect(redirectTo.go).toHaveBeenCalledWith("https://checkout.example/cs_1"),
     );
     expect(callsTo("POST /api/payments/create-checkout-session")[0]?.body).toEqual({
       packageId: "p-9",
+      consentVersion: CONSENT_VERSIONS.credits,
     });
+  });
+
+  it("warns of a balance below one call minute", async () => {
+    mockAuthApi({
+      ...base,
+      "GET /api/users/credit-balance": { success: true, available: 2 },
+      "GET /api/credit-packages": packagesAnswer([pkg()]),
+    });
+    renderApp("/dashboard/credits");
+    const warnings = await screen.findAllByTestId("low-balance");
+    expect(warnings.map((w) => w.textContent)).toContain(
+      "Low balance: You have 2 credits: a call minute costs 5.",
+    );
   });
 
   it("toasts the checkout failure of the spec", async () => {
@@ -166,6 +191,9 @@ describe("/dashboard/credits", () => {
     });
     renderApp("/dashboard/credits");
     await userEvent.click(await screen.findByRole("button", { name: "Buy Starter" }));
+    const dialog = await screen.findByRole("dialog", { name: "Buy Starter" });
+    await userEvent.click(within(dialog).getByRole("checkbox"));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Continue to payment" }));
     expect(await screen.findByText("This credit package is not available")).toBeInTheDocument();
     expect(redirectTo.go).not.toHaveBeenCalled();
   });

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import {
   BILLING_DEFAULTS,
   type CreditPackage,
+  creditsConsentText,
   isSubscribed,
   SUBSCRIPTION_STATUS_LABELS,
 } from "@twinline/contracts";
@@ -11,7 +12,9 @@ import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
 import { ErrorState } from "@/components/ui/load-states";
+import { LowBalanceNotice } from "@/components/ui/low-balance-notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/hooks/use-document-title";
@@ -28,6 +31,7 @@ import {
 } from "../api/billing";
 import { CheckoutReturn } from "./checkout-return";
 import { CheckoutTerms } from "./checkout-terms";
+import { ConsentCheckbox } from "./consent-checkbox";
 import { SubscriptionDialog } from "./subscription-dialog";
 import { TransactionsList } from "./transactions-list";
 
@@ -111,6 +115,13 @@ function BalanceCard() {
       <p className="mt-1 text-sm text-stone-500 dark:text-stone-400">
         {settings.creditsPerMinute} credits per minute of voice call · {CREDITS_TEXT.neverExpire}
       </p>
+      <div className="mt-3">
+        <LowBalanceNotice
+          credits={balance.data}
+          creditsPerMinute={settings.creditsPerMinute}
+          buyLink={false}
+        />
+      </div>
     </SummaryCard>
   );
 }
@@ -210,9 +221,85 @@ function PackageCard({
   );
 }
 
+/**
+ * Buying a package asks first (issue 26, item 3): delivery now and the withdrawal right lost for
+ * what is used, an unticked box that must be ticked before the checkout opens.
+ */
+function PackageConsentDialog({
+  pkg,
+  pending,
+  onClose,
+  onContinue,
+}: {
+  pkg: CreditPackage | null;
+  pending: boolean;
+  onClose: () => void;
+  onContinue: (pkg: CreditPackage) => void;
+}) {
+  const [agreed, setAgreed] = useState(false);
+  const shown = pkg;
+  return (
+    <Dialog
+      open={shown !== null}
+      onOpenChange={(open) => {
+        if (!open && !pending) {
+          setAgreed(false);
+          onClose();
+        }
+      }}
+      title={shown ? `Buy ${shown.name}` : "Buy credits"}
+      description={
+        shown
+          ? `${shown.credits.toLocaleString("en-US")} credits for ${formatMoney(shown.discountedPrice, shown.currency)}`
+          : undefined
+      }
+      testId="package-consent-dialog"
+    >
+      {shown ? (
+        <div className="space-y-4">
+          <ConsentCheckbox
+            text={creditsConsentText({
+              credits: shown.credits,
+              price: shown.discountedPrice,
+              currency: shown.currency,
+            })}
+            checked={agreed}
+            onCheckedChange={setAgreed}
+            disabled={pending}
+          />
+          <CheckoutTerms />
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <button
+              type="button"
+              onClick={() => {
+                setAgreed(false);
+                onClose();
+              }}
+              disabled={pending}
+              className={buttonClasses("secondary", "md")}
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              disabled={!agreed || pending}
+              onClick={() => onContinue(shown)}
+              className={buttonClasses("primary", "md")}
+            >
+              {pending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
+              Continue to payment
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}
+
 /** The active credit packages, sorted by credits, each with its Buy button. */
 function Packages() {
   const packages = useQuery(creditPackagesQuery());
+  const [buying, setBuying] = useState<CreditPackage | null>(null);
   const checkout = useMutation({
     mutationFn: createPackageCheckout,
     onSuccess: (url) => redirectTo.go(url),
@@ -261,11 +348,17 @@ function Packages() {
               pkg={pkg}
               pending={checkout.isPending && checkout.variables === pkg._id}
               disabled={checkout.isPending || checkout.isSuccess}
-              onBuy={() => checkout.mutate(pkg._id)}
+              onBuy={() => setBuying(pkg)}
             />
           ))}
         </div>
       )}
+      <PackageConsentDialog
+        pkg={buying}
+        pending={checkout.isPending || checkout.isSuccess}
+        onClose={() => setBuying(null)}
+        onContinue={(pkg) => checkout.mutate(pkg._id)}
+      />
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { CONSENT_VERSIONS } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
+import { formatDate } from "@/lib/format";
 import { jsonResponse, mockAuthApi } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { redirectTo } from "../api/billing";
@@ -56,11 +58,24 @@ describe("Subscription dialog", () => {
     expect(within(dialog).queryByTestId("current-subscription")).toBeNull();
     expect(within(dialog).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
     await userEvent.click(within(dialog).getByRole("button", { name: /Pro/ }));
+    // The renewal terms of the chosen plan, unticked: Subscribe waits for the box.
+    const box = within(dialog).getByRole("checkbox", {
+      name: "$19.99 charged every month until you cancel; cancel any time in your dashboard.",
+    });
+    expect(box).not.toBeChecked();
+    expect(confirm).toBeDisabled();
+    await userEvent.click(box);
     expect(confirm).toBeEnabled();
+    // Another plan asks again.
+    await userEvent.click(within(dialog).getByRole("button", { name: /Mini/ }));
+    expect(confirm).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole("button", { name: /Pro/ }));
+    await userEvent.click(within(dialog).getByRole("checkbox"));
     await userEvent.click(confirm);
     await waitFor(() => expect(redirectTo.go).toHaveBeenCalledWith("https://checkout.example/sub"));
     expect(callsTo("POST /api/subscriptions/create-checkout")[0]?.body).toEqual({
       planId: "plan-pro",
+      consentVersion: CONSENT_VERSIONS.plan,
     });
   });
 
@@ -214,7 +229,7 @@ describe("Subscription dialog", () => {
 
   it("cancels at period end, or toasts Failed to cancel subscription", async () => {
     let fail = true;
-    setup({
+    const { callsTo } = setup({
       "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
       "POST /api/subscriptions/cancel": () =>
         fail
@@ -226,15 +241,52 @@ describe("Subscription dialog", () => {
             }),
     });
     const dialog = await openDialog("Manage Subscription");
+    const statement = `Your plan stays until ${formatDate("2025-03-01T00:00:00.000Z")}; you will not be charged again.`;
     await userEvent.click(
       await within(dialog).findByRole("button", { name: "Cancel Subscription" }),
     );
+    // Asked once, saying what happens; keeping it changes nothing.
+    let ask = await screen.findByRole("alertdialog", { name: "Cancel your subscription?" });
+    expect(ask).toHaveTextContent(statement);
+    expect(statement).toBe("Your plan stays until Mar 1, 2025; you will not be charged again.");
+    await userEvent.click(within(ask).getByRole("button", { name: "Keep subscription" }));
+    expect(callsTo("POST /api/subscriptions/cancel")).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole("button", { name: "Cancel Subscription" }));
+    ask = await screen.findByRole("alertdialog");
+    await userEvent.click(within(ask).getByRole("button", { name: "Cancel subscription" }));
     expect(await screen.findByText("Failed to cancel subscription")).toBeInTheDocument();
     fail = false;
     await userEvent.click(within(dialog).getByRole("button", { name: "Cancel Subscription" }));
+    ask = await screen.findByRole("alertdialog");
+    await userEvent.click(within(ask).getByRole("button", { name: "Cancel subscription" }));
+    expect(await screen.findByText(statement)).toBeInTheDocument();
+    expect(callsTo("POST /api/subscriptions/cancel")).toHaveLength(2);
+  });
+
+  it("a subscription set to cancel resumes with one button, no plan picked again", async () => {
+    const { callsTo } = setup({
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer(
+        activeSubscription(basic, {
+          cancelAtPeriodEnd: true,
+          status: "canceled",
+          autoRenew: false,
+        }),
+      ),
+      "POST /api/subscriptions/resume": {
+        success: true,
+        message: "Your subscription will renew at the end of the current period",
+        subscription: activeSubscription(basic),
+      },
+    });
+    const dialog = await openDialog("Manage Subscription");
+    await userEvent.click(
+      await within(dialog).findByRole("button", { name: "Resume subscription" }),
+    );
     expect(
-      await screen.findByText("Your subscription will not renew at the end of the period"),
+      await screen.findByText("Your subscription is resumed: it renews at the end of the period"),
     ).toBeInTheDocument();
+    expect(callsTo("POST /api/subscriptions/resume")).toHaveLength(1);
+    expect(callsTo("POST /api/subscriptions/upgrade")).toHaveLength(0);
   });
 
   it("a subscription set to cancel at period end shows Canceling and no Cancel button; a plan choice changes it", async () => {

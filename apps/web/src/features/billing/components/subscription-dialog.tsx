@@ -3,6 +3,7 @@ import {
   type CurrentSubscription,
   isSubscribed,
   type PlanChangeResult,
+  planConsentText,
   SUBSCRIPTION_STATUS_LABELS,
   type SubscriptionPlan,
 } from "@twinline/contracts";
@@ -12,6 +13,7 @@ import { useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { useAuth } from "@/lib/auth/auth-provider";
@@ -24,9 +26,11 @@ import {
   createSubscriptionCheckout,
   mySubscriptionQuery,
   redirectTo,
+  resumeSubscription,
 } from "../api/billing";
 import { intervalLabel, planChangeKind } from "../api/format";
 import { CheckoutTerms } from "./checkout-terms";
+import { ConsentCheckbox } from "./consent-checkbox";
 
 /** Toast titles and messages of user-side spec section 8. */
 export const SUBSCRIPTION_TEXT = {
@@ -34,7 +38,13 @@ export const SUBSCRIPTION_TEXT = {
   checkoutErrorTitle: "Checkout Error",
   changeFailed: "Failed to process subscription change",
   cancelFailed: "Failed to cancel subscription",
+  resumeFailed: "Failed to resume subscription",
+  resumed: "Your subscription is resumed: it renews at the end of the period",
 } as const;
+
+/** What canceling does, said before it is done (issue 26, item 5). */
+export const cancelStatement = (endDate: string | null) =>
+  `Your plan stays until ${formatDate(endDate)}; you will not be charged again.`;
 
 /** The API's status as every screen shows it; a failing renewal adds "Past due". */
 function statusLabel(subscription: CurrentSubscription): string {
@@ -215,11 +225,16 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   const subscription = useQuery({ ...mySubscriptionQuery(), enabled: open });
   const [selected, setSelected] = useState<string | null>(null);
   const [result, setResult] = useState<PlanChangeResult | null>(null);
+  // The renewal terms' box, for the plan selected now: a new selection asks again.
+  const [agreedTo, setAgreedTo] = useState<string | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
 
   useEffect(() => {
     if (!open) {
       setSelected(null);
       setResult(null);
+      setAgreedTo(null);
+      setConfirmingCancel(false);
     }
   }, [open]);
 
@@ -267,11 +282,24 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
 
   const cancel = useMutation({
     mutationFn: cancelSubscription,
-    onSuccess: () => {
-      toast.success("Your subscription will not renew at the end of the period");
+    onSuccess: (answer) => {
+      setConfirmingCancel(false);
+      toast.success(cancelStatement(answer.subscription.endDate));
       afterChange();
     },
-    onError: () => toast.error(SUBSCRIPTION_TEXT.cancelFailed),
+    onError: () => {
+      setConfirmingCancel(false);
+      toast.error(SUBSCRIPTION_TEXT.cancelFailed);
+    },
+  });
+
+  const resume = useMutation({
+    mutationFn: resumeSubscription,
+    onSuccess: () => {
+      toast.success(SUBSCRIPTION_TEXT.resumed);
+      afterChange();
+    },
+    onError: () => toast.error(SUBSCRIPTION_TEXT.resumeFailed),
   });
 
   const hasSubscription = current !== null && current.status !== "inactive";
@@ -280,11 +308,15 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
     inForce && chosen && current?.plan && chosen._id !== currentPlanId
       ? planChangeKind(currentPrice, chosen.price)
       : null;
-  const busy = confirm.isPending || cancel.isPending;
+  const busy = confirm.isPending || cancel.isPending || resume.isPending;
+  // A new subscription's checkout needs its renewal terms ticked (issue 26, item 3).
+  const needsConsent = !inForce && chosen !== null;
+  const consented = !needsConsent || agreedTo === chosen?._id;
   // Disabled with no selection or on the current active plan (user-side spec, section 5).
   const confirmDisabled =
-    !chosen || (renewing && chosen._id === currentPlanId) || busy || result !== null;
+    !chosen || (renewing && chosen._id === currentPlanId) || busy || result !== null || !consented;
   const showCancel = renewing && result === null;
+  const showResume = inForce && current?.cancelAtPeriodEnd === true && result === null;
 
   return (
     <Dialog
@@ -323,25 +355,46 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
                   plan={plan}
                   selected={plan._id === selected}
                   current={plan._id === currentPlanId}
-                  onSelect={() => setSelected(plan._id)}
+                  onSelect={() => {
+                    if (plan._id !== selected) setAgreedTo(null);
+                    setSelected(plan._id);
+                  }}
                 />
               ))}
             </fieldset>
           )}
           {kind && chosen && result === null ? <ChangeBanner kind={kind} plan={chosen} /> : null}
+          {needsConsent && chosen ? (
+            <ConsentCheckbox
+              text={planConsentText(chosen)}
+              checked={agreedTo === chosen._id}
+              onCheckedChange={(checked) => setAgreedTo(checked ? chosen._id : null)}
+              disabled={busy}
+            />
+          ) : null}
           <CheckoutTerms />
           <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
             {showCancel && (
               <button
                 type="button"
-                onClick={() => cancel.mutate()}
+                onClick={() => setConfirmingCancel(true)}
                 disabled={busy}
                 className={buttonClasses("secondary", "md", "text-red-700 dark:text-red-300")}
               >
-                {cancel.isPending && (
+                Cancel Subscription
+              </button>
+            )}
+            {showResume && (
+              <button
+                type="button"
+                onClick={() => resume.mutate()}
+                disabled={busy}
+                className={buttonClasses("secondary", "md")}
+              >
+                {resume.isPending && (
                   <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
                 )}
-                Cancel Subscription
+                Resume subscription
               </button>
             )}
             <button
@@ -358,6 +411,17 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
           </div>
         </div>
       )}
+      <ConfirmDialog
+        open={confirmingCancel}
+        pending={cancel.isPending}
+        title="Cancel your subscription?"
+        description={cancelStatement(current?.endDate ?? null)}
+        confirmLabel="Cancel subscription"
+        cancelLabel="Keep subscription"
+        destructive
+        onConfirm={() => cancel.mutate()}
+        onCancel={() => setConfirmingCancel(false)}
+      />
     </Dialog>
   );
 }

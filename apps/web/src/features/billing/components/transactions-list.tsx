@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { UserTransaction as Transaction } from "@twinline/contracts";
+import { type UserTransaction as Transaction, withdrawalDeadline } from "@twinline/contracts";
 import { RotateCw } from "lucide-react";
 import { useState } from "react";
 import toast from "react-hot-toast";
@@ -14,6 +14,7 @@ import { RefundedNote } from "@/components/ui/transaction-status-badge";
 import { formatDate, formatMoney } from "@/lib/format";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
 import { capitalise, statusTone } from "../api/format";
+import { WithdrawDialog } from "./withdraw-dialog";
 
 type Kind = HistoryKind;
 
@@ -26,6 +27,40 @@ const EMPTY: Record<Kind, string> = {
   credits: "No credit purchases yet.",
   subscriptions: "No subscription payments yet.",
 };
+
+/**
+ * Whether the Withdraw button shows: a paid purchase of the last 14 days not withdrawn yet (the
+ * server decides; a plan's older period, or credits all used, are refused with the reason).
+ */
+const mayWithdraw = (row: Transaction, now: number) =>
+  row.status === "success" &&
+  row.amount > 0 &&
+  !row.withdrawnAt &&
+  now <= withdrawalDeadline(row.transactionDate).getTime();
+
+function WithdrawalCell({ row, onWithdraw }: { row: Transaction; onWithdraw: () => void }) {
+  if (row.withdrawnAt) {
+    return <span className="text-sm text-stone-600 dark:text-stone-400">Withdrawn</span>;
+  }
+  if (!mayWithdraw(row, Date.now())) {
+    return (
+      <>
+        <span aria-hidden="true">—</span>
+        <span className="sr-only">Not available</span>
+      </>
+    );
+  }
+  return (
+    <button
+      type="button"
+      onClick={onWithdraw}
+      aria-label={`Withdraw from ${row.metadata.packageName ?? row.planName ?? "this purchase"}`}
+      className={buttonClasses("secondary", "sm")}
+    >
+      Withdraw
+    </button>
+  );
+}
 
 function cells(kind: Kind, row: Transaction) {
   const status = (
@@ -62,17 +97,21 @@ export function TransactionsList({
   pageSize,
   errorMessage,
   title,
+  withdrawals = false,
 }: {
   kind: Kind;
   pageSize: number;
   errorMessage: string;
   title: string;
+  /** A Withdraw button on each purchase of the last 14 days (the transactions page). */
+  withdrawals?: boolean;
 }) {
   const [page, setPage] = useState(1);
+  const [withdrawing, setWithdrawing] = useState<Transaction | null>(null);
   const query = useQuery(paymentHistoryQuery(kind, page, pageSize));
   const rows = query.data?.transactions ?? [];
   const pages = query.data?.pagination.pages ?? 1;
-  const columns = COLUMNS[kind];
+  const columns = withdrawals ? [...COLUMNS[kind], "Withdrawal"] : COLUMNS[kind];
 
   return (
     <div data-testid={`${kind}-transactions`}>
@@ -138,7 +177,18 @@ export function TransactionsList({
                   ))}
                 {rows.map((row) => (
                   <tr key={row._id}>
-                    {cells(kind, row).map((cell, i) => (
+                    {[
+                      ...cells(kind, row),
+                      ...(withdrawals
+                        ? [
+                            <WithdrawalCell
+                              key="withdrawal"
+                              row={row}
+                              onWithdraw={() => setWithdrawing(row)}
+                            />,
+                          ]
+                        : []),
+                    ].map((cell, i) => (
                       <td key={columns[i]} className={tdClasses}>
                         {cell}
                       </td>
@@ -158,6 +208,9 @@ export function TransactionsList({
           )}
         </>
       )}
+      {withdrawing ? (
+        <WithdrawDialog payment={withdrawing} onClose={() => setWithdrawing(null)} />
+      ) : null}
     </div>
   );
 }

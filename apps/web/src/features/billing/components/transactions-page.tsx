@@ -31,6 +31,7 @@ export function TransactionsPage() {
               title="Credit Purchases"
               pageSize={TRANSACTIONS_PAGE_SIZE}
               errorMessage="Failed to load credit transactions"
+              withdrawals
             />
           </Card>
         </TabPanel>
@@ -41,6 +42,7 @@ export function TransactionsPage() {
               title="Subscription Payments"
               pageSize={TRANSACTIONS_PAGE_SIZE}
               errorMessage="Failed to load subscription transactions"
+              withdrawals
             />
           </Card>
         </TabPanel>

@@ -4,6 +4,7 @@ import { LogOut, Menu, X } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link, NavLink, useNavigate } from "react-router";
 import { Logo } from "@/components/ui/logo";
+import { LowBalanceNotice } from "@/components/ui/low-balance-notice";
 import { SOCIAL_LABELS, SocialIcon } from "@/components/ui/social-icon";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
@@ -45,7 +46,29 @@ function NavList({ onNavigate, onLogout }: { onNavigate?: () => void; onLogout: 
 
 function UserCard() {
   const user = useCurrentUser();
+  const { settings } = useSettings();
   const initial = (user.name.trim()[0] ?? user.email[0] ?? "?").toUpperCase();
+  return (
+    <div className="space-y-2">
+      <UserSummary name={user.name || user.email} initial={initial} credits={user.credits} />
+      <LowBalanceNotice
+        credits={user.credits}
+        creditsPerMinute={settings.creditsPerMinute}
+        compact
+      />
+    </div>
+  );
+}
+
+function UserSummary({
+  name,
+  initial,
+  credits,
+}: {
+  name: string;
+  initial: string;
+  credits: number;
+}) {
   return (
     <div className="flex items-center gap-3 rounded-2xl border border-stone-200 p-3 dark:border-white/10">
       <span
@@ -55,12 +78,8 @@ function UserCard() {
         {initial}
       </span>
       <div className="min-w-0">
-        <p className="truncate text-sm font-semibold text-stone-900 dark:text-white">
-          {user.name || user.email}
-        </p>
-        <p className="truncate text-xs text-stone-500 dark:text-stone-400">
-          {user.credits} credits
-        </p>
+        <p className="truncate text-sm font-semibold text-stone-900 dark:text-white">{name}</p>
+        <p className="truncate text-xs text-stone-500 dark:text-stone-400">{credits} credits</p>
       </div>
     </div>
   );

@@ -9,6 +9,7 @@ import { Link } from "react-router";
 import { AiMarker } from "@/components/ui/ai-marker";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { LowBalanceNotice } from "@/components/ui/low-balance-notice";
 import { Section } from "@/components/ui/section";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableScroll } from "@/components/ui/table-scroll";
@@ -154,6 +155,8 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
           <AiMarker tone="onDark" />
         </p>
       </section>
+
+      <LowBalanceNotice credits={credits} creditsPerMinute={settings.creditsPerMinute} />
 
       {metrics.isError && (
         <p

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import type { Currency, PlanInterval } from "./shared";
+
+// Consent at checkout (issue 26, item 3; docs/decisions/0064). The texts live here, with their
+// version, so the page shows and the server stores the same words: the server renders the text
+// again from the plan or package it charges (never the client's text) and checks that the box
+// the fan ticked was of this version.
+
+/**
+ * The version of each consent text. A change of a text's words gets a new version: a checkout
+ * whose box was ticked under another version is refused, and the stored consent names its own.
+ */
+export const CONSENT_VERSIONS = {
+  plan: "plan-renewal-2026-11-26",
+  credits: "credits-delivery-2026-11-26",
+} as const;
+export type ConsentKind = keyof typeof CONSENT_VERSIONS;
+
+export const CONSENT_MESSAGES = {
+  required: "Tick the box to agree to these terms before you pay",
+  stale: "These terms have changed: read them again and tick the box",
+} as const;
+
+/** The checkout requests' field: the version of the consent text whose box the fan ticked. */
+export const consentVersionField = z
+  .string({ error: CONSENT_MESSAGES.required })
+  .min(1, { error: CONSENT_MESSAGES.required })
+  .max(100, { error: CONSENT_MESSAGES.stale });
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+/** "$9.99" (en-US), as the web shows money: the same words on the page and in the record. */
+function consentMoney(amount: number, currency: Currency): string {
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency: code });
+    moneyFormats.set(code, format);
+  }
+  return format.format(amount);
+}
+
+/** "month", "3 months", "year". */
+export function billingPeriodText(interval: PlanInterval, intervalCount: number): string {
+  return intervalCount === 1 ? interval : `${intervalCount} ${interval}s`;
+}
+
+/**
+ * The renewal terms a plan's checkout shows beside its unticked box:
+ * "$9.99 charged every month until you cancel; cancel any time in your dashboard."
+ */
+export function planConsentText(plan: {
+  price: number;
+  currency: Currency;
+  interval: PlanInterval;
+  intervalCount: number;
+}): string {
+  return (
+    `${consentMoney(plan.price, plan.currency)} charged every ` +
+    `${billingPeriodText(plan.interval, plan.intervalCount)} until you cancel; ` +
+    "cancel any time in your dashboard."
+  );
+}
+
+/** What a credit package's checkout asks consent to: delivery now, the withdrawal right. */
+export function creditsConsentText(pack: {
+  credits: number;
+  price: number;
+  currency: Currency;
+}): string {
+  return (
+    `I want my ${pack.credits.toLocaleString("en-US")} credits (` +
+    `${consentMoney(pack.price, pack.currency)}) delivered immediately, and I acknowledge that ` +
+    "I lose my right of withdrawal for the credits I use."
+  );
+}
+
+/** A consent as the admin's transaction details show it (the words exactly as shown). */
+export const checkoutConsentSchema = z.object({
+  _id: z.string(),
+  kind: z.enum(["plan", "credits"]),
+  version: z.string(),
+  text: z.string(),
+  packageId: z.string().nullable(),
+  planId: z.string().nullable(),
+  /** The price the text named, major units. */
+  price: z.number(),
+  currency: z.string(),
+  /** The address the checkout was asked from. */
+  ipAddress: z.string(),
+  acceptedAt: z.string(),
+});
+export type CheckoutConsent = z.infer<typeof checkoutConsentSchema>;
