@@ -8,6 +8,7 @@ export * from "./chat.ts";
 export * from "./credits.ts";
 export * from "./dashboards.ts";
 export * from "./mail.ts";
+export * from "./privacy.ts";
 export * from "./refunds.ts";
 export * from "./settings.ts";
 export * from "./users.ts";

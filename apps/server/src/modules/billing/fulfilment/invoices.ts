@@ -179,7 +179,8 @@ export async function recordPaidInvoice(
     .returning({ id: payments.id });
   if (!inserted) return true;
   await context.probe("payment-recorded");
-  if (entry.credits > 0 && plan) {
+  // A deleted account's subscription (userId null) is recorded for accounting, granting nothing.
+  if (entry.credits > 0 && plan && row.userId) {
     await applyCreditMovement(tx, {
       userId: row.userId,
       kind: "subscription_grant",
