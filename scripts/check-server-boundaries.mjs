@@ -28,6 +28,7 @@ export const ALLOWED = {
   dashboards: ["admin", "chat", "users"],
   health: [],
   memory: ["ai-training", "chat", "settings"],
+  privacy: ["audit"],
   settings: ["audit"],
   users: ["auth"],
   voice: ["auth", "chat", "credits", "settings"],

@@ -25,6 +25,7 @@ import { dashboardsModule } from "./modules/dashboards/plugin.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
+import { privacyModule } from "./modules/privacy/plugin.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import { voiceModule } from "./modules/voice/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
@@ -80,6 +81,8 @@ export interface BuildAppOptions {
   billingClock?: Clock;
   /** The billing sweeps run on the billing clock's timers (default true; see billing/plugin.ts). */
   billingSweeps?: boolean;
+  /** The data exports' clock (their 7 days, the hourly sweep); default the system's. */
+  privacyClock?: Clock;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -245,6 +248,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(voiceModule, {
     spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
+  });
+  await app.register(privacyModule, {
+    config,
+    ...(options.privacyClock ? { clock: options.privacyClock } : {}),
   });
   if (options.register) await app.register(options.register);
 

@@ -58,6 +58,8 @@ export interface TestAppOptions {
    * `billing.sweep.sweep()`), for a test that moves its clock over days.
    */
   billingSweeps?: BuildAppOptions["billingSweeps"];
+  /** The data exports' clock (test/manual-clock.ts). */
+  privacyClock?: BuildAppOptions["privacyClock"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -90,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
     ...(options.billingClock ? { billingClock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { billingSweeps: false } : {}),
+    ...(options.privacyClock ? { privacyClock: options.privacyClock } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

@@ -10,6 +10,7 @@ export * from "./chat";
 export * from "./csv";
 export * from "./dashboards";
 export * from "./memory";
+export * from "./privacy";
 export * from "./query-dates";
 export * from "./settings";
 export * from "./site-pages";

@@ -1,4 +1,4 @@
-CREATE TYPE "public"."data_export_status" AS ENUM('queued', 'running', 'ready', 'failed');--> statement-breakpoint
+CREATE TYPE "public"."data_export_status" AS ENUM('queued', 'running', 'ready', 'failed', 'expired');--> statement-breakpoint
 CREATE TABLE "data_exports" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_id" uuid NOT NULL,

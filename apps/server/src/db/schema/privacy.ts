@@ -7,6 +7,8 @@ export const dataExportStatus = pgEnum("data_export_status", [
   "running",
   "ready",
   "failed",
+  /** Past `expires_at`: the file is deleted, the row stays for the rate limit's count. */
+  "expired",
 ]);
 
 /**
