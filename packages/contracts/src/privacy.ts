@@ -8,7 +8,7 @@ export const PRIVACY_MESSAGES = {
   exportNotFound: "Export not found",
   exportNotReady: "This export is not ready yet.",
   exportExpired: "This download has expired. Please ask for a new export.",
-  deleteConfirmation: 'Type DELETE to confirm',
+  deleteConfirmation: "Type DELETE to confirm",
   deletePasswordRequired: "Enter your password to delete your account",
   deleteWrongPassword: "The password is incorrect",
   deleteGoogleRequired: "Sign in with Google again to delete your account",

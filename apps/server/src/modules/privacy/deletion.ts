@@ -142,7 +142,10 @@ async function scrubAuditLog(
       : sql`replace(${column}::text, ${email}, ${DELETED_USER})::jsonb`;
   await tx
     .update(adminAuditLog)
-    .set({ before: replaced(adminAuditLog.before, true), after: replaced(adminAuditLog.after, true) })
+    .set({
+      before: replaced(adminAuditLog.before, true),
+      after: replaced(adminAuditLog.after, true),
+    })
     .where(eq(adminAuditLog.targetId, person.userId));
   await tx
     .update(adminAuditLog)

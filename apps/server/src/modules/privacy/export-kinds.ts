@@ -81,10 +81,7 @@ const afterKey = (
   after: { time: Date; id: string | number } | undefined,
 ) =>
   after
-    ? or(
-        gt(timeColumn, after.time),
-        and(eq(timeColumn, after.time), gt(idColumn, after.id)),
-      )
+    ? or(gt(timeColumn, after.time), and(eq(timeColumn, after.time), gt(idColumn, after.id)))
     : undefined;
 
 const profile: ExportKind = {
@@ -287,24 +284,28 @@ const calls: ExportKind = {
     transcript: "What was said, in order: sender (user or ai), content, createdAt",
   },
   async write(out, { db, userId }) {
-    const pages = keysetPages((after: { time: Date; id: string } | undefined): Promise<CallRow[]> =>
-      db
-        .select({
-          id: voiceCalls.id,
-          time: voiceCalls.startedAt,
-          endedAt: voiceCalls.endedAt,
-          durationSeconds: voiceCalls.durationSeconds,
-          minutesCharged: voiceCalls.minutesCharged,
-          creditsPerMinute: voiceCalls.creditsPerMinute,
-          creditsConsumed: voiceCalls.creditsConsumed,
-          endReason: voiceCalls.endReason,
-        })
-        .from(voiceCalls)
-        .where(
-          and(eq(voiceCalls.userId, userId), afterKey(voiceCalls.startedAt, voiceCalls.id, after)),
-        )
-        .orderBy(asc(voiceCalls.startedAt), asc(voiceCalls.id))
-        .limit(EXPORT_PAGE_SIZE),
+    const pages = keysetPages(
+      (after: { time: Date; id: string } | undefined): Promise<CallRow[]> =>
+        db
+          .select({
+            id: voiceCalls.id,
+            time: voiceCalls.startedAt,
+            endedAt: voiceCalls.endedAt,
+            durationSeconds: voiceCalls.durationSeconds,
+            minutesCharged: voiceCalls.minutesCharged,
+            creditsPerMinute: voiceCalls.creditsPerMinute,
+            creditsConsumed: voiceCalls.creditsConsumed,
+            endReason: voiceCalls.endReason,
+          })
+          .from(voiceCalls)
+          .where(
+            and(
+              eq(voiceCalls.userId, userId),
+              afterKey(voiceCalls.startedAt, voiceCalls.id, after),
+            ),
+          )
+          .orderBy(asc(voiceCalls.startedAt), asc(voiceCalls.id))
+          .limit(EXPORT_PAGE_SIZE),
     );
     // A page of calls and their turns: one query for the page's transcripts (the call index).
     const withTranscripts = async (page: CallRow[]) => {
@@ -414,9 +415,7 @@ const creditLedgerKind: ExportKind = {
     );
     await writeArray(
       out,
-      flatten(pages, (rows) =>
-        rows.map(({ time, ...row }) => ({ ...row, createdAt: iso(time) })),
-      ),
+      flatten(pages, (rows) => rows.map(({ time, ...row }) => ({ ...row, createdAt: iso(time) }))),
     );
   },
 };
@@ -450,7 +449,9 @@ const paymentsKind: ExportKind = {
         )
         .orderBy(asc(payments.transactionDate), asc(payments.seq))
         .limit(EXPORT_PAGE_SIZE)
-        .then((rows) => rows.map((row) => ({ ...row, time: row.transactionDate, id: row.seq, row }))),
+        .then((rows) =>
+          rows.map((row) => ({ ...row, time: row.transactionDate, id: row.seq, row })),
+        ),
     );
     const withRefunds = async (rows: { row: typeof payments.$inferSelect }[]) => {
       const refunds = await db

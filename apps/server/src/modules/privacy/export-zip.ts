@@ -35,7 +35,10 @@ export async function writeExportZip(
     });
     void (async () => {
       try {
-        const add = async (name: string, write: (text: (t: string) => Promise<void>) => Promise<void>) => {
+        const add = async (
+          name: string,
+          write: (text: (t: string) => Promise<void>) => Promise<void>,
+        ) => {
           const entry = new ZipDeflate(name, { level: 6 });
           entry.mtime = madeAt;
           zip.add(entry);

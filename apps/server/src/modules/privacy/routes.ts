@@ -14,8 +14,8 @@ import { z } from "zod";
 import { currentUser } from "../../plugins/auth.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { auditNote } from "../audit/plugin.ts";
 import { auditActorOf, writeAuditEntry } from "../audit/in-transaction.ts";
+import { auditNote } from "../audit/plugin.ts";
 import type { ExportDownload } from "./service.ts";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 410, 429, 502);
@@ -63,7 +63,11 @@ export const privacyUserRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "Asks for a ZIP of all the fan's data, built in the background and announced by " +
           "e-mail (202); one already being built answers 200; 3 asks a day (429)",
-        response: { 200: dataExportRequestedResponseSchema, 202: dataExportRequestedResponseSchema, ...errors },
+        response: {
+          200: dataExportRequestedResponseSchema,
+          202: dataExportRequestedResponseSchema,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
@@ -153,12 +157,16 @@ export const privacyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: "Produces a fan's data export on their request (202; not rate-limited)",
         params: userIdParams,
-        response: { 200: dataExportRequestedResponseSchema, 202: dataExportRequestedResponseSchema, ...errors },
+        response: {
+          200: dataExportRequestedResponseSchema,
+          202: dataExportRequestedResponseSchema,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
       const target = await app.users.findById(request.params.userId);
-      if (!target || target.role !== "user") {
+      if (target?.role !== "user") {
         throw new HttpError(404, PRIVACY_MESSAGES.userNotFound);
       }
       const admin = currentUser(request);

@@ -1,10 +1,6 @@
-import {
-  DATA_EXPORTS_PER_DAY,
-  type DataExport,
-  PRIVACY_MESSAGES,
-} from "@twinline/contracts";
-import type { FastifyBaseLogger } from "fastify";
 import type { Readable } from "node:stream";
+import { DATA_EXPORTS_PER_DAY, type DataExport, PRIVACY_MESSAGES } from "@twinline/contracts";
+import type { FastifyBaseLogger } from "fastify";
 import { HttpError } from "../../plugins/errors.ts";
 import type { FileStorage } from "../../providers/storage/index.ts";
 import { createDataExportsRepository, toDataExport } from "./export-repository.ts";
