@@ -127,8 +127,8 @@ function storedImageOf(profileImage: string | null): string | undefined {
 
 /**
  * The audit log is the operators' record and stays, but not the person in it: the e-mail is
- * replaced everywhere, the name in the entries about this account (the target's id stays, a
- * key to nothing once the account is gone).
+ * replaced everywhere, the name in the entries about this account (the target's id stays, in
+ * `target_id` and the request's path: a key to nothing once the account is gone).
  */
 async function scrubAuditLog(
   tx: Database,
@@ -170,10 +170,11 @@ async function scrubSandbox(tx: Database, userId: string, email: string): Promis
   await tx
     .update(sandboxObjects)
     .set({
+      id: sql`replace(${sandboxObjects.id}, ${compact}, ${compactReplacement})`,
       data: sql`replace(replace(replace(${sandboxObjects.data}::text, ${inJson(email)}, 'deleted-user@invalid'), ${userId}, ${replacement}), ${compact}, ${compactReplacement})::jsonb`,
     })
     .where(
-      sql`position(${compact} in ${sandboxObjects.data}::text) > 0 or position(${userId} in ${sandboxObjects.data}::text) > 0 or position(${inJson(email)} in ${sandboxObjects.data}::text) > 0`,
+      sql`position(${compact} in ${sandboxObjects.id}) > 0 or position(${compact} in ${sandboxObjects.data}::text) > 0 or position(${userId} in ${sandboxObjects.data}::text) > 0 or position(${inJson(email)} in ${sandboxObjects.data}::text) > 0`,
     );
   await tx
     .update(userSubscriptions)
