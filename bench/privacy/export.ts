@@ -16,7 +16,12 @@ import { roundMs as ms, percentile } from "../lib/latency.ts";
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), "twinline-bench-export-"));
 const app = await buildApp({
-  config: loadConfig({ ...process.env, OPENAI_API_KEY: "", DATA_DIR: dataDir, LOG_LEVEL: "silent" }),
+  config: loadConfig({
+    ...process.env,
+    OPENAI_API_KEY: "",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+  }),
   logger: false,
   authRateLimit: { max: 100_000 },
 });
