@@ -4,7 +4,7 @@ import {
   dataExportResponseSchema,
   PRIVACY_MESSAGES,
 } from "@twinline/contracts";
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf, signUp } from "../../../test/accounts.ts";
@@ -146,6 +146,30 @@ describe("download my data", () => {
     expect(anonymous.statusCode).toBe(401);
     const badId = await download(fan.token, "not-a-uuid");
     expect(badId.statusCode).toBe(400);
+  });
+});
+
+describe("many messages", () => {
+  it("reads them a page at a time, each once, even when many share one millisecond", async () => {
+    const many = await seedFan(t, admin.token, { plan: false });
+    // One statement: clock_timestamp() puts hundreds of rows in each millisecond.
+    await t.app.database.db.execute(sql`
+      insert into chat_messages (conversation_id, user_id, sender, content)
+      select ${many.conversationId}, ${many.id}, 'user', 'bulk message ' || n
+      from generate_series(1, 2500) n`);
+    const id = await exportOf(many.token);
+    const response = await download(many.token, id);
+    const messages = JSON.parse(filesOf(response.rawPayload)["messages.json"] ?? "[]") as {
+      id: string;
+      content: string;
+    }[];
+    const ids = new Set(messages.map((message) => message.id));
+    expect(ids.size).toBe(messages.length);
+    expect(messages.filter((message) => message.content.startsWith("bulk message "))).toHaveLength(
+      2500,
+    );
+    // In the order they were written.
+    expect(messages.at(-1)?.content).toBe("bulk message 2500");
   });
 });
 

@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "../../db/client.ts";
 import {
   chatDailyUsage,
@@ -74,14 +75,20 @@ async function* flatten<T, U>(pages: AsyncIterable<T[]>, map: (rows: T[]) => Pro
   for await (const rows of pages) yield* await map(rows);
 }
 
-/** Rows after (time, id) in ascending order: the keyset condition. */
+/**
+ * Rows after the last one read, in (time, tie) order: compared with that row's own key as the
+ * database holds it (microseconds; a JS Date has only milliseconds, and rows of one millisecond
+ * would be read twice), found by its primary key.
+ */
 const afterKey = (
-  timeColumn: Parameters<typeof gt>[0],
-  idColumn: Parameters<typeof gt>[0],
-  after: { time: Date; id: string | number } | undefined,
+  table: PgTable,
+  timeColumn: AnyPgColumn,
+  tieColumn: AnyPgColumn,
+  primaryKey: AnyPgColumn,
+  after: { pk: string } | undefined,
 ) =>
   after
-    ? or(gt(timeColumn, after.time), and(eq(timeColumn, after.time), gt(idColumn, after.id)))
+    ? sql`(${timeColumn}, ${tieColumn}) > (select ${timeColumn}, ${tieColumn} from ${table} where ${primaryKey} = ${after.pk})`
     : undefined;
 
 const profile: ExportKind = {
@@ -130,9 +137,10 @@ const conversationList: ExportKind = {
     callCount: "How many voice calls took place in it",
   },
   async write(out, { db, userId }) {
-    const pages = keysetPages((after: { time: Date; id: string } | undefined) =>
+    const pages = keysetPages((after: { pk: string } | undefined) =>
       db
         .select({
+          pk: conversations.id,
           id: conversations.id,
           title: conversations.title,
           time: conversations.startedAt,
@@ -144,7 +152,13 @@ const conversationList: ExportKind = {
         .where(
           and(
             eq(conversations.userId, userId),
-            afterKey(conversations.startedAt, conversations.id, after),
+            afterKey(
+              conversations,
+              conversations.startedAt,
+              conversations.id,
+              conversations.id,
+              after,
+            ),
           ),
         )
         .orderBy(asc(conversations.startedAt), asc(conversations.id))
@@ -168,9 +182,10 @@ const conversationList: ExportKind = {
 
 /** A fan's messages in the order they were written, a page at a time (the user's index). */
 function messagePages(db: Database, userId: string, only?: SQL) {
-  return keysetPages((after: { time: Date; id: number } | undefined) =>
+  return keysetPages((after: { pk: string } | undefined) =>
     db
       .select({
+        pk: chatMessages.id,
         id: chatMessages.id,
         seq: chatMessages.seq,
         time: chatMessages.createdAt,
@@ -187,7 +202,7 @@ function messagePages(db: Database, userId: string, only?: SQL) {
         and(
           eq(chatMessages.userId, userId),
           only,
-          afterKey(chatMessages.createdAt, chatMessages.seq, after),
+          afterKey(chatMessages, chatMessages.createdAt, chatMessages.seq, chatMessages.id, after),
         ),
       )
       .orderBy(asc(chatMessages.createdAt), asc(chatMessages.seq))
@@ -259,6 +274,7 @@ const notices: ExportKind = {
 };
 
 interface CallRow {
+  pk: string;
   id: string;
   time: Date;
   endedAt: Date | null;
@@ -285,9 +301,10 @@ const calls: ExportKind = {
   },
   async write(out, { db, userId }) {
     const pages = keysetPages(
-      (after: { time: Date; id: string } | undefined): Promise<CallRow[]> =>
+      (after: { pk: string } | undefined): Promise<CallRow[]> =>
         db
           .select({
+            pk: voiceCalls.id,
             id: voiceCalls.id,
             time: voiceCalls.startedAt,
             endedAt: voiceCalls.endedAt,
@@ -301,7 +318,7 @@ const calls: ExportKind = {
           .where(
             and(
               eq(voiceCalls.userId, userId),
-              afterKey(voiceCalls.startedAt, voiceCalls.id, after),
+              afterKey(voiceCalls, voiceCalls.startedAt, voiceCalls.id, voiceCalls.id, after),
             ),
           )
           .orderBy(asc(voiceCalls.startedAt), asc(voiceCalls.id))
@@ -392,9 +409,10 @@ const creditLedgerKind: ExportKind = {
     createdAt: "When it happened",
   },
   async write(out, { db, userId }) {
-    const pages = keysetPages((after: { time: Date; id: string } | undefined) =>
+    const pages = keysetPages((after: { pk: string } | undefined) =>
       db
         .select({
+          pk: creditLedger.id,
           id: creditLedger.id,
           time: creditLedger.createdAt,
           kind: creditLedger.kind,
@@ -407,7 +425,7 @@ const creditLedgerKind: ExportKind = {
         .where(
           and(
             eq(creditLedger.userId, userId),
-            afterKey(creditLedger.createdAt, creditLedger.id, after),
+            afterKey(creditLedger, creditLedger.createdAt, creditLedger.id, creditLedger.id, after),
           ),
         )
         .orderBy(asc(creditLedger.createdAt), asc(creditLedger.id))
@@ -440,18 +458,19 @@ const paymentsKind: ExportKind = {
     refunds: "Each refund or dispute: amount, status, kind, reason, createdAt",
   },
   async write(out, { db, userId }) {
-    const pages = keysetPages((after: { time: Date; id: number } | undefined) =>
+    const pages = keysetPages((after: { pk: string } | undefined) =>
       db
         .select()
         .from(payments)
         .where(
-          and(eq(payments.userId, userId), afterKey(payments.transactionDate, payments.seq, after)),
+          and(
+            eq(payments.userId, userId),
+            afterKey(payments, payments.transactionDate, payments.seq, payments.id, after),
+          ),
         )
         .orderBy(asc(payments.transactionDate), asc(payments.seq))
         .limit(EXPORT_PAGE_SIZE)
-        .then((rows) =>
-          rows.map((row) => ({ ...row, time: row.transactionDate, id: row.seq, row })),
-        ),
+        .then((rows) => rows.map((row) => ({ pk: row.id, row }))),
     );
     const withRefunds = async (rows: { row: typeof payments.$inferSelect }[]) => {
       const refunds = await db
@@ -531,19 +550,25 @@ const subscriptions: ExportKind = {
       })(),
     );
     await out.write('  ,"history": ');
-    const pages = keysetPages((after: { time: Date; id: string } | undefined) =>
+    const pages = keysetPages((after: { pk: string } | undefined) =>
       db
         .select()
         .from(subscriptionEvents)
         .where(
           and(
             eq(subscriptionEvents.userId, userId),
-            afterKey(subscriptionEvents.timestamp, subscriptionEvents.id, after),
+            afterKey(
+              subscriptionEvents,
+              subscriptionEvents.timestamp,
+              subscriptionEvents.id,
+              subscriptionEvents.id,
+              after,
+            ),
           ),
         )
         .orderBy(asc(subscriptionEvents.timestamp), asc(subscriptionEvents.id))
         .limit(EXPORT_PAGE_SIZE)
-        .then((events) => events.map((event) => ({ ...event, time: event.timestamp }))),
+        .then((events) => events.map((event) => ({ ...event, pk: event.id }))),
     );
     await writeArray(
       out,
