@@ -30,6 +30,7 @@ export const ALLOWED = {
   health: [],
   jobs: [],
   memory: ["ai-training", "chat", "settings"],
+  privacy: ["audit"],
   settings: ["audit"],
   users: ["auth"],
   voice: ["auth", "chat", "credits", "settings"],

@@ -30,6 +30,7 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { jobsModule } from "./modules/jobs/plugin.ts";
 import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
+import { privacyModule } from "./modules/privacy/plugin.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import { voiceModule } from "./modules/voice/plugin.ts";
 import { openObservability } from "./observability/observability.ts";
@@ -97,6 +98,8 @@ export interface BuildAppOptions {
   jobWorkers?: boolean;
   /** The contact form's limits (default 5 an hour per address, 100 an hour in all). */
   contactLimits?: Partial<ContactLimits>;
+  /** The data exports' clock (their 7 days, the hourly sweep); default the system's. */
+  privacyClock?: Clock;
 }
 
 // The same relative path from src/app.ts (tsx, vitest) and from dist/main.js (the bundle).
@@ -311,6 +314,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(voiceModule, {
     spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
+  });
+  await app.register(privacyModule, {
+    config,
+    ...(options.privacyClock ? { clock: options.privacyClock } : {}),
   });
   if (options.register) await app.register(options.register);
 

@@ -64,6 +64,8 @@ export interface TestAppOptions {
   jobWorkers?: BuildAppOptions["jobWorkers"];
   /** The contact form's limits (default: as deployed). */
   contactLimits?: BuildAppOptions["contactLimits"];
+  /** The data exports' clock (test/manual-clock.ts). */
+  privacyClock?: BuildAppOptions["privacyClock"];
 }
 
 const temporaryDirectories: string[] = [];
@@ -99,6 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.billingSweeps === false ? { billingSweeps: false } : {}),
     ...(options.jobWorkers === false ? { jobWorkers: false } : {}),
     ...(options.contactLimits ? { contactLimits: options.contactLimits } : {}),
+    ...(options.privacyClock ? { privacyClock: options.privacyClock } : {}),
     ...(options.chatProviderTimeoutMs
       ? { chatProviderTimeoutMs: options.chatProviderTimeoutMs }
       : {}),

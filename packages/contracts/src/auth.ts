@@ -65,6 +65,8 @@ export const userSchema = z.object({
   email: z.string(),
   role: roleSchema,
   googleId: z.string().nullable(),
+  /** Whether the account has a password (a Google-only one confirms a deletion with Google). */
+  hasPassword: z.boolean().optional(),
   profileImage: z.string().nullable(),
   credits: z.number().int(),
   subscription: userSubscriptionSummarySchema,

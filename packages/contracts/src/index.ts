@@ -14,6 +14,7 @@ export * from "./csv";
 export * from "./dashboards";
 export * from "./jobs";
 export * from "./memory";
+export * from "./privacy";
 export * from "./query-dates";
 export * from "./settings";
 export * from "./site-pages";

@@ -32,6 +32,8 @@ export interface LoginThrottle {
   ): Promise<T>;
   /** Marks this device as one that signed in to `email` (sign-up, Google, password reset). */
   trustDevice(request: FastifyRequest, reply: FastifyReply, email: string): void;
+  /** Removes this device's cookie for `email` (the account was deleted). */
+  forgetDevice(reply: FastifyReply, email: string): void;
 }
 
 export interface LoginThrottleOptions {
@@ -111,6 +113,15 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
       else await Promise.all([counters.release(ipKey), counters.release(accountKey)]);
       setDeviceCookie(reply, account, device ?? randomBytes(16).toString("base64url"));
       return result;
+    },
+
+    forgetDevice(reply, email) {
+      reply.clearCookie(deviceCookieName(accountOf(email)), {
+        path: "/api",
+        httpOnly: true,
+        sameSite: "strict",
+        secure: options.secureCookies,
+      });
     },
 
     trustDevice(request, reply, email) {

@@ -192,9 +192,8 @@ export const userSubscriptions = pgTable(
   "user_subscriptions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null once the account was deleted: kept for accounting, detached (decision 0063). */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     planId: uuid("plan_id")
       .notNull()
       .references(() => subscriptionPlans.id),
@@ -243,9 +242,8 @@ export const payments = pgTable(
      */
     seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity().notNull(),
     kind: paymentKind("kind").notNull(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null once the account was deleted: kept for accounting, detached (decision 0063). */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     status: paymentStatus("status").notNull(),
     amountMinor: integer("amount_minor").notNull(),
     currency: billingCurrency("currency").notNull(),
@@ -313,9 +311,8 @@ export const subscriptionEvents = pgTable(
   "subscription_events",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null once the account was deleted: kept for accounting, detached (decision 0063). */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     subscriptionId: uuid("subscription_id").references(() => userSubscriptions.id),
     planId: uuid("plan_id").references(() => subscriptionPlans.id),
     planName: text("plan_name").notNull(),

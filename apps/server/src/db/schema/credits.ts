@@ -20,9 +20,11 @@ export const creditLedger = pgTable(
   "credit_ledger",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id),
+    /**
+     * Null once the account was deleted: the movements paid for (purchase, plan grant, refund)
+     * are kept for accounting, detached; the others are erased with the account (decision 0063).
+     */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     kind: creditKind("kind").notNull(),
     amount: integer("amount").notNull(),
     balanceAfter: integer("balance_after").notNull(),

@@ -9,6 +9,7 @@ export * from "./consents.ts";
 export * from "./credits.ts";
 export * from "./dashboards.ts";
 export * from "./mail.ts";
+export * from "./privacy.ts";
 export * from "./refunds.ts";
 export * from "./settings.ts";
 export * from "./sittings.ts";

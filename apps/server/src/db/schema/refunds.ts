@@ -45,9 +45,8 @@ export const paymentRefunds = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Null only while a duplicate subscription's payment is not recorded yet. */
     paymentId: uuid("payment_id").references(() => payments.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null once the account was deleted: kept for accounting, detached (decision 0063). */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     kind: refundKind("kind").notNull(),
     status: refundStatus("status").notNull().default("pending"),
     provider: paymentProvider("provider").notNull(),

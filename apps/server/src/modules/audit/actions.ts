@@ -108,6 +108,16 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "user",
     target: param("userId"),
   },
+  "POST /api/admin/users/:userId/data-export": {
+    action: "user.data_export",
+    targetType: "user",
+    target: param("userId"),
+  },
+  "DELETE /api/admin/users/:userId": {
+    action: "user.delete",
+    targetType: "user",
+    target: param("userId"),
+  },
   "POST /api/admin/users/:userId/subscription/cancel": {
     action: "subscription.cancel",
     targetType: "subscription",

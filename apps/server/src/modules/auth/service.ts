@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { AGE_MESSAGES, AUTH_MESSAGES, UNDER_AGE_CODE, type User } from "@twinline/contracts";
+import {
+  AGE_MESSAGES,
+  AUTH_MESSAGES,
+  PRIVACY_MESSAGES,
+  UNDER_AGE_CODE,
+  type User,
+} from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
@@ -291,6 +297,38 @@ export function createAuthService(options: AuthServiceOptions) {
       }
       const updated = await setPassword(user, input.newPassword);
       return tokens.sign(updated);
+    },
+
+    /**
+     * The signed-in person again, before an act that cannot be undone (deleting the account):
+     * the password of an account that has one, else a fresh Google sign-in of the linked
+     * Google account. Refusals are 400, never 401 (a 401 signs the web client out).
+     */
+    async confirmIdentity(
+      user: UserRow,
+      input: { password?: string | undefined; googleToken?: string | undefined },
+    ): Promise<void> {
+      if (user.passwordHash) {
+        if (!input.password) {
+          throw new HttpError(400, PRIVACY_MESSAGES.deletePasswordRequired, { field: "password" });
+        }
+        if (!(await verifyPassword(user.passwordHash, input.password))) {
+          throw new HttpError(400, PRIVACY_MESSAGES.deleteWrongPassword, { field: "password" });
+        }
+        return;
+      }
+      if (!input.googleToken || !options.google || !user.googleId) {
+        throw new HttpError(400, PRIVACY_MESSAGES.deleteGoogleRequired, { field: "googleToken" });
+      }
+      let googleId: string;
+      try {
+        googleId = (await options.google.verify(input.googleToken)).googleId;
+      } catch {
+        throw new HttpError(400, PRIVACY_MESSAGES.deleteGoogleRequired, { field: "googleToken" });
+      }
+      if (googleId !== user.googleId) {
+        throw new HttpError(400, PRIVACY_MESSAGES.deleteGoogleMismatch, { field: "googleToken" });
+      }
     },
 
     /** Ends this one token on the server, on every instance, until its own expiry. */

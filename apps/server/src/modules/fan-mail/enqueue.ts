@@ -33,6 +33,8 @@ export async function enqueueFanEmail<K extends FanEmailKind>(
   tx: Database,
   request: FanEmailRequest<K>,
 ): Promise<boolean> {
+  // A deleted account's events (their rows kept for accounting, detached) mail no one.
+  if (!request.userId && !request.toAddress) return false;
   const inserted = await tx
     .insert(fanEmails)
     .values({
@@ -50,7 +52,7 @@ export async function enqueueFanEmail<K extends FanEmailKind>(
 /** The receipt of a successful payment; `renewal` for a subscription's renewal. */
 export const enqueueReceipt = (
   tx: Database,
-  userId: string,
+  userId: string | null,
   sourceKey: string,
   payload: ReceiptPayload,
   renewal = false,
@@ -65,7 +67,7 @@ export const enqueueReceipt = (
 /** A declined payment, once per attempt (`sourceKey` is the failed attempt's). */
 export const enqueuePaymentFailed = (
   tx: Database,
-  userId: string,
+  userId: string | null,
   sourceKey: string,
   payload: PaymentFailedPayload,
 ) =>
@@ -79,7 +81,7 @@ export const enqueuePaymentFailed = (
 /** A cancellation (at the period end, or now) or its undoing, once per history event. */
 export const enqueueSubscriptionChange = (
   tx: Database,
-  userId: string,
+  userId: string | null,
   change: "canceled" | "resumed",
   eventKey: string,
   payload: SubscriptionChangePayload,
@@ -94,7 +96,7 @@ export const enqueueSubscriptionChange = (
 /** The reminder before an annual plan renews, once per subscription and period. */
 export const enqueueRenewalReminder = (
   tx: Database,
-  userId: string,
+  userId: string | null,
   subscriptionId: string,
   payload: RenewalReminderPayload,
 ) =>
@@ -111,7 +113,7 @@ export const enqueueRenewalReminder = (
  */
 export const enqueueWithdrawalConfirmation = (
   tx: Database,
-  userId: string,
+  userId: string | null,
   withdrawalKey: string,
   payload: WithdrawalPayload,
 ) =>

@@ -37,7 +37,10 @@ To run the service: to show your history, to let {{persona}} remember your conve
 Only the providers that run the service for us (AI, speech and payment providers), and only what each needs. We do not sell your data.
 
 ## Your choices
-You can clear your chat history at any time from the chat screen. To delete your account, see [Contact](/contact).
+- Clear your chat history at any time from the chat screen, and see or erase what {{persona}} remembers under My Profile.
+- **Download your data**: under My Profile, choose "Download my data". We prepare a ZIP with your profile, conversations and messages, calls with their transcripts, what {{persona}} remembers, your credits, payments and subscriptions, with a README explaining every field. We e-mail you when it is ready; only you can download it, from your profile, for 7 days.
+- **Delete your account**: under My Profile, choose "Delete account", then confirm with your password (or by signing in with Google again) and by typing DELETE. Any subscription is canceled at once with no further charge, a live call ends, and your messages, memory, call transcripts, uploads and sessions are erased. Payment records we must keep for accounting and tax stay, without your name or e-mail. You can sign up again later with the same e-mail address, as a new account.
+- If you cannot sign in, [Contact](/contact) us and we can do either for you.
 `,
   refunds: `## Credits
 Credits never expire. Credits you have not used can be refunded within 14 days of the purchase: see [Contact](/contact). Credits already spent on calls are not refunded.

@@ -19,6 +19,7 @@ export function toUser(user: UserRow, subscription: SubscriptionView = NO_SUBSCR
     email: user.email,
     role: user.role,
     googleId: user.googleId,
+    hasPassword: user.passwordHash !== null,
     profileImage: user.profileImage,
     credits: user.credits,
     subscription: {

@@ -126,7 +126,10 @@ export async function latestSubscriptions(
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, userSubscriptions.planId))
     .where(inArray(userSubscriptions.userId, userIds))
     .orderBy(userSubscriptions.userId, desc(userSubscriptions.createdAt));
-  return new Map(rows.map((row) => [row.subscription.userId, row]));
+  // Rows of the given users only: none is detached (userId null, decision 0063).
+  return new Map(
+    rows.flatMap((row) => (row.subscription.userId ? [[row.subscription.userId, row]] : [])),
+  );
 }
 
 /** The user's subscription as every answer shows it. */

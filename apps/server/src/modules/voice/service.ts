@@ -570,6 +570,23 @@ export function createVoiceService(options: VoiceServiceOptions) {
       );
     },
 
+    /**
+     * The account is being deleted (already deactivated): its live call ends now, here with
+     * 4401 and reason `session`, or in the database when another instance holds it (that one
+     * hears the close and drops its socket). The record is closed once, metered as it stood.
+     */
+    async endCallOf(userId: string): Promise<void> {
+      const here = live.get(userId);
+      if (here && !here.ended) {
+        await here.end("session", {
+          message: VOICE_MESSAGES.unauthorized,
+          reason: "session",
+          code: VOICE_CLOSE_CODES.sessionEnded,
+        });
+      }
+      await repository.closeOpenCallOf(userId, "session", new Date(now()));
+    },
+
     /** A call was closed in the database by another instance (replaced, POST /end there). */
     async closedElsewhere(callId: string): Promise<void> {
       const call = [...live.values()].find((candidate) => candidate.row.id === callId);

@@ -33,3 +33,37 @@ export const MEMORY_TEXT = {
   failed: "Failed to update memory",
   failedLoad: "Failed to load what is remembered",
 } as const;
+
+/** "Download my data" and "Delete account" (issue 26; the spec has neither). */
+export const PRIVACY_TEXT = {
+  exportTitle: "Download my data",
+  exportDescription:
+    "A ZIP with everything we keep about you: your profile, conversations and messages, calls with their transcripts, what the persona remembers, credits, payments and subscriptions.",
+  exportButton: "Download my data",
+  exportAsking: "Asking...",
+  exportQueued:
+    "We are preparing your data. We will e-mail you when it is ready; you can leave this page.",
+  exportReady: (until: string) => `Your data is ready to download until ${until}.`,
+  exportSaveButton: "Download ZIP",
+  exportSaving: "Downloading...",
+  exportFailed: "The last export failed. Please ask again.",
+  exportExpired: "Your last export has expired. Ask for a new one.",
+  exportNone: "You have not asked for a copy of your data yet.",
+  exportAskFailed: "Failed to ask for your data",
+  exportDownloadFailed: "Failed to download your data",
+  exportLoadFailed: "Failed to load your data export",
+  deleteTitle: "Delete account",
+  deleteDescription:
+    "Deletes your account for good: your messages, calls, memory and uploads are erased and any subscription is canceled at once. Payment records the law requires us to keep stay, without your name or e-mail.",
+  deleteButton: "Delete account",
+  deleteDialogTitle: "Delete your account?",
+  deleteDialogDescription:
+    "This cannot be undone. Any subscription is canceled now, with no further charge, and a live call ends.",
+  deletePasswordLabel: "Your password",
+  deleteGoogleHint: "Your account signs in with Google: sign in with Google again to confirm.",
+  deleteGoogleConfirmed: "Google sign-in confirmed.",
+  deleteGoogleUnavailable: "Google sign-in is not available right now. Please try again later.",
+  deleteWordLabel: "Type DELETE to confirm",
+  deleteSubmit: "Delete my account",
+  deleteFailed: "Failed to delete your account",
+} as const;

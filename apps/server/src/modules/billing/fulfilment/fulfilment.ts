@@ -259,7 +259,7 @@ export function createFulfilment(options: FulfilmentOptions) {
      * plan-change sweep; after it, there is nothing left to do.
      */
     async settlePlanChange(
-      claim: { subscriptionRowId: string; userId: string; changeKey: string },
+      claim: { subscriptionRowId: string; userId: string | null; changeKey: string },
       subscription: SubscriptionInfo | null,
       invoice: InvoiceInfo | null,
       provider: PaymentsProvider,

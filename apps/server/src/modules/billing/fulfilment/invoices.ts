@@ -180,7 +180,8 @@ export async function recordPaidInvoice(
     .returning({ id: payments.id });
   if (!inserted) return true;
   await context.probe("payment-recorded");
-  if (entry.status === "success" && entry.amountMinor > 0) {
+  // A deleted account (userId null) gets no mail and, below, no credits.
+  if (entry.status === "success" && entry.amountMinor > 0 && row.userId) {
     await enqueueReceipt(
       tx,
       row.userId,
@@ -198,7 +199,7 @@ export async function recordPaidInvoice(
       invoice.billingReason === "subscription_cycle",
     );
   }
-  if (entry.credits > 0 && plan) {
+  if (entry.credits > 0 && plan && row.userId) {
     await applyCreditMovement(tx, {
       userId: row.userId,
       kind: "subscription_grant",

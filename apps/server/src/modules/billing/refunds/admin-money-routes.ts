@@ -59,7 +59,9 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
    * user's subscription in force (an older one paid for a period already over).
    */
   const isLatestPlanPayment = async (payment: PaymentRow): Promise<boolean> => {
-    if (payment.kind !== "subscription" || !payment.subscriptionId) return false;
+    if (payment.kind !== "subscription" || !payment.subscriptionId || !payment.userId) {
+      return false;
+    }
     const row = await reader.currentRow(payment.userId);
     if (!row || !isInForce(row) || row.id !== payment.subscriptionId) return false;
     const [latest] = await latestPaid(row.id);
@@ -126,7 +128,8 @@ export const adminMoneyRoutes: FastifyPluginAsyncZod<AdminMoneyRoutesOptions> = 
       // Settling the refund writes its audit entry in the same transaction (refunds-ledger.ts).
       auditNote(request, { recorded: true });
       const data = await refunds.refundPayment(auditActorOf(request), payment.id, refund);
-      if (!endSubscription) {
+      // A deleted account's payment (userId null) has no subscription left to end here.
+      if (!endSubscription || !payment.userId) {
         return { success: true as const, message: MONEY_TOOLS_MESSAGES.refunded, data };
       }
       // The plan this money paid for ends now, as the cancel-with-refund does; its own audit

@@ -107,7 +107,8 @@ export async function settleRefund(
   const owed = Math.max(0, target - Number(earlier?.total ?? 0));
 
   let taken = 0;
-  if (owed > 0) {
+  // A deleted account's payment (userId null): its credits went with the account.
+  if (owed > 0 && payment.userId) {
     const [user] = await tx
       .select({ credits: users.credits })
       .from(users)
@@ -313,7 +314,7 @@ export async function returnWithdrawnCredits(
   refund: PaymentRefundRow,
 ): Promise<void> {
   if (refund.kind !== "withdrawal") return;
-  if (refund.creditsTaken > 0) {
+  if (refund.creditsTaken > 0 && refund.userId) {
     await applyCreditMovement(tx, {
       userId: refund.userId,
       kind: "refund",

@@ -129,7 +129,7 @@ export function createRefundsService(options: RefundsServiceOptions) {
         refundedAmount: toMajor(payment.refundedMinor),
         currency: payment.currency,
       },
-      balance: await balanceOf(payment.userId),
+      balance: payment.userId ? await balanceOf(payment.userId) : 0,
     };
   };
 

@@ -18,7 +18,8 @@ export const PLAN_CHANGE_LEASE_SECONDS = 120;
 /** A plan change claimed before its provider call (docs/decisions/0055). */
 export interface PlanChangeClaim {
   subscriptionRowId: string;
-  userId: string;
+  /** Null once the account was deleted (decision 0063). */
+  userId: string | null;
   providerSubscriptionId: string;
   /** Also the provider's idempotency key and the subscription's metadata `changeKey`. */
   changeKey: string;
@@ -35,7 +36,7 @@ export async function takePlanChangeClaim(
   /** The subscription as the request read it: its plan and price decided the change asked. */
   row: {
     id: string;
-    userId: string;
+    userId: string | null;
     providerSubscriptionId: string;
     planId: string;
     priceMinor: number;

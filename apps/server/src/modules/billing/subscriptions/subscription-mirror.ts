@@ -8,7 +8,9 @@ import {
   subscriptionPlans,
   type UserSubscriptionRow,
   userSubscriptions,
+  users,
 } from "../../../db/schema/index.ts";
+import { isUuid } from "../../../lib/search.ts";
 import type {
   ProviderSubscriptionStatus,
   SubscriptionInfo,
@@ -86,7 +88,8 @@ async function claimedForEnd(tx: Database, subscriptionId: string): Promise<bool
 export async function claimSubscriptionEnd(
   context: EventContext,
   subscription: Pick<SubscriptionInfo, "id" | "amountMinor" | "currency">,
-  owner: { userId: string; planId: string },
+  /** userId null: the account was deleted (decision 0063). */
+  owner: { userId: string | null; planId: string },
   reason: string,
 ): Promise<void> {
   await context.tx
@@ -102,7 +105,7 @@ export async function claimSubscriptionEnd(
       metadata: { providerSubscriptionId: subscription.id, planId: owner.planId },
     })
     .onConflictDoNothing();
-  context.effects.duplicateOf.add(owner.userId);
+  if (owner.userId) context.effects.duplicateOf.add(owner.userId);
 }
 
 /**
@@ -177,6 +180,13 @@ async function isDuplicate(
  * with the history events its changes make. The owner and plan come from the subscription's
  * metadata (set at checkout and on each plan change), else from `fallback` (the checkout row).
  */
+/** Whether the account exists (a provider's event may name one deleted since). */
+async function accountExists(tx: EventContext["tx"], userId: string): Promise<boolean> {
+  if (!isUuid(userId)) return false;
+  const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  return row !== undefined;
+}
+
 export async function syncSubscription(
   context: EventContext,
   subscription: SubscriptionInfo | null,
@@ -189,9 +199,13 @@ export async function syncSubscription(
     .from(userSubscriptions)
     .where(eq(userSubscriptions.providerSubscriptionId, subscription.id))
     .for("update");
-  const userId = existing?.userId ?? subscription.metadata.userId ?? fallback?.userId;
+  // A mirror detached from a deleted account (userId null, decision 0063) stays detached: the
+  // provider's metadata still names the erased account.
+  const userId = existing
+    ? existing.userId
+    : (subscription.metadata.userId ?? fallback?.userId ?? null);
   const planId = subscription.metadata.planId ?? existing?.planId ?? fallback?.planId;
-  if (!userId || !planId) return null;
+  if ((!existing && !userId) || !planId) return null;
   const plan = await planOf(tx, planId);
   if (!plan) return null;
   const values = {
@@ -211,6 +225,7 @@ export async function syncSubscription(
   };
   const key = `sub:${subscription.id}`;
   if (!existing) {
+    if (!userId || !(await accountExists(tx, userId))) return null;
     if (await isDuplicate(context, subscription, userId, planId)) return null;
     const [inserted] = await tx
       .insert(userSubscriptions)

@@ -4,7 +4,7 @@ import {
   type PlanChangeResult,
   type SubscriptionAnalytics,
 } from "@twinline/contracts";
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import {
   payments as paymentsTable,
@@ -205,6 +205,23 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
 
     /** The fan's "Resume subscription" (issue 26): the answer the cancel gives, reversed. */
     resumeOwn: (user: Pick<UserRow, "id">) => setCancel(user.id, false),
+    /**
+     * Ends every subscription of the user that is not canceled yet, at its provider, now (the
+     * account is being deleted: no further charge, not even a past-due retry). Throws if a
+     * provider refuses: the caller must then keep the account. Answers how many it ended.
+     */
+    async cancelAllNow(userId: string): Promise<number> {
+      const rows = await db
+        .select()
+        .from(userSubscriptions)
+        .where(and(eq(userSubscriptions.userId, userId), ne(userSubscriptions.status, "canceled")));
+      for (const row of rows) {
+        const provider = await providerFor(row);
+        const changed = await providerCall(() => provider.cancelNow(row.providerSubscriptionId));
+        await fulfilment.refreshSubscription(changed, provider);
+      }
+      return rows.length;
+    },
 
     /** Takes back a cancellation at the period end: the subscription renews again. */
     async resume(user: Pick<UserRow, "id">) {

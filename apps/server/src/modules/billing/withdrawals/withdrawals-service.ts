@@ -48,6 +48,9 @@ export interface WithdrawalsServiceOptions {
   kickMail: () => void;
 }
 
+/** A payment of the fan asking (a deleted account's, with no owner, is no one's to withdraw). */
+type OwnPayment = PaymentRow & { userId: string };
+
 /** The plan period a withdrawal gives back the unused part of (read before the plan ends). */
 interface PlanPeriod {
   periodStart: Date;
@@ -87,11 +90,15 @@ export function createWithdrawalsService(options: WithdrawalsServiceOptions) {
     return row;
   };
 
-  const ownPayment = async (tx: Database, user: Pick<UserRow, "id">, paymentId: string) => {
+  const ownPayment = async (
+    tx: Database,
+    user: Pick<UserRow, "id">,
+    paymentId: string,
+  ): Promise<OwnPayment> => {
     const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId));
     if (!row || row.userId !== user.id)
       throw new HttpError(404, WITHDRAWAL_MESSAGES.paymentNotFound);
-    return row;
+    return { ...row, userId: user.id };
   };
 
   /** Credits of the payment earlier refunds took back, or found missing. */
@@ -106,7 +113,7 @@ export function createWithdrawalsService(options: WithdrawalsServiceOptions) {
   };
 
   /** The plan period this payment paid for, when it is the latest payment of the plan in force. */
-  const currentPeriodOf = async (payment: PaymentRow): Promise<PlanPeriod> => {
+  const currentPeriodOf = async (payment: OwnPayment): Promise<PlanPeriod> => {
     const row: UserSubscriptionRow | undefined = await reader.currentRow(payment.userId);
     if (!row || !isInForce(row) || row.id !== payment.subscriptionId) {
       throw new HttpError(409, WITHDRAWAL_MESSAGES.notCurrentPeriod);
@@ -128,7 +135,7 @@ export function createWithdrawalsService(options: WithdrawalsServiceOptions) {
   };
 
   /** Whether this payment may be withdrawn from at `at` (the rules before the arithmetic). */
-  const refuseUnlessWithdrawable = (payment: PaymentRow, at: Date) => {
+  const refuseUnlessWithdrawable = (payment: OwnPayment, at: Date) => {
     if (payment.status !== "success" || !tookMoney(payment) || payment.amountMinor <= 0) {
       throw new HttpError(409, WITHDRAWAL_MESSAGES.notWithdrawable);
     }
@@ -140,7 +147,7 @@ export function createWithdrawalsService(options: WithdrawalsServiceOptions) {
   /** The terms, in `tx` (the claim's, under the payment's and the user's row locks). */
   const price = async (
     tx: Database,
-    payment: PaymentRow,
+    payment: OwnPayment,
     period: PlanPeriod | null,
     at: Date,
     lockUser: boolean,
@@ -175,11 +182,10 @@ export function createWithdrawalsService(options: WithdrawalsServiceOptions) {
   });
 
   const answer = async (row: PaymentRefundRow) => {
-    const [user] = await db
-      .select({ credits: users.credits })
-      .from(users)
-      .where(eq(users.id, row.userId));
-    return { withdrawal: toResult(row), balance: user?.credits ?? 0 };
+    const [owner] = row.userId
+      ? await db.select({ credits: users.credits }).from(users).where(eq(users.id, row.userId))
+      : [];
+    return { withdrawal: toResult(row), balance: owner?.credits ?? 0 };
   };
 
   /**
@@ -194,10 +200,11 @@ export function createWithdrawalsService(options: WithdrawalsServiceOptions) {
     actor: AuditActor,
   ): Promise<{ row: PaymentRefundRow; replay: boolean }> =>
     db.transaction(async (tx) => {
-      const payment = await lockPayment(tx, paymentId);
-      if (!payment || payment.userId !== user.id) {
+      const locked = await lockPayment(tx, paymentId);
+      if (!locked || locked.userId !== user.id) {
         throw new HttpError(404, WITHDRAWAL_MESSAGES.paymentNotFound);
       }
+      const payment: OwnPayment = { ...locked, userId: user.id };
       const earlier = await standingWithdrawal(tx, payment.id);
       if (earlier) return { row: earlier, replay: true };
       refuseUnlessWithdrawable(payment, at);

@@ -30,6 +30,7 @@ import {
 import { ConfirmStatusDialog, type StatusTarget } from "./confirm-status-dialog";
 import { DateOfBirthValue } from "./date-of-birth-dialog";
 import { MoneyActions } from "./money-actions";
+import { PrivacyActions } from "./privacy-actions";
 import { RefundDialog, type RefundTarget, withRefundAction } from "./refund-dialog";
 import { SubscriptionCard } from "./subscription-card";
 import { FIRST_PAGE, type TransactionColumn, TransactionsTable } from "./transactions-table";
@@ -315,6 +316,7 @@ export function AdminUserDetailsPage({ userId }: { userId: string }) {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <MoneyActions user={detail} />
+          <PrivacyActions user={detail} />
           <button
             type="button"
             onClick={() => setTarget(detail)}

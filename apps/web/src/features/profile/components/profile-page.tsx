@@ -13,6 +13,8 @@ import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
 import { STORAGE_KEYS, writeStorage } from "@/lib/storage";
 import { changePassword, updateProfile } from "../api/profile-api";
 import { PROFILE_TEXT } from "../messages";
+import { DataExportSection } from "./data-export-section";
+import { DeleteAccountSection } from "./delete-account-section";
 import { MemorySection } from "./memory-section";
 import { ProfileCard } from "./profile-card";
 
@@ -172,7 +174,7 @@ function PasswordChange() {
   );
 }
 
-/** /dashboard/profile: name edit, read-only e-mail, password change. */
+/** /dashboard/profile: name edit, read-only e-mail, password change, memory, data, deletion. */
 export function ProfilePage() {
   const { refreshUser } = useAuth();
   useDocumentTitle("My Profile · Twinline");
@@ -187,12 +189,14 @@ export function ProfilePage() {
           My Profile
         </h1>
         <p className="mt-1 text-stone-600 dark:text-stone-400">
-          Manage your account details and password.
+          Manage your account details and password, download your data or delete your account.
         </p>
       </div>
       <ProfileDetails />
       <PasswordChange />
       <MemorySection />
+      <DataExportSection />
+      <DeleteAccountSection />
     </div>
   );
 }

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { Config } from "../../config.ts";
+import { type Clock, systemClock } from "../../lib/clock.ts";
+import { adminGuarded } from "../../plugins/admin-scope.ts";
+import type { AuditActor } from "../audit/in-transaction.ts";
+import { deleteAccount } from "./deletion.ts";
+import { privacyAdminRoutes, privacyUserRoutes } from "./routes.ts";
+import { createDataExportsService, type DataExportsService } from "./service.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** "Download my data": requests, the worker's runs, downloads (decision 0062). */
+    dataExports: DataExportsService;
+    /** "Delete account", by the fan or an admin on request (decision 0063). */
+    accountDeletion: { delete(userId: string, actor: AuditActor | null): Promise<void> };
+  }
+}
+
+export interface PrivacyModuleOptions {
+  config: Config;
+  /** The exports' clock (expiry after 7 days; tests move a manual one). */
+  clock?: Clock;
+}
+
+/** Expired exports' files are removed (and the queue looked at) this often. */
+const EXPORT_SWEEP_CRON = "0 * * * *";
+
+/**
+ * Issue 26: the fan's "Download my data" and "Delete account", and the admin's same acts on
+ * request. Needs accounts, uploads, billing and voice registered before it.
+ */
+export const privacyModule = fp<PrivacyModuleOptions>(
+  async (app: FastifyInstance, options) => {
+    const db = app.database.db;
+    const clock = options.clock ?? systemClock;
+    const exports = createDataExportsService({
+      db,
+      files: app.uploads.privateFiles,
+      temporaryDirectory: app.uploads.temporaryDirectory,
+      mail: app.mail,
+      log: app.log,
+      clock,
+      publicUrl: options.config.publicUrl,
+    });
+    app.decorate("dataExports", exports);
+    app.decorate("accountDeletion", {
+      delete: (userId: string, actor: AuditActor | null) =>
+        deleteAccount(
+          {
+            db,
+            log: app.log,
+            cancelSubscriptions: (id) => app.billing.subscriptions.cancelAllNow(id),
+            endSessions: (id) => app.users.update(id, { isActive: false, bumpTokens: true }),
+            endCall: (id) => app.voice.endCallOf(id),
+            publicFiles: app.uploads.publicFiles,
+            privateFiles: app.uploads.privateFiles,
+          },
+          userId,
+          actor,
+        ),
+    });
+
+    // Hourly, as a job on the queue (docs/decisions/0072): builds what a crash left queued and
+    // removes expired files.
+    app.jobs.define("privacy.data-exports", () => exports.work(), {
+      cron: EXPORT_SWEEP_CRON,
+      clock,
+      retryLimit: 2,
+      retryDelaySeconds: 60,
+      expireInSeconds: 60 * 60,
+    });
+    app.addHook("onReady", async () => exports.resume());
+    app.addHook("onClose", async () => exports.settled());
+
+    await app.register(privacyUserRoutes);
+    await app.register(adminGuarded(privacyAdminRoutes));
+  },
+  { name: "privacy", dependencies: ["accounts", "uploads", "billing", "voice", "audit", "jobs"] },
+);
