@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
-import { subscriptionOf } from "../users/subscription-state.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
 import { createChatRepository } from "./repository.ts";
 import { chatRoutes } from "./routes.ts";
@@ -53,7 +52,6 @@ export const chatModule = fp<ChatModuleOptions>(
       persona,
       memory: app.memory,
       log: app.log,
-      subscriptionOf: (userId) => subscriptionOf(app.database.db, userId),
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
     app.decorate("chat", chat);

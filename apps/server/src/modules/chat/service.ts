@@ -16,11 +16,7 @@ import { type PageRequest, pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { StreamChatRequest } from "../../providers/llm/index.ts";
 import type { SettingsService } from "../settings/service.ts";
-import {
-  hasActiveSubscription,
-  NO_SUBSCRIPTION,
-  type SubscriptionView,
-} from "../users/subscription-state.ts";
+import { isSubscribedAccount } from "../users/subscription-state.ts";
 import {
   buildChatRequest,
   type ChatRequest,
@@ -66,8 +62,6 @@ export interface ChatServiceOptions {
   providerTimeoutMs?: number;
   log: FastifyBaseLogger;
   now?: () => Date;
-  /** The user's subscription (users/subscription-state.ts subscriptionOf); absent: nobody subscribes. */
-  subscriptionOf?: (userId: string) => Promise<SubscriptionView>;
 }
 
 /** The user went away before the reply was done (nothing more reaches them): nginx's 499. */
@@ -147,9 +141,8 @@ export function createChatService(options: ChatServiceOptions) {
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
-  const subscriptionOf = options.subscriptionOf ?? (async () => NO_SUBSCRIPTION);
-  const isSubscriber = async (user: UserRow) =>
-    hasActiveSubscription(await subscriptionOf(user.id), now());
+  // The account row the request loaded says it (no read of the subscriptions per message).
+  const isSubscriber = (user: UserRow) => isSubscribedAccount(user, now());
 
   /** The passages for a message; retrieval trouble costs the knowledge, not the reply. */
   const passagesFor = async (message: string): Promise<string[]> => {
@@ -190,7 +183,7 @@ export function createChatService(options: ChatServiceOptions) {
       if (countWords(message) > current.maxWordsPerMessage) {
         throw new HttpError(400, CHAT_MESSAGES.tooManyWords(current.maxWordsPerMessage));
       }
-      const limit = (await isSubscriber(user)) ? null : current.freeMessagesPerDay;
+      const limit = isSubscriber(user) ? null : current.freeMessagesPerDay;
       const day = utcDay(now());
       const outcome = await repository.sendUserMessage({
         userId: user.id,
@@ -321,9 +314,7 @@ export function createChatService(options: ChatServiceOptions) {
         total: counts.total,
         sentToday: counts.today,
         dailyLimit,
-        remaining: (await isSubscriber(user))
-          ? "unlimited"
-          : Math.max(0, dailyLimit - counts.today),
+        remaining: isSubscriber(user) ? "unlimited" : Math.max(0, dailyLimit - counts.today),
       };
     },
 
