@@ -4,7 +4,6 @@ import fp from "fastify-plugin";
 import type { UserRow } from "../db/schema/index.ts";
 import type { EndedTokensRepository } from "../modules/auth/repository.ts";
 import type { TokenClaims, TokenService } from "../modules/auth/tokens.ts";
-import type { UsersRepository } from "../modules/users/repository.ts";
 import { HttpError } from "./errors.ts";
 
 export const AUTH_ERRORS = {
@@ -47,7 +46,6 @@ function bearerToken(request: FastifyRequest): string | undefined {
 
 export interface AuthPluginOptions {
   tokens: TokenService;
-  users: UsersRepository;
   endedTokens: EndedTokensRepository;
 }
 
@@ -60,7 +58,7 @@ export interface AuthPluginOptions {
  * when that is the reason.
  */
 export const authPlugin = fp<AuthPluginOptions>(
-  async (app: FastifyInstance, { tokens, users, endedTokens }) => {
+  async (app: FastifyInstance, { tokens, endedTokens }) => {
     app.decorate("tokens", tokens);
     app.decorateRequest("user", null);
     app.decorateRequest("tokenClaims", null);
@@ -69,11 +67,9 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (!token) throw new HttpError(401, AUTH_ERRORS.missingToken);
       const claims = await tokens.verify(token);
       if (!claims) throw new HttpError(401, AUTH_ERRORS.invalidToken);
-      const [user, ended] = await Promise.all([
-        users.findById(claims.sub),
-        endedTokens.isEnded(claims.jti),
-      ]);
-      if (!user || ended) throw new HttpError(401, AUTH_ERRORS.invalidToken);
+      const session = await endedTokens.sessionAccount(claims.sub, claims.jti);
+      if (!session || session.ended) throw new HttpError(401, AUTH_ERRORS.invalidToken);
+      const { user } = session;
       if (!user.isActive) throw new HttpError(401, AUTH_MESSAGES.accountDeactivated);
       if (user.tokenVersion !== claims.ver) throw new HttpError(401, AUTH_ERRORS.invalidToken);
       return { user, claims };

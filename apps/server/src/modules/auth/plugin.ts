@@ -72,7 +72,7 @@ export const accountsModule = fp<AccountsModuleOptions>(
       await mail.close();
     });
 
-    await app.register(authPlugin, { tokens, users, endedTokens });
+    await app.register(authPlugin, { tokens, endedTokens });
     await app.register(authRoutes, {
       auth,
       googleClientId: config.googleClientId,

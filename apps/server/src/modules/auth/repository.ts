@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { endedTokens, passwordResetTokens } from "../../db/schema/index.ts";
+import { endedTokens, passwordResetTokens, type UserRow, users } from "../../db/schema/index.ts";
 import { announceSessionEnded } from "./session-events.ts";
 
 export const RESET_TOKEN_LIFETIME_MINUTES = 60;
@@ -60,13 +60,23 @@ export function createEndedTokensRepository(db: Database) {
       announceSessionEnded(db, { jti });
     },
 
-    /** Whether the token `jti` was ended (one primary-key lookup). */
-    async isEnded(jti: string): Promise<boolean> {
+    /**
+     * The account a session token names and whether the token was ended, in one statement (two
+     * primary-key lookups): every authenticated request asks this, so it is one round trip to
+     * the database, not two. Undefined: no such account.
+     */
+    async sessionAccount(
+      userId: string,
+      jti: string,
+    ): Promise<{ user: UserRow; ended: boolean } | undefined> {
       const [row] = await db
-        .select({ jti: endedTokens.jti })
-        .from(endedTokens)
-        .where(eq(endedTokens.jti, jti));
-      return row !== undefined;
+        .select({
+          user: users,
+          ended: sql<boolean>`exists (select 1 from ${endedTokens} where ${endedTokens.jti} = ${jti})`,
+        })
+        .from(users)
+        .where(eq(users.id, userId));
+      return row;
     },
   };
 }

@@ -3,7 +3,6 @@ import fp from "fastify-plugin";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
-import { subscriptionOf } from "../users/subscription-state.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
 import { type AiNotices, createAiNotices } from "./ai-notice.ts";
 import { type CrisisDesk, createCrisisDesk } from "./crisis.ts";
@@ -74,9 +73,8 @@ export const chatModule = fp<ChatModuleOptions>(
       persona,
       memory: app.memory,
       notices: aiNotices,
-      log: app.log,
-      subscriptionOf: (userId) => subscriptionOf(app.database.db, userId),
       crisis,
+      log: app.log,
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
     app.decorate("chat", chat);

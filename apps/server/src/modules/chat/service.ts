@@ -17,11 +17,7 @@ import { type PageRequest, pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { StreamChatRequest } from "../../providers/llm/index.ts";
 import type { SettingsService } from "../settings/service.ts";
-import {
-  hasActiveSubscription,
-  NO_SUBSCRIPTION,
-  type SubscriptionView,
-} from "../users/subscription-state.ts";
+import { isSubscribedAccount } from "../users/subscription-state.ts";
 import type { AiNotices } from "./ai-notice.ts";
 import type { CrisisDesk } from "./crisis.ts";
 import {
@@ -71,8 +67,6 @@ export interface ChatServiceOptions {
   now?: () => Date;
   /** The AI notice and break reminders (ai-notice.ts); absent: none are given (unit tests only). */
   notices?: Pick<AiNotices, "forChatMessage">;
-  /** The user's subscription (users/subscription-state.ts subscriptionOf); absent: nobody subscribes. */
-  subscriptionOf?: (userId: string) => Promise<SubscriptionView>;
   /** The crisis check before the model (issue 25); absent: none (unit setups only). */
   crisis?: CrisisDesk;
 }
@@ -176,9 +170,8 @@ export function createChatService(options: ChatServiceOptions) {
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
-  const subscriptionOf = options.subscriptionOf ?? (async () => NO_SUBSCRIPTION);
-  const isSubscriber = async (user: UserRow) =>
-    hasActiveSubscription(await subscriptionOf(user.id), now());
+  // The account row the request loaded says it (no read of the subscriptions per message).
+  const isSubscriber = (user: UserRow) => isSubscribedAccount(user, now());
 
   /** The passages for a message; retrieval trouble costs the knowledge, not the reply. */
   const passagesFor = async (message: string): Promise<string[]> => {
@@ -284,7 +277,7 @@ export function createChatService(options: ChatServiceOptions) {
       if (countWords(message) > current.maxWordsPerMessage) {
         throw new HttpError(400, CHAT_MESSAGES.tooManyWords(current.maxWordsPerMessage));
       }
-      const limit = (await isSubscriber(user)) ? null : current.freeMessagesPerDay;
+      const limit = isSubscriber(user) ? null : current.freeMessagesPerDay;
       const day = utcDay(now());
       // The crisis check comes before the count and the model: a flagged message costs nothing.
       const crisis = await crisisSend(user, body, message, limit, day);
@@ -431,9 +424,7 @@ export function createChatService(options: ChatServiceOptions) {
         total: counts.total,
         sentToday: counts.today,
         dailyLimit,
-        remaining: (await isSubscriber(user))
-          ? "unlimited"
-          : Math.max(0, dailyLimit - counts.today),
+        remaining: isSubscriber(user) ? "unlimited" : Math.max(0, dailyLimit - counts.today),
       };
     },
 

@@ -1,7 +1,7 @@
 import { MONEY_TOOLS_MESSAGES } from "@twinline/contracts";
-import { eq, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { type CreditKind, creditLedger, users } from "../../db/schema/index.ts";
+import type { CreditKind } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { noteLowBalance } from "../fan-mail/low-balance.ts";
 
@@ -54,59 +54,89 @@ export class InsufficientCreditsError extends HttpError {
 }
 
 /**
- * THE way credits move (DESIGN.md, data rules): in one transaction (a savepoint when `db` is
- * already a transaction) it locks the user's row, appends the movement to the ledger and updates
- * the cached `users.credits`. A source key already in the ledger changes nothing
- * (`applied: false`); a movement that would leave the balance below zero throws
- * InsufficientCreditsError and writes nothing. Movements of one user are serialised by the row
- * lock, so parallel calls cannot overdraw.
+ * THE way credits move (DESIGN.md, data rules): one statement (the database function
+ * apply_credit_movement, migration 0024) locks the user's row, appends the movement to the ledger
+ * and updates the cached `users.credits`, so inside a transaction it is one round trip too. A
+ * source key already in the ledger changes nothing (`applied: false`); a movement that would
+ * leave the balance below zero throws InsufficientCreditsError and writes nothing. Movements of
+ * one user are serialised by the row lock, so parallel calls cannot overdraw.
  */
 export async function applyCreditMovement(
   db: Database,
   movement: CreditMovement,
 ): Promise<CreditMovementResult> {
+  const result = (await db.execute(
+    sql`select movement_status as status, movement_balance as balance from ${creditMovementCall(movement)}`,
+  )) as unknown as { rows: CreditMovementRow[] };
+  const outcome = creditMovementResult(movement, result.rows[0]);
+  await noteLowBalanceAfter(db, movement, outcome);
+  return outcome;
+}
+
+/**
+ * A debit that took the balance below one call minute queues the low-balance notice (at most one
+ * a week: fan-mail/low-balance.ts). `creditsPerMinute`, when the caller knows it (a call's
+ * minute), spares the settings read for every debit that crosses nothing.
+ */
+export async function noteLowBalanceAfter(
+  db: Database,
+  movement: CreditMovement,
+  outcome: CreditMovementResult,
+  creditsPerMinute?: number,
+): Promise<void> {
+  if (!outcome.applied || movement.amount >= 0) return;
+  const before = outcome.balance - movement.amount;
+  if (
+    creditsPerMinute !== undefined &&
+    (outcome.balance >= creditsPerMinute || before < creditsPerMinute)
+  ) {
+    return;
+  }
+  await noteLowBalance(db, {
+    userId: movement.userId,
+    before,
+    after: outcome.balance,
+    sourceKey: movement.sourceKey,
+  });
+}
+
+/** What apply_credit_movement answers. */
+export interface CreditMovementRow {
+  status: string | null;
+  balance: number | string | null;
+}
+
+/**
+ * applyCreditMovement's call of apply_credit_movement, for a statement that moves credits with
+ * more (a call's minute and its counters: voice/repository.ts); its answer goes through
+ * creditMovementResult. `userId`: the user as a column of that statement (so the call depends on
+ * its row), instead of movement.userId.
+ */
+export function creditMovementCall(movement: CreditMovement, userId?: SQL): SQL {
   if (!Number.isInteger(movement.amount)) {
     throw new TypeError(`Credit amounts are whole numbers (got ${movement.amount})`);
   }
-  return db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({ credits: users.credits })
-      .from(users)
-      .where(eq(users.id, movement.userId))
-      .for("update");
-    if (!user) throw new HttpError(404, "User not found");
+  return sql`apply_credit_movement(${userId ?? sql`${movement.userId}::uuid`}, ${movement.kind}::credit_kind,
+    ${movement.amount}::integer, ${movement.sourceKey}::text,
+    ${JSON.stringify(movement.metadata ?? {})}::jsonb)`;
+}
 
-    const [already] = await tx
-      .select({ id: creditLedger.id })
-      .from(creditLedger)
-      .where(eq(creditLedger.sourceKey, movement.sourceKey));
-    if (already) return { applied: false, balance: user.credits };
-
-    const balanceAfter = user.credits + movement.amount;
-    if (balanceAfter < 0) throw new InsufficientCreditsError(user.credits, -movement.amount);
-    if (!balanceHolds(user.credits, movement.amount)) throw new BalanceFullError();
-
-    // ON CONFLICT covers a same-key movement of another user committed meanwhile.
-    const inserted = await tx
-      .insert(creditLedger)
-      .values({
-        userId: movement.userId,
-        kind: movement.kind,
-        amount: movement.amount,
-        balanceAfter,
-        sourceKey: movement.sourceKey,
-        metadata: movement.metadata ?? {},
-      })
-      .onConflictDoNothing({ target: creditLedger.sourceKey })
-      .returning({ id: creditLedger.id });
-    if (inserted.length === 0) return { applied: false, balance: user.credits };
-
-    await tx
-      .update(users)
-      .set({ credits: balanceAfter, updatedAt: sql`now()` })
-      .where(eq(users.id, movement.userId));
-    const { userId, sourceKey } = movement;
-    await noteLowBalance(tx, { userId, before: user.credits, after: balanceAfter, sourceKey });
-    return { applied: true, balance: balanceAfter };
-  });
+/** The result of a movement from apply_credit_movement's answer; throws as applyCreditMovement does. */
+export function creditMovementResult(
+  movement: CreditMovement,
+  row: CreditMovementRow | undefined,
+): CreditMovementResult {
+  const balance = Number(row?.balance ?? 0);
+  switch (row?.status) {
+    case "applied":
+      return { applied: true, balance };
+    case "already":
+      return { applied: false, balance };
+    case "insufficient":
+      throw new InsufficientCreditsError(balance, -movement.amount);
+    case "full":
+      throw new BalanceFullError();
+    default:
+      throw new HttpError(404, "User not found");
+  }
 }

@@ -88,13 +88,9 @@ export function createMemoryRepository(db: Database) {
       }>(sql`
         with f as (select enabled, summary from ${fanMemory} where user_id = ${userId}),
         common as (
-          -- most_common_elem_freqs has three more entries than most_common_elems (the lowest
-          -- and highest frequency, the share of nulls), so unnest pairs them with NULL lexemes:
-          -- those are not words, and a NULL in a NOT IN list would drop every word.
-          select e.lexeme from pg_stats s,
-            unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, share)
-          where s.schemaname = current_schema() and s.tablename = 'chat_messages'
-            and s.attname = 'tsv' and e.lexeme is not null and e.share > ${COMMON_WORD_SHARE}
+          -- The words of more than COMMON_WORD_SHARE of all messages, by the planner's
+          -- statistics (migration 0024: a function, so pg_stats is not planned per message).
+          select unnest(recall_common_words(${COMMON_WORD_SHARE}::real)) as lexeme
         ),
         lexemes as (
           select w.lexeme

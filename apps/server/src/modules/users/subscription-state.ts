@@ -3,6 +3,7 @@ import type { Database } from "../../db/client.ts";
 import {
   type SubscriptionPlanRow,
   subscriptionPlans,
+  type UserRow,
   type UserSubscriptionRow,
   userSubscriptions,
   users,
@@ -157,6 +158,21 @@ export function hasActiveSubscription(
     subscription.currentPeriodEnd !== null &&
     new Date(subscription.currentPeriodEnd) > now
   );
+}
+
+/**
+ * Whether an account's subscription carries the subscriber's rights now, from its own row: the
+ * `subscribed_until` the trigger keeps (migration 0011, the rule of isInForce, so the same answer
+ * as hasActiveSubscription(subscriptionOf(...)) without reading the subscriptions). A renewing
+ * subscription keeps it at 'infinity', which the driver reads as an invalid Date.
+ */
+export function isSubscribedAccount(
+  user: Pick<UserRow, "subscribedUntil">,
+  now: Date = new Date(),
+): boolean {
+  const until = user.subscribedUntil;
+  if (until === null) return false;
+  return Number.isNaN(until.getTime()) || until > now;
 }
 
 /**

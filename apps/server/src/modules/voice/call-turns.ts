@@ -55,7 +55,8 @@ export interface CallTurnStore {
  * A call's turns in the fan's conversation: each final turn is saved as a chat message marked
  * with the call's id (so the chat, the call history and the admin's logs show it, and the next
  * chat reply has it in its history), and the history of each reply is the conversation's recent
- * chat and call turns alike. `onRecorded` tells memory the conversation moved on.
+ * chat and call turns alike. `onRecorded` tells memory the conversation moved on (once per
+ * exchange: after the persona's turn).
  */
 export class DatabaseCallTurns implements CallTurns {
   private recorded = false;
@@ -92,7 +93,10 @@ export class DatabaseCallTurns implements CallTurns {
       content,
     });
     this.recorded = true;
-    this.onRecorded(this.call.userId);
+    // Once per exchange, as a chat reply does: the persona's turn follows the fan's at once, and
+    // each note reads the fan's waiting words. A fan's turn left without a reply is counted at
+    // the next note (a later reply, in the call or the chat).
+    if (turn.sender === "ai") this.onRecorded(this.call.userId);
   }
 
   /**

@@ -71,12 +71,17 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
       return { ...(await stt.transcribe({ audio, signal })), punctuated: stt.mode === "openai" };
     },
 
-    /** The reply's text as the LLM streams it; `memory`: what the persona recalls of the fan. */
+    /**
+     * The reply's text as the LLM streams it; `memory`: what the persona recalls of the fan;
+     * `allowed`: the caps' answer (cappedEngine), asked while the prompt is read and awaited
+     * before the LLM is asked, so a refusal still reaches no provider.
+     */
     async *streamReply(
       message: string,
       history: HistoryMessage[],
       signal: AbortSignal,
       memory?: FanMemory,
+      allowed?: Promise<void>,
     ): AsyncGenerator<string> {
       const [current, systemPrompt, passages] = await Promise.all([
         settings.get(),
@@ -91,6 +96,7 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
         history,
         message,
       });
+      await allowed;
       const llm = await providers.llm();
       for await (const piece of llm.streamChat({
         ...request,
@@ -140,7 +146,13 @@ export function rememberingEngine(
 ): VoiceEngine {
   return {
     ...engine,
-    async *streamReply(message, history: Array<HistoryMessage & { id?: string }>, signal) {
+    async *streamReply(
+      message,
+      history: Array<HistoryMessage & { id?: string }>,
+      signal,
+      _memory,
+      allowed,
+    ) {
       const window = history.flatMap((entry) => (entry.id ? [entry.id] : []));
       let recalled: FanMemory | undefined;
       try {
@@ -148,7 +160,7 @@ export function rememberingEngine(
       } catch (error) {
         log.warn({ err: error }, "Recall failed; the call answers without memory");
       }
-      yield* engine.streamReply(message, history, signal, recalled);
+      yield* engine.streamReply(message, history, signal, recalled, allowed);
     },
   };
 }

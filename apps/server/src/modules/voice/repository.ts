@@ -7,7 +7,14 @@ import {
   voiceDailyUsage,
 } from "../../db/schema/index.ts";
 import { pageOffset } from "../../lib/paging.ts";
-import { applyCreditMovement, InsufficientCreditsError } from "../credits/ledger.ts";
+import {
+  applyCreditMovement,
+  type CreditMovementRow,
+  creditMovementCall,
+  creditMovementResult,
+  InsufficientCreditsError,
+  noteLowBalanceAfter,
+} from "../credits/ledger.ts";
 
 export type { VoiceCallEndReason, VoiceCallRow };
 
@@ -140,36 +147,41 @@ export function createVoiceRepository(db: Database) {
 
     /**
      * Charges minute `minute` (1 is the second) of an open call: the ledger entry and the call's
-     * counters in one transaction, the call's row locked. A minute already charged changes
-     * nothing; a closed call is not charged.
+     * counters in one statement (one round trip: on PGlite's one connection a transaction of
+     * several would hold the database through each), the call's row locked first. A minute
+     * already charged changes nothing; a closed call is not charged.
      */
     async chargeMinute(call: VoiceCallRow, minute: number): Promise<ChargeOutcome> {
+      const movement = {
+        userId: call.userId,
+        kind: "call_minute" as const,
+        amount: -call.creditsPerMinute,
+        sourceKey: minuteSourceKey(call.id, minute),
+        metadata: { callId: call.id, minute },
+      };
+      const result = (await db.execute(sql`
+        with c as (
+          select user_id, minutes_charged from ${voiceCalls}
+          where id = ${call.id} and ended_at is null for update
+        ),
+        -- Moved only for an open call: the function takes the user from c's row.
+        m as (
+          select movement_status as status, movement_balance as balance
+          from c cross join lateral ${creditMovementCall(movement, sql`c.user_id`)}
+        ),
+        counters as (
+          update ${voiceCalls}
+          set minutes_charged = ${minute + 1}, credits_consumed = ${(minute + 1) * call.creditsPerMinute}
+          where id = ${call.id} and (select minutes_charged from c) <= ${minute}
+            and exists (select 1 from m where m.status in ('applied', 'already'))
+        )
+        select status, balance from m`)) as unknown as { rows: CreditMovementRow[] };
+      const row = result.rows[0];
+      if (!row) return { kind: "ended" };
       try {
-        return await db.transaction(async (tx) => {
-          const [current] = await tx
-            .select({ endedAt: voiceCalls.endedAt, minutesCharged: voiceCalls.minutesCharged })
-            .from(voiceCalls)
-            .where(eq(voiceCalls.id, call.id))
-            .for("update");
-          if (!current || current.endedAt) return { kind: "ended" as const };
-          const { balance } = await applyCreditMovement(tx, {
-            userId: call.userId,
-            kind: "call_minute",
-            amount: -call.creditsPerMinute,
-            sourceKey: minuteSourceKey(call.id, minute),
-            metadata: { callId: call.id, minute },
-          });
-          if (current.minutesCharged <= minute) {
-            await tx
-              .update(voiceCalls)
-              .set({
-                minutesCharged: minute + 1,
-                creditsConsumed: (minute + 1) * call.creditsPerMinute,
-              })
-              .where(eq(voiceCalls.id, call.id));
-          }
-          return { kind: "charged" as const, balance };
-        });
+        const outcome = creditMovementResult(movement, row);
+        await noteLowBalanceAfter(db, movement, outcome, call.creditsPerMinute);
+        return { kind: "charged", balance: outcome.balance };
       } catch (error) {
         if (error instanceof InsufficientCreditsError) {
           return { kind: "insufficient", balance: error.balance };

@@ -43,9 +43,12 @@ export function cappedEngine(engine: VoiceEngine, guard: CallSpendGuard): VoiceE
       await guard.utterance();
       return engine.transcribe(audio, signal);
     },
-    async *streamReply(...args) {
-      await guard.daily({ llmCalls: 1 });
-      yield* engine.streamReply(...args);
+    async *streamReply(message, history, signal, memory) {
+      // Counted while the prompt is read (recall, passages: one wait less before the first
+      // audio); the engine asks the LLM only once this allowed it.
+      const allowed = guard.daily({ llmCalls: 1 });
+      allowed.catch(() => {}); // awaited by the engine; a refusal it never reaches is no crash
+      yield* engine.streamReply(message, history, signal, memory, allowed);
     },
     async speak(text, voiceId, signal) {
       await guard.daily({ synthesizedCharacters: text.length });
