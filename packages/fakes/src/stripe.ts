@@ -73,7 +73,6 @@ export interface FakeStripe extends FakeHttpServer {
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
-const now = () => Math.floor(Date.now() / 1000);
 
 /** Stripe's form encoding (a[b][0][c]=v) into nested objects and arrays. */
 export function parseStripeForm(text: string): Json {
@@ -117,6 +116,10 @@ const notFound = (response: ServerResponse, what: string, key: string) =>
   });
 
 export async function startFakeStripe(options: { secretKey?: string } = {}): Promise<FakeStripe> {
+  // Stripe's test clock: renew() moves it to the new period's start, so everything made after a
+  // renewal (invoices, events) is dated within that period, as it would be at Stripe.
+  let clockShift = 0;
+  const now = () => Math.floor(Date.now() / 1000) + clockShift;
   const validKey = options.secretKey ?? FAKE_STRIPE_SECRET_KEY;
   const products = new Map<string, Json>();
   const prices = new Map<string, Json>();
@@ -842,6 +845,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       const start = Number(item.current_period_end);
       const recurring = price.recurring as Json;
       const end = addPeriod(start, String(recurring.interval), Number(recurring.interval_count));
+      clockShift = Math.max(clockShift, start - Math.floor(Date.now() / 1000));
       item.current_period_start = start;
       item.current_period_end = end;
       subscription.status = "active";

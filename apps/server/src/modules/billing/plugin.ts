@@ -113,7 +113,8 @@ export const billingModule = fp<BillingModuleOptions>(
     const observeLag = (source: "stripe" | "sandbox", event: PaymentEvent) =>
       metrics.webhookLag(
         source,
-        (source === "sandbox" ? clock.now() : Date.now()) / 1000 - event.created,
+        // Never below zero: a provider's clock ahead of ours (or a test clock) is no lag.
+        Math.max(0, (source === "sandbox" ? clock.now() : Date.now()) / 1000 - event.created),
       );
     // The refunds service needs the sandbox, which needs the fulfilment: bound once made.
     let refunds: RefundsService | undefined;
