@@ -120,6 +120,9 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   // renewal (invoices, events) is dated within that period, as it would be at Stripe.
   let clockShift = 0;
   const now = () => Math.floor(Date.now() / 1000) + clockShift;
+  const advanceClockTo = (moment: number) => {
+    clockShift = Math.max(clockShift, moment - Math.floor(Date.now() / 1000));
+  };
   const validKey = options.secretKey ?? FAKE_STRIPE_SECRET_KEY;
   const products = new Map<string, Json>();
   const prices = new Map<string, Json>();
@@ -845,7 +848,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       const start = Number(item.current_period_end);
       const recurring = price.recurring as Json;
       const end = addPeriod(start, String(recurring.interval), Number(recurring.interval_count));
-      clockShift = Math.max(clockShift, start - Math.floor(Date.now() / 1000));
+      advanceClockTo(start);
       item.current_period_start = start;
       item.current_period_end = end;
       subscription.status = "active";
@@ -915,6 +918,8 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         return { subscription, invoice: open };
       }
       subscription.status = "past_due";
+      // The attempt is made when the period ends: the test clock moves there.
+      advanceClockTo(Number(item.current_period_end));
       // The invoice bills the next period (the one a later renew() moves the subscription to).
       const start = Number(item.current_period_end);
       const recurring = price.recurring as Json;

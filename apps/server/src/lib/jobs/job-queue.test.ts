@@ -46,9 +46,14 @@ describe("a job that keeps failing is retried, then dead-lettered; the admin see
       retryLimit: 2,
       error: "card network down for 7",
     });
-    expect(await t.app.jobs.board.summary()).toEqual([
-      { queue: "test.flaky", queued: 0, running: 0, failed: 1, deadLettered: 1 },
-    ]);
+    // Every defined job has its line (the app's own too); this one failed for good.
+    expect(await t.app.jobs.board.summary()).toContainEqual({
+      queue: "test.flaky",
+      queued: 0,
+      running: 0,
+      failed: 1,
+      deadLettered: 1,
+    });
   });
 
   it("GET /api/admin/jobs: admins only; lists the failed job with its error", async () => {
@@ -75,9 +80,13 @@ describe("a job that keeps failing is retried, then dead-lettered; the admin see
       }),
     ]);
     expect(page.pagination).toEqual({ total: 1, page: 1, limit: 20, pages: 1 });
-    expect(page.queues).toEqual([
-      { queue: "test.flaky", queued: 0, running: 0, failed: 1, deadLettered: 1 },
-    ]);
+    expect(page.queues).toContainEqual({
+      queue: "test.flaky",
+      queued: 0,
+      running: 0,
+      failed: 1,
+      deadLettered: 1,
+    });
     const queued = await call(t, "GET", "/api/admin/jobs", {
       token: admin,
       query: { state: "queued" },

@@ -99,6 +99,8 @@ describe("the crisis protocol on chat sends, with a moderation key (real SDK, fa
     expect(result.crisis?.resources).toEqual(DEFAULT_CRISIS_RESOURCES);
     expect(result.aiMessage).toMatchObject({ sender: "product", productKind: "crisis-support" });
     expect(result.response).toContain(CRISIS_TEXT.intro);
+    // The conversation it starts still tells the fan they talk with an AI.
+    expect(result.notices?.map((notice) => notice.productKind)).toEqual(["ai-notice"]);
     expect(result.response).toContain("988");
     expect(result.response).toContain("116 123");
     // No free message used.
@@ -111,7 +113,11 @@ describe("the crisis protocol on chat sends, with a moderation key (real SDK, fa
       token,
     });
     const messages = messagesPageResponseSchema.parse(mine.json()).data.messages;
-    expect(messages.map((message) => message.sender)).toEqual(["user", "product"]);
+    expect(messages.map((message) => [message.sender, message.productKind ?? null])).toEqual([
+      ["user", null],
+      ["product", "crisis-support"],
+      ["product", "ai-notice"],
+    ]);
     expect(messages[0]?.flag).toBeUndefined();
 
     // The admin sees the flag and its category; the audit log has the flag and the referral.
@@ -165,8 +171,9 @@ describe("the crisis protocol on chat sends, with a moderation key (real SDK, fa
     const response = await send(t, token, { message: CRISIS_SENTENCE }, true);
     expect(response.statusCode).toBe(200);
     const events = parseSse(response.body);
-    expect(events.map((event) => event.event)).toEqual(["token", "done"]);
-    expect(events[1]?.data).toMatchObject({
+    // The new conversation's AI notice first, then the caring message as the reply.
+    expect(events.map((event) => event.event)).toEqual(["notice", "token", "done"]);
+    expect(events[2]?.data).toMatchObject({
       aiMessage: { sender: "product", productKind: "crisis-support" },
       crisis: { resources: DEFAULT_CRISIS_RESOURCES },
     });

@@ -81,8 +81,9 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = async (a
         if (!stream.destroyed && !stream.writableEnded) stream.write(chunk);
       };
       // The product's notices first: the fan reads them before the persona's reply.
-      // (A crisis answer has none: its caring message is the product's own.)
-      for (const notice of "notices" in prepared ? prepared.notices : []) {
+      for (const notice of "notices" in prepared
+        ? prepared.notices
+        : (prepared.crisis.notices ?? [])) {
         write(sseEvent("notice", notice));
       }
       chat

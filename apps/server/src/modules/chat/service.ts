@@ -214,6 +214,12 @@ export function createChatService(options: ChatServiceOptions) {
       repository.usage(user.id, day),
     ]);
     if (!turn.fanMessage) throw new Error("A referred message is stored with the fan's words");
+    // A conversation or sitting that starts with a crisis turn still gets its AI notice.
+    const notices = await options.notices?.forChatMessage(
+      user.id,
+      turn.crisisMessage.conversationId,
+      !body.conversationId,
+    );
     return {
       crisis: {
         response: turn.crisisMessage.content,
@@ -222,6 +228,7 @@ export function createChatService(options: ChatServiceOptions) {
         aiMessage: toChatMessage(turn.crisisMessage),
         remaining: limit === null ? "unlimited" : Math.max(0, limit - counts.today),
         crisis: { resources: turn.resources },
+        notices: (notices?.messages ?? []).map((row) => toChatMessage(row)),
       },
     };
   };

@@ -250,7 +250,8 @@ export async function recordFailedInvoice(
       amountMinor: invoice.amountDue,
       itemName: planName,
       sourceKey: `invoice:${invoice.id}:failed:${attempt}`,
-      transactionDate: new Date(),
+      // When the attempt failed (now), never before the invoice it tried to pay was made.
+      transactionDate: new Date(Math.max(Date.now(), invoice.created.getTime())),
       metadata: { billingReason: invoice.billingReason, attempt },
     })
     .onConflictDoNothing({ target: payments.sourceKey });
