@@ -44,6 +44,7 @@ export const WEB_ROUTE_PATTERNS = [
   "/admin/subscription-history",
   // Added by issue 16 (decision 0050), beyond the spec's table.
   "/admin/audit-log",
+  "/admin/jobs",
 ] as const;
 
 function segments(path: string): string[] {
