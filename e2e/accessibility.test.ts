@@ -203,15 +203,21 @@ describe("accessibility (axe-core): no serious or critical violation", () => {
       // The fan: many messages in the chat (the free limit raised for it).
       await changeSettingsAsAdmin(page, server.url, { freeMessagesPerDay: 50 });
       const token = await signUpFan(page, server.url, uniqueFan("a11y", "Alex"));
+      // One conversation, as a fan writes it (each new one would open with its own AI notice).
+      let conversationId: string | undefined;
       for (let i = 1; i <= 8; i++) {
         const sent = await page.context().request.post(`${server.url}/api/chat/message`, {
           headers: {
             "csrf-token": await csrfToken(page, server.url),
             authorization: `Bearer ${token}`,
           },
-          data: { message: `Message number ${i}: **bold**, a [link](https://example.com)` },
+          data: {
+            message: `Message number ${i}: **bold**, a [link](https://example.com)`,
+            ...(conversationId ? { conversationId } : {}),
+          },
         });
         expect(sent.status(), await sent.text()).toBe(200);
+        conversationId = (await sent.json()).data.conversationId;
       }
 
       const fanScreens: [string, (page: Page) => Locator][] = [
