@@ -5,7 +5,7 @@ import {
   mySubscriptionResponseSchema,
   userDashboardMetricsResponseSchema,
 } from "@twinline/contracts";
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import {
   creditLedger,
@@ -15,6 +15,7 @@ import {
   userSubscriptions,
   users,
 } from "../../src/db/schema/index.ts";
+import { NEWEST_SUBSCRIPTION_FIRST } from "../../src/modules/users/subscription-state.ts";
 import { call } from "../accounts.ts";
 import type { TestApp } from "../create-test-app.ts";
 import {
@@ -80,7 +81,7 @@ export async function checkInvariants(
     .select()
     .from(userSubscriptions)
     .where(eq(userSubscriptions.userId, user.id))
-    .orderBy(desc(userSubscriptions.createdAt));
+    .orderBy(...NEWEST_SUBSCRIPTION_FIRST);
   expect(
     rows.filter((row) => row.status === "active" || row.status === "past_due").length,
     why,

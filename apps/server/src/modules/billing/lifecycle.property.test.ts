@@ -1,6 +1,6 @@
 import type { SubscriptionPlan } from "@twinline/contracts";
 import { type FakeStripe, startFakeStripe } from "@twinline/fakes";
-import { desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { adminSession, signUp } from "../../../test/accounts.ts";
@@ -17,6 +17,7 @@ import { STEP_KINDS } from "../../../test/lifecycle/steps.ts";
 import { createManualClock } from "../../../test/manual-clock.ts";
 import { stripeEnv } from "../../../test/stripe-app.ts";
 import { userSubscriptions } from "../../db/schema/index.ts";
+import { NEWEST_SUBSCRIPTION_FIRST } from "../users/subscription-state.ts";
 
 const STEP_NAMES = Object.keys(STEP_KINDS);
 const USERS = 2;
@@ -114,7 +115,7 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
         .select()
         .from(userSubscriptions)
         .where(eq(userSubscriptions.userId, userId))
-        .orderBy(desc(userSubscriptions.createdAt))
+        .orderBy(...NEWEST_SUBSCRIPTION_FIRST)
         .limit(1)
     )[0];
 

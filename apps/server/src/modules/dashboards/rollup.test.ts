@@ -56,7 +56,10 @@ async function countedFromTables(now: Date): Promise<AdminFigures> {
       and exists (select 1 from voice_calls v where v.user_id = u.id))::float8 as "callers",
     (select count(*) from users u where role = 'user' and coalesce((
       select s.status in ('active', 'past_due') and (not s.cancel_at_period_end or s.current_period_end > ${iso(now)})
-      from user_subscriptions s where s.user_id = u.id order by s.created_at desc limit 1
+      from user_subscriptions s where s.user_id = u.id
+      order by s.created_at desc,
+        subscribed_until_of(s.status, s.cancel_at_period_end, s.current_period_end) desc nulls last, s.id desc
+      limit 1
     ), false))::float8 as "paidUsers"`);
   if (!row) throw new Error("no figures");
   return Object.fromEntries(

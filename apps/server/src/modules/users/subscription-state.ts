@@ -112,6 +112,17 @@ export function toSubscriptionView(
   };
 }
 
+/**
+ * The order that makes a user's first row their current subscription: newest by the provider's
+ * creation time, a tie (two created in one second) going to the one in force, then the id. The
+ * trigger keeping `users.subscribed_until` orders the same way (migration 0030).
+ */
+export const NEWEST_SUBSCRIPTION_FIRST: SQL[] = [
+  desc(userSubscriptions.createdAt),
+  sql`subscribed_until_of(${userSubscriptions.status}, ${userSubscriptions.cancelAtPeriodEnd}, ${userSubscriptions.currentPeriodEnd}) desc nulls last`,
+  desc(userSubscriptions.id),
+];
+
 /** THE current subscription of each user: their newest (with its plan), by user id. */
 export async function latestSubscriptions(
   db: Database,
@@ -126,7 +137,7 @@ export async function latestSubscriptions(
     .from(userSubscriptions)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, userSubscriptions.planId))
     .where(inArray(userSubscriptions.userId, userIds))
-    .orderBy(userSubscriptions.userId, desc(userSubscriptions.createdAt));
+    .orderBy(userSubscriptions.userId, ...NEWEST_SUBSCRIPTION_FIRST);
   // Rows of the given users only: none is detached (userId null, decision 0063).
   return new Map(
     rows.flatMap((row) => (row.subscription.userId ? [[row.subscription.userId, row]] : [])),
