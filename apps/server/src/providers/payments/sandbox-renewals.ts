@@ -57,17 +57,21 @@ export function createSandboxRenewals(deps: SandboxRenewalsDeps) {
         periodEnd: new Date(pending.periodEnd),
       });
     }
-    const type =
-      data.status === "canceled"
-        ? "customer.subscription.deleted"
-        : "customer.subscription.updated";
-    await deliver(event(type, data));
+    // The invoice first: once the subscription's new period is recorded the sweep no longer
+    // finds it due, so an invoice delivered after it would be lost to a crash in between. The
+    // other way round, a crash leaves the old period recorded and the next sweep redelivers both
+    // (the invoice is recorded once: its id is the payment's key).
     const latest = data.latest_invoice ? await store.get(String(data.latest_invoice)) : null;
     if (latest?.object === "invoice") {
       await deliver(
         event(latest.status === "paid" ? "invoice.paid" : "invoice.payment_failed", latest),
       );
     }
+    const type =
+      data.status === "canceled"
+        ? "customer.subscription.deleted"
+        : "customer.subscription.updated";
+    await deliver(event(type, data));
   };
 
   const renewOnce = async (
