@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { paymentProviderSchema } from "./billing/shared";
 import { publicSettingsSchema } from "./settings";
 import { safeText, singleLineText } from "./text";
 
@@ -83,7 +84,7 @@ export const providerModesSchema = z.object({
    */
   stt: z.enum(["openai", "pocketsphinx", "offline"]),
   tts: z.enum(["elevenlabs", "offline"]),
-  payments: z.enum(["stripe", "sandbox"]),
+  payments: paymentProviderSchema,
 });
 export type ProviderModes = z.infer<typeof providerModesSchema>;
 

@@ -46,7 +46,8 @@ const name = safeText()
   .min(1, { error: "Name is required" })
   .max(100, { error: "Name must be at most 100 characters" });
 
-export const roleSchema = z.enum(["user", "admin"]);
+export const USER_ROLES = ["user", "admin"] as const;
+export const roleSchema = z.enum(USER_ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
 export const userSubscriptionSummarySchema = z.object({

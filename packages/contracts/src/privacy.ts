@@ -28,6 +28,7 @@ export const DATA_EXPORT_DAYS = 7;
 /** The word typed to confirm a deletion. */
 export const DELETE_CONFIRMATION_WORD = "DELETE";
 
+/** `expired`: past its `expiresAt`, the file deleted; the row stays for the rate limit's count. */
 export const DATA_EXPORT_STATUSES = ["queued", "running", "ready", "failed", "expired"] as const;
 
 /** One export of a fan's data, as the profile and the admin's user details show it. */

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { money, readOnlyStripeIds, savedResponse, storableText } from "./fields";
-import { BILLING_DEFAULTS, BILLING_MESSAGES, currencySchema, planIntervalSchema } from "./shared";
+import {
+  BILLING_DEFAULTS,
+  BILLING_MESSAGES,
+  currencySchema,
+  paymentProviderSchema,
+  planIntervalSchema,
+} from "./shared";
 
 // Credit packages (admin-side sections 3, 4, 5; user-side section 2 "Credits").
 
@@ -186,7 +192,7 @@ export const syncStripeResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   /** "sandbox" when no Stripe key is set: nothing to reconcile. */
-  mode: z.enum(["stripe", "sandbox"]),
+  mode: paymentProviderSchema,
   /** Products/prices made for local rows without them. */
   created: z.number().int(),
   /** Rows whose Stripe ids were repaired or whose product was updated from the local row. */

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { consentVersionField } from "./consent";
 import { storableText } from "./fields";
-import { BILLING_MESSAGES, currencySchema, planIntervalSchema } from "./shared";
+import {
+  BILLING_MESSAGES,
+  currencySchema,
+  paymentProviderSchema,
+  planIntervalSchema,
+} from "./shared";
 
 // Checkout (user-side section 7; sandbox: docs/decisions/0016).
 
@@ -29,6 +34,8 @@ export const checkoutResponseSchema = z.object({
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
 export const CHECKOUT_SESSION_STATUSES = ["open", "complete", "expired", "canceled"] as const;
+/** A one-off payment (credits) or a subscription's first one. */
+export const CHECKOUT_MODES = ["payment", "subscription"] as const;
 
 /**
  * A checkout session as its owner sees it: the sandbox page and the return pages
@@ -36,8 +43,8 @@ export const CHECKOUT_SESSION_STATUSES = ["open", "complete", "expired", "cancel
  */
 export const checkoutSessionViewSchema = z.object({
   sessionId: z.string(),
-  provider: z.enum(["stripe", "sandbox"]),
-  mode: z.enum(["payment", "subscription"]),
+  provider: paymentProviderSchema,
+  mode: z.enum(CHECKOUT_MODES),
   /** open: waiting for payment; complete: paid (fulfilled says whether credits/plan landed). */
   status: z.enum(CHECKOUT_SESSION_STATUSES),
   paymentStatus: z.enum(["paid", "unpaid", "failed"]),

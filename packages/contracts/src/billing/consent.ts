@@ -15,6 +15,8 @@ export const CONSENT_VERSIONS = {
   credits: "credits-delivery-2026-11-26",
 } as const;
 export type ConsentKind = keyof typeof CONSENT_VERSIONS;
+/** The kinds a checkout asks consent for, in the order the database enum lists them. */
+export const CONSENT_KINDS = ["plan", "credits"] as const satisfies readonly ConsentKind[];
 
 export const CONSENT_MESSAGES = {
   required: "Tick the box to agree to these terms before you pay",
@@ -77,7 +79,7 @@ export function creditsConsentText(pack: {
 /** A consent as the admin's transaction details show it (the words exactly as shown). */
 export const checkoutConsentSchema = z.object({
   _id: z.string(),
-  kind: z.enum(["plan", "credits"]),
+  kind: z.enum(CONSENT_KINDS),
   version: z.string(),
   text: z.string(),
   packageId: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { checkoutConsentSchema } from "./consent";
 import { paymentRefundSchema } from "./refunds";
-import { currencySchema, transactionStatusSchema } from "./shared";
+import { currencySchema, paymentKindSchema, transactionStatusSchema } from "./shared";
 
 /**
  * GET /api/admin/payments/{id}: one payment's details for the admin's transaction screens: the
@@ -11,7 +11,7 @@ import { currencySchema, transactionStatusSchema } from "./shared";
 export const adminPaymentDetailsSchema = z.object({
   payment: z.object({
     _id: z.string(),
-    kind: z.enum(["credits", "subscription"]),
+    kind: paymentKindSchema,
     itemName: z.string(),
     status: transactionStatusSchema,
     amount: z.number(),

@@ -85,6 +85,8 @@ export const adminRefundRequestSchema = z.object({
 });
 export type AdminRefundRequest = z.infer<typeof adminRefundRequestSchema>;
 
+export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
+
 export const REFUND_KINDS = [
   "admin",
   "provider",
@@ -98,7 +100,7 @@ export const paymentRefundSchema = z.object({
   _id: z.string(),
   paymentId: z.string().nullable(),
   kind: z.enum(REFUND_KINDS),
-  status: z.enum(["pending", "succeeded", "failed"]),
+  status: z.enum(REFUND_STATUSES),
   amount: z.number(),
   currency: currencySchema,
   reason: z.string(),

@@ -18,6 +18,13 @@ export const planIntervalSchema = z.enum(PLAN_INTERVALS, {
 });
 export type PlanInterval = z.infer<typeof planIntervalSchema>;
 
+export const PAYMENT_PROVIDERS = ["stripe", "sandbox"] as const;
+export const paymentProviderSchema = z.enum(PAYMENT_PROVIDERS);
+
+/** What a payment bought. */
+export const PAYMENT_KINDS = ["credits", "subscription"] as const;
+export const paymentKindSchema = z.enum(PAYMENT_KINDS);
+
 /**
  * `refunded`: given back in whole (a partial refund keeps `success`, with `refundedAmount`).
  * `credited`: account credit from a downgrade (not money paid: never revenue).

@@ -6,6 +6,7 @@ import { storableText } from "./fields";
 import {
   BILLING_DEFAULTS,
   currencySchema,
+  paymentKindSchema,
   SUBSCRIPTION_EVENT_TYPES,
   SUBSCRIPTION_STATUSES,
   subscriptionEventTypeSchema,
@@ -18,7 +19,7 @@ import {
 
 export const userTransactionSchema = z.object({
   _id: z.string(),
-  kind: z.enum(["credits", "subscription"]),
+  kind: paymentKindSchema,
   transactionDate: z.string(),
   credits: z.number().int(),
   amount: z.number(),

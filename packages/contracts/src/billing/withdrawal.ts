@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { currencySchema } from "./shared";
+import { REFUND_STATUSES } from "./refunds";
+import { currencySchema, paymentKindSchema } from "./shared";
 
 // Withdrawal from a purchase (issue 26, item 5; docs/decisions/0065): from the transactions
 // page, in two steps (GET the quote, POST to withdraw), within 14 days of the purchase.
@@ -36,7 +37,7 @@ export const withdrawRequestSchema = z.object({
 /** Step 1: what withdrawing would do, to confirm. */
 export const withdrawalQuoteSchema = z.object({
   paymentId: z.string(),
-  kind: z.enum(["credits", "subscription"]),
+  kind: paymentKindSchema,
   itemName: z.string(),
   /** Money given back, major units (rounded to the fan's favour). */
   refundAmount: z.number(),
@@ -59,7 +60,7 @@ export const withdrawalQuoteResponseSchema = z.object({
 export const withdrawalResultSchema = z.object({
   _id: z.string(),
   paymentId: z.string(),
-  status: z.enum(["pending", "succeeded", "failed"]),
+  status: z.enum(REFUND_STATUSES),
   refundAmount: z.number(),
   currency: currencySchema,
   creditsTakenBack: z.number().int(),

@@ -1,3 +1,14 @@
+import {
+  CHECKOUT_MODES,
+  CHECKOUT_SESSION_STATUSES,
+  CURRENCIES,
+  PAYMENT_KINDS,
+  PAYMENT_PROVIDERS,
+  PLAN_INTERVALS,
+  SUBSCRIPTION_EVENT_TYPES,
+  SUBSCRIPTION_STATUSES,
+  TRANSACTION_STATUSES,
+} from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -18,42 +29,19 @@ import { users } from "./users.ts";
 
 // Billing (issue 9; docs/decisions/0016, 0017). Money is integer minor units with its currency.
 
-export const billingCurrency = pgEnum("billing_currency", ["usd", "eur", "gbp", "inr"]);
-export const planInterval = pgEnum("plan_interval", ["day", "week", "month", "year"]);
-export const paymentProvider = pgEnum("payment_provider", ["stripe", "sandbox"]);
-export const paymentKind = pgEnum("payment_kind", ["credits", "subscription"]);
+export const billingCurrency = pgEnum("billing_currency", CURRENCIES);
+export const planInterval = pgEnum("plan_interval", PLAN_INTERVALS);
+export const paymentProvider = pgEnum("payment_provider", PAYMENT_PROVIDERS);
+export const paymentKind = pgEnum("payment_kind", PAYMENT_KINDS);
 /**
  * `refunded`: the whole amount was given back (a partial refund keeps `success`; decision 0050).
  * `credited`: a downgrade's account credit (a negative amount, never revenue; decision 0034).
  */
-export const paymentStatus = pgEnum("payment_status", [
-  "success",
-  "pending",
-  "failed",
-  "refunded",
-  "credited",
-]);
-export const subscriptionStatus = pgEnum("subscription_status", [
-  "active",
-  "canceled",
-  "past_due",
-  "unpaid",
-  "incomplete",
-]);
-export const subscriptionEventType = pgEnum("subscription_event_type", [
-  "created",
-  "updated",
-  "canceled",
-  "renewed",
-  "payment_failed",
-]);
-export const checkoutMode = pgEnum("checkout_mode", ["payment", "subscription"]);
-export const checkoutStatus = pgEnum("checkout_status", [
-  "open",
-  "complete",
-  "expired",
-  "canceled",
-]);
+export const paymentStatus = pgEnum("payment_status", TRANSACTION_STATUSES);
+export const subscriptionStatus = pgEnum("subscription_status", SUBSCRIPTION_STATUSES);
+export const subscriptionEventType = pgEnum("subscription_event_type", SUBSCRIPTION_EVENT_TYPES);
+export const checkoutMode = pgEnum("checkout_mode", CHECKOUT_MODES);
+export const checkoutStatus = pgEnum("checkout_status", CHECKOUT_SESSION_STATUSES);
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();

@@ -1,10 +1,11 @@
+import { CONSENT_KINDS } from "@twinline/contracts";
 import { index, integer, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { billingCurrency, creditPackages, subscriptionPlans } from "./billing.ts";
 import { users } from "./users.ts";
 
 // Consent given at checkout (issue 26, item 3; docs/decisions/0064).
 
-export const consentKind = pgEnum("consent_kind", ["plan", "credits"]);
+export const consentKind = pgEnum("consent_kind", CONSENT_KINDS);
 
 /**
  * One consent per checkout session: who, when, from which address, the exact words shown (the

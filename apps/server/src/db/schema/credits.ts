@@ -1,15 +1,9 @@
+import { CREDIT_MOVEMENT_KINDS } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./users.ts";
 
-export const creditKind = pgEnum("credit_kind", [
-  "grant",
-  "purchase",
-  "subscription_grant",
-  "call_minute",
-  "admin_adjustment",
-  "refund",
-]);
+export const creditKind = pgEnum("credit_kind", CREDIT_MOVEMENT_KINDS);
 
 /**
  * Every credit movement, append-only. `source_key` names what caused the movement

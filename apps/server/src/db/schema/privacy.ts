@@ -1,15 +1,9 @@
+import { DATA_EXPORT_STATUSES } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import { bigint, index, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./users.ts";
 
-export const dataExportStatus = pgEnum("data_export_status", [
-  "queued",
-  "running",
-  "ready",
-  "failed",
-  /** Past `expires_at`: the file is deleted, the row stays for the rate limit's count. */
-  "expired",
-]);
+export const dataExportStatus = pgEnum("data_export_status", DATA_EXPORT_STATUSES);
 
 /**
  * "Download my data" (issue 26, decision 0062): one row per export asked, by the fan or by an

@@ -1,3 +1,4 @@
+import { REFUND_KINDS, REFUND_STATUSES } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import {
   check,
@@ -22,15 +23,8 @@ import { users } from "./users.ts";
  * failed payment took (a package paid at a wrong amount, decision 0036): no credits to take;
  * withdrawal: the fan withdrew within 14 days (decision 0065): its credits were taken back when
  * it was claimed, not in proportion when it settles. */
-export const refundKind = pgEnum("refund_kind", [
-  "admin",
-  "provider",
-  "dispute",
-  "duplicate_subscription",
-  "failed_payment",
-  "withdrawal",
-]);
-export const refundStatus = pgEnum("refund_status", ["pending", "succeeded", "failed"]);
+export const refundKind = pgEnum("refund_kind", REFUND_KINDS);
+export const refundStatus = pgEnum("refund_status", REFUND_STATUSES);
 
 /**
  * Every refund and dispute of a payment, one row each. A row is written `pending` BEFORE the

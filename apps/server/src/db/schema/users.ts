@@ -1,3 +1,4 @@
+import { USER_ROLES } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
@@ -15,7 +16,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
-export const userRole = pgEnum("user_role", ["user", "admin"]);
+export const userRole = pgEnum("user_role", USER_ROLES);
 
 /**
  * Accounts, users and admins alike. The e-mail is stored trimmed and lower-case and is unique on
