@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { endedTokens, passwordResetTokens, type UserRow, users } from "../../db/schema/index.ts";
-import { announceSessionEnded } from "./session-events.ts";
+import { announceSessionEnded } from "../../db/session-events.ts";
 
 export const RESET_TOKEN_LIFETIME_MINUTES = 60;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { adminGuarded } from "../admin/routes.ts";
+import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { createDashboardsRepository } from "./repository.ts";
 import { adminDashboardRoutes, userDashboardRoutes } from "./routes.ts";
 import { createDashboardsService } from "./service.ts";

@@ -7,9 +7,9 @@ import {
   userDashboardMetricsResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ADMIN_PREFIX } from "../../plugins/admin-scope.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { ADMIN_PREFIX } from "../admin/routes.ts";
 import type { DashboardsService } from "./service.ts";
 
 const errors = errorResponses(400, 401, 403);

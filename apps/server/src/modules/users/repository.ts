@@ -14,9 +14,9 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { passwordResetTokens, type UserRow, users } from "../../db/schema/index.ts";
+import { announceSessionEnded } from "../../db/session-events.ts";
 import { pageOffset } from "../../lib/paging.ts";
 import { containsPattern } from "../../lib/search.ts";
-import { announceSessionEnded } from "../auth/session-events.ts";
 
 export type NewUser = typeof users.$inferInsert;
 

@@ -8,13 +8,13 @@ import {
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChatMessageRow, UserRow } from "../../db/schema/index.ts";
+import type { SessionEnd } from "../../db/session-events.ts";
 import { ageRefusal } from "../../lib/age-gate.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { pagination } from "../../lib/paging.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { AttemptCounters } from "../../plugins/rate-limit.ts";
 import type { SynthesizedAudio } from "../../providers/tts/index.ts";
-import type { SessionEnd } from "../auth/session-events.ts";
 import type { AiNotices } from "../chat/ai-notice.ts";
 import type { MemorySource } from "../chat/service.ts";
 import type { SettingsService } from "../settings/service.ts";

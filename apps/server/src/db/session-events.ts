@@ -1,4 +1,4 @@
-import type { Database, DatabaseConnection } from "../../db/client.ts";
+import type { Database, DatabaseConnection } from "./client.ts";
 
 /**
  * A session's end, as the live call hears of it (docs/decisions/0041-calls-end-with-their-account.md):
