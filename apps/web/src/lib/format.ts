@@ -25,6 +25,7 @@ const timestampFormat = new Intl.DateTimeFormat("en-US", {
 });
 const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
 const countFormat = new Intl.NumberFormat("en-US");
+const sizeFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
 
 type DateInput = string | Date | null | undefined;
 
@@ -114,6 +115,14 @@ export function formatMoney(
 /** Whole numbers with thousands separators: "140,037". */
 export function formatCount(value: number): string {
   return countFormat.format(value);
+}
+
+/** A file's size: "512 B", "12.3 KB", "4.5 MB" (a size that rounds to 1,024 KB is "1 MB"). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const kilobytes = Math.round((bytes / 1024) * 10) / 10;
+  if (kilobytes < 1024) return `${sizeFormat.format(kilobytes)} KB`;
+  return `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
 }
 
 /** A revenue figure: the USD headline, and each other currency beside it (never added up). */

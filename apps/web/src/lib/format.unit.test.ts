@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatBytes,
   formatCount,
   formatDate,
   formatDateTime,
@@ -108,5 +109,20 @@ describe("formatCount", () => {
   it("groups thousands", () => {
     expect(formatCount(140037)).toBe("140,037");
     expect(formatCount(7)).toBe("7");
+  });
+});
+
+describe("formatBytes: bytes under 1 KB, then KB and MB to one decimal", () => {
+  it.each([
+    [0, "0 B"],
+    [1023, "1023 B"],
+    [1024, "1 KB"],
+    [1536, "1.5 KB"],
+    [1024 * 1024 - 1, "1 MB"],
+    [1024 * 1024 - 60, "1,023.9 KB"],
+    [1024 * 1024, "1 MB"],
+    [4.5 * 1024 * 1024, "4.5 MB"],
+  ])("%i bytes are %s", (bytes, shown) => {
+    expect(formatBytes(bytes)).toBe(shown);
   });
 });

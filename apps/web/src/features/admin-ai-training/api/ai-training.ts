@@ -170,12 +170,3 @@ export function voiceFileError(file: File): string | null {
   if (file.size > UPLOAD_LIMITS.voiceSampleBytes) return AI_TRAINING_MESSAGES.audioTooLarge;
   return null;
 }
-
-const sizeFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
-
-/** "512 B", "12.3 KB", "4.5 MB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${sizeFormat.format(bytes / 1024)} KB`;
-  return `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
-}

@@ -16,6 +16,7 @@ import { Section } from "@/components/ui/section";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useSavedTick } from "@/hooks/use-saved-tick";
 import { errorMessage } from "@/lib/api-client";
+import { formatCount } from "@/lib/format";
 import {
   AI_TRAINING_MESSAGES,
   aiTrainingKeys,
@@ -120,8 +121,7 @@ function SystemPromptSection({ initial }: { initial: string }) {
                 : "text-xs text-stone-500 dark:text-stone-400"
             }
           >
-            {value.length.toLocaleString("en-US")} / {SYSTEM_PROMPT_MAX.toLocaleString("en-US")}{" "}
-            characters
+            {formatCount(value.length)} / {formatCount(SYSTEM_PROMPT_MAX)} characters
           </p>
           <button
             type="submit"

@@ -6,12 +6,11 @@ import toast from "react-hot-toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
-import { formatDateTime } from "@/lib/format";
+import { formatBytes, formatDateTime } from "@/lib/format";
 import {
   AI_TRAINING_MESSAGES,
   aiTrainingKeys,
   deleteKnowledgeDocument,
-  formatBytes,
   knowledgeFileError,
   uploadKnowledgeDocument,
 } from "../api/ai-training";

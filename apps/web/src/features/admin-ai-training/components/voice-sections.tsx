@@ -14,12 +14,11 @@ import { buttonClasses } from "@/components/ui/button";
 import { inputClasses, TextField } from "@/components/ui/field";
 import { Section } from "@/components/ui/section";
 import { errorMessage } from "@/lib/api-client";
-import { formatDateTime } from "@/lib/format";
+import { formatBytes, formatDateTime } from "@/lib/format";
 import {
   AI_TRAINING_MESSAGES,
   aiTrainingKeys,
   fetchVoiceSampleAudio,
-  formatBytes,
   generateVoiceClone,
   updateVoiceId,
   uploadVoiceSample,

@@ -15,7 +15,7 @@ import { TableToolbar } from "@/components/ui/table-toolbar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { namesAscendingFirst, useListParams } from "@/hooks/use-list-params";
 import { errorMessage } from "@/lib/api-client";
-import { formatDateTime, formatDuration } from "@/lib/format";
+import { formatCount, formatDateTime, formatDuration } from "@/lib/format";
 import { ANALYTICS_PAGE_SIZE, userAnalyticsQuery } from "../api/analytics";
 import { CrisisReferralsCard } from "./crisis-referrals-card";
 
@@ -102,7 +102,7 @@ export function AdminUserAnalyticsPage() {
           label="Total Interacted Users"
           icon={Users}
           pending={pending}
-          value={(body?.data.totalInteractedUsers ?? 0).toLocaleString("en-US")}
+          value={formatCount(body?.data.totalInteractedUsers ?? 0)}
         />
         <SummaryCard
           label="Total Interaction Time"
@@ -147,9 +147,7 @@ export function AdminUserAnalyticsPage() {
               <td className={clsx(tdClasses, "tabular-nums")}>
                 {formatDuration(row.interactionTime)}
               </td>
-              <td className={clsx(tdClasses, "tabular-nums")}>
-                {row.creditsUsed.toLocaleString("en-US")}
-              </td>
+              <td className={clsx(tdClasses, "tabular-nums")}>{formatCount(row.creditsUsed)}</td>
               <td className={tdClasses}>{formatDateTime(row.lastInteraction)}</td>
             </tr>
           ))}

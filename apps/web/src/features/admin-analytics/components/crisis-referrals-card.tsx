@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/load-states";
 import { Skeleton } from "@/components/ui/skeleton";
 import { csvFileName, downloadFile } from "@/lib/csv";
+import { formatCount } from "@/lib/format";
 import {
   CRISIS_REFERRAL_DAYS,
   crisisReferralsQuery,
@@ -47,7 +48,7 @@ export function CrisisReferralsCard() {
             <Skeleton className="mt-2 h-7 w-16" />
           ) : data ? (
             <p className="mt-1 font-display text-2xl font-bold text-stone-900 dark:text-white">
-              {data.total.toLocaleString("en-US")}
+              {formatCount(data.total)}
             </p>
           ) : null}
           <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">

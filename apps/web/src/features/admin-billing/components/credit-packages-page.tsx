@@ -14,7 +14,7 @@ import { SortableHeader, tdClasses, thClasses } from "@/components/ui/sortable-h
 import { TableScroll } from "@/components/ui/table-scroll";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
-import { formatMoney } from "@/lib/format";
+import { formatCount, formatMoney } from "@/lib/format";
 import { discountedPrice } from "@/lib/money";
 import {
   adminPackagesQuery,
@@ -225,9 +225,7 @@ export function AdminCreditPackagesPage() {
                         </p>
                       ) : null}
                     </td>
-                    <td className={`${tdClasses} tabular-nums`}>
-                      {pkg.credits.toLocaleString("en-US")}
-                    </td>
+                    <td className={`${tdClasses} tabular-nums`}>{formatCount(pkg.credits)}</td>
                     <td className={tdClasses}>
                       <PriceCell pkg={pkg} />
                     </td>

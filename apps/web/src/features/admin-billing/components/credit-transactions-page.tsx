@@ -7,6 +7,7 @@ import {
   creditTransactionCsvRow,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
+import { formatCount } from "@/lib/format";
 import { creditTransactionsQuery } from "../api/transactions";
 import type { CsvExport } from "./csv-export";
 import { FiltersForm, PAYMENT_FILTERS } from "./filters";
@@ -31,7 +32,7 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
     label: "Credits",
     sortBy: "credits",
     cellClassName: "tabular-nums",
-    cell: (r) => r.credits.toLocaleString("en-US"),
+    cell: (r) => formatCount(r.credits),
   },
   amountColumn,
   paymentStatusColumn,

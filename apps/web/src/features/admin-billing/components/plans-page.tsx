@@ -12,7 +12,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
-import { formatMoney } from "@/lib/format";
+import { formatCount, formatMoney } from "@/lib/format";
 import {
   adminPlansQuery,
   catalogueKeys,
@@ -44,7 +44,7 @@ export function deleteWarning(plan: AdminPlan | null): string {
     "The plan is removed and its Stripe product deactivated. Existing subscriptions keep working.";
   const n = plan?.subscriberCount ?? 0;
   if (n === 0) return base;
-  const who = n === 1 ? "1 active subscriber" : `${n.toLocaleString("en-US")} active subscribers`;
+  const who = n === 1 ? "1 active subscriber" : `${formatCount(n)} active subscribers`;
   return `This plan has ${who}: they keep their subscription and price until they cancel, and no one new can subscribe. ${base}`;
 }
 
@@ -94,7 +94,7 @@ function PlanCard({
         </span>
       </p>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400" data-testid="plan-subscribers">
-        {plan.subscriberCount.toLocaleString("en-US")} active{" "}
+        {formatCount(plan.subscriberCount)} active{" "}
         {plan.subscriberCount === 1 ? "subscriber" : "subscribers"}
       </p>
       {plan.description ? (

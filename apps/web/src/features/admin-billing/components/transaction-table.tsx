@@ -10,6 +10,7 @@ import {
 } from "@/components/ui/paged-table";
 import { Pager } from "@/components/ui/pager";
 import { wordWrapTdClasses } from "@/components/ui/sortable-header";
+import { formatCount } from "@/lib/format";
 
 /** A column of a transaction table: its header (and sort field) and what a row shows in it. */
 export interface TransactionColumn<Row, F extends string> extends TableColumn<F> {
@@ -62,8 +63,7 @@ export function TransactionTable<Row extends { _id: string }, F extends string>(
           Transactions
         </h2>
         <p className="text-sm text-stone-600 dark:text-stone-400" data-testid="showing">
-          Showing {rows.length.toLocaleString("en-US")} of{" "}
-          {(pagination?.total ?? 0).toLocaleString("en-US")} transactions
+          Showing {formatCount(rows.length)} of {formatCount(pagination?.total ?? 0)} transactions
         </p>
       </div>
       <PagedTable

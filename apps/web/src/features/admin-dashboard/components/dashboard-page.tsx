@@ -19,7 +19,7 @@ import { MoneyFigure } from "@/components/ui/money-figure";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { formatMoney } from "@/lib/format";
+import { formatCount, formatMoney } from "@/lib/format";
 import { adminMetricsQuery, adminSeriesQuery, type SeriesDays } from "../api/dashboard";
 
 const SeriesCharts = lazy(() => import("./series-charts"));
@@ -35,8 +35,8 @@ interface CardSpec {
   format: ((value: number) => string) | "money";
 }
 
-const count = (value: number) => value.toLocaleString("en-US");
-const percent = (value: number) => `${value.toLocaleString("en-US")}%`;
+const count = formatCount;
+const percent = (value: number) => `${formatCount(value)}%`;
 
 const MAIN: CardSpec[] = [
   { key: "totalUsers", label: "Total Users", icon: Users, format: count },

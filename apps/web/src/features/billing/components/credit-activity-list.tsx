@@ -4,7 +4,7 @@ import { clsx } from "clsx";
 import { useState } from "react";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Pager } from "@/components/ui/pager";
-import { formatDateTime } from "@/lib/format";
+import { formatCount, formatDateTime } from "@/lib/format";
 import { creditHistoryQuery } from "../api/billing";
 
 const KIND_LABELS: Record<CreditMovementView["kind"], string> = {
@@ -16,7 +16,7 @@ const KIND_LABELS: Record<CreditMovementView["kind"], string> = {
   refund: "Refund",
 };
 
-const signed = (n: number) => `${n > 0 ? "+" : ""}${n.toLocaleString("en-US")}`;
+const signed = (n: number) => `${n > 0 ? "+" : ""}${formatCount(n)}`;
 
 /** Every movement of the user's credits, newest first: what, why, how many, balance after. */
 export function CreditActivityList({ pageSize }: { pageSize: number }) {
@@ -66,7 +66,7 @@ export function CreditActivityList({ pageSize }: { pageSize: number }) {
                 {signed(movement.amount)}
               </p>
               <p className="text-xs text-stone-500 tabular-nums dark:text-stone-400">
-                Balance {movement.balanceAfter.toLocaleString("en-US")}
+                Balance {formatCount(movement.balanceAfter)}
               </p>
             </div>
           </li>

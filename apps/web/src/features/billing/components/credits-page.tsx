@@ -18,7 +18,7 @@ import { LowBalanceNotice } from "@/components/ui/low-balance-notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/hooks/use-document-title";
-import { formatDate, formatMoney } from "@/lib/format";
+import { formatCount, formatDate, formatMoney } from "@/lib/format";
 import { useSettings } from "@/lib/settings";
 import {
   CREDITS_HISTORY_PAGE_SIZE,
@@ -109,7 +109,7 @@ function BalanceCard() {
           data-testid="credit-balance"
           className="font-display text-4xl font-bold text-stone-900 dark:text-white"
         >
-          {balance.data.toLocaleString("en-US")}
+          {formatCount(balance.data)}
         </p>
       )}
       <p className="mt-1 text-sm text-stone-500 dark:text-stone-400">
@@ -184,14 +184,14 @@ function PackageCard({
         {pkg.discount > 0 && <Badge tone="green">{pkg.discount}% off</Badge>}
       </div>
       <p className="mt-3 font-display text-3xl font-bold text-stone-900 dark:text-white">
-        {pkg.credits.toLocaleString("en-US")}
+        {formatCount(pkg.credits)}
         <span className="ml-1.5 text-base font-medium text-stone-500 dark:text-stone-400">
           credits
         </span>
       </p>
       <p className="mt-1 flex items-center gap-1.5 text-sm text-stone-600 dark:text-stone-400">
-        <Clock aria-hidden="true" className="size-4" />≈ {minutes.toLocaleString("en-US")} minutes
-        of voice call
+        <Clock aria-hidden="true" className="size-4" />≈ {formatCount(minutes)} minutes of voice
+        call
       </p>
       <p className="mt-4 flex items-baseline gap-2">
         <span className="font-display text-2xl font-bold text-stone-900 dark:text-white">
@@ -250,7 +250,7 @@ function PackageConsentDialog({
       title={shown ? `Buy ${shown.name}` : "Buy credits"}
       description={
         shown
-          ? `${shown.credits.toLocaleString("en-US")} credits for ${formatMoney(shown.discountedPrice, shown.currency)}`
+          ? `${formatCount(shown.credits)} credits for ${formatMoney(shown.discountedPrice, shown.currency)}`
           : undefined
       }
       testId="package-consent-dialog"

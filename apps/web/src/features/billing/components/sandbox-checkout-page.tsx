@@ -13,7 +13,7 @@ import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { Logo } from "@/components/ui/logo";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
-import { formatMoney } from "@/lib/format";
+import { formatCount, formatMoney } from "@/lib/format";
 import {
   cancelSandboxSession,
   paySandboxSession,
@@ -40,7 +40,7 @@ function Summary({ session }: { session: SandboxSession }) {
       ) : null}
       {session.credits ? (
         <p className="text-sm text-stone-600 dark:text-stone-400">
-          {session.credits.toLocaleString("en-US")} credits
+          {formatCount(session.credits)} credits
           {session.mode === "subscription" ? " every period" : ""}
         </p>
       ) : null}

@@ -11,7 +11,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { RefundedNote } from "@/components/ui/transaction-status-badge";
-import { formatDate, formatMoney } from "@/lib/format";
+import { formatCount, formatDate, formatMoney } from "@/lib/format";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
 import { capitalise, statusTone } from "../api/format";
 import { WithdrawDialog } from "./withdraw-dialog";
@@ -74,7 +74,7 @@ function cells(kind: Kind, row: Transaction) {
     ? [
         formatDate(row.transactionDate),
         row.metadata.packageName ?? "Credits",
-        row.credits.toLocaleString("en-US"),
+        formatCount(row.credits),
         amount,
         status,
       ]

@@ -7,7 +7,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
 import { ApiError } from "@/lib/api-client";
 import { useAuth } from "@/lib/auth/auth-provider";
-import { formatDateTime, formatMoney } from "@/lib/format";
+import { formatCount, formatDateTime, formatMoney } from "@/lib/format";
 import { billingKeys, withdrawalQuoteQuery, withdrawFromPurchase } from "../api/billing";
 
 const errorText = (error: unknown, fallback: string) =>
@@ -60,7 +60,7 @@ export function WithdrawDialog({
             {formatMoney(done.data.withdrawal.refundAmount, done.data.withdrawal.currency)} is
             refunded to your card
             {done.data.withdrawal.creditsTakenBack > 0
-              ? `, ${done.data.withdrawal.creditsTakenBack.toLocaleString("en-US")} credits were taken back`
+              ? `, ${formatCount(done.data.withdrawal.creditsTakenBack)} credits were taken back`
               : ""}
             . Withdrawn on {formatDateTime(done.data.withdrawal.withdrawnAt)}; a confirmation is on
             its way to your e-mail.
@@ -88,13 +88,13 @@ export function WithdrawDialog({
             </dd>
             <dt className="text-stone-600 dark:text-stone-400">Credits taken back</dt>
             <dd className="text-right font-semibold text-stone-900 dark:text-white">
-              {data.creditsTakenBack.toLocaleString("en-US")}
+              {formatCount(data.creditsTakenBack)}
             </dd>
             {data.kind === "credits" ? (
               <>
                 <dt className="text-stone-600 dark:text-stone-400">Credits used (kept)</dt>
                 <dd className="text-right font-semibold text-stone-900 dark:text-white">
-                  {data.creditsUsed.toLocaleString("en-US")}
+                  {formatCount(data.creditsUsed)}
                 </dd>
               </>
             ) : null}

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { CheckoutSessionView } from "@twinline/contracts";
 import { useEffect, useState } from "react";
+import { formatCount } from "@/lib/format";
 import { checkoutSessionQuery } from "../api/billing";
 
 /** How often the return page asks, and after how long it says the payment is slow. */
@@ -15,9 +16,7 @@ function describe(session: CheckoutSessionView): string {
   if (session.mode === "subscription") {
     return `You are subscribed to ${session.itemName}. Enjoy unlimited messages.`;
   }
-  const credits = session.credits
-    ? `${session.credits.toLocaleString("en-US")} credits`
-    : "Your credits";
+  const credits = session.credits ? `${formatCount(session.credits)} credits` : "Your credits";
   return `${credits} from ${session.itemName} were added to your balance.`;
 }
 

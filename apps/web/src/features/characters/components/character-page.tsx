@@ -17,6 +17,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
+import { formatCount } from "@/lib/format";
 import {
   type Character,
   type CharacterStats,
@@ -140,7 +141,7 @@ function Profile({ character }: { character: Character }) {
                 <MessageCircle aria-hidden="true" className="size-4" />
                 <span className="sr-only">Chats</span>
               </dt>
-              <dd>{character.chatCount.toLocaleString("en-US")} chats</dd>
+              <dd>{formatCount(character.chatCount)} chats</dd>
             </div>
           </dl>
           <p className="text-stone-700 dark:text-stone-200">{character.description}</p>

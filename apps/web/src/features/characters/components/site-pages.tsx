@@ -5,6 +5,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { useDocumentTitle } from "@/hooks/use-document-title";
+import { formatCount } from "@/lib/format";
 import { CHARACTERS } from "../data";
 
 /** /characters: every character with a link to its profile. */
@@ -48,7 +49,7 @@ export function CharactersPage() {
                     </span>
                     <span className="inline-flex items-center gap-1">
                       <Heart aria-hidden="true" className="size-3.5" />
-                      {character.favoriteCount.toLocaleString("en-US")}
+                      {formatCount(character.favoriteCount)}
                     </span>
                   </p>
                 </div>

@@ -6,6 +6,7 @@ import {
 } from "@twinline/contracts";
 import { ChevronDown, ChevronUp, LifeBuoy } from "lucide-react";
 import { useEffect, useState } from "react";
+import { formatTime } from "@/lib/format";
 import { readStorage, writeStorage } from "@/lib/storage";
 
 /** This tab's visit began at (session storage): crisis messages since then pin the resources. */
@@ -96,7 +97,7 @@ export function CrisisMessage({ content, timestamp }: { content: string; timesta
         {content}
         {timestamp ? (
           <time dateTime={timestamp} className="mt-1 block text-xs opacity-75">
-            {new Date(timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
+            {formatTime(timestamp)}
           </time>
         ) : null}
       </div>

@@ -14,7 +14,7 @@ import { Section } from "@/components/ui/section";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { useAuth, useCurrentUser } from "@/lib/auth/auth-provider";
-import { formatDate, formatDuration, formatMoney } from "@/lib/format";
+import { formatCount, formatDate, formatDuration, formatMoney } from "@/lib/format";
 import { useSettings } from "@/lib/settings";
 import { dashboardMetricsQuery, daysSince } from "../api/metrics";
 
@@ -174,7 +174,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
           icon={Coins}
           tone="bg-amber-100 text-amber-700 dark:bg-amber-500/15 dark:text-amber-300"
           loading={false}
-          value={<span data-testid="credit-balance">{credits.toLocaleString()}</span>}
+          value={<span data-testid="credit-balance">{formatCount(credits)}</span>}
           detail={`${settings.creditsPerMinute} credits per minute of voice call`}
           action={
             <div className="flex flex-wrap gap-2">
@@ -202,7 +202,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
           icon={Phone}
           tone="bg-sky-100 text-sky-700 dark:bg-sky-500/15 dark:text-sky-300"
           loading={loading}
-          value={data ? data.calls.total.toLocaleString() : "—"}
+          value={data ? formatCount(data.calls.total) : "—"}
           detail={data ? talkTime(data.calls) : null}
         />
         <StatCard
@@ -211,7 +211,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
           icon={MessageCircle}
           tone="bg-emerald-100 text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300"
           loading={loading}
-          value={data ? data.messages.total.toLocaleString() : "—"}
+          value={data ? formatCount(data.messages.total) : "—"}
           detail={
             remaining === undefined
               ? null
@@ -276,7 +276,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
               {loading ? (
                 <Skeleton className="h-4 w-16" />
               ) : data ? (
-                `${data.creditUsage.total.toLocaleString()} credits used`
+                `${formatCount(data.creditUsage.total)} credits used`
               ) : (
                 "—"
               )}
@@ -345,7 +345,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
                     data-testid="recent-transaction"
                   >
                     <td className="py-2.5 pr-4">{formatDate(row.transactionDate)}</td>
-                    <td className="py-2.5 pr-4 tabular-nums">{row.credits.toLocaleString()}</td>
+                    <td className="py-2.5 pr-4 tabular-nums">{formatCount(row.credits)}</td>
                     <td className="py-2.5 pr-4 tabular-nums">
                       {formatMoney(row.amount, row.currency)}
                     </td>
