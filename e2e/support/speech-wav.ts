@@ -1,3 +1,5 @@
+import { encodePcm16Wav } from "@twinline/contracts";
+
 /**
  * A WAV file that sounds enough like speech for a browser's audio processing (echo cancellation,
  * noise suppression, gain control) to let it through and for a level-based voice detector to hear
@@ -80,24 +82,7 @@ export function speechLikeWav(options: SpeechWavOptions = {}): Buffer {
   for (const value of samples) peak = Math.max(peak, Math.abs(value));
   const scale = peak > 0 ? amplitude / peak : 0;
 
-  const data = Buffer.alloc(total * 2);
-  for (let i = 0; i < total; i++) {
-    const value = Math.max(-1, Math.min(1, (samples[i] ?? 0) * scale));
-    data.writeInt16LE(Math.round(value * 32767), i * 2);
-  }
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVE", 8);
-  header.write("fmt ", 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  const scaled = samples.map((value) => value * scale);
+  const bytes = encodePcm16Wav([scaled], sampleRate);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from "fastify";
+import { pcm16Wav } from "../src/providers/stt/wav.ts";
 import { csrfFor } from "./accounts.ts";
 import type { TestApp } from "./create-test-app.ts";
 
@@ -89,22 +90,7 @@ export const SVG_WITH_SCRIPT =
 
 /** A short valid WAV (PCM, 8 kHz, mono, silence). */
 export function wavFile(samples = 800): Buffer {
-  const data = Buffer.alloc(samples * 2);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVE", 8);
-  header.write("fmt ", 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(16000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return pcm16Wav(new Float32Array(samples), 8000);
 }
 
 /**

@@ -20,4 +20,5 @@ export * from "./settings";
 export * from "./site-pages";
 export * from "./text";
 export * from "./voice";
+export * from "./wav";
 export * from "./web-routes";

@@ -1,4 +1,5 @@
 import { Mp3Encoder } from "@breezystack/lamejs";
+import { encodePcm16Wav } from "@twinline/contracts";
 
 /** A mono 16-bit tone: real audio a browser can decode and play. */
 function tone(sampleRate: number, seconds: number, hz: number): Int16Array {
@@ -19,21 +20,7 @@ export function makeMp3Tone(seconds = 0.4, hz = 440): Buffer {
 
 /** A WAV (PCM 16-bit mono) of a tone: the kind of file a browser recorder or test sends. */
 export function makeWavTone(seconds = 1, hz = 220, sampleRate = 16000): Buffer {
-  const samples = tone(sampleRate, seconds, hz);
-  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0, "latin1");
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVE", 8, "latin1");
-  header.write("fmt ", 12, "latin1");
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36, "latin1");
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  const samples = Float32Array.from(tone(sampleRate, seconds, hz), (value) => value / 32767);
+  const bytes = encodePcm16Wav([samples], sampleRate);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

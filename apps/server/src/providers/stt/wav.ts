@@ -1,3 +1,5 @@
+import { encodePcm16Wav } from "@twinline/contracts";
+
 /**
  * WAV in, 16 kHz mono 16-bit PCM WAV out, in-process: what pocketsphinx's English model wants.
  * Reads PCM 8/16/24/32-bit and 32-bit float, any channel count and sample rate (channels are
@@ -82,24 +84,8 @@ export function toRecogniserWav(file: Buffer): Buffer | null {
   return pcm16Wav(resampled, RECOGNISER_SAMPLE_RATE);
 }
 
-/** A mono 16-bit PCM WAV file of float samples (-1..1, clamped). */
+/** A mono 16-bit PCM WAV file of float samples (-1..1, clamped): contracts' one writer. */
 export function pcm16Wav(values: ArrayLike<number>, sampleRate: number): Buffer {
-  const out = Buffer.alloc(44 + values.length * 2);
-  out.write("RIFF", 0, "latin1");
-  out.writeUInt32LE(36 + values.length * 2, 4);
-  out.write("WAVEfmt ", 8, "latin1");
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(sampleRate, 24);
-  out.writeUInt32LE(sampleRate * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write("data", 36, "latin1");
-  out.writeUInt32LE(values.length * 2, 40);
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i] ?? 0;
-    out.writeInt16LE(Math.round(Math.max(-1, Math.min(1, value)) * 32767), 44 + i * 2);
-  }
-  return out;
+  const bytes = encodePcm16Wav([values], sampleRate);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
