@@ -1,5 +1,10 @@
 import { fileURLToPath } from "node:url";
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  LogController,
+} from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { runScheduledBackup } from "./backups/schedule.ts";
 import { type Config, ConfigError, configuredSecrets } from "./config.ts";
@@ -159,8 +164,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   // Before anything can log or answer: no configured secret ever leaves by value.
   for (const secret of configuredSecrets(config)) rememberSecret(secret, true);
-  // Off (no METRICS_TOKEN, no OTEL_EXPORTER_OTLP_ENDPOINT): nothing of either is loaded.
-  const observability = await openObservability(config);
+  // Off (no METRICS_TOKEN, no OTEL_EXPORTER_OTLP_ENDPOINT): nothing of either is loaded. A failing
+  // OTLP endpoint is warned of in the app's log, which exists from the next statement on.
+  let log: FastifyBaseLogger | undefined;
+  const observability = await openObservability(config, (fields, message) =>
+    log?.warn(fields, message),
+  );
   const app = Fastify({
     logger: resolveLogger(options),
     genReqId: requestIdFor,
@@ -172,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  log = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Registered first, so it runs last: every span of the app is sent before the process goes.

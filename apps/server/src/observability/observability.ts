@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { Config } from "../config.ts";
+import { exportFailureWarner, type Warn } from "./export-failures.ts";
 
 /**
  * Metrics and traces (docs/decisions/0070-metrics-and-traces.md). Both are off unless configured
@@ -108,8 +109,11 @@ export const NO_METRICS: Metrics = {
 
 export const NO_OBSERVABILITY: Observability = { metrics: NO_METRICS, tracing: undefined };
 
-/** Loads prom-client and OpenTelemetry only when the config switches them on. */
-export async function openObservability(config: Config): Promise<Observability> {
+/**
+ * Loads prom-client and OpenTelemetry only when the config switches them on. `warn` reaches
+ * the app's log (a failing OTLP endpoint: exportFailureWarner).
+ */
+export async function openObservability(config: Config, warn?: Warn): Promise<Observability> {
   const metrics = config.metricsToken
     ? await (await import("./prometheus.ts")).createPrometheusMetrics()
     : NO_METRICS;
@@ -117,6 +121,9 @@ export async function openObservability(config: Config): Promise<Observability> 
     ? await (await import("./tracing.ts")).startTracing({
         endpoint: config.otel.endpoint,
         serviceName: config.otel.serviceName,
+        ...(warn
+          ? { onExportFailure: exportFailureWarner({ endpoint: config.otel.endpoint, warn }) }
+          : {}),
       })
     : undefined;
   return { metrics, tracing };

@@ -16,8 +16,11 @@ export function scrubSpanText(text: string): string {
   return redactSecrets(text.replace(/\nparams: .*$/gm, ""));
 }
 
-/** Every span's error texts scrubbed (scrubSpanText) on their way out, whoever recorded them. */
-function scrubbingExporter(inner: SpanExporter): SpanExporter {
+/**
+ * Every span's error texts scrubbed (scrubSpanText) on their way out, whoever recorded them;
+ * an export that failed is told to `onFailure` (OpenTelemetry itself says nothing).
+ */
+function scrubbingExporter(inner: SpanExporter, onFailure: (error: unknown) => void): SpanExporter {
   const scrub = (span: ReadableSpan): ReadableSpan => {
     const hasText = span.status.message || span.events.some((event) => event.attributes);
     if (!hasText) return span;
@@ -41,7 +44,12 @@ function scrubbingExporter(inner: SpanExporter): SpanExporter {
     return Object.create(span, { status: { value: status }, events: { value: events } });
   };
   return {
-    export: (spans, done) => inner.export(spans.map(scrub), done),
+    export: (spans, done) =>
+      inner.export(spans.map(scrub), (result) => {
+        // ExportResultCode.SUCCESS is 0 (@opentelemetry/core, not a dependency of ours).
+        if (result.code !== 0) onFailure(result.error);
+        done(result);
+      }),
     shutdown: () => inner.shutdown(),
     ...(inner.forceFlush ? { forceFlush: () => inner.forceFlush?.() ?? Promise.resolve() } : {}),
   };
@@ -66,6 +74,8 @@ export interface TracingOptions {
   /** OTLP base URL (OTEL_EXPORTER_OTLP_ENDPOINT): spans go to its /v1/traces, as JSON. */
   endpoint: string;
   serviceName: string;
+  /** Told of each failed export (observability.ts: a rate-limited warning in the log). */
+  onExportFailure?: (error: unknown) => void;
 }
 
 /**
@@ -96,7 +106,9 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint}/v1/traces` });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),
-    spanProcessors: [new BatchSpanProcessor(scrubbingExporter(exporter))],
+    spanProcessors: [
+      new BatchSpanProcessor(scrubbingExporter(exporter, options.onExportFailure ?? (() => {}))),
+    ],
   });
   provider.register();
   const tracer = provider.getTracer("twinline");

@@ -22,6 +22,17 @@ export interface JobOptions {
   retryBackoff?: boolean;
   /** An attempt running longer (or whose instance died) is failed and retried (15 min). */
   expireInSeconds?: number;
+  /**
+   * "short": at most one queued job per `singletonKey` (a send while one waits does nothing),
+   * so a burst of sends makes one run; one more may queue while it runs. Default "standard".
+   */
+  policy?: "standard" | "short";
+}
+
+/** How one job is sent. */
+export interface SendOptions {
+  /** With the "short" policy: the key of which one job at most waits in the queue. */
+  singletonKey?: string;
 }
 
 /** Jobs claimed per fetch by `runDue` (each still runs and completes on its own). */
@@ -60,8 +71,11 @@ export interface JobQueue {
    *   app.jobs.define("billing.renewals", () => renewals.sweep(), { cron: "*\/5 * * * *" });
    */
   define<T>(name: string, handler: JobHandler<T>, options?: JobOptions): void;
-  /** Enqueues a job (durable: it survives a crash of this instance); answers its id. */
-  send<T extends object>(name: string, data: T): Promise<string | null>;
+  /**
+   * Enqueues a job (durable: it survives a crash of this instance); answers its id, or null
+   * when its singleton key already has one waiting.
+   */
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
   /** Runs, in this instance, every job of `name` due now; answers how many ran. */
   runDue(name: string): Promise<number>;
   /** Fails and retries attempts that outlived their expiry (pg-boss's maintenance, on demand). */
@@ -136,6 +150,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       if (!existing.has(dead)) await boss.createQueue(dead, { name: dead });
       const wanted = {
         name,
+        policy: job.policy ?? "standard",
         retryLimit: job.retryLimit ?? 3,
         retryDelay: job.retryDelaySeconds ?? 30,
         retryBackoff: job.retryBackoff ?? true,
@@ -145,6 +160,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       const found = existing.get(name);
       if (!found) await boss.createQueue(name, wanted);
       else if (
+        found.policy !== wanted.policy ||
         found.retryLimit !== wanted.retryLimit ||
         found.retryDelay !== wanted.retryDelay ||
         found.retryBackoff !== wanted.retryBackoff ||
@@ -172,9 +188,13 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       if (definitions.has(name)) throw new Error(`Job ${name} is defined twice`);
       definitions.set(name, { name, handler: handler as JobHandler<unknown>, options: jobOptions });
     },
-    async send(name, data) {
+    async send(name, data, sendOptions = {}) {
       if (!definitions.has(name)) throw new Error(`No job named ${name}`);
-      const id = await boss.send(name, data);
+      const id = await boss.send(
+        name,
+        data,
+        sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {},
+      );
       // This instance's worker looks at once rather than at its next poll.
       const worker = workers.get(name);
       if (worker) boss.notifyWorker(worker);
@@ -202,7 +222,15 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
             definition.name,
             { pollingIntervalSeconds: 2 },
             async ([job]) => {
-              if (job) await definition.handler(job.data);
+              if (!job) return;
+              try {
+                await definition.handler(job.data);
+              } catch (error) {
+                log.error({ err: error, job: definition.name, jobId: job.id }, "Job failed");
+                options.onFailure?.(definition.name);
+                // pg-boss fails the attempt with what is thrown: the message, never a stack.
+                throw new JobAttemptFailed(failureOutput(error).message);
+              }
             },
           );
           workers.set(definition.name, worker);
@@ -235,6 +263,11 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       log.error({ err: error, job: name }, "Scheduled job tick failed");
     }
   }
+}
+
+/** A failed attempt as pg-boss keeps it from a worker: the message alone (no stack, no cause). */
+class JobAttemptFailed extends Error {
+  override stack = "";
 }
 
 /** What pg-boss keeps as a failed attempt's output: the message, never a stack. */

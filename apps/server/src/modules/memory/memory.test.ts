@@ -7,7 +7,7 @@ import {
   messagesPageResponseSchema,
   sendMessageResponseSchema,
 } from "@twinline/contracts";
-import { type FakeOpenAi, makeWavTone } from "@twinline/fakes";
+import { FAKE_OPENAI_KEY, type FakeOpenAi, makeWavTone } from "@twinline/fakes";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
@@ -17,6 +17,7 @@ import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts
 import { connectVoice } from "../../../test/voice-client.ts";
 import { chatMessages, creditLedger, fanMemory, users } from "../../db/schema/index.ts";
 import { createMemoryRepository } from "./repository.ts";
+import { SUMMARY_JOB } from "./service.ts";
 
 const REPLY = ["Nice to hear from you."];
 const UTTERANCE = makeWavTone(1);
@@ -27,7 +28,8 @@ let origin: string;
 let openai: FakeOpenAi;
 
 beforeAll(async () => {
-  voice = await startVoiceTestApp();
+  // The summary's refresh job runs when a test says so (summarize), not behind its back.
+  voice = await startVoiceTestApp({ jobWorkers: false });
   ({ t, origin, openai } = voice);
   await t.app.settings.update({
     freeMessagesPerDay: 1_000,
@@ -98,6 +100,22 @@ async function filler(userId: string, conversationId: string, count: number) {
       case when n % 2 = 0 then 'Tell me about film number ' || n else 'Film ' || n || ' is a classic.' end,
       clock_timestamp() + n * interval '1 millisecond'
     from generate_series(1, ${count}) as n`);
+}
+
+/** The refreshes the replies queued, run now (the job's worker polls in production). */
+async function summarize(): Promise<void> {
+  await t.app.memory.idle();
+  await t.app.jobs.runDue(SUMMARY_JOB);
+}
+
+/** The fan's summary jobs on the queue: state and attempts, oldest first. */
+async function summaryJobs(userId: string, queue = SUMMARY_JOB) {
+  const result = (await t.app.database.db.execute(sql`
+    select id, state, retry_count as "retryCount" from pgboss.job
+    where name = ${queue} and data->>'userId' = ${userId} order by created_on, id`)) as unknown as {
+    rows: { id: string; state: string; retryCount: number }[];
+  };
+  return result.rows;
 }
 
 async function memoryOf(token: string) {
@@ -343,7 +361,7 @@ describe("long-term recall", () => {
     }
     openai.reply = ["Sam loves sailing, has a cat named Pixel and is learning Portuguese."];
     await send(fan.token, "Anyway, how are you?", first.conversationId);
-    await t.app.memory.idle();
+    await summarize();
     const summaryRequest = sentChatCompletions(openai).find(
       (entry) =>
         entry.messages[0]?.content.includes("private notes") &&
@@ -379,7 +397,7 @@ describe("long-term recall", () => {
     }
     openai.reply = ["Alex has a cat named Pixel and loves sailing."];
     await send(fan.token, "Anyway, how are you?", first.conversationId);
-    await t.app.memory.idle();
+    await summarize();
     openai.reply = [...REPLY];
     const before = await memoryOf(fan.token);
     expect(before.summary?.content).toContain("Pixel");
@@ -400,12 +418,60 @@ describe("long-term recall", () => {
     for (const message of ["I have two brothers.", "I like jazz.", "I run at dawn.", "Hi!"]) {
       await send(fan.token, message, first.conversationId);
     }
-    await t.app.memory.idle();
+    await summarize();
     const summaries = sentChatCompletions(openai).filter((entry) =>
       entry.messages[0]?.content.includes("private notes"),
     );
     expect(summaries.at(-1)?.messages[1]?.content).toContain("- I like jazz.");
     expect(summaries.at(-1)?.messages[1]?.content).not.toContain("Pixel");
+  });
+
+  it("a burst of replies queues one refresh job; a model that keeps failing is retried, then dead-lettered; the next words queue a new one", async () => {
+    const fan = await signUp(t);
+    const first = await send(fan.token, "I grow tomatoes on my balcony.");
+    for (const message of ["I knit.", "I sing.", "I draw.", "I swim.", "I cook.", "I read."]) {
+      await send(fan.token, message, first.conversationId);
+    }
+    await t.app.memory.idle();
+    // Seven words waiting, five of them past the threshold: one job, not three.
+    const [queued, ...more] = await summaryJobs(fan.user.id);
+    expect(more).toEqual([]);
+    expect(queued?.state).toBe("created");
+
+    // The model refuses (a revoked key): each attempt fails, and is retried once its wait is
+    // over (moved to now here, instead of waiting 30 s and more).
+    openai.validKey = "sk-revoked-meanwhile-000000";
+    try {
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        await t.app.database.db.execute(
+          sql`update pgboss.job set start_after = now() where id = ${queued?.id}::uuid`,
+        );
+        await t.app.jobs.runDue(SUMMARY_JOB);
+      }
+    } finally {
+      openai.validKey = FAKE_OPENAI_KEY;
+    }
+    expect(await summaryJobs(fan.user.id)).toEqual([
+      { id: queued?.id, state: "failed", retryCount: 3 },
+    ]);
+    // The admin's Jobs panel shows why, with the key itself redacted.
+    const failed = await t.app.jobs.board.get(queued?.id ?? "");
+    expect(failed?.error).toMatch(/^Incorrect API key provided/);
+    expect(failed?.error).not.toContain("sk-");
+    expect(await summaryJobs(fan.user.id, `${SUMMARY_JOB}.dead`)).toHaveLength(1);
+    expect((await memoryOf(fan.token)).summary).toBeNull();
+
+    // The words are still waiting: the fan's next reply queues a refresh, which now succeeds.
+    openai.reply = ["Grows tomatoes, knits, sings and swims."];
+    await send(fan.token, "I also paint.", first.conversationId);
+    await summarize();
+    expect((await summaryJobs(fan.user.id)).map((job) => job.state)).toEqual([
+      "failed",
+      "completed",
+    ]);
+    expect((await memoryOf(fan.token)).summary?.content).toBe(
+      "Grows tomatoes, knits, sings and swims.",
+    );
   });
 
   it("a summary being written while its fact is forgotten is not kept", async () => {

@@ -2,7 +2,12 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { createMemoryRepository } from "./repository.ts";
 import { memoryRoutes } from "./routes.ts";
-import { createMemoryService, type MemoryService } from "./service.ts";
+import {
+  createMemoryService,
+  type MemoryService,
+  SUMMARY_JOB,
+  type SummaryJob,
+} from "./service.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -18,12 +23,22 @@ export const memoryModule = fp(
       repository: createMemoryRepository(app.database.db),
       settings: app.settings,
       llm: () => app.providers.llm(),
+      jobs: app.jobs,
       log: app.log,
     });
     app.decorate("memory", memory);
-    // Summaries under way finish while the database is still open.
+    // A durable job (docs/decisions/0072): a burst of replies queues one refresh per fan (the
+    // "short" policy keeps one waiting per key); a model that fails is retried with backoff
+    // (waits doubling from 30 s), then the job goes to memory.summary.dead.
+    app.jobs.define<SummaryJob>(SUMMARY_JOB, (job) => memory.refresh(job), {
+      policy: "short",
+      retryLimit: 3,
+      retryDelaySeconds: 30,
+      expireInSeconds: 5 * 60,
+    });
+    // Checks under way queue their job while the database is still open.
     app.addHook("preClose", async () => memory.idle());
     await app.register(memoryRoutes, { memory });
   },
-  { name: "memory", dependencies: ["settings", "providers", "accounts"] },
+  { name: "memory", dependencies: ["settings", "providers", "accounts", "jobs"] },
 );

@@ -178,6 +178,21 @@ export function createMemoryRepository(db: Database) {
     },
 
     /**
+     * Whether a summary refresh is due: memory on and at least `enough` of the fan's words
+     * newer than the summary (counted no further than `enough`).
+     */
+    async summaryDue(userId: string, enough: number): Promise<boolean> {
+      const result = await run<{ due: boolean }>(sql`
+        with f as (select enabled, summarized_seq from ${fanMemory} where user_id = ${userId})
+        select coalesce((select enabled from f), true) and (select count(*) from (
+            select 1 from ${chatMessages} where user_id = ${userId}
+              and sender = 'user' and not forgotten
+              and seq > coalesce((select summarized_seq from f), 0)
+            limit ${enough}) w) >= ${enough} as due`);
+      return result.rows[0]?.due === true;
+    },
+
+    /**
      * What a summary update reads: the switch, the summary, and the fan's words since the last
      * update (at most `limit`, the newest), oldest first.
      */

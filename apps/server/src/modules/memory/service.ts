@@ -1,5 +1,6 @@
 import { MEMORY_MESSAGES } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
+import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { LlmProvider } from "../../providers/llm/index.ts";
 import { RECALL_LIMIT } from "../chat/prompt.ts";
@@ -17,26 +18,47 @@ export interface MemoryServiceOptions {
   settings: Pick<SettingsService, "get">;
   /** The LLM in force; offline, no summary is kept (recall works by search alone). */
   llm: () => Promise<Pick<LlmProvider, "mode" | "streamChat">>;
+  /** Where the summary's refresh is queued (docs/decisions/0072); the job runs `refresh`. */
+  jobs: Pick<JobQueue, "send">;
   log: FastifyBaseLogger;
+}
+
+/** The summary's refresh: a durable job, one waiting per fan, retried, then dead-lettered. */
+export const SUMMARY_JOB = "memory.summary";
+
+export interface SummaryJob {
+  userId: string;
 }
 
 const NOTHING: Recall = { summary: null, recalled: [] };
 
 /**
  * What the persona remembers of each fan: recall for a new message (their own earlier words by
- * full-text search, and the running summary), the summary's refresh in the background after
+ * full-text search, and the running summary), the summary's refresh as a job after
  * conversations, and the fan's own control (see, delete, switch off).
  */
 export function createMemoryService(options: MemoryServiceOptions) {
   const { repository, settings, log } = options;
-  /** Refreshes under way, by fan: one at a time each, a second request joins it. */
-  const running = new Map<string, Promise<void>>();
+  /** Checks under way of whether a refresh is due, by fan; a fan in `again` is checked once more. */
+  const checks = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+  /** Refresh jobs running in this process, by fan (a forget waits for the fan's). */
+  const refreshing = new Map<string, Promise<void>>();
 
-  const refresh = async (userId: string, minimum: number): Promise<void> => {
+  /** Queues the fan's refresh once SUMMARY_EVERY of their words are waiting (one job at most). */
+  const queueIfDue = async (userId: string): Promise<void> => {
+    if ((await options.llm()).mode === "offline") return;
+    if (!(await repository.summaryDue(userId, SUMMARY_EVERY))) return;
+    await options.jobs.send<SummaryJob>(SUMMARY_JOB, { userId }, { singletonKey: userId });
+  };
+
+  /** The job: throws when the model fails, so that the queue retries it. */
+  const refresh = async (userId: string): Promise<void> => {
     const llm = await options.llm();
     if (llm.mode === "offline") return;
     const input = await repository.summaryInput(userId, SUMMARY_INPUT_LIMIT);
-    if (!input.enabled || input.throughSeq === null || input.words.length < minimum) return;
+    // Another refresh (a retry, another instance) may have read these words already.
+    if (!input.enabled || input.throughSeq === null || input.words.length < SUMMARY_EVERY) return;
     const personaName = (await settings.get()).aiProfile.name;
     let text = "";
     for await (const piece of llm.streamChat({
@@ -48,16 +70,6 @@ export function createMemoryService(options: MemoryServiceOptions) {
     }
     const summary = text.trim();
     if (summary) await repository.saveSummary(userId, summary, input.throughSeq, input.read);
-  };
-
-  const schedule = (userId: string, minimum: number): Promise<void> => {
-    const current = running.get(userId);
-    if (current) return current;
-    const job = refresh(userId, minimum)
-      .catch((error: unknown) => log.warn({ err: error }, "Could not refresh a fan's summary"))
-      .finally(() => running.delete(userId));
-    running.set(userId, job);
-    return job;
   };
 
   return {
@@ -72,21 +84,41 @@ export function createMemoryService(options: MemoryServiceOptions) {
     },
 
     /**
-     * A conversation moved on (a reply, a call turn): the summary is refreshed in the
-     * background once SUMMARY_EVERY new words of the fan are waiting.
+     * A conversation moved on (a reply, a call turn): once SUMMARY_EVERY new words of the fan
+     * are waiting, their summary's refresh is queued. The check is a read after the reply; a
+     * check lost to a crash is made again at the fan's next message (their words stay waiting).
      */
     noteActivity(userId: string): void {
-      void schedule(userId, SUMMARY_EVERY);
+      if (checks.has(userId)) {
+        again.add(userId);
+        return;
+      }
+      const check = (async () => {
+        do {
+          again.delete(userId);
+          await queueIfDue(userId);
+        } while (again.has(userId));
+      })()
+        .catch((error: unknown) => log.warn({ err: error }, "Could not queue a fan's summary"))
+        .finally(() => checks.delete(userId));
+      checks.set(userId, check);
     },
 
-    /** Refreshes now with whatever is new (a call that ended); resolves when done. */
-    refreshNow(userId: string): Promise<void> {
-      return schedule(userId, 1);
+    /** Runs the job SUMMARY_JOB (memory/plugin.ts defines it on the queue). */
+    async refresh(job: SummaryJob): Promise<void> {
+      const run = refresh(job.userId);
+      const settled = run.catch(() => {});
+      refreshing.set(job.userId, settled);
+      try {
+        await run;
+      } finally {
+        if (refreshing.get(job.userId) === settled) refreshing.delete(job.userId);
+      }
     },
 
-    /** Resolves once every refresh under way is done (tests, shutdown). */
+    /** Resolves once every check of whether a refresh is due is done (tests, shutdown). */
     async idle(): Promise<void> {
-      while (running.size > 0) await Promise.all(running.values());
+      while (checks.size > 0) await Promise.all(checks.values());
     },
 
     async view(userId: string) {
@@ -105,7 +137,7 @@ export function createMemoryService(options: MemoryServiceOptions) {
       // A refresh under way may have read the message: let it save first, so that the forget
       // below drops that summary too (the save itself refuses words forgotten meanwhile, which
       // covers a refresh running on another instance).
-      await running.get(userId);
+      await refreshing.get(userId);
       if (!(await repository.forget(userId, messageId))) {
         throw new HttpError(404, MEMORY_MESSAGES.factNotFound);
       }

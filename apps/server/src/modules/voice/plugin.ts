@@ -29,8 +29,9 @@ export interface VoiceModuleOptions {
 /** The channel of voice_calls closed anywhere (the migration's trigger). */
 const CALL_CLOSED_CHANNEL = "voice_call_closed";
 
-/** How often open calls are checked for ones a stopped server left behind. */
-const SWEEP_INTERVAL_MS = 60_000;
+/** Open calls are checked for ones a stopped server left behind every minute (voice clock). */
+export const ABANDONED_CALLS_JOB = "voice.abandoned-calls";
+const ABANDONED_CALLS_CRON = "* * * * *";
 
 /**
  * The voice call: `/api/voice-call/ws` and the REST routes. Needs settings, providers,
@@ -90,11 +91,9 @@ export const voiceModule = fp<VoiceModuleOptions>(
       });
     }
 
-    let stopSweep = () => {};
     // Before @fastify/websocket's own preClose (which closes every socket with 1001): each live
     // call hears call_ended and its record is closed while the database is still open.
     app.addHook("preClose", async () => {
-      stopSweep();
       await voice.shutdown();
       await Promise.all([stopSessions(), stopClosed()]);
     });
@@ -103,21 +102,20 @@ export const voiceModule = fp<VoiceModuleOptions>(
     await app.register(voiceSocketRoutes, { voice });
     await app.register(voiceRoutes, { voice, spendPerMinute: options.spend.perMinute });
 
-    // Calls a stopped server left open are closed at boot and then every minute.
+    // Calls a stopped server left open are closed at boot, then by a job each minute
+    // (docs/decisions/0072): one run per occurrence across instances; the pass closes each
+    // call in one compare-and-set update (still open), so a retry or a second run is harmless.
     await voice.closeAbandoned();
-    const sweep = () => {
-      stopSweep = clock.setTimer(() => {
-        return voice
-          .closeAbandoned()
-          .then(() => {})
-          .catch((error: unknown) => app.log.error({ err: error }, "Voice call sweep failed"))
-          .finally(sweep);
-      }, SWEEP_INTERVAL_MS);
-    };
-    sweep();
+    app.jobs.define(ABANDONED_CALLS_JOB, () => voice.closeAbandoned(), {
+      cron: ABANDONED_CALLS_CRON,
+      clock,
+      retryLimit: 2,
+      retryDelaySeconds: 30,
+      expireInSeconds: 5 * 60,
+    });
   },
   {
     name: "voice",
-    dependencies: ["settings", "providers", "accounts", "chat", "memory", "rate-limit"],
+    dependencies: ["settings", "providers", "accounts", "chat", "memory", "rate-limit", "jobs"],
   },
 );
