@@ -9,7 +9,8 @@
 //   whole and zipped in one go (fflate zipSync): the floor of the work, done as fast as it can be
 //   done when nothing else matters (and blocking the server the whole time).
 // Figures: ms per message, peak RSS (sampled every 10 ms, and read right after each step of the
-// baseline), the health check's p50/p99/max and the event loop delay's p99/max. The ZIP is opened
+// baseline), the health check's p50/p99/max and the event loop delay's p99/max, and the same
+// probes for 5 s of an idle server (what a busy machine alone costs them). The ZIP is opened
 // and its messages counted: a run that exports fewer messages than it seeded fails.
 // PGlite by default; DATABASE_URL runs it on PostgreSQL (the fan is deleted at the end).
 import { mkdtempSync } from "node:fs";
@@ -159,6 +160,9 @@ try {
     sql`select count(*)::int as total from chat_messages where user_id = ${fan.id}`,
   );
 
+  // The machine's own noise: the same probes for 5 s while the server does nothing else.
+  const idle = await measured(() => new Promise((resolve) => setTimeout(resolve, 5_000)));
+
   // The export, as the fan asks for it, built by the app's worker.
   const exported = await measured(async () => {
     const asked = await app.dataExports.request(fan.id, null);
@@ -203,6 +207,7 @@ try {
         .join(" ")}`,
   );
   console.table([
+    { run: "idle server (the machine's noise)", ...idle.row, "total s": 5, "ms / message": 0 },
     {
       run: "export (app worker, all kinds)",
       ...exported.row,

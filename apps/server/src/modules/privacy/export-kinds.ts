@@ -23,7 +23,7 @@ import { toMajor } from "../../lib/money.ts";
  * Rows read per query: a fan with 100,000 messages is read a page at a time, never at once, and
  * each page goes to the ZIP as one piece of text (bench/export).
  */
-export const EXPORT_PAGE_SIZE = 2000;
+export const EXPORT_PAGE_SIZE = 1000;
 
 /** Where a kind writes its file's text, a piece at a time (the ZIP compresses as it goes). */
 export interface ExportOutput {
