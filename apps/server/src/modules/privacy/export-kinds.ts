@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn, PgTable, SelectedFields } from "drizzle-orm/pg-core";
 import type { Database } from "../../db/client.ts";
 import {
   chatDailyUsage,
@@ -19,7 +19,10 @@ import {
 } from "../../db/schema/index.ts";
 import { toMajor } from "../../lib/money.ts";
 
-/** Rows read per query: a fan with 100,000 messages is read a page at a time, never at once. */
+/**
+ * Rows read per query: a fan with 100,000 messages is read a page at a time, never at once, and
+ * each page goes to the ZIP as one piece of text (bench/export).
+ */
 export const EXPORT_PAGE_SIZE = 1000;
 
 /** Where a kind writes its file's text, a piece at a time (the ZIP compresses as it goes). */
@@ -45,55 +48,100 @@ export interface ExportKind {
 
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
-/** Writes `rows` as a JSON array, one element a line, as they come. */
-export async function writeArray(
+/**
+ * Writes a JSON array, one element a line, a page of elements at a time: each page is one piece
+ * of text (one push to the ZIP's compressor), `map` turning a page of rows into its elements.
+ */
+export async function writeArray<T>(
   out: ExportOutput,
-  rows: AsyncIterable<unknown> | Iterable<unknown>,
+  pages: AsyncIterable<T[]> | Iterable<T[]>,
+  map: (rows: T[]) => Promise<unknown[]> | unknown[] = (rows) => rows,
 ): Promise<void> {
   let first = true;
   await out.write("[");
-  for await (const row of rows) {
-    await out.write(`${first ? "\n" : ",\n"}  ${JSON.stringify(row)}`);
+  for await (const rows of pages) {
+    const elements = await map(rows);
+    if (elements.length === 0) continue;
+    const text = elements.map((element) => JSON.stringify(element)).join(",\n  ");
+    await out.write(`${first ? "\n  " : ",\n  "}${text}`);
     first = false;
   }
   await out.write(first ? "]\n" : "\n]\n");
 }
 
+/** A row of a keyset-paged read: its key as the database holds it (see `keysetRead`). */
+interface Keyed {
+  keyTime: string;
+  keyTie: string;
+}
+
 /**
- * Every row of a keyset-paged read: `page(after)` answers the rows after the last one of the
- * previous page (undefined: from the start), in the order of the key.
+ * One user's rows of `table` in (time, tie) order, EXPORT_PAGE_SIZE at a time, each page read on
+ * the (user, time, tie) index after the last row of the one before. The key is read as text
+ * beside the row's fields and compared as such: the database's microseconds, where a JS Date
+ * has only milliseconds and rows of one millisecond would be read twice. The next page is
+ * asked for while the one just read is written, so the database and the compression overlap.
  */
-export async function* keysetPages<T>(
-  page: (after: T | undefined) => Promise<T[]>,
-): AsyncGenerator<T[]> {
-  let after: T | undefined;
+export async function* keysetRead<F extends SelectedFields>(
+  db: Database,
+  read: {
+    table: PgTable;
+    fields: F;
+    user: AnyPgColumn;
+    userId: string;
+    time: AnyPgColumn;
+    tie: AnyPgColumn;
+    only?: SQL;
+  },
+) {
+  const { table, time, tie } = read;
+  // Promise.resolve: a real promise, run once (a Drizzle query runs again at each `then`).
+  const page = (after: Keyed | undefined) =>
+    Promise.resolve(
+      db
+        .select({
+          ...read.fields,
+          keyTime: sql<string>`${time}::text`,
+          keyTie: sql<string>`${tie}::text`,
+        })
+        .from(table)
+        .where(
+          and(
+            eq(read.user, read.userId),
+            read.only,
+            after
+              ? sql`(${time}, ${tie}) > (${after.keyTime}::timestamptz, ${after.keyTie})`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(time), asc(tie))
+        .limit(EXPORT_PAGE_SIZE),
+    );
+  let next = page(undefined);
   for (;;) {
-    const rows = await page(after);
+    const rows = await next;
+    const full = rows.length === EXPORT_PAGE_SIZE;
+    if (full) {
+      next = page(rows.at(-1));
+      // Awaited on the next turn; a write failing before then must not leave it unhandled.
+      next.catch(() => undefined);
+    }
     if (rows.length > 0) yield rows;
-    if (rows.length < EXPORT_PAGE_SIZE) return;
-    after = rows.at(-1);
+    if (!full) return;
   }
 }
 
-async function* flatten<T, U>(pages: AsyncIterable<T[]>, map: (rows: T[]) => Promise<U[]> | U[]) {
-  for await (const rows of pages) yield* await map(rows);
+/** `items` grouped by `key`, in their order (a page's transcripts by call, refunds by payment). */
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
-
-/**
- * Rows after the last one read, in (time, tie) order: compared with that row's own key as the
- * database holds it (microseconds; a JS Date has only milliseconds, and rows of one millisecond
- * would be read twice), found by its primary key.
- */
-const afterKey = (
-  table: PgTable,
-  timeColumn: AnyPgColumn,
-  tieColumn: AnyPgColumn,
-  primaryKey: AnyPgColumn,
-  after: { pk: string } | undefined,
-) =>
-  after
-    ? sql`(${timeColumn}, ${tieColumn}) > (select ${timeColumn}, ${tieColumn} from ${table} where ${primaryKey} = ${after.pk})`
-    : undefined;
 
 const profile: ExportKind = {
   file: "profile.json",
@@ -141,78 +189,55 @@ const conversationList: ExportKind = {
     callCount: "How many voice calls took place in it",
   },
   async write(out, { db, userId }) {
-    const pages = keysetPages((after: { pk: string } | undefined) =>
-      db
-        .select({
-          pk: conversations.id,
-          id: conversations.id,
-          title: conversations.title,
-          time: conversations.startedAt,
-          lastMessageAt: conversations.lastMessageAt,
-          messageCount: conversations.messageCount,
-          callCount: conversations.callCount,
-        })
-        .from(conversations)
-        .where(
-          and(
-            eq(conversations.userId, userId),
-            afterKey(
-              conversations,
-              conversations.startedAt,
-              conversations.id,
-              conversations.id,
-              after,
-            ),
-          ),
-        )
-        .orderBy(asc(conversations.startedAt), asc(conversations.id))
-        .limit(EXPORT_PAGE_SIZE),
-    );
-    await writeArray(
-      out,
-      flatten(pages, (rows) =>
-        rows.map((row) => ({
-          id: row.id,
-          title: row.title,
-          startedAt: iso(row.time),
-          lastMessageAt: iso(row.lastMessageAt),
-          messageCount: row.messageCount,
-          callCount: row.callCount,
-        })),
-      ),
+    const pages = keysetRead(db, {
+      table: conversations,
+      fields: {
+        id: conversations.id,
+        title: conversations.title,
+        startedAt: conversations.startedAt,
+        lastMessageAt: conversations.lastMessageAt,
+        messageCount: conversations.messageCount,
+        callCount: conversations.callCount,
+      },
+      user: conversations.userId,
+      userId,
+      time: conversations.startedAt,
+      tie: conversations.id,
+    });
+    await writeArray(out, pages, (rows) =>
+      rows.map((row) => ({
+        id: row.id,
+        title: row.title,
+        startedAt: iso(row.startedAt),
+        lastMessageAt: iso(row.lastMessageAt),
+        messageCount: row.messageCount,
+        callCount: row.callCount,
+      })),
     );
   },
 };
 
 /** A fan's messages in the order they were written, a page at a time (the user's index). */
 function messagePages(db: Database, userId: string, only?: SQL) {
-  return keysetPages((after: { pk: string } | undefined) =>
-    db
-      .select({
-        pk: chatMessages.id,
-        id: chatMessages.id,
-        seq: chatMessages.seq,
-        time: chatMessages.createdAt,
-        conversationId: chatMessages.conversationId,
-        sender: chatMessages.sender,
-        productKind: chatMessages.productKind,
-        content: chatMessages.content,
-        callId: chatMessages.callId,
-        replyFailed: chatMessages.replyFailed,
-        forgotten: chatMessages.forgotten,
-      })
-      .from(chatMessages)
-      .where(
-        and(
-          eq(chatMessages.userId, userId),
-          only,
-          afterKey(chatMessages, chatMessages.createdAt, chatMessages.seq, chatMessages.id, after),
-        ),
-      )
-      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.seq))
-      .limit(EXPORT_PAGE_SIZE)
-      .then((rows) => rows.map((row) => ({ ...row, id: row.seq, messageId: row.id }))),
-  );
+  return keysetRead(db, {
+    table: chatMessages,
+    fields: {
+      id: chatMessages.id,
+      createdAt: chatMessages.createdAt,
+      conversationId: chatMessages.conversationId,
+      sender: chatMessages.sender,
+      productKind: chatMessages.productKind,
+      content: chatMessages.content,
+      callId: chatMessages.callId,
+      replyFailed: chatMessages.replyFailed,
+      forgotten: chatMessages.forgotten,
+    },
+    user: chatMessages.userId,
+    userId,
+    time: chatMessages.createdAt,
+    tie: chatMessages.seq,
+    only,
+  });
 }
 
 const messages: ExportKind = {
@@ -230,21 +255,18 @@ const messages: ExportKind = {
     forgotten: "You asked the persona to forget it: it is never used again",
   },
   async write(out, { db, userId }) {
-    await writeArray(
-      out,
-      flatten(messagePages(db, userId), (rows) =>
-        rows.map((row) => ({
-          id: row.messageId,
-          conversationId: row.conversationId,
-          sender: row.sender,
-          productKind: row.productKind,
-          content: row.content,
-          createdAt: iso(row.time),
-          callId: row.callId,
-          replyFailed: row.replyFailed,
-          forgotten: row.forgotten,
-        })),
-      ),
+    await writeArray(out, messagePages(db, userId), (rows) =>
+      rows.map((row) => ({
+        id: row.id,
+        conversationId: row.conversationId,
+        sender: row.sender,
+        productKind: row.productKind,
+        content: row.content,
+        createdAt: iso(row.createdAt),
+        callId: row.callId,
+        replyFailed: row.replyFailed,
+        forgotten: row.forgotten,
+      })),
     );
   },
 };
@@ -261,18 +283,15 @@ const notices: ExportKind = {
     shownAt: "When it was shown",
   },
   async write(out, { db, userId }) {
-    await writeArray(
-      out,
-      flatten(messagePages(db, userId, eq(chatMessages.sender, "product")), (rows) =>
-        rows.map((row) => ({
-          id: row.messageId,
-          kind: row.productKind,
-          conversationId: row.conversationId,
-          callId: row.callId,
-          content: row.content,
-          shownAt: iso(row.time),
-        })),
-      ),
+    await writeArray(out, messagePages(db, userId, eq(chatMessages.sender, "product")), (rows) =>
+      rows.map((row) => ({
+        id: row.id,
+        kind: row.productKind,
+        conversationId: row.conversationId,
+        callId: row.callId,
+        content: row.content,
+        shownAt: iso(row.createdAt),
+      })),
     );
   },
 };
@@ -297,9 +316,8 @@ const consents: ExportKind = {
       .from(checkoutConsents)
       .where(eq(checkoutConsents.userId, userId))
       .orderBy(asc(checkoutConsents.acceptedAt), asc(checkoutConsents.id));
-    await writeArray(
-      out,
-      rows.map((row) => ({
+    await writeArray(out, [rows], (page) =>
+      page.map((row) => ({
         id: row.id,
         kind: row.kind,
         version: row.version,
@@ -312,18 +330,6 @@ const consents: ExportKind = {
     );
   },
 };
-
-interface CallRow {
-  pk: string;
-  id: string;
-  time: Date;
-  endedAt: Date | null;
-  durationSeconds: number;
-  minutesCharged: number;
-  creditsPerMinute: number;
-  creditsConsumed: number;
-  endReason: string | null;
-}
 
 const calls: ExportKind = {
   file: "calls.json",
@@ -340,32 +346,25 @@ const calls: ExportKind = {
     transcript: "What was said, in order: sender (user or ai), content, createdAt",
   },
   async write(out, { db, userId }) {
-    const pages = keysetPages(
-      (after: { pk: string } | undefined): Promise<CallRow[]> =>
-        db
-          .select({
-            pk: voiceCalls.id,
-            id: voiceCalls.id,
-            time: voiceCalls.startedAt,
-            endedAt: voiceCalls.endedAt,
-            durationSeconds: voiceCalls.durationSeconds,
-            minutesCharged: voiceCalls.minutesCharged,
-            creditsPerMinute: voiceCalls.creditsPerMinute,
-            creditsConsumed: voiceCalls.creditsConsumed,
-            endReason: voiceCalls.endReason,
-          })
-          .from(voiceCalls)
-          .where(
-            and(
-              eq(voiceCalls.userId, userId),
-              afterKey(voiceCalls, voiceCalls.startedAt, voiceCalls.id, voiceCalls.id, after),
-            ),
-          )
-          .orderBy(asc(voiceCalls.startedAt), asc(voiceCalls.id))
-          .limit(EXPORT_PAGE_SIZE),
-    );
+    const pages = keysetRead(db, {
+      table: voiceCalls,
+      fields: {
+        id: voiceCalls.id,
+        startedAt: voiceCalls.startedAt,
+        endedAt: voiceCalls.endedAt,
+        durationSeconds: voiceCalls.durationSeconds,
+        minutesCharged: voiceCalls.minutesCharged,
+        creditsPerMinute: voiceCalls.creditsPerMinute,
+        creditsConsumed: voiceCalls.creditsConsumed,
+        endReason: voiceCalls.endReason,
+      },
+      user: voiceCalls.userId,
+      userId,
+      time: voiceCalls.startedAt,
+      tie: voiceCalls.id,
+    });
     // A page of calls and their turns: one query for the page's transcripts (the call index).
-    const withTranscripts = async (page: CallRow[]) => {
+    await writeArray(out, pages, async (page) => {
       const turns = await db
         .select({
           callId: chatMessages.callId,
@@ -381,25 +380,23 @@ const calls: ExportKind = {
           ),
         )
         .orderBy(asc(chatMessages.callId), asc(chatMessages.createdAt), asc(chatMessages.seq));
+      const turnsOf = groupBy(turns, (turn) => turn.callId);
       return page.map((call) => ({
         id: call.id,
-        startedAt: iso(call.time),
+        startedAt: iso(call.startedAt),
         endedAt: iso(call.endedAt),
         durationSeconds: call.durationSeconds,
         minutesCharged: call.minutesCharged,
         creditsPerMinute: call.creditsPerMinute,
         creditsConsumed: call.creditsConsumed,
         endReason: call.endReason,
-        transcript: turns
-          .filter((turn) => turn.callId === call.id)
-          .map((turn) => ({
-            sender: turn.sender,
-            content: turn.content,
-            createdAt: iso(turn.createdAt),
-          })),
+        transcript: (turnsOf.get(call.id) ?? []).map((turn) => ({
+          sender: turn.sender,
+          content: turn.content,
+          createdAt: iso(turn.createdAt),
+        })),
       }));
-    };
-    await writeArray(out, flatten(pages, withTranscripts));
+    });
   },
 };
 
@@ -421,16 +418,13 @@ const memory: ExportKind = {
     };
     await out.write(`${JSON.stringify(head, null, 2).slice(0, -2)},\n  "facts": `);
     const remembered = sql`${chatMessages.remembered} and not ${chatMessages.forgotten}`;
-    await writeArray(
-      out,
-      flatten(messagePages(db, userId, remembered), (rows) =>
-        rows.map((row) => ({
-          id: row.messageId,
-          content: row.content,
-          createdAt: iso(row.time),
-          callId: row.callId,
-        })),
-      ),
+    await writeArray(out, messagePages(db, userId, remembered), (rows) =>
+      rows.map((row) => ({
+        id: row.id,
+        content: row.content,
+        createdAt: iso(row.createdAt),
+        callId: row.callId,
+      })),
     );
     await out.write("}\n");
   },
@@ -449,31 +443,32 @@ const creditLedgerKind: ExportKind = {
     createdAt: "When it happened",
   },
   async write(out, { db, userId }) {
-    const pages = keysetPages((after: { pk: string } | undefined) =>
-      db
-        .select({
-          pk: creditLedger.id,
-          id: creditLedger.id,
-          time: creditLedger.createdAt,
-          kind: creditLedger.kind,
-          amount: creditLedger.amount,
-          balanceAfter: creditLedger.balanceAfter,
-          reference: creditLedger.sourceKey,
-          details: creditLedger.metadata,
-        })
-        .from(creditLedger)
-        .where(
-          and(
-            eq(creditLedger.userId, userId),
-            afterKey(creditLedger, creditLedger.createdAt, creditLedger.id, creditLedger.id, after),
-          ),
-        )
-        .orderBy(asc(creditLedger.createdAt), asc(creditLedger.id))
-        .limit(EXPORT_PAGE_SIZE),
-    );
-    await writeArray(
-      out,
-      flatten(pages, (rows) => rows.map(({ time, ...row }) => ({ ...row, createdAt: iso(time) }))),
+    const pages = keysetRead(db, {
+      table: creditLedger,
+      fields: {
+        id: creditLedger.id,
+        kind: creditLedger.kind,
+        amount: creditLedger.amount,
+        balanceAfter: creditLedger.balanceAfter,
+        reference: creditLedger.sourceKey,
+        details: creditLedger.metadata,
+        createdAt: creditLedger.createdAt,
+      },
+      user: creditLedger.userId,
+      userId,
+      time: creditLedger.createdAt,
+      tie: creditLedger.id,
+    });
+    await writeArray(out, pages, (rows) =>
+      rows.map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        amount: row.amount,
+        balanceAfter: row.balanceAfter,
+        reference: row.reference,
+        details: row.details,
+        createdAt: iso(row.createdAt),
+      })),
     );
   },
 };
@@ -498,32 +493,27 @@ const paymentsKind: ExportKind = {
     refunds: "Each refund or dispute: amount, status, kind, reason, createdAt",
   },
   async write(out, { db, userId }) {
-    const pages = keysetPages((after: { pk: string } | undefined) =>
-      db
-        .select()
-        .from(payments)
-        .where(
-          and(
-            eq(payments.userId, userId),
-            afterKey(payments, payments.transactionDate, payments.seq, payments.id, after),
-          ),
-        )
-        .orderBy(asc(payments.transactionDate), asc(payments.seq))
-        .limit(EXPORT_PAGE_SIZE)
-        .then((rows) => rows.map((row) => ({ pk: row.id, row }))),
-    );
-    const withRefunds = async (rows: { row: typeof payments.$inferSelect }[]) => {
+    const pages = keysetRead(db, {
+      table: payments,
+      fields: getTableColumns(payments),
+      user: payments.userId,
+      userId,
+      time: payments.transactionDate,
+      tie: payments.seq,
+    });
+    await writeArray(out, pages, async (rows) => {
       const refunds = await db
         .select()
         .from(paymentRefunds)
         .where(
           inArray(
             paymentRefunds.paymentId,
-            rows.map(({ row }) => row.id),
+            rows.map((row) => row.id),
           ),
         )
         .orderBy(asc(paymentRefunds.createdAt));
-      return rows.map(({ row }) => ({
+      const refundsOf = groupBy(refunds, (refund) => refund.paymentId);
+      return rows.map((row) => ({
         id: row.id,
         kind: row.kind,
         status: row.status,
@@ -537,18 +527,15 @@ const paymentsKind: ExportKind = {
         invoiceNumber: row.invoiceNumber,
         refundedAmount: toMajor(row.refundedMinor),
         transactionDate: iso(row.transactionDate),
-        refunds: refunds
-          .filter((refund) => refund.paymentId === row.id)
-          .map((refund) => ({
-            amount: toMajor(refund.amountMinor),
-            status: refund.status,
-            kind: refund.kind,
-            reason: refund.reason,
-            createdAt: iso(refund.createdAt),
-          })),
+        refunds: (refundsOf.get(row.id) ?? []).map((refund) => ({
+          amount: toMajor(refund.amountMinor),
+          status: refund.status,
+          kind: refund.kind,
+          reason: refund.reason,
+          createdAt: iso(refund.createdAt),
+        })),
       }));
-    };
-    await writeArray(out, flatten(pages, withRefunds));
+    });
   },
 };
 
@@ -570,62 +557,42 @@ const subscriptions: ExportKind = {
       .where(eq(userSubscriptions.userId, userId))
       .orderBy(asc(userSubscriptions.createdAt));
     await out.write('{\n  "subscriptions": ');
-    await writeArray(
-      out,
-      (async function* () {
-        for (const { subscription: s, plan } of rows) {
-          yield {
-            id: s.id,
-            plan,
-            status: s.status,
-            price: toMajor(s.priceMinor),
-            currency: s.currency,
-            currentPeriodStart: iso(s.currentPeriodStart),
-            currentPeriodEnd: iso(s.currentPeriodEnd),
-            cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-            canceledAt: iso(s.canceledAt),
-            createdAt: iso(s.createdAt),
-          };
-        }
-      })(),
+    await writeArray(out, [rows], (page) =>
+      page.map(({ subscription: s, plan }) => ({
+        id: s.id,
+        plan,
+        status: s.status,
+        price: toMajor(s.priceMinor),
+        currency: s.currency,
+        currentPeriodStart: iso(s.currentPeriodStart),
+        currentPeriodEnd: iso(s.currentPeriodEnd),
+        cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+        canceledAt: iso(s.canceledAt),
+        createdAt: iso(s.createdAt),
+      })),
     );
     await out.write('  ,"history": ');
-    const pages = keysetPages((after: { pk: string } | undefined) =>
-      db
-        .select()
-        .from(subscriptionEvents)
-        .where(
-          and(
-            eq(subscriptionEvents.userId, userId),
-            afterKey(
-              subscriptionEvents,
-              subscriptionEvents.timestamp,
-              subscriptionEvents.id,
-              subscriptionEvents.id,
-              after,
-            ),
-          ),
-        )
-        .orderBy(asc(subscriptionEvents.timestamp), asc(subscriptionEvents.id))
-        .limit(EXPORT_PAGE_SIZE)
-        .then((events) => events.map((event) => ({ ...event, pk: event.id }))),
-    );
-    await writeArray(
-      out,
-      flatten(pages, (events) =>
-        events.map((event) => ({
-          subscriptionId: event.subscriptionId,
-          plan: event.planName,
-          eventType: event.eventType,
-          status: event.status,
-          startDate: iso(event.startDate),
-          endDate: iso(event.endDate),
-          amount: toMajor(event.amountMinor),
-          currency: event.currency,
-          autoRenew: event.autoRenew,
-          timestamp: iso(event.timestamp),
-        })),
-      ),
+    const pages = keysetRead(db, {
+      table: subscriptionEvents,
+      fields: getTableColumns(subscriptionEvents),
+      user: subscriptionEvents.userId,
+      userId,
+      time: subscriptionEvents.timestamp,
+      tie: subscriptionEvents.id,
+    });
+    await writeArray(out, pages, (events) =>
+      events.map((event) => ({
+        subscriptionId: event.subscriptionId,
+        plan: event.planName,
+        eventType: event.eventType,
+        status: event.status,
+        startDate: iso(event.startDate),
+        endDate: iso(event.endDate),
+        amount: toMajor(event.amountMinor),
+        currency: event.currency,
+        autoRenew: event.autoRenew,
+        timestamp: iso(event.timestamp),
+      })),
     );
     await out.write("}\n");
   },
