@@ -128,14 +128,15 @@ describe("the installable app", () => {
 
   it("shows its offline page, not the browser's error, when a page is reloaded offline", async () => {
     const page = await openControlledPage();
+    const offlineHeading = page.getByRole("heading", { level: 1, name: "You're offline" });
     await context.setOffline(true);
     try {
       await page.reload();
-      await page.getByRole("heading", { level: 1, name: "You're offline" }).waitFor();
-      expect(await page.getByRole("link", { name: "Try again" }).isVisible()).toBe(true);
+      await offlineHeading.waitFor();
+      expect(await page.getByRole("button", { name: "Try again" }).isVisible()).toBe(true);
       // Another page of the app, and the API, likewise: no cached answer stands in for either.
       await page.goto(`${server.url}/dashboard`);
-      await page.getByRole("heading", { level: 1, name: "You're offline" }).waitFor();
+      await offlineHeading.waitFor();
       const api = await page.evaluate(() =>
         fetch("/api/settings").then(
           () => "answered",
@@ -143,12 +144,14 @@ describe("the installable app", () => {
         ),
       );
       expect(api).toBe("failed");
+      await page.goto(`${server.url}/`);
+      await offlineHeading.waitFor();
     } finally {
       await context.setOffline(false);
     }
-    // Back online, the same page is the app again.
-    await page.goto(`${server.url}/`);
+    // Back online, the offline page loads the app by itself.
     await page.getByRole("heading", { level: 1, name: /AI Celebrity Assistant/ }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
     await page.close();
   });
 
