@@ -122,6 +122,8 @@ describe("the installable app", () => {
       return urls.map((url) => new URL(url).pathname);
     });
     expect(cached).toContain("/offline.html");
+    // Only the shell: no lazy screen a visitor did not open, no admin code, no VAD model.
+    expect(cached.filter((path) => /admin|dashboard|\/vad\/|\/icons\//i.test(path))).toEqual([]);
     expect(cached.filter((path) => path.startsWith("/api/"))).toEqual([]);
     await page.close();
   });

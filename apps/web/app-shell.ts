@@ -3,19 +3,15 @@ import { join } from "node:path";
 
 /**
  * Which files of a build the service worker precaches (docs/decisions/0079-installable-app.md):
- * the offline page and what it loads, the icons, and what the landing page `/` loads before any
+ * the offline page and what it loads, and what the landing page `/` loads before any
  * lazy import (the entry chunk of index.html and its static imports, with their stylesheets,
  * read from Vite's build manifest). Those the visitor's browser fetched already, so precaching
  * them costs no second download; the lazy screens, the admin bundle above all, are never
  * fetched for a visitor who does not open them (DESIGN.md, front end).
  */
-export const SHELL_PUBLIC_FILES = [
-  "offline.html",
-  "offline.js",
-  "theme-init.js",
-  "favicon.svg",
-  "icons/*.png",
-];
+export const SHELL_PUBLIC_FILES = ["offline.html", "offline.js", "theme-init.js", "favicon.svg"];
+// Not the app icons (200 KB): the browser fetches them itself when the app is installed, and a
+// visitor who never installs it should not download them.
 
 interface ManifestChunk {
   file: string;

@@ -16,8 +16,8 @@ declare const self: ServiceWorkerGlobalScope & {
 self.skipWaiting();
 clientsClaim();
 
-// The app shell: the offline page, the landing page's own scripts and styles, the icons
-// (the list is written into this file at build time; vite.config.ts says which files).
+// The app shell: the offline page and the landing page's own scripts and styles (the list is
+// written into this file at build time; app-shell.ts says which files).
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 
