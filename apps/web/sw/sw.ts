@@ -5,11 +5,22 @@ import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { NetworkOnly } from "workbox-strategies";
-import { OFFLINE_PAGE, PASS_THROUGH_PATHS } from "./routes";
+import { OFFLINE_PAGE, PASS_THROUGH_PATHS, PASS_THROUGH_ROUTES } from "./routes";
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
 };
+
+/** The static routing API, where the browser has it (Chromium; not yet in TypeScript's lib). */
+type InstallEventWithRoutes = ExtendableEvent & {
+  addRoutes?: (rules: typeof PASS_THROUGH_ROUTES) => Promise<void>;
+};
+
+// The API, uploads and the VAD files skip this worker entirely where the browser can route them
+// itself; elsewhere the worker leaves them alone (no route below answers them).
+self.addEventListener("install", (event: InstallEventWithRoutes) => {
+  if (event.addRoutes) event.waitUntil(event.addRoutes(PASS_THROUGH_ROUTES).catch(() => {}));
+});
 
 // A new build's worker takes over at once and the pages reload onto it (src/lib/service-worker.ts):
 // no page keeps running one build's code against another build's files.
