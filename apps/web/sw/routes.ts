@@ -7,11 +7,23 @@ export const OFFLINE_PAGE = "/offline.html";
  */
 export const PASS_THROUGH_PATHS = [/^\/api(\/|$)/, /^\/uploads\//, /^\/vad\//];
 
+type StaticRoute = {
+  condition: { urlPattern: { pathname: string } };
+  source: "network" | { cacheName: string };
+};
+
 /**
- * The same paths as static routes (Chromium's InstallEvent.addRoutes): the browser sends their
- * requests to the network without waking this worker at all, so an API call never waits for it.
+ * Static routes (Chromium's InstallEvent.addRoutes), which the browser follows without waking the
+ * worker, so no request waits for it to start: the pass-through paths go to the network, and the
+ * build's hashed files come from the precache (`precacheName`), or the network when not in it.
+ * Pages and the offline page's files still go through the worker.
  */
-export const PASS_THROUGH_ROUTES = ["/api/*", "/uploads/*", "/vad/*"].map((pathname) => ({
-  condition: { urlPattern: { pathname } },
-  source: "network" as const,
-}));
+export function staticRoutes(precacheName: string): StaticRoute[] {
+  return [
+    ...["/api/*", "/uploads/*", "/vad/*"].map((pathname) => ({
+      condition: { urlPattern: { pathname } },
+      source: "network" as const,
+    })),
+    { condition: { urlPattern: { pathname: "/assets/*" } }, source: { cacheName: precacheName } },
+  ];
+}

@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
 // The service worker (docs/decisions/0079-installable-app.md), built by vite-plugin-pwa
 // (injectManifest) into dist/sw.js, which the server answers with Cache-Control: no-cache.
-import { clientsClaim } from "workbox-core";
+import { cacheNames } from "workbox-core";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { NetworkOnly } from "workbox-strategies";
-import { OFFLINE_PAGE, PASS_THROUGH_PATHS, PASS_THROUGH_ROUTES } from "./routes";
+import { OFFLINE_PAGE, PASS_THROUGH_PATHS, staticRoutes } from "./routes";
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
@@ -13,19 +13,21 @@ declare const self: ServiceWorkerGlobalScope & {
 
 /** The static routing API, where the browser has it (Chromium; not yet in TypeScript's lib). */
 type InstallEventWithRoutes = ExtendableEvent & {
-  addRoutes?: (rules: typeof PASS_THROUGH_ROUTES) => Promise<void>;
+  addRoutes?: (rules: ReturnType<typeof staticRoutes>) => Promise<void>;
 };
 
-// The API, uploads and the VAD files skip this worker entirely where the browser can route them
-// itself; elsewhere the worker leaves them alone (no route below answers them).
+// Where the browser can route requests itself, the API, uploads, VAD files and hashed assets
+// never wake this worker; elsewhere it leaves the first three alone (no route below answers them).
 self.addEventListener("install", (event: InstallEventWithRoutes) => {
-  if (event.addRoutes) event.waitUntil(event.addRoutes(PASS_THROUGH_ROUTES).catch(() => {}));
+  if (!event.addRoutes) return;
+  event.waitUntil(event.addRoutes(staticRoutes(cacheNames.precache)).catch(() => {}));
 });
 
-// A new build's worker takes over at once and the pages reload onto it (src/lib/service-worker.ts):
-// no page keeps running one build's code against another build's files.
+// A new build's worker takes over at once from the old one, and the pages it then controls reload
+// onto it (src/lib/service-worker.ts): no page keeps running one build's code against another
+// build's files. No clients.claim(): a first visit's page, loaded without a worker, finishes its
+// session without one, rather than changing hands while the visitor signs up.
 self.skipWaiting();
-clientsClaim();
 
 // The app shell: the offline page and the landing page's own scripts and styles (the list is
 // written into this file at build time; app-shell.ts says which files).

@@ -10,8 +10,9 @@ export function registerServiceWorker(
   location: Pick<Location, "reload"> = window.location,
 ): void {
   if (!container) return;
-  // On the first visit the first worker claims a page it did not serve: nothing is stale, no
-  // reload. Any later change of worker is a new build's.
+  // A page changes worker when a new build's worker replaces the one that served it: reload. The
+  // first worker never claims a page it did not serve (sw/sw.ts), but if a browser made it do so,
+  // nothing would be stale, so that first change does not reload.
   let controlled = Boolean(container.controller);
   let reloading = false;
   container.addEventListener("controllerchange", () => {
