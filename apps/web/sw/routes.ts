@@ -14,16 +14,21 @@ type StaticRoute = {
 
 /**
  * Static routes (Chromium's InstallEvent.addRoutes), which the browser follows without waking the
- * worker, so no request waits for it to start: the pass-through paths go to the network, and the
- * build's hashed files come from the precache (`precacheName`), or the network when not in it.
- * Pages and the offline page's files still go through the worker.
+ * worker, so no request waits for it to start: the pass-through paths and the build's other hashed
+ * files go to the network (and the HTTP cache, where they are immutable), the precached ones
+ * (`precached`, e.g. "/assets/index-Ab12.js") to the precache `precacheName`. Pages and the
+ * offline page's files still go through the worker.
  */
-export function staticRoutes(precacheName: string): StaticRoute[] {
+export function staticRoutes(precacheName: string, precached: readonly string[]): StaticRoute[] {
   return [
     ...["/api/*", "/uploads/*", "/vad/*"].map((pathname) => ({
       condition: { urlPattern: { pathname } },
       source: "network" as const,
     })),
-    { condition: { urlPattern: { pathname: "/assets/*" } }, source: { cacheName: precacheName } },
+    ...precached.map((pathname) => ({
+      condition: { urlPattern: { pathname } },
+      source: { cacheName: precacheName },
+    })),
+    { condition: { urlPattern: { pathname: "/assets/*" } }, source: "network" as const },
   ];
 }

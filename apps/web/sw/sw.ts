@@ -16,11 +16,17 @@ type InstallEventWithRoutes = ExtendableEvent & {
   addRoutes?: (rules: ReturnType<typeof staticRoutes>) => Promise<void>;
 };
 
+// The app shell (written into this file at build time; app-shell.ts says which files).
+const SHELL = self.__WB_MANIFEST;
+
 // Where the browser can route requests itself, the API, uploads, VAD files and hashed assets
 // never wake this worker; elsewhere it leaves the first three alone (no route below answers them).
 self.addEventListener("install", (event: InstallEventWithRoutes) => {
   if (!event.addRoutes) return;
-  event.waitUntil(event.addRoutes(staticRoutes(cacheNames.precache)).catch(() => {}));
+  const precached = SHELL.map((entry) => (typeof entry === "string" ? entry : entry.url))
+    .filter((url) => url.startsWith("assets/"))
+    .map((url) => `/${url}`);
+  event.waitUntil(event.addRoutes(staticRoutes(cacheNames.precache, precached)).catch(() => {}));
 });
 
 // A new build's worker takes over at once from the old one, and the pages it then controls reload
@@ -29,10 +35,9 @@ self.addEventListener("install", (event: InstallEventWithRoutes) => {
 // session without one, rather than changing hands while the visitor signs up.
 self.skipWaiting();
 
-// The app shell: the offline page and the landing page's own scripts and styles (the list is
-// written into this file at build time; app-shell.ts says which files).
+// The app shell: the offline page and the landing page's own scripts and styles.
 cleanupOutdatedCaches();
-precacheAndRoute(self.__WB_MANIFEST);
+precacheAndRoute(SHELL);
 
 // Pages come from the network, always (never a stale page, and the server's 404s stay 404s);
 // with no network, the offline page says so. Navigation preload starts the request while this
