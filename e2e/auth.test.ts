@@ -73,6 +73,9 @@ afterEach(async () => {
 });
 
 const path = () => new URL(page.url()).pathname;
+// A move to another screen loads its lazy code first: on a loaded two-core machine that can take
+// longer than expect.poll's default second (the assertion, not the clock, decides).
+const MOVE = { timeout: 10_000 };
 
 async function openLogin() {
   await page.goto(`${server.url}/`);
@@ -98,22 +101,22 @@ describe("accounts in the browser", () => {
     await dialog.getByLabel("Date of birth").fill("1990-05-17");
     await dialog.getByRole("button", { name: "Create Account" }).click();
 
-    await expect.poll(path).toBe("/dashboard");
+    await expect.poll(path, MOVE).toBe("/dashboard");
     await page.getByRole("heading", { name: "Welcome back, Ada!" }).waitFor();
     // Sign-up grants the default 100 credits.
     expect(await page.getByTestId("credit-balance").textContent()).toBe("100");
     expect(await page.evaluate(() => localStorage.getItem("userToken"))).toBeTruthy();
 
     await page.getByRole("complementary").getByRole("button", { name: "Logout" }).click();
-    await expect.poll(path).toBe("/");
+    await expect.poll(path, MOVE).toBe("/");
     expect(await page.evaluate(() => localStorage.getItem("userToken"))).toBeNull();
 
     // The dashboard is closed to visitors.
     await page.goto(`${server.url}/dashboard/profile`);
-    await expect.poll(path).toBe("/");
+    await expect.poll(path, MOVE).toBe("/");
 
     await logIn("ada@example.com", "first-password");
-    await expect.poll(path).toBe("/dashboard");
+    await expect.poll(path, MOVE).toBe("/dashboard");
 
     // The session survives a reload (stored user, refreshed from /api/auth/me).
     await page.goto(`${server.url}/dashboard/profile`);
@@ -148,7 +151,7 @@ describe("accounts in the browser", () => {
     await page.getByRole("button", { name: "Reset Password" }).click();
     await page.getByRole("heading", { name: "Password Reset Successful" }).waitFor();
     await page.getByRole("link", { name: "Go to Dashboard" }).click();
-    await expect.poll(path).toBe("/dashboard");
+    await expect.poll(path, MOVE).toBe("/dashboard");
 
     // The link works once.
     await page.evaluate(() => localStorage.clear());
@@ -162,6 +165,6 @@ describe("accounts in the browser", () => {
     await logIn("ada@example.com", "first-password");
     await page.getByRole("dialog").getByRole("alert").waitFor();
     await logIn("ada@example.com", "second-password");
-    await expect.poll(path).toBe("/dashboard");
+    await expect.poll(path, MOVE).toBe("/dashboard");
   });
 });

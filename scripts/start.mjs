@@ -35,6 +35,9 @@ const targets = [
       "apps/web/public",
       "apps/web/index.html",
       "apps/web/vite.config.ts",
+      // The service worker and the list of files it precaches (decision 0079).
+      "apps/web/sw",
+      "apps/web/app-shell.ts",
       contracts,
     ],
   },

@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+import { landingShellFiles, SHELL_PUBLIC_FILES } from "./app-shell";
 
 const API_TARGET = "http://127.0.0.1:3000";
 
@@ -49,6 +51,35 @@ function vadAssets(): Plugin {
   };
 }
 
+const DIST = fileURLToPath(new URL("./dist", import.meta.url));
+
+/**
+ * The service worker (docs/decisions/0079-installable-app.md): sw/sw.ts built into dist/sw.js with
+ * the app shell's files listed in it. The manifest is not built here: the server answers it from
+ * the current settings. The page registers the worker itself (src/lib/service-worker.ts).
+ */
+function serviceWorker() {
+  return VitePWA({
+    strategies: "injectManifest",
+    srcDir: "sw",
+    filename: "sw.ts",
+    manifest: false,
+    injectRegister: false,
+    injectManifest: {
+      globPatterns: [...SHELL_PUBLIC_FILES, "assets/*.{js,css}"],
+      manifestTransforms: [
+        (entries) => {
+          const shell = landingShellFiles(DIST);
+          const manifest = entries.filter(
+            (entry) => !entry.url.startsWith("assets/") || shell.has(entry.url),
+          );
+          return { manifest, warnings: [] };
+        },
+      ],
+    },
+  });
+}
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -60,7 +91,7 @@ export default defineConfig({
         .replace(/ort\.wasm\.min\.js$/, "ort.wasm.min.mjs"),
     },
   },
-  plugins: [react(), tailwindcss(), vadAssets()],
+  plugins: [react(), tailwindcss(), vadAssets(), serviceWorker()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

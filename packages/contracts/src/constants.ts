@@ -31,6 +31,12 @@ export const AGE_RULES = {
 /** The notice on the landing page and the sign-up form. */
 export const MINORS_NOTICE = "AI companions may not be suitable for some minors";
 
+/**
+ * The app's brand colour (the web's brand-600): the installed app's title bar and the browser's
+ * theme-color (index.html says the same).
+ */
+export const APP_THEME_COLOR = "#e11d55";
+
 /** The spec's defaults (user-side section 9, admin-side section 9). */
 export const SETTINGS_DEFAULTS = {
   defaultCredits: 100,

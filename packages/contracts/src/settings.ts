@@ -7,6 +7,7 @@ import { safeText } from "./text";
 
 // The constants live in ./constants (no zod): the landing page reads them without loading zod.
 export {
+  APP_THEME_COLOR,
   defaultPublicSettings,
   SETTINGS_DEFAULTS,
   SOCIAL_NETWORKS,

@@ -15,6 +15,7 @@ function fakeWebBuild(): string {
   writeFileSync(join(dist, "index.html"), INDEX_HTML);
   writeFileSync(join(dist, "assets", "index-Ab12Cd34.js"), "console.log('app')");
   writeFileSync(join(dist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  writeFileSync(join(dist, "sw.js"), "self.skipWaiting()");
   return dist;
 }
 
@@ -44,6 +45,14 @@ describe("serving the web app", () => {
   it("serves other files of the build without the long cache", async () => {
     const response = await t.app.inject({ method: "GET", url: "/favicon.svg" });
     expect(response.statusCode).toBe(200);
+    expect(response.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("serves the service worker as JavaScript, revalidated every time, so a new build's worker is found at once", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/sw.js" });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe("self.skipWaiting()");
+    expect(response.headers["content-type"]).toMatch(/^text\/javascript|^application\/javascript/);
     expect(response.headers["cache-control"]).toBe("no-cache");
   });
 

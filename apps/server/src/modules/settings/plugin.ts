@@ -13,6 +13,7 @@ import { createSitePagesService, type SitePagesService } from "./pages-service.t
 import { createSettingsRepository, SETTINGS_CHANGED_CHANNEL } from "./repository.ts";
 import { settingsRoutes } from "./routes.ts";
 import { createSettingsService, type SettingsService } from "./service.ts";
+import { webManifestRoutes } from "./web-manifest.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -68,6 +69,7 @@ export const settingsModule = fp<{ secretsKey: string }>(
       writeStep: (changes) => keys.writeStep(changes),
     });
     await app.register(settingsRoutes, { settings });
+    await app.register(webManifestRoutes, { settings });
     const pages = createSitePagesService({
       repository: createSitePagesRepository(connection.db),
       settings,
