@@ -17,7 +17,7 @@ import { seedFan } from "../../../test/fan-data.ts";
 import { fakeGoogle, TEST_GOOGLE_CLIENT_ID } from "../../../test/google.ts";
 import { createManualClock } from "../../../test/manual-clock.ts";
 import { countTables, sweepEveryTable } from "../../../test/personal-data-sweep.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../test/stripe-app.ts";
+import { useStripeSuite } from "../../../test/stripe-app.ts";
 import { deliver } from "../../../test/stripe-webhooks.ts";
 import { connectVoice } from "../../../test/voice-client.ts";
 import {
@@ -269,17 +269,12 @@ describe("delete my account (sandbox)", () => {
 });
 
 describe("delete my account (Stripe)", () => {
-  let stripe: StripeTestApp | undefined;
   let t: TestApp;
   let fake: FakeStripe;
   let adminToken: string;
-
-  beforeAll(async () => {
-    stripe = await createStripeTestApp();
-    ({ t, fake } = stripe);
-    adminToken = (await adminSession(t)).token;
+  useStripeSuite((suite) => {
+    ({ t, fake, admin: adminToken } = suite);
   });
-  afterAll(() => stripe?.close());
 
   it("cancels the subscription at Stripe at once; Stripe's later events leave the record detached", async () => {
     const plan = await createPlan(t, adminToken, { name: "Stripe Monthly", price: 10 });
