@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
 import { payments } from "../src/db/schema/index.ts";
 import { adminSession, call, signUp } from "./accounts.ts";
-import { createPackage } from "./billing.ts";
+import { createPackage, createPlan } from "./billing.ts";
 import { createTestApp, type TestApp, type TestAppOptions } from "./create-test-app.ts";
 import { WEBHOOK_SECRET } from "./stripe-signature.ts";
 import { deliver } from "./stripe-webhooks.ts";
@@ -96,4 +96,32 @@ export async function stripeBuyer(
     .where(eq(payments.userId, fan.user.id));
   if (!payment?.stripePaymentId) throw new Error("no payment row");
   return { fan, payment, paymentIntent: payment.stripePaymentId };
+}
+
+/**
+ * A new fan subscribed to a new plan through Stripe Checkout, the three webhooks Stripe sends
+ * (session completed, subscription created, first invoice paid) delivered: the fan, the plan, and
+ * what the fake Stripe made (session, subscription, invoice).
+ */
+export async function stripeSubscriber(
+  { t, fake, admin }: Pick<StripeSuite, "t" | "fake" | "admin">,
+  plan: { name: string; price: number; credits?: number },
+) {
+  const created = await createPlan(t, admin, plan);
+  const fan = await signUp(t);
+  const checkout = await call(t, "POST", "/api/subscriptions/create-checkout", {
+    token: fan.token,
+    body: { planId: created._id, consentVersion: CONSENT_VERSIONS.plan },
+  });
+  expect(checkout.statusCode, checkout.body).toBe(200);
+  const done = fake.completeCheckout(checkout.json().sessionId);
+  for (const event of [
+    fake.event("checkout.session.completed", done.session),
+    fake.event("customer.subscription.created", done.subscription as Record<string, unknown>),
+    fake.event("invoice.paid", done.invoice as Record<string, unknown>),
+  ]) {
+    const answer = await deliver(t, event);
+    expect(answer.statusCode, answer.body).toBe(200);
+  }
+  return { fan, plan: created, done };
 }

@@ -1,11 +1,11 @@
-import { CONSENT_VERSIONS, withdrawResponseSchema } from "@twinline/contracts";
+import { withdrawResponseSchema } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, signUp } from "../../../../test/accounts.ts";
-import { balanceOf, createPlan } from "../../../../test/billing.ts";
+import { call } from "../../../../test/accounts.ts";
+import { balanceOf } from "../../../../test/billing.ts";
 import type { TestApp } from "../../../../test/create-test-app.ts";
-import { stripeBuyer, useStripeSuite } from "../../../../test/stripe-app.ts";
+import { stripeBuyer, stripeSubscriber, useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver } from "../../../../test/stripe-webhooks.ts";
 import {
   adminAuditLog,
@@ -113,17 +113,10 @@ describe("withdrawal from a purchase (Stripe)", () => {
   });
 
   it("ends a Stripe plan now and refunds the unused part of its period", async () => {
-    const plan = await createPlan(t, admin, { name: "Stripe W plan", price: 15, credits: 25 });
-    const fan = await signUp(t);
-    const checkout = await call(t, "POST", "/api/subscriptions/create-checkout", {
-      token: fan.token,
-      body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
-    });
-    expect(checkout.statusCode, checkout.body).toBe(200);
-    const done = fake.completeCheckout(checkout.json().sessionId);
-    await delivered(fake.event("checkout.session.completed", done.session));
-    await delivered(fake.event("customer.subscription.created", done.subscription as Json));
-    await delivered(fake.event("invoice.paid", done.invoice as Json));
+    const { fan } = await stripeSubscriber(
+      { t, fake, admin },
+      { name: "Stripe W plan", price: 15, credits: 25 },
+    );
     const [payment] = await db()
       .select()
       .from(payments)
