@@ -72,24 +72,45 @@ export function useStripeSuite(
   });
 }
 
+type SuiteParts = Pick<StripeSuite, "t" | "fake" | "admin">;
+type Json = Record<string, unknown>;
+
+/** Checkout at `path` as `token`, paid at the fake Stripe, and each webhook event named delivered. */
+async function paidCheckout(
+  { t, fake }: SuiteParts,
+  token: string,
+  path: string,
+  body: object,
+  events: (done: ReturnType<FakeStripe["completeCheckout"]>) => Json[],
+) {
+  const checkout = await call(t, "POST", path, { token, body });
+  expect(checkout.statusCode, checkout.body).toBe(200);
+  const done = fake.completeCheckout(checkout.json().sessionId);
+  for (const event of events(done)) {
+    const answer = await deliver(t, event);
+    expect(answer.statusCode, answer.body).toBe(200);
+  }
+  return done;
+}
+
 /**
  * A new fan who bought a new package through Stripe Checkout, its completion webhook delivered:
  * the fan, the payment row, and Stripe's payment intent id.
  */
 export async function stripeBuyer(
-  { t, fake, admin }: Pick<StripeSuite, "t" | "fake" | "admin">,
+  suite: SuiteParts,
   pack: { name: string; credits: number; price: number },
 ) {
+  const { t, fake, admin } = suite;
   const created = await createPackage(t, admin, pack);
   const fan = await signUp(t);
-  const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
-    token: fan.token,
-    body: { packageId: created._id, consentVersion: CONSENT_VERSIONS.credits },
-  });
-  expect(checkout.statusCode, checkout.body).toBe(200);
-  const done = fake.completeCheckout(checkout.json().sessionId);
-  const delivered = await deliver(t, fake.event("checkout.session.completed", done.session));
-  expect(delivered.statusCode, delivered.body).toBe(200);
+  await paidCheckout(
+    suite,
+    fan.token,
+    "/api/payments/create-checkout-session",
+    { packageId: created._id, consentVersion: CONSENT_VERSIONS.credits },
+    (done) => [fake.event("checkout.session.completed", done.session)],
+  );
   const [payment] = await t.app.database.db
     .select()
     .from(payments)
@@ -104,24 +125,22 @@ export async function stripeBuyer(
  * what the fake Stripe made (session, subscription, invoice).
  */
 export async function stripeSubscriber(
-  { t, fake, admin }: Pick<StripeSuite, "t" | "fake" | "admin">,
+  suite: SuiteParts,
   plan: { name: string; price: number; credits?: number },
 ) {
+  const { t, fake, admin } = suite;
   const created = await createPlan(t, admin, plan);
   const fan = await signUp(t);
-  const checkout = await call(t, "POST", "/api/subscriptions/create-checkout", {
-    token: fan.token,
-    body: { planId: created._id, consentVersion: CONSENT_VERSIONS.plan },
-  });
-  expect(checkout.statusCode, checkout.body).toBe(200);
-  const done = fake.completeCheckout(checkout.json().sessionId);
-  for (const event of [
-    fake.event("checkout.session.completed", done.session),
-    fake.event("customer.subscription.created", done.subscription as Record<string, unknown>),
-    fake.event("invoice.paid", done.invoice as Record<string, unknown>),
-  ]) {
-    const answer = await deliver(t, event);
-    expect(answer.statusCode, answer.body).toBe(200);
-  }
+  const done = await paidCheckout(
+    suite,
+    fan.token,
+    "/api/subscriptions/create-checkout",
+    { planId: created._id, consentVersion: CONSENT_VERSIONS.plan },
+    (paid) => [
+      fake.event("checkout.session.completed", paid.session),
+      fake.event("customer.subscription.created", paid.subscription as Json),
+      fake.event("invoice.paid", paid.invoice as Json),
+    ],
+  );
   return { fan, plan: created, done };
 }
