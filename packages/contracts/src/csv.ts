@@ -5,9 +5,9 @@ import type {
 } from "./billing/index";
 
 /**
- * The one CSV cell rule of the project (decision 0047): the web app's encoder (apps/web
- * lib/csv.ts), the admin screens' page export and the server's "Export all"
- * (GET /api/admin/{...}/export) all write cells through csvCell, and the transaction screens'
+ * The one CSV cell rule of the project (decisions 0047, 0081): the web app's encoder (apps/web
+ * lib/csv.ts), the admin screens' page export and every server CSV (the billing "Export all",
+ * the chat logs, the crisis referrals) all write cells through csvCell, and the transaction screens'
  * columns through the row functions below (admin-side section 7). Every cell is quoted and
  * missing values show as N/A. A text cell starting with = + - @ (or a Unicode look-alike: fullwidth
  * ＝ ＋ － ＠, the minus sign), a tab or a carriage return is neutralised with a leading apostrophe, so a spreadsheet never runs it ("-1+1", "=HYPERLINK");
@@ -30,8 +30,7 @@ function startsFormula(text: string): boolean {
 }
 
 /**
- * The formula rule alone, the one both cell encoders use (csvCell below and the chat logs'
- * server CSV, apps/server modules/chat/csv.ts, which quotes only when it must).
+ * The formula rule alone (csvCell applies it to every text cell).
  */
 export function neutraliseFormula(text: string): string {
   return startsFormula(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
@@ -45,6 +44,9 @@ export function csvCell(value: CsvValue): string {
 
 /** One CSV line (no line end). */
 export const csvLine = (values: readonly CsvValue[]): string => values.map(csvCell).join(",");
+
+/** One CSV line ended by CRLF (RFC 4180), for the server's files written line by line. */
+export const csvRow = (values: readonly CsvValue[]): string => `${csvLine(values)}\r\n`;
 
 /**
  * A payment's Status cell: its status, and for one given back in part what went back, so a

@@ -88,6 +88,15 @@ describe("createSseParser", () => {
     ]);
   });
 
+  it("delivers the last event when the stream closes on a lone carriage return", () => {
+    const events: StreamEvent[] = [];
+    const parser = createSseParser((e) => events.push(e));
+    parser.push('event: done\rdata: {"ok":true}\r');
+    expect(events).toEqual([]);
+    parser.end();
+    expect(events).toEqual([{ event: "done", data: { ok: true } }]);
+  });
+
   it("ignores an event with no data", () => {
     const events: StreamEvent[] = [];
     const parser = createSseParser((e) => events.push(e));

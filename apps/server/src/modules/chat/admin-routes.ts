@@ -7,19 +7,19 @@ import {
   chatLogsResponseSchema,
   chatPageQuerySchema,
   conversationIdParamsSchema,
+  csvRow,
   messagesPageResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ADMIN_PREFIX } from "../../plugins/admin-scope.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { csvRow } from "./csv.ts";
 import type { ChatService } from "./service.ts";
 
 const errors = errorResponses(400, 401, 403, 404);
 const tags = ["admin"];
 const security = bearerSecurity;
 
-function csvLine(log: ChatLog & { transcript: string }): string {
+function chatLogCsvRow(log: ChatLog & { transcript: string }): string {
   return csvRow([
     log.startTime,
     log.user.name,
@@ -79,9 +79,9 @@ export const chatLogsRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = asyn
         try {
           yield csvRow(CHAT_LOGS_CSV_HEADER);
           if (first.done) return;
-          yield first.value.map(csvLine).join("");
+          yield first.value.map(chatLogCsvRow).join("");
           for (let next = await batches.next(); !next.done; next = await batches.next()) {
-            yield next.value.map(csvLine).join("");
+            yield next.value.map(chatLogCsvRow).join("");
           }
         } catch (error) {
           // The status is sent already; the client sees a cut download, the log says why.

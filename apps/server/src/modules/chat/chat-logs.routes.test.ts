@@ -1,4 +1,4 @@
-import { CHAT_LOGS_CSV_HEADER, chatLogsResponseSchema } from "@twinline/contracts";
+import { CHAT_LOGS_CSV_HEADER, chatLogsResponseSchema, csvLine } from "@twinline/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
@@ -164,12 +164,13 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
       `attachment; filename="chat-logs-${today}.csv"`,
     );
     const lines = response.body.split("\r\n");
-    expect(lines[0]).toBe(CHAT_LOGS_CSV_HEADER.join(","));
+    // The project's one cell rule (contracts/csv.ts): every cell quoted, N/A for no transcript.
+    expect(lines[0]).toBe(csvLine(CHAT_LOGS_CSV_HEADER));
     expect(lines.slice(1)).toEqual([
-      "2025-03-01T10:00:00.000Z,Amber Field,amber.field@example.com,Nova Star,120,4,standard,0,",
-      `2025-03-02T08:00:00.000Z,"'=HYPERLINK(""x"")",formula@example.org,Nova Star,600,6,standard,0,`,
-      "2025-03-03T23:59:59.000Z,Amber Field,amber.field@example.com,Nova Star,30,2,standard,0,",
-      `2025-03-04T00:00:00.000Z,"Carol ""CJ"", Jr",carol@example.net,Nova Star,5,1,standard,0,`,
+      `"2025-03-01T10:00:00.000Z","Amber Field","amber.field@example.com","Nova Star","120","4","standard","0","N/A"`,
+      `"2025-03-02T08:00:00.000Z","'=HYPERLINK(""x"")","formula@example.org","Nova Star","600","6","standard","0","N/A"`,
+      `"2025-03-03T23:59:59.000Z","Amber Field","amber.field@example.com","Nova Star","30","2","standard","0","N/A"`,
+      `"2025-03-04T00:00:00.000Z","Carol ""CJ"", Jr","carol@example.net","Nova Star","5","1","standard","0","N/A"`,
       "",
     ]);
 

@@ -2,13 +2,13 @@ import {
   CRISIS_REFERRALS_CSV_HEADER,
   crisisReferralsQuerySchema,
   crisisReferralsResponseSchema,
+  csvRow,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Database } from "../../db/client.ts";
 import { ADMIN_PREFIX } from "../../plugins/admin-scope.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { referralsByDay } from "./crisis-repository.ts";
-import { csvRow } from "./csv.ts";
 import { utcDay } from "./repository.ts";
 
 const errors = errorResponses(400, 401, 403);

@@ -8,6 +8,7 @@ import type {
 import type { Database } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { toMajor } from "../../lib/money.ts";
+import { pagination } from "../../lib/paging.ts";
 import type { ChatService } from "../chat/service.ts";
 import { subscriptionOf } from "../users/subscription-state.ts";
 import { lastUtcDays, utcPeriods } from "./periods.ts";
@@ -139,12 +140,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
       };
       return {
         data,
-        pagination: {
-          total: result.matched,
-          page: query.page,
-          limit: query.limit,
-          pages: Math.ceil(result.matched / query.limit),
-        },
+        pagination: pagination(result.matched, query),
       };
     },
   };

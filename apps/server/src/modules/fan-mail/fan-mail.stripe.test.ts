@@ -1,12 +1,12 @@
 import { CONSENT_VERSIONS } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../test/accounts.ts";
+import { call, signUp } from "../../../test/accounts.ts";
 import { createPackage, createPlan } from "../../../test/billing.ts";
 import type { TestApp } from "../../../test/create-test-app.ts";
 import { queuedFor, settleMail } from "../../../test/fan-mail.ts";
 import { startTestSmtp, type TestSmtp } from "../../../test/smtp.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../test/stripe-app.ts";
+import { useStripeSuite } from "../../../test/stripe-app.ts";
 import { deliver } from "../../../test/stripe-webhooks.ts";
 
 type Json = Record<string, unknown>;
@@ -16,24 +16,24 @@ type Json = Record<string, unknown>;
  * webhook delivered twice, and a second event about the same object, send each mail once.
  */
 describe("fan e-mail over SMTP (Stripe webhooks, replayed)", () => {
-  let stripe: StripeTestApp | undefined;
   let smtp: TestSmtp;
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
 
+  // Registered before the app's hooks, so the mail server starts first and closes last.
   beforeAll(async () => {
     smtp = await startTestSmtp();
-    stripe = await createStripeTestApp({
-      env: { SMTP_URL: smtp.url, MAIL_FROM: "Nova <hi@nova.example>" },
-    });
-    ({ t, fake } = stripe);
-    admin = (await adminSession(t)).token;
   });
   afterAll(async () => {
-    await stripe?.close();
     await smtp?.close();
   });
+  useStripeSuite(
+    (suite) => {
+      ({ t, fake, admin } = suite);
+    },
+    () => ({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Nova <hi@nova.example>" } }),
+  );
 
   /** Delivers each event twice, as Stripe may. */
   const deliverTwice = async (...events: Json[]) => {

@@ -3,6 +3,7 @@ import {
   CHAT_LOGS_CSV_HEADER,
   callDetailResponseSchema,
   chatLogsResponseSchema,
+  csvLine,
   memoryResponseSchema,
   messagesPageResponseSchema,
   sendMessageResponseSchema,
@@ -248,9 +249,9 @@ describe("one conversation across chat and calls", () => {
       query: { search: "Caller Quinn" },
     });
     const [header, row] = csv.body.split("\r\n");
-    expect(header).toBe(CHAT_LOGS_CSV_HEADER.join(","));
+    expect(header).toBe(csvLine(CHAT_LOGS_CSV_HEADER));
     expect(row).toContain(
-      `,1,"[AI notice]: ${aiNoticeText("Mira Vale")}\nFan: I grew up near the sea.\nMira Vale: ${REPLY.join("")}"`,
+      `,"1","[AI notice]: ${aiNoticeText("Mira Vale")}\nFan: I grew up near the sea.\nMira Vale: ${REPLY.join("")}"`,
     );
   });
 });

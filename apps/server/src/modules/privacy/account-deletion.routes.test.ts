@@ -1,7 +1,6 @@
 import type { AddressInfo } from "node:net";
 import {
   adminCreditTransactionsResponseSchema,
-  CONSENT_VERSIONS,
   PRIVACY_MESSAGES,
   VOICE_CLOSE_CODES,
   VOICE_MESSAGES,
@@ -10,14 +9,13 @@ import type { FakeStripe } from "@twinline/fakes";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf, PASSWORD, signUp } from "../../../test/accounts.ts";
-import { createPlan } from "../../../test/billing.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { signUpWithCredits } from "../../../test/credits.ts";
 import { seedFan } from "../../../test/fan-data.ts";
 import { fakeGoogle, TEST_GOOGLE_CLIENT_ID } from "../../../test/google.ts";
 import { createManualClock } from "../../../test/manual-clock.ts";
 import { countTables, sweepEveryTable } from "../../../test/personal-data-sweep.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../test/stripe-app.ts";
+import { stripeSubscriber, useStripeSuite } from "../../../test/stripe-app.ts";
 import { deliver } from "../../../test/stripe-webhooks.ts";
 import { connectVoice } from "../../../test/voice-client.ts";
 import {
@@ -269,35 +267,18 @@ describe("delete my account (sandbox)", () => {
 });
 
 describe("delete my account (Stripe)", () => {
-  let stripe: StripeTestApp | undefined;
   let t: TestApp;
   let fake: FakeStripe;
   let adminToken: string;
-
-  beforeAll(async () => {
-    stripe = await createStripeTestApp();
-    ({ t, fake } = stripe);
-    adminToken = (await adminSession(t)).token;
+  useStripeSuite((suite) => {
+    ({ t, fake, admin: adminToken } = suite);
   });
-  afterAll(() => stripe?.close());
 
   it("cancels the subscription at Stripe at once; Stripe's later events leave the record detached", async () => {
-    const plan = await createPlan(t, adminToken, { name: "Stripe Monthly", price: 10 });
-    const fan = await signUp(t);
-    const checkout = await call(t, "POST", "/api/subscriptions/create-checkout", {
-      token: fan.token,
-      body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
-    });
-    expect(checkout.statusCode, checkout.body).toBe(200);
-    const done = fake.completeCheckout(checkout.json().sessionId);
-    for (const event of [
-      fake.event("checkout.session.completed", done.session),
-      fake.event("customer.subscription.created", done.subscription as Record<string, unknown>),
-      fake.event("invoice.paid", done.invoice as Record<string, unknown>),
-    ]) {
-      const answer = await deliver(t, event);
-      expect(answer.statusCode, answer.body).toBe(200);
-    }
+    const { fan, done } = await stripeSubscriber(
+      { t, fake, admin: adminToken },
+      { name: "Stripe Monthly", price: 10 },
+    );
     const subscriptionId = String((done.subscription as { id: string }).id);
     expect(fake.subscriptions.get(subscriptionId)?.status).toBe("active");
 

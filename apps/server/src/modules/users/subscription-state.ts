@@ -70,9 +70,29 @@ export type SubscriptionWithPlan = {
 
 type StateRow = Pick<UserSubscriptionRow, "status" | "cancelAtPeriodEnd" | "currentPeriodEnd">;
 
+/**
+ * The statuses in which the provider still holds the subscription open: it renews, or retries a
+ * failed renewal (past_due). A user has at most one such row: checkout refuses a second plan, and
+ * a second paid at the provider is ended and refunded. The first half of isInForce; alone, it is
+ * what the plan counts and the one-plan guards read, whatever the period's end.
+ */
+export const OPEN_SUBSCRIPTION_STATUSES = [
+  "active",
+  "past_due",
+] as const satisfies readonly UserSubscriptionRow["status"][];
+
+/** Whether the provider still holds the subscription open (OPEN_SUBSCRIPTION_STATUSES). */
+export function isOpenSubscription(row: Pick<UserSubscriptionRow, "status">): boolean {
+  return (OPEN_SUBSCRIPTION_STATUSES as readonly string[]).includes(row.status);
+}
+
+/** isOpenSubscription as SQL over `user_subscriptions`. */
+export const isOpenSubscriptionSql = (): SQL =>
+  inArray(userSubscriptions.status, [...OPEN_SUBSCRIPTION_STATUSES]);
+
 /** Whether the subscription carries the subscriber's rights now (the rule above). */
 export function isInForce(row: StateRow, now: Date = new Date()): boolean {
-  if (row.status !== "active" && row.status !== "past_due") return false;
+  if (!isOpenSubscription(row)) return false;
   return !row.cancelAtPeriodEnd || row.currentPeriodEnd > now;
 }
 
@@ -158,23 +178,10 @@ export async function subscriptionsOf(
   return new Map(userIds.map((id) => [id, toSubscriptionView(found.get(id))]));
 }
 
-/** Whether a shown subscription carries the subscriber's rights (unlimited chat, "premium"). */
-export function hasActiveSubscription(
-  subscription: Pick<SubscriptionView, "status" | "currentPeriodEnd">,
-  now: Date = new Date(),
-): boolean {
-  if (subscription.status === "active") return true;
-  return (
-    subscription.status === "canceled" &&
-    subscription.currentPeriodEnd !== null &&
-    new Date(subscription.currentPeriodEnd) > now
-  );
-}
-
 /**
  * Whether an account's subscription carries the subscriber's rights now, from its own row: the
  * `subscribed_until` the trigger keeps (migration 0011, the rule of isInForce, so the same answer
- * as hasActiveSubscription(subscriptionOf(...)) without reading the subscriptions). A renewing
+ * as isInForce on their newest subscription, without reading the subscriptions). A renewing
  * subscription keeps it at 'infinity', which the driver reads as an invalid Date.
  */
 export function isSubscribedAccount(

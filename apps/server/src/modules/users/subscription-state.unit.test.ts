@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { UserSubscriptionRow } from "../../db/schema/index.ts";
-import { isInForce, subscriptionStatusOf, toSubscriptionView } from "./subscription-state.ts";
+import {
+  isInForce,
+  isOpenSubscription,
+  subscriptionStatusOf,
+  toSubscriptionView,
+} from "./subscription-state.ts";
 
 const now = new Date("2026-03-10T00:00:00.000Z");
 const row = (patch: Partial<UserSubscriptionRow>): UserSubscriptionRow => ({
@@ -41,6 +46,22 @@ describe("the one subscription state", () => {
   ])("%o is %s (in force: %s)", (patch, status, inForce) => {
     expect(subscriptionStatusOf(row(patch), now)).toBe(status);
     expect(isInForce(row(patch), now)).toBe(inForce);
+  });
+
+  it("is open while the provider renews or retries it, its period's end aside; in force only while open and not past a cancellation's end", () => {
+    const ended = { cancelAtPeriodEnd: true, currentPeriodEnd: now };
+    expect(isOpenSubscription(row({}))).toBe(true);
+    expect(isOpenSubscription(row({ status: "past_due" }))).toBe(true);
+    // At the very end of a period set to cancel: no longer in force, still open until the
+    // provider reports the end, so no second plan is sold meanwhile.
+    expect(isInForce(row(ended), now)).toBe(false);
+    expect(isOpenSubscription(row(ended))).toBe(true);
+    expect(isInForce(row({ ...ended, currentPeriodEnd: new Date(now.getTime() + 1) }), now)).toBe(
+      true,
+    );
+    for (const status of ["canceled", "unpaid", "incomplete"] as const) {
+      expect(isOpenSubscription(row({ status }))).toBe(false);
+    }
   });
 
   it("keeps the plan of a canceling subscription and names weekly and daily plans' periods", () => {

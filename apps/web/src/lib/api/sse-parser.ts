@@ -1,3 +1,5 @@
+import { createParser } from "eventsource-parser";
+
 /** One server-sent event: its `event` name ("message" when none) and its data, JSON-parsed when it is JSON. */
 export interface StreamEvent {
   event: string;
@@ -5,55 +7,32 @@ export interface StreamEvent {
 }
 
 /**
- * Splits a text/event-stream into events (the WHATWG rules: `event:` and `data:` fields, data
- * lines joined by "\n", a blank line ends an event, lines starting with ":" are comments).
- * `push` takes decoded text in any pieces; `end` flushes an event the stream left unterminated.
+ * Splits a text/event-stream into events with eventsource-parser (the WHATWG rules), and gives
+ * each event's data JSON-parsed when it is JSON. `push` takes decoded text in any pieces; `end`
+ * also delivers an event the stream left unterminated (the server's last event may lack its
+ * blank line when the connection closes right after it).
  */
 export function createSseParser(onEvent: (event: StreamEvent) => void) {
-  let buffer = "";
-  let eventName = "";
-  let data: string[] = [];
-  const dispatch = () => {
-    if (data.length > 0) {
-      const text = data.join("\n");
-      let parsed: unknown = text;
+  const parser = createParser({
+    onEvent({ event, data }) {
+      let parsed: unknown = data;
       try {
-        parsed = JSON.parse(text);
+        parsed = JSON.parse(data);
       } catch {
         // not JSON: the text itself
       }
-      onEvent({ event: eventName || "message", data: parsed });
-    }
-    eventName = "";
-    data = [];
-  };
-  const line = (raw: string) => {
-    if (raw === "") return dispatch();
-    if (raw.startsWith(":")) return;
-    const colon = raw.indexOf(":");
-    const field = colon === -1 ? raw : raw.slice(0, colon);
-    let value = colon === -1 ? "" : raw.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "event") eventName = value;
-    else if (field === "data") data.push(value);
-  };
+      onEvent({ event: event || "message", data: parsed });
+    },
+  });
   return {
     push(text: string) {
-      buffer += text;
-      let index = buffer.search(/\r\n|\r|\n/);
-      while (index !== -1) {
-        // A lone "\r" at the very end may be the first half of "\r\n": wait for more.
-        if (buffer[index] === "\r" && index === buffer.length - 1) break;
-        const length = buffer.startsWith("\r\n", index) ? 2 : 1;
-        line(buffer.slice(0, index));
-        buffer = buffer.slice(index + length);
-        index = buffer.search(/\r\n|\r|\n/);
-      }
+      parser.feed(text);
     },
     end() {
-      if (buffer) line(buffer);
-      buffer = "";
-      dispatch();
+      // Two line ends close an open line and then the open event; after a complete stream
+      // they are two blank lines, which dispatch nothing.
+      parser.feed("\n\n");
+      parser.reset();
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   subscriptionPlans,
   userSubscriptions,
 } from "../../../db/schema/index.ts";
+import { isOpenSubscriptionSql } from "../../users/subscription-state.ts";
 
 export type NewCreditPackage = typeof creditPackages.$inferInsert;
 export type NewSubscriptionPlan = typeof subscriptionPlans.$inferInsert;
@@ -96,18 +97,13 @@ export function createCatalogueRepository(db: Database) {
         .returning();
       return row;
     },
-    /** Subscriptions in force per plan (active or past due), for the admin's cards. */
+    /** Open subscriptions per plan (active or past due), for the admin's cards. */
     async subscriberCounts(planIds: string[]): Promise<Map<string, number>> {
       if (planIds.length === 0) return new Map();
       const rows = await db
         .select({ planId: userSubscriptions.planId, n: count() })
         .from(userSubscriptions)
-        .where(
-          and(
-            inArray(userSubscriptions.planId, planIds),
-            inArray(userSubscriptions.status, ["active", "past_due"]),
-          ),
-        )
+        .where(and(inArray(userSubscriptions.planId, planIds), isOpenSubscriptionSql()))
         .groupBy(userSubscriptions.planId);
       return new Map(rows.map((row) => [row.planId, row.n]));
     },

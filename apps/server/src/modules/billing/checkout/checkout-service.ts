@@ -33,6 +33,7 @@ import {
   sandboxId,
 } from "../../../providers/payments/index.ts";
 import { BalanceFullError, balanceHolds } from "../../credits/ledger.ts";
+import { isOpenSubscription } from "../../users/subscription-state.ts";
 import type { CatalogueService } from "../catalogue/catalogue-service.ts";
 import { recordFailedCheckout } from "../fulfilment/failed-payments.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
@@ -186,6 +187,17 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   };
 
   /**
+   * One plan at a time: a subscription the provider still holds open (active or past due,
+   * users/subscription-state.ts) refuses another plan's checkout with 409.
+   */
+  const refuseSecondPlan = async (user: UserRow) => {
+    const current = await subscriptions.currentRow(user.id);
+    if (current && isOpenSubscription(current)) {
+      throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
+    }
+  };
+
+  /**
    * One plan checkout open per user (decision 0051): sessions past their expiry are closed
    * first; one still open answers 409. The partial unique index settles parallel requests.
    */
@@ -308,12 +320,9 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       });
     },
 
-    /** POST /api/subscriptions/create-checkout {planId}: refused while a subscription is in force. */
+    /** POST /api/subscriptions/create-checkout {planId}: refused while a subscription is open. */
     async planCheckout(user: UserRow, planId: string, origin: string, consentGiven: ConsentGiven) {
-      const current = await subscriptions.currentRow(user.id);
-      if (current && (current.status === "active" || current.status === "past_due")) {
-        throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
-      }
+      await refuseSecondPlan(user);
       await refuseOpenPlanCheckout(user);
       const plan = await catalogue.planForCheckout(planId);
       const consent = consentFor(
@@ -367,12 +376,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       }
       // The balance may have grown since the session was made: checked again before the charge.
       await refuseFullBalance(user.id, row.credits ?? 0);
-      if (row.mode === "subscription") {
-        const current = await subscriptions.currentRow(user.id);
-        if (current && (current.status === "active" || current.status === "past_due")) {
-          throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
-        }
-      }
+      if (row.mode === "subscription") await refuseSecondPlan(user);
       try {
         await sandbox.pay(sessionId, {
           cardNumber: card.cardNumber,

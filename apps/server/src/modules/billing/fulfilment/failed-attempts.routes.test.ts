@@ -4,11 +4,11 @@ import {
   userTransactionsResponseSchema,
 } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../../test/accounts.ts";
+import { describe, expect, it } from "vitest";
+import { call, signUp } from "../../../../test/accounts.ts";
 import { adminCreditRows, balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
 import type { TestApp } from "../../../../test/create-test-app.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver } from "../../../../test/stripe-webhooks.ts";
 
 type Json = Record<string, unknown>;
@@ -17,15 +17,8 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
-  let stripe: StripeTestApp | undefined;
-
-  beforeAll(async () => {
-    stripe = await createStripeTestApp();
-    ({ t, fake } = stripe);
-    admin = (await adminSession(t)).token;
-  });
-  afterAll(async () => {
-    await stripe?.close();
+  useStripeSuite((suite) => {
+    ({ t, fake, admin } = suite);
   });
 
   const send = async (event: Json) => {

@@ -6,11 +6,11 @@ import {
 } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { and, count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
+import { describe, expect, it } from "vitest";
+import { call, messageOf, signUp } from "../../../../test/accounts.ts";
 import { balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
 import type { TestApp } from "../../../../test/create-test-app.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver, signEvent } from "../../../../test/stripe-webhooks.ts";
 import {
   creditLedger,
@@ -28,15 +28,8 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
-  let stripe: StripeTestApp | undefined;
-
-  beforeAll(async () => {
-    stripe = await createStripeTestApp();
-    ({ t, fake } = stripe);
-    admin = (await adminSession(t)).token;
-  });
-  afterAll(async () => {
-    await stripe?.close();
+  useStripeSuite((suite) => {
+    ({ t, fake, admin } = suite);
   });
 
   const db = () => t.app.database.db;

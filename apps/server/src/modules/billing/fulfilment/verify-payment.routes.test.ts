@@ -5,12 +5,12 @@ import {
   userTransactionsResponseSchema,
 } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../../test/accounts.ts";
+import { describe, expect, it } from "vitest";
+import { call, signUp } from "../../../../test/accounts.ts";
 import { adminCreditRows, balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
 import type { TestApp } from "../../../../test/create-test-app.ts";
 import { createManualClock, type ManualClock } from "../../../../test/manual-clock.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver } from "../../../../test/stripe-webhooks.ts";
 import { CHECKOUT_SWEEP_AFTER_MS } from "../checkout/checkout-sweep.ts";
 
@@ -20,18 +20,17 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
+  // Made in the hook: the clock starts at the app's start, as the fake Stripe's times do.
   let clock: ManualClock;
-  let stripe: StripeTestApp | undefined;
-
-  beforeAll(async () => {
-    clock = createManualClock();
-    stripe = await createStripeTestApp({ billingClock: clock });
-    ({ t, fake } = stripe);
-    admin = (await adminSession(t)).token;
-  });
-  afterAll(async () => {
-    await stripe?.close();
-  });
+  useStripeSuite(
+    (suite) => {
+      ({ t, fake, admin } = suite);
+    },
+    () => {
+      clock = createManualClock();
+      return { billingClock: clock };
+    },
+  );
 
   const checkout = async (token: string, path: string, body: object) => {
     const response = await call(t, "POST", path, { token, body });

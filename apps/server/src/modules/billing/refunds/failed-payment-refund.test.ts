@@ -5,11 +5,11 @@ import {
 } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, messageOf, signUp } from "../../../../test/accounts.ts";
+import { describe, expect, it } from "vitest";
+import { call, messageOf, signUp } from "../../../../test/accounts.ts";
 import { balanceOf, createPackage } from "../../../../test/billing.ts";
 import type { TestApp } from "../../../../test/create-test-app.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver } from "../../../../test/stripe-webhooks.ts";
 import { payments } from "../../../db/schema/index.ts";
 
@@ -22,15 +22,8 @@ describe("refunding a failed payment that took money (Stripe)", () => {
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
-  let stripe: StripeTestApp | undefined;
-
-  beforeAll(async () => {
-    stripe = await createStripeTestApp();
-    ({ t, fake } = stripe);
-    admin = (await adminSession(t)).token;
-  });
-  afterAll(async () => {
-    await stripe?.close();
+  useStripeSuite((suite) => {
+    ({ t, fake, admin } = suite);
   });
 
   it("gives back what was charged, takes no credits, and keeps the row failed", async () => {

@@ -1,11 +1,11 @@
 import { CONSENT_VERSIONS } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../../test/accounts.ts";
-import { balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
+import { describe, expect, it } from "vitest";
+import { call, signUp } from "../../../../test/accounts.ts";
+import { balanceOf, createPlan } from "../../../../test/billing.ts";
 import type { TestApp } from "../../../../test/create-test-app.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { stripeBuyer, useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver } from "../../../../test/stripe-webhooks.ts";
 import {
   checkoutSessions,
@@ -21,15 +21,8 @@ describe("money tools (Stripe)", () => {
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
-  let stripe: StripeTestApp | undefined;
-
-  beforeAll(async () => {
-    stripe = await createStripeTestApp();
-    ({ t, fake } = stripe);
-    admin = (await adminSession(t)).token;
-  });
-  afterAll(async () => {
-    await stripe?.close();
+  useStripeSuite((suite) => {
+    ({ t, fake, admin } = suite);
   });
 
   const db = () => t.app.database.db;
@@ -42,19 +35,12 @@ describe("money tools (Stripe)", () => {
 
   /** A fan who bought 500 credits for $10 through Stripe Checkout. */
   const buyer = async () => {
-    const pack = await createPackage(t, admin, { name: "Stripe 500", credits: 500, price: 10 });
-    const fan = await signUp(t);
-    const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
-      token: fan.token,
-      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
-    });
-    expect(checkout.statusCode, checkout.body).toBe(200);
-    const done = fake.completeCheckout(checkout.json().sessionId);
-    await delivered(fake.event("checkout.session.completed", done.session));
-    const [payment] = await db().select().from(payments).where(eq(payments.userId, fan.user.id));
-    if (!payment?.stripePaymentId) throw new Error("no payment row");
-    expect(await balanceOf(t, fan.token)).toBe(600);
-    return { fan, payment, paymentIntent: payment.stripePaymentId };
+    const bought = await stripeBuyer(
+      { t, fake, admin },
+      { name: "Stripe 500", credits: 500, price: 10 },
+    );
+    expect(await balanceOf(t, bought.fan.token)).toBe(600);
+    return bought;
   };
 
   const refundRows = (paymentId: string) =>

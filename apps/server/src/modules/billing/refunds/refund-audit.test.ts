@@ -7,7 +7,7 @@ import { balanceOf, createPackage, sandboxBuy } from "../../../../test/billing.t
 import type { TestApp } from "../../../../test/create-test-app.ts";
 import { createTestApp } from "../../../../test/create-test-app.ts";
 import { createManualClock, type ManualClock } from "../../../../test/manual-clock.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { type StripeSuite, useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver } from "../../../../test/stripe-webhooks.ts";
 import { adminAuditLog, creditLedger, paymentRefunds, payments } from "../../../db/schema/index.ts";
 import { REFUNDS_SWEEP_EVERY_MS } from "./refunds-service.ts";
@@ -178,19 +178,18 @@ describe("refund audit entries (sandbox)", () => {
 describe("refund audit entries (Stripe)", () => {
   let t: TestApp;
   let fake: FakeStripe;
+  let admin: StripeSuite["adminAccount"];
+  // Made in the hook: the clock starts at the app's start, as the fake Stripe's times do.
   let clock: ManualClock;
-  let admin: { token: string; id: string; email: string };
-  let stripe: StripeTestApp | undefined;
-
-  beforeAll(async () => {
-    clock = createManualClock();
-    stripe = await createStripeTestApp({ billingClock: clock });
-    ({ t, fake } = stripe);
-    admin = await adminSession(t);
-  });
-  afterAll(async () => {
-    await stripe?.close();
-  });
+  useStripeSuite(
+    (suite) => {
+      ({ t, fake, adminAccount: admin } = suite);
+    },
+    () => {
+      clock = createManualClock();
+      return { billingClock: clock };
+    },
+  );
 
   it("refunds refunded at Stripe but not settled here are finished by the sweep, each with one audit entry; the webhook adds none", async () => {
     const pack = await createPackage(t, admin.token, { name: "Audit S", credits: 500, price: 10 });

@@ -12,7 +12,7 @@ import { balanceOf, createPlan, sandboxBuy } from "../../../../test/billing.ts";
 import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
 import { createManualClock } from "../../../../test/manual-clock.ts";
 import { runUntilKilled } from "../../../../test/run-until-killed.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver } from "../../../../test/stripe-webhooks.ts";
 import { PLAN_CHANGE_LEASE_SECONDS } from "./plan-change-claims.ts";
 import { PLAN_CHANGE_SWEEP_EVERY_MS } from "./plan-change-sweep.ts";
@@ -203,21 +203,20 @@ describe("a server killed with SIGKILL mid-upgrade (sandbox)", () => {
 
 describe("a plan change that crashes half-way is settled by the sweep, once (Stripe)", () => {
   const clock = createManualClock();
-  let stripe: StripeTestApp | undefined;
   let t: TestApp;
   let fake: FakeStripe;
+  let admin: string;
   let small: Awaited<ReturnType<typeof createPlan>>;
   let large: Awaited<ReturnType<typeof createPlan>>;
-
+  useStripeSuite(
+    (suite) => {
+      ({ t, fake, admin } = suite);
+    },
+    { billingClock: clock },
+  );
   beforeAll(async () => {
-    stripe = await createStripeTestApp({ billingClock: clock });
-    ({ t, fake } = stripe);
-    const admin = (await adminSession(t)).token;
     small = await createPlan(t, admin, { name: "Small", price: 10, credits: 50 });
     large = await createPlan(t, admin, { name: "Large", price: 40, credits: 200 });
-  });
-  afterAll(async () => {
-    await stripe?.close();
   });
 
   const subscribedSmall = async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SubscriptionStatus } from "@twinline/contracts";
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import {
   paymentRefunds,
@@ -16,6 +16,7 @@ import type {
   SubscriptionInfo,
 } from "../../../providers/payments/index.ts";
 import { enqueueSubscriptionChange } from "../../fan-mail/enqueue.ts";
+import { isOpenSubscriptionSql } from "../../users/subscription-state.ts";
 import { currencyOf, type EventContext } from "../fulfilment/event-context.ts";
 
 type HistoryEventType = "created" | "updated" | "canceled" | "renewed" | "payment_failed";
@@ -156,7 +157,7 @@ async function isDuplicate(
     .where(
       and(
         eq(userSubscriptions.userId, userId),
-        inArray(userSubscriptions.status, ["active", "past_due"]),
+        isOpenSubscriptionSql(),
         ne(userSubscriptions.providerSubscriptionId, subscription.id),
       ),
     )

@@ -22,7 +22,11 @@ import type {
   SandboxPayments,
   SubscriptionInfo,
 } from "../../../providers/payments/index.ts";
-import { isInForce } from "../../users/subscription-state.ts";
+import {
+  isInForce,
+  isOpenSubscriptionSql,
+  OPEN_SUBSCRIPTION_STATUSES,
+} from "../../users/subscription-state.ts";
 import type { CatalogueService } from "../catalogue/catalogue-service.ts";
 import { planItem } from "../checkout/checkout-service.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
@@ -241,7 +245,7 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
       const perPlan = await db
         .select({ planId: userSubscriptions.planId, n: count() })
         .from(userSubscriptions)
-        .where(sql`${userSubscriptions.status} in ('active', 'past_due')`)
+        .where(isOpenSubscriptionSql())
         .groupBy(userSubscriptions.planId);
       const revenuePerPlan = await db
         .select({
@@ -263,7 +267,10 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
       return {
         totalPlans: plans.length,
         activePlans: plans.filter((plan) => plan.isActive).length,
-        activeSubscriptions: statusCount("active") + statusCount("past_due"),
+        activeSubscriptions: OPEN_SUBSCRIPTION_STATUSES.reduce(
+          (sum, status) => sum + statusCount(status),
+          0,
+        ),
         canceledSubscriptions: statusCount("canceled"),
         pastDueSubscriptions: statusCount("past_due"),
         revenue: [...revenueByCurrency].map(([currency, total]) => ({

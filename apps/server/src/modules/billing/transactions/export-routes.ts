@@ -6,7 +6,7 @@ import {
   CREDIT_TRANSACTIONS_CSV_COLUMNS,
   type CsvValue,
   creditTransactionCsvRow,
-  csvLine,
+  csvRow,
   SUBSCRIPTION_HISTORY_CSV_COLUMNS,
   SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
   subscriptionHistoryCsvRow,
@@ -25,9 +25,9 @@ async function* csvLines<T>(
   toRow: (row: T) => CsvValue[],
   batches: AsyncIterable<T[]>,
 ): AsyncGenerator<string> {
-  yield `\uFEFF${csvLine(columns)}\r\n`;
+  yield `\uFEFF${csvRow(columns)}`;
   for await (const rows of batches) {
-    yield rows.map((row) => `${csvLine(toRow(row))}\r\n`).join("");
+    yield rows.map((row) => csvRow(toRow(row))).join("");
   }
 }
 

@@ -1,11 +1,11 @@
-import { CONSENT_VERSIONS, withdrawResponseSchema } from "@twinline/contracts";
+import { withdrawResponseSchema } from "@twinline/contracts";
 import type { FakeStripe } from "@twinline/fakes";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../../test/accounts.ts";
-import { balanceOf, createPackage, createPlan } from "../../../../test/billing.ts";
+import { describe, expect, it } from "vitest";
+import { call } from "../../../../test/accounts.ts";
+import { balanceOf } from "../../../../test/billing.ts";
 import type { TestApp } from "../../../../test/create-test-app.ts";
-import { createStripeTestApp, type StripeTestApp } from "../../../../test/stripe-app.ts";
+import { stripeBuyer, stripeSubscriber, useStripeSuite } from "../../../../test/stripe-app.ts";
 import { deliver } from "../../../../test/stripe-webhooks.ts";
 import {
   adminAuditLog,
@@ -22,15 +22,8 @@ describe("withdrawal from a purchase (Stripe)", () => {
   let t: TestApp;
   let fake: FakeStripe;
   let admin: string;
-  let stripe: StripeTestApp | undefined;
-
-  beforeAll(async () => {
-    stripe = await createStripeTestApp();
-    ({ t, fake } = stripe);
-    admin = (await adminSession(t)).token;
-  });
-  afterAll(async () => {
-    await stripe?.close();
+  useStripeSuite((suite) => {
+    ({ t, fake, admin } = suite);
   });
 
   const db = () => t.app.database.db;
@@ -43,23 +36,17 @@ describe("withdrawal from a purchase (Stripe)", () => {
 
   /** A fan who bought 100 credits for $9.99 through Stripe Checkout and kept `keep` credits. */
   const buyer = async (keep: number) => {
-    const pack = await createPackage(t, admin, { name: "Stripe W", credits: 100, price: 9.99 });
-    const fan = await signUp(t);
-    const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
-      token: fan.token,
-      body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
-    });
-    expect(checkout.statusCode, checkout.body).toBe(200);
-    const done = fake.completeCheckout(checkout.json().sessionId);
-    await delivered(fake.event("checkout.session.completed", done.session));
-    const [payment] = await db().select().from(payments).where(eq(payments.userId, fan.user.id));
-    if (!payment?.stripePaymentId) throw new Error("no payment row");
+    const bought = await stripeBuyer(
+      { t, fake, admin },
+      { name: "Stripe W", credits: 100, price: 9.99 },
+    );
+    const { fan } = bought;
     const spend = (await balanceOf(t, fan.token)) - keep;
     await call(t, "POST", `/api/admin/users/${fan.user.id}/credits`, {
       token: admin,
       body: { delta: -spend, reason: "Spent in calls" },
     });
-    return { fan, payment, paymentIntent: payment.stripePaymentId };
+    return bought;
   };
 
   it("refunds the unused share at Stripe once; replays and the charge.refunded webhook change nothing", async () => {
@@ -126,17 +113,10 @@ describe("withdrawal from a purchase (Stripe)", () => {
   });
 
   it("ends a Stripe plan now and refunds the unused part of its period", async () => {
-    const plan = await createPlan(t, admin, { name: "Stripe W plan", price: 15, credits: 25 });
-    const fan = await signUp(t);
-    const checkout = await call(t, "POST", "/api/subscriptions/create-checkout", {
-      token: fan.token,
-      body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
-    });
-    expect(checkout.statusCode, checkout.body).toBe(200);
-    const done = fake.completeCheckout(checkout.json().sessionId);
-    await delivered(fake.event("checkout.session.completed", done.session));
-    await delivered(fake.event("customer.subscription.created", done.subscription as Json));
-    await delivered(fake.event("invoice.paid", done.invoice as Json));
+    const { fan } = await stripeSubscriber(
+      { t, fake, admin },
+      { name: "Stripe W plan", price: 15, credits: 25 },
+    );
     const [payment] = await db()
       .select()
       .from(payments)

@@ -1,7 +1,9 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import type { DataExport } from "@twinline/contracts";
 import toast from "react-hot-toast";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { downloadFile } from "@/lib/csv";
 import { jsonResponse, renderApp } from "@/test/render";
 import { detailUser, mockAdminApi, signInAdmin } from "./test-api";
 
@@ -360,3 +362,45 @@ describe("user details", () => {
     expect(within(subs).getByText("Your card was declined.")).toBeInTheDocument();
   });
 });
+
+describe("user details: the fan's data export", () => {
+  it("asks for the fan's export, then downloads the ready ZIP from the admin's paths", async () => {
+    const save = vi.spyOn(downloadFile, "save").mockImplementation(() => {});
+    let latest: DataExport | null = null;
+    signInAdmin();
+    const api = mockAdminApi({
+      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
+      "GET /api/admin/users/:id/data-export": () => jsonResponse({ success: true, data: latest }),
+      "POST /api/admin/users/:id/data-export": () => {
+        latest = { ...readyExport, status: "ready" };
+        return jsonResponse(
+          { success: true, message: "The data export is being prepared.", data: latest },
+          202,
+        );
+      },
+      "GET /api/admin/users/:id/data-export/:exportId/download": () =>
+        new Response("zip", { headers: { "content-type": "application/zip" } }),
+    });
+    renderApp("/admin/users/u1");
+    const actions = await screen.findByTestId("privacy-actions", {}, { timeout: 15_000 });
+    const user = userEvent.setup();
+    await user.click(within(actions).getByRole("button", { name: "Export data" }));
+    await user.click(await within(actions).findByRole("button", { name: /Download data export/ }));
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    expect(save.mock.calls[0]?.[0]).toBe("twinline-data-u1.zip");
+    const paths = api.calls.map((c) => `${c.method} ${c.url.pathname}`);
+    expect(paths).toContain("POST /api/admin/users/u1/data-export");
+    expect(paths).toContain("GET /api/admin/users/u1/data-export/e1/download");
+    save.mockRestore();
+  });
+});
+
+const readyExport: DataExport = {
+  _id: "e1",
+  status: "ready",
+  requestedByAdmin: true,
+  createdAt: "2026-11-26T10:00:00.000Z",
+  finishedAt: "2026-11-26T10:01:00.000Z",
+  expiresAt: "2026-12-03T10:01:00.000Z",
+  sizeBytes: 3,
+};

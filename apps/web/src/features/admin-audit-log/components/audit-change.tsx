@@ -1,15 +1,14 @@
 import type { AuditEntry } from "@twinline/contracts";
+import { mutedText } from "@/components/ui/log-table";
 import { auditChanges } from "../lib/audit-changes";
 
 // The list shows this many changed fields; the rest are under "Before / after".
 const SHOWN_CHANGES = 6;
 
-const muted = "text-stone-600 dark:text-stone-400";
-
 function Json({ label, value }: { label: string; value: unknown }) {
   return (
     <div>
-      <p className={`text-xs font-semibold uppercase ${muted}`}>{label}</p>
+      <p className={`text-xs font-semibold uppercase ${mutedText}`}>{label}</p>
       {/* Wraps at spaces and, only when a word is longer than the line, inside it: never
           scrolls, so the keyboard needs no way into it. */}
       <pre className="rounded-lg bg-stone-100 p-2 text-xs whitespace-pre-wrap [overflow-wrap:anywhere] text-stone-800 dark:bg-white/5 dark:text-stone-200">
@@ -38,20 +37,20 @@ export function AuditChange({ entry }: { entry: AuditEntry }) {
               <span className="font-mono font-semibold text-stone-800 dark:text-stone-200">
                 {field}
               </span>
-              <span className={muted}>: </span>
+              <span className={mutedText}>: </span>
               {before}
               {before !== undefined && after !== undefined ? (
-                <span className={muted}> → </span>
+                <span className={mutedText}> → </span>
               ) : null}
               {after !== undefined ? (
                 <span className="font-medium text-stone-900 dark:text-stone-100">{after}</span>
               ) : null}
             </li>
           ))}
-          {hidden > 0 ? <li className={muted}>and {hidden} more</li> : null}
+          {hidden > 0 ? <li className={mutedText}>and {hidden} more</li> : null}
         </ul>
       ) : (
-        <p className={`text-xs ${muted}`}>No field changed</p>
+        <p className={`text-xs ${mutedText}`}>No field changed</p>
       )}
       <details>
         <summary className="cursor-pointer text-xs text-brand-700 dark:text-brand-300">

@@ -4,20 +4,15 @@ import { type FormEvent, useState } from "react";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { inputClasses, TextField } from "@/components/ui/field";
+import { ListPager } from "@/components/ui/list-pager";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
+import { type LogColumn, LogTable, mutedText } from "@/components/ui/log-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { Pager } from "@/components/ui/pager";
 import { EmailText } from "@/components/ui/person-cells";
-import { thClasses, wordWrapTdClasses } from "@/components/ui/sortable-header";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { wordWrapTdClasses } from "@/components/ui/sortable-header";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { formatTimestamp } from "@/lib/format";
-import {
-  AUDIT_PAGE_SIZE,
-  type AuditFilters,
-  auditLogQuery,
-  EMPTY_AUDIT_FILTERS,
-} from "../api/audit-log";
+import { type AuditFilters, auditLogQuery, EMPTY_AUDIT_FILTERS } from "../api/audit-log";
 import { AuditChange } from "./audit-change";
 
 /** The target kinds, as the filter and the Target column name them. */
@@ -35,15 +30,21 @@ const TARGET_KINDS: Record<string, string> = {
   other: "Other",
 };
 
-const muted = "text-stone-600 dark:text-stone-400";
+const AUDIT_COLUMNS: LogColumn[] = [
+  { label: "Date", width: "w-[8.5rem]" },
+  { label: "Admin", width: "w-[11rem]" },
+  { label: "Action", width: "w-[9.5rem]" },
+  { label: "Target", width: "w-[12rem]" },
+  { label: "Change" },
+];
 
 /** The target as an operator knows it (an e-mail, a plan's name), its kind, and its id. */
 function Target({ entry }: { entry: AuditEntry }) {
   const kind = TARGET_KINDS[entry.targetType] ?? entry.targetType;
-  if (!entry.targetId) return <span className={muted}>{kind}</span>;
+  if (!entry.targetId) return <span className={mutedText}>{kind}</span>;
   return (
     <div className="min-w-0">
-      <span className={`block text-xs ${muted}`}>{kind}</span>
+      <span className={`block text-xs ${mutedText}`}>{kind}</span>
       {entry.targetLabel ? (
         <span className="block break-words" data-testid="audit-target-label">
           {entry.targetType === "user" || entry.targetType === "admin" ? (
@@ -54,7 +55,7 @@ function Target({ entry }: { entry: AuditEntry }) {
         </span>
       ) : null}
       <span
-        className={`block font-mono text-xs ${muted} ${entry.targetLabel ? "truncate" : "break-all"}`}
+        className={`block font-mono text-xs ${mutedText} ${entry.targetLabel ? "truncate" : "break-all"}`}
         title={entry.targetId}
       >
         {entry.targetId}
@@ -83,8 +84,6 @@ export function AdminAuditLogPage() {
 
   const rows = log.data?.data ?? [];
   const pagination = log.data?.pagination;
-  const first = pagination && pagination.total > 0 ? (page - 1) * AUDIT_PAGE_SIZE + 1 : 0;
-  const last = pagination ? Math.min(page * AUDIT_PAGE_SIZE, pagination.total) : 0;
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -146,62 +145,37 @@ export function AdminAuditLogPage() {
             No audit log entries found
           </p>
         ) : (
-          <TableScroll label="Audit log">
-            {/* Fixed widths, so the Change column keeps the rest of the line: at 1280 px with the
-                sidebar open the table fits without scrolling (narrower screens scroll it). */}
-            <table className="w-full min-w-[48rem] table-fixed text-left text-sm">
-              <caption className="sr-only">Audit log</caption>
-              <colgroup>
-                <col className="w-[8.5rem]" />
-                <col className="w-[11rem]" />
-                <col className="w-[9.5rem]" />
-                <col className="w-[12rem]" />
-                <col />
-              </colgroup>
-              <thead>
-                <tr>
-                  {["Date", "Admin", "Action", "Target", "Change"].map((label) => (
-                    <th key={label} scope="col" className={thClasses}>
-                      {label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100 dark:divide-white/5">
-                {rows.map((entry) => (
-                  <tr key={entry._id} data-testid="audit-row" className="align-top">
-                    <td className={wordWrapTdClasses}>{formatTimestamp(entry.createdAt)}</td>
-                    <td className={`${wordWrapTdClasses} break-words`}>
-                      <EmailText email={entry.admin.email} />
-                      <span className={`block font-mono text-xs ${muted}`} title="IP address">
-                        <span className="sr-only">IP </span>
-                        {entry.ip}
-                      </span>
-                    </td>
-                    <td
-                      className={`${wordWrapTdClasses} font-mono text-xs [overflow-wrap:anywhere]`}
-                    >
-                      {entry.action}
-                    </td>
-                    <td className={wordWrapTdClasses}>
-                      <Target entry={entry} />
-                    </td>
-                    <td className={wordWrapTdClasses} data-testid="audit-change">
-                      <AuditChange entry={entry} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <LogTable caption="Audit log" columns={AUDIT_COLUMNS}>
+            {rows.map((entry) => (
+              <tr key={entry._id} data-testid="audit-row" className="align-top">
+                <td className={wordWrapTdClasses}>{formatTimestamp(entry.createdAt)}</td>
+                <td className={`${wordWrapTdClasses} break-words`}>
+                  <EmailText email={entry.admin.email} />
+                  <span className={`block font-mono text-xs ${mutedText}`} title="IP address">
+                    <span className="sr-only">IP </span>
+                    {entry.ip}
+                  </span>
+                </td>
+                <td className={`${wordWrapTdClasses} font-mono text-xs [overflow-wrap:anywhere]`}>
+                  {entry.action}
+                </td>
+                <td className={wordWrapTdClasses}>
+                  <Target entry={entry} />
+                </td>
+                <td className={wordWrapTdClasses} data-testid="audit-change">
+                  <AuditChange entry={entry} />
+                </td>
+              </tr>
+            ))}
+          </LogTable>
         )}
         {pagination && pagination.pages > 1 && (
-          <Pager
+          <ListPager
+            pagination={pagination}
             page={page}
-            pages={pagination.pages}
             onPage={setPage}
             disabled={log.isFetching}
-            summary={`Showing ${first} to ${last} of ${pagination.total} entries`}
+            noun="entries"
           />
         )}
       </Card>

@@ -6,15 +6,16 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { inputClasses } from "@/components/ui/field";
+import { ListPager } from "@/components/ui/list-pager";
 import { ErrorState, LoadingState } from "@/components/ui/load-states";
+import { type LogColumn, LogTable, mutedText } from "@/components/ui/log-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { Pager } from "@/components/ui/pager";
 import { thClasses, wordWrapTdClasses } from "@/components/ui/sortable-header";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { errorMessage } from "@/lib/api-client";
 import { formatTimestamp } from "@/lib/format";
-import { JOBS_PAGE_SIZE, jobsQuery, retryJob } from "../api/jobs";
+import { jobsQuery, retryJob } from "../api/jobs";
 
 const FILTER_LABELS: Record<JobFilter, string> = {
   all: "All jobs",
@@ -32,7 +33,14 @@ const STATE_BADGES: Record<JobState, { label: string; tone: BadgeTone }> = {
   failed: { label: "Failed", tone: "red" },
 };
 
-const muted = "text-stone-600 dark:text-stone-400";
+const JOB_COLUMNS: LogColumn[] = [
+  { label: "Queue", width: "w-[12rem]" },
+  { label: "State", width: "w-[9rem]" },
+  { label: "Created", width: "w-[8.5rem]" },
+  { label: "Attempts", width: "w-[6rem]" },
+  { label: "Error" },
+  { label: "Action", width: "w-[7rem]" },
+];
 
 /**
  * /admin/jobs: the background jobs (docs/decisions/0072): each queue's counts, then the jobs of
@@ -56,8 +64,6 @@ export function AdminJobsPage() {
   const rows = jobs.data?.data ?? [];
   const queues = jobs.data?.queues ?? [];
   const pagination = jobs.data?.pagination;
-  const first = pagination && pagination.total > 0 ? (page - 1) * JOBS_PAGE_SIZE + 1 : 0;
-  const last = pagination ? Math.min(page * JOBS_PAGE_SIZE, pagination.total) : 0;
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -133,74 +139,52 @@ export function AdminJobsPage() {
             No jobs found
           </p>
         ) : (
-          <TableScroll label="Jobs">
-            <table className="w-full min-w-[48rem] table-fixed text-left text-sm">
-              <caption className="sr-only">Jobs</caption>
-              <colgroup>
-                <col className="w-[12rem]" />
-                <col className="w-[9rem]" />
-                <col className="w-[8.5rem]" />
-                <col className="w-[6rem]" />
-                <col />
-                <col className="w-[7rem]" />
-              </colgroup>
-              <thead>
-                <tr>
-                  {["Queue", "State", "Created", "Attempts", "Error", "Action"].map((label) => (
-                    <th key={label} scope="col" className={thClasses}>
-                      {label}
-                    </th>
-                  ))}
+          <LogTable caption="Jobs" columns={JOB_COLUMNS}>
+            {rows.map((job) => {
+              const badge = STATE_BADGES[job.state];
+              return (
+                <tr key={job._id} data-testid="job-row" className="align-top">
+                  <td className={`${wordWrapTdClasses} font-mono text-xs break-all`}>
+                    {job.queue}
+                    <span className={`block ${mutedText}`} title={job._id}>
+                      {job._id.slice(0, 8)}
+                    </span>
+                  </td>
+                  <td className={wordWrapTdClasses}>
+                    <Badge tone={badge.tone}>{badge.label}</Badge>
+                  </td>
+                  <td className={wordWrapTdClasses}>{formatTimestamp(job.createdAt)}</td>
+                  <td className={wordWrapTdClasses}>
+                    {job.retryCount + (job.state === "created" ? 0 : 1)} of {job.retryLimit + 1}
+                  </td>
+                  <td className={`${wordWrapTdClasses} break-words`} data-testid="job-error">
+                    {job.error ?? <span className={mutedText}>—</span>}
+                  </td>
+                  <td className={wordWrapTdClasses}>
+                    {job.state === "failed" ? (
+                      <button
+                        type="button"
+                        className={buttonClasses("primary", "sm")}
+                        disabled={retry.isPending}
+                        aria-label={`Retry ${job.queue} job ${job._id.slice(0, 8)}`}
+                        onClick={() => retry.mutate(job)}
+                      >
+                        Retry
+                      </button>
+                    ) : null}
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100 dark:divide-white/5">
-                {rows.map((job) => {
-                  const badge = STATE_BADGES[job.state];
-                  return (
-                    <tr key={job._id} data-testid="job-row" className="align-top">
-                      <td className={`${wordWrapTdClasses} font-mono text-xs break-all`}>
-                        {job.queue}
-                        <span className={`block ${muted}`} title={job._id}>
-                          {job._id.slice(0, 8)}
-                        </span>
-                      </td>
-                      <td className={wordWrapTdClasses}>
-                        <Badge tone={badge.tone}>{badge.label}</Badge>
-                      </td>
-                      <td className={wordWrapTdClasses}>{formatTimestamp(job.createdAt)}</td>
-                      <td className={wordWrapTdClasses}>
-                        {job.retryCount + (job.state === "created" ? 0 : 1)} of {job.retryLimit + 1}
-                      </td>
-                      <td className={`${wordWrapTdClasses} break-words`} data-testid="job-error">
-                        {job.error ?? <span className={muted}>—</span>}
-                      </td>
-                      <td className={wordWrapTdClasses}>
-                        {job.state === "failed" ? (
-                          <button
-                            type="button"
-                            className={buttonClasses("primary", "sm")}
-                            disabled={retry.isPending}
-                            aria-label={`Retry ${job.queue} job ${job._id.slice(0, 8)}`}
-                            onClick={() => retry.mutate(job)}
-                          >
-                            Retry
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableScroll>
+              );
+            })}
+          </LogTable>
         )}
         {pagination && pagination.pages > 1 && (
-          <Pager
+          <ListPager
+            pagination={pagination}
             page={page}
-            pages={pagination.pages}
             onPage={setPage}
             disabled={jobs.isFetching}
-            summary={`Showing ${first} to ${last} of ${pagination.total} jobs`}
+            noun="jobs"
           />
         )}
       </Card>
