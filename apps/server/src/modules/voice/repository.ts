@@ -320,6 +320,19 @@ export function createVoiceRepository(db: Database) {
       return rows.length > 0;
     },
 
+    /** Takes `amount` counted ahead and not used back off the user's usage of `day`. */
+    async giveBackDailyUsage(userId: string, day: string, amount: UsageAmount): Promise<void> {
+      const characters = amount.synthesizedCharacters ?? 0;
+      const calls = amount.llmCalls ?? 0;
+      await db
+        .update(voiceDailyUsage)
+        .set({
+          synthesizedCharacters: sql`greatest(0, ${voiceDailyUsage.synthesizedCharacters} - ${characters})`,
+          llmCalls: sql`greatest(0, ${voiceDailyUsage.llmCalls} - ${calls})`,
+        })
+        .where(and(eq(voiceDailyUsage.userId, userId), eq(voiceDailyUsage.day, day)));
+    },
+
     /** The persona's trained voice (AI training), if any. */
     async voiceId(): Promise<string | null> {
       const result = (await db.execute(

@@ -320,14 +320,11 @@ export function createVoiceService(options: VoiceServiceOptions) {
     if (!access.voiceEnabled) throw new HttpError(403, VOICE_MESSAGES.voiceDisabled);
     if (!access.hasCredits) throw new HttpError(402, VOICE_MESSAGES.insufficientCredits);
   };
-  const spend = async (user: Pick<UserRow, "id">, amount: UsageAmount) => {
-    const allowed = await repository.addDailyUsage(
-      user.id,
-      new Date(now()).toISOString().slice(0, 10),
-      amount,
-      options.usage,
-    );
+  const spend = async (user: Pick<UserRow, "id">, amount: UsageAmount): Promise<string> => {
+    const day = new Date(now()).toISOString().slice(0, 10);
+    const allowed = await repository.addDailyUsage(user.id, day, amount, options.usage);
     if (!allowed) throw new HttpError(429, VOICE_MESSAGES.dailyLimit);
+    return day;
   };
   const utteranceAllowed = utteranceRate(options.counters, options.utterancesPerMinute);
 
@@ -444,6 +441,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
           {
             utterance: () => utteranceAllowed(user.id),
             daily: (amount) => spend(user, amount),
+            giveBack: (day, amount) => repository.giveBackDailyUsage(user.id, day, amount),
           },
         ),
         clock,
