@@ -415,7 +415,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
       const [started, voiceId] = await Promise.all([
         repository.startCall({
           userId: user.id,
-          startedAt: new Date(now()),
+          now: () => new Date(now()),
           creditsPerMinute: rate,
           abandonedGraceMs: ABANDONED_GRACE_MS,
         }),
