@@ -170,6 +170,11 @@ export class DatabaseCallTurns implements CallTurns {
     });
   }
 
+  /** Resolves once the writes queued so far are done (stored or failed). */
+  written(): Promise<void> {
+    return this.writing;
+  }
+
   /** Runs `work` after the writes queued before it; its failure does not stop the later ones. */
   private write(work: () => Promise<void>): Promise<void> {
     const done = this.writing.then(work);

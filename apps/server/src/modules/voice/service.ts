@@ -242,7 +242,9 @@ export class LiveCall {
       // Left open: the sweep closes it at the end of its last paid minute.
       this.deps.log.error({ err: error, callId: this.row.id }, "Could not close a call record");
     }
-    // The record is closed before the client hears of it: its history is right at once.
+    // The record is closed, and the turns said so far stored, before the client hears of it:
+    // its history and transcript are right at once.
+    await this.turns.written();
     if (options.message && this.socket) {
       this.socket.sendJson({
         type: "call_ended",
