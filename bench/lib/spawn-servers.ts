@@ -3,7 +3,9 @@ import { createInterface } from "node:readline";
 
 /** Starts a servers script under tsx in a child process and reads the URLs it prints. */
 export async function spawnServers<T>(script: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // BENCH_SERVER_NODE_ARGS: node flags for the servers' process alone (e.g. --cpu-prof).
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });

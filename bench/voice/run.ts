@@ -165,13 +165,13 @@ try {
     return { firsts, seconds: (monotonicNow() - started) / 1000 };
   };
   const appLoad = await runConcurrent((i) => appUrl(users[i]?.token ?? ""));
-  const bareLoad = await runConcurrent(() => wsUrl(bare, "/bare-ws"));
   console.log(`\n${CALLS} concurrent calls, ${TURNS} utterances each, opened ${RAMP_MS} ms apart`);
   console.log(
-    `bare relay first audio p50 ${ms(percentile(bareLoad.firsts, 50))}, p99 ${ms(percentile(bareLoad.firsts, 99))} (${bareLoad.seconds.toFixed(1)} s)`,
-  );
-  console.log(
     `app        first audio p50 ${ms(percentile(appLoad.firsts, 50))}, p99 ${ms(percentile(appLoad.firsts, 99))} (${appLoad.seconds.toFixed(1)} s)`,
+  );
+  const bareLoad = await runConcurrent(() => wsUrl(bare, "/bare-ws"));
+  console.log(
+    `bare relay first audio p50 ${ms(percentile(bareLoad.firsts, 50))}, p99 ${ms(percentile(bareLoad.firsts, 99))} (${bareLoad.seconds.toFixed(1)} s)`,
   );
 
   // ---- metering: exact for every call ----

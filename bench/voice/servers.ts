@@ -36,8 +36,12 @@ const stt = createOpenAiStt({ apiKey: key, baseUrl: baseURL });
 const llm = createOpenAiLlm({ apiKey: key, baseUrl: baseURL });
 const tts = createElevenLabsTts({ apiKey: "el-bench", baseUrl: process.env.ELEVENLABS_BASE_URL });
 bare.get("/bare-ws", { websocket: true }, (socket) => {
-  socket.on("message", async (data, isBinary) => {
+  socket.on("message", (data, isBinary) => {
     if (!isBinary) return;
+    // A provider's dropped socket (UND_ERR_SOCKET under load) fails this reply, not the process.
+    relay(data as Buffer).catch(() => socket.send(JSON.stringify({ type: "audio_complete" })));
+  });
+  const relay = async (data: Buffer) => {
     const signal = new AbortController().signal;
     const heard = await stt.transcribe({ audio: data as Buffer, signal });
     socket.send(JSON.stringify({ type: "transcription", text: heard.text }));
@@ -45,6 +49,7 @@ bare.get("/bare-ws", { websocket: true }, (socket) => {
     let sending = Promise.resolve();
     const speak = (sentence: string) => {
       const job = tts.synthesize({ text: sentence, signal });
+      job.catch(() => {}); // awaited in order below
       sending = sending.then(async () => socket.send((await job).audio, { binary: true }));
     };
     for await (const piece of llm.streamChat({
@@ -57,7 +62,7 @@ bare.get("/bare-ws", { websocket: true }, (socket) => {
     for (const sentence of splitter.flush()) speak(sentence);
     await sending;
     socket.send(JSON.stringify({ type: "audio_complete" }));
-  });
+  };
 });
 const bareUrl = await bare.listen({ port: 0, host: "127.0.0.1" });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ChatLogsQuery } from "@twinline/contracts";
 import {
   type AnyColumn,
@@ -301,9 +302,12 @@ export function createChatRepository(db: Database) {
       content: string;
       /** Shown in the chat and the logs, never in a prompt or memory (a call's marker). */
       forgotten?: boolean;
+      /** The message's id, when the caller names it before it is stored (a call's history). */
+      id?: string;
     }): Promise<ChatMessageRow> {
       const { userId, callId, sender, content } = input;
       const forgotten = input.forgotten ?? false;
+      const id = input.id ?? randomUUID();
       const result = await run<Record<string, unknown>>(sql`
         with target as (
           select id from ${conversations} where user_id = ${userId}
@@ -324,8 +328,8 @@ export function createChatRepository(db: Database) {
           returning id, last_message_at as at
         ),
         c as (select id, at from moved union all select id, at from created)
-        insert into ${chatMessages} (conversation_id, user_id, sender, content, created_at, call_id, forgotten)
-        select c.id, ${userId}, ${sender}, ${content}, c.at, ${callId}, ${forgotten} from c
+        insert into ${chatMessages} (id, conversation_id, user_id, sender, content, created_at, call_id, forgotten)
+        select ${id}, c.id, ${userId}, ${sender}, ${content}, c.at, ${callId}, ${forgotten} from c
         returning id, conversation_id, user_id, sender, content, call_id, to_json(created_at) #>> '{}' as created_at`);
       return toMessageRow(result.rows[0]);
     },

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { VOICE_MESSAGES } from "@twinline/contracts";
 import type { HistoryMessage } from "../chat/prompt.ts";
 import type { CallCrisis, StoredFlag } from "./crisis-turn.ts";
@@ -47,8 +48,16 @@ export interface CallTurnStore {
     sender: "user" | "ai";
     content: string;
     forgotten?: boolean;
+    id?: string;
   }): Promise<unknown>;
   recentHistory(userId: string, limit: number): Promise<Array<HistoryMessage & { id: string }>>;
+}
+
+/** A turn on its way to the database: the next reply's history has it before the database does. */
+interface PendingTurn extends HistoryMessage {
+  id: string;
+  /** Set once stored: the writes a history read started after that must show it. */
+  storedAt?: number;
 }
 
 /**
@@ -57,9 +66,18 @@ export interface CallTurnStore {
  * chat reply has it in its history), and the history of each reply is the conversation's recent
  * chat and call turns alike. `onRecorded` tells memory the conversation moved on (once per
  * exchange: after the persona's turn).
+ *
+ * The turns are written off the reply's way (issue 28, item 5): in order, one after the other,
+ * while the next utterance is already heard; the next history read merges the turns not stored
+ * yet (named by ids made here), so no reply waits for the previous one's writes.
  */
 export class DatabaseCallTurns implements CallTurns {
   private recorded = false;
+  /** The writes, in order (each waits for the one before). */
+  private writing: Promise<void> = Promise.resolve();
+  private readonly pending: PendingTurn[] = [];
+  /** Counts stored writes and history reads begun, in the order they happen. */
+  private sequence = 0;
 
   constructor(
     private readonly store: CallTurnStore,
@@ -69,42 +87,78 @@ export class DatabaseCallTurns implements CallTurns {
   ) {}
 
   /** A crisis turn: the referral in the call's conversation (its words never in a prompt). */
-  async recordCrisis(content: string, flag: StoredFlag): Promise<void> {
-    if (!this.crisis) return;
-    await this.crisis.refer(this.call, content, flag);
-    this.recorded = true;
-  }
-
-  /** With their ids: recall leaves out what the window already holds. */
-  async history(): Promise<Array<HistoryMessage & { id: string }>> {
-    const rows = await this.store.recentHistory(this.call.userId, HISTORY_TURNS);
-    return rows.map((row) => ({ id: row.id, sender: row.sender, content: row.content }));
-  }
-
-  /** An interrupted reply is kept as far as it was spoken, marked "(interrupted)". */
-  async record(turn: CallTurn): Promise<void> {
-    const said = turn.content.trim();
-    if (!said) return;
-    const content = turn.interrupted ? `${said} ${VOICE_MESSAGES.interruptedMark}` : said;
-    await this.store.addCallTurn({
-      userId: this.call.userId,
-      callId: this.call.id,
-      sender: turn.sender,
-      content,
+  recordCrisis(content: string, flag: StoredFlag): Promise<void> {
+    const crisis = this.crisis;
+    if (!crisis) return Promise.resolve();
+    return this.write(async () => {
+      await crisis.refer(this.call, content, flag);
+      this.recorded = true;
     });
-    this.recorded = true;
-    // Once per exchange, as a chat reply does: the persona's turn follows the fan's at once, and
-    // each note reads the fan's waiting words. A fan's turn left without a reply is counted at
-    // the next note (a later reply, in the call or the chat).
-    if (turn.sender === "ai") this.onRecorded(this.call.userId);
   }
 
   /**
-   * The call is over: if nothing of the fan was heard (no speech recognised, or speech not
-   * transcribed offline), one marker turn says so, so the call still shows in the chat and the
-   * admin's chat logs. It is stored forgotten: never in a prompt, recall or summary.
+   * With their ids: recall leaves out what the window already holds. The stored turns, then the
+   * call's turns not stored when the read began; a turn stored before it began and not read is
+   * gone (the fan cleared or forgot it) and stays out.
+   */
+  async history(): Promise<Array<HistoryMessage & { id: string }>> {
+    const began = ++this.sequence;
+    const rows = await this.store.recentHistory(this.call.userId, HISTORY_TURNS);
+    const read = new Set(rows.map((row) => row.id));
+    const unread = this.pending.filter(
+      (turn) => !read.has(turn.id) && (turn.storedAt === undefined || turn.storedAt > began),
+    );
+    // Read back or gone: no later read needs them from here.
+    for (const turn of this.pending.filter(
+      (turn) => turn.storedAt !== undefined && turn.storedAt < began,
+    )) {
+      this.pending.splice(this.pending.indexOf(turn), 1);
+    }
+    return [...rows, ...unread]
+      .slice(-HISTORY_TURNS)
+      .map((row) => ({ id: row.id, sender: row.sender, content: row.content }));
+  }
+
+  /**
+   * Queues the turn's write and resolves once it is stored. An interrupted reply is kept as far
+   * as it was spoken, marked "(interrupted)".
+   */
+  record(turn: CallTurn): Promise<void> {
+    const said = turn.content.trim();
+    if (!said) return Promise.resolve();
+    const content = turn.interrupted ? `${said} ${VOICE_MESSAGES.interruptedMark}` : said;
+    const pending: PendingTurn = { id: randomUUID(), sender: turn.sender, content };
+    this.pending.push(pending);
+    return this.write(async () => {
+      try {
+        await this.store.addCallTurn({
+          id: pending.id,
+          userId: this.call.userId,
+          callId: this.call.id,
+          sender: turn.sender,
+          content,
+        });
+      } catch (error) {
+        this.pending.splice(this.pending.indexOf(pending), 1);
+        throw error;
+      }
+      pending.storedAt = ++this.sequence;
+      this.recorded = true;
+      // Once per exchange, as a chat reply does: the persona's turn follows the fan's at once,
+      // and each note reads the fan's waiting words. A fan's turn left without a reply is
+      // counted at the next note (a later reply, in the call or the chat).
+      if (turn.sender === "ai") this.onRecorded(this.call.userId);
+    });
+  }
+
+  /**
+   * The call is over (its writes done first): if nothing of the fan was heard (no speech
+   * recognised, or speech not transcribed offline), one marker turn says so, so the call still
+   * shows in the chat and the admin's chat logs. It is stored forgotten: never in a prompt,
+   * recall or summary.
    */
   async finish(): Promise<void> {
+    await this.writing;
     if (this.recorded) return;
     this.recorded = true;
     await this.store.addCallTurn({
@@ -114,5 +168,17 @@ export class DatabaseCallTurns implements CallTurns {
       content: VOICE_MESSAGES.nothingHeard,
       forgotten: true,
     });
+  }
+
+  /** Resolves once the writes queued so far are done (stored or failed). */
+  written(): Promise<void> {
+    return this.writing;
+  }
+
+  /** Runs `work` after the writes queued before it; its failure does not stop the later ones. */
+  private write(work: () => Promise<void>): Promise<void> {
+    const done = this.writing.then(work);
+    this.writing = done.catch(() => {});
+    return done;
   }
 }

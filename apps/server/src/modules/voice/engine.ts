@@ -115,6 +115,12 @@ export function createVoiceEngine(deps: VoiceEngineDeps) {
       return text.trim();
     },
 
+    /**
+     * A reply's speech is all asked for (every sentence passed to `speak`): the caps give back
+     * what they counted ahead and it did not use (spend.ts cappedEngine); nothing here.
+     */
+    async settle(): Promise<void> {},
+
     /** The text in the persona's voice, the file marked as AI-generated speech (ai-label.ts). */
     async speak(
       text: string,

@@ -78,9 +78,9 @@ class SpokenReply {
     return this.spoken.join(" ");
   }
 
-  /** Waits for every sentence; then audio_complete if any audio went out. */
-  async finish(): Promise<void> {
-    await this.sending;
+  /** Waits for every sentence (and `settled`); then audio_complete if any audio went out. */
+  async finish(settled?: Promise<void>): Promise<void> {
+    await Promise.all([this.sending, settled]);
     if (!this.started) return;
     this.channel.sendJson({
       type: "audio_complete",
@@ -369,6 +369,10 @@ export class CallConversation {
   ): Promise<void> {
     const { signal } = turn.controller;
     const channel = turn.channel;
+    // Read while the words are still being transcribed: the history needs none of them, and
+    // the turns before are in it (stored or on their way: call-turns.ts).
+    const history = this.turns.history();
+    history.catch(() => {}); // awaited below when there is a reply to write
     const heard = await transcription;
     if (signal.aborted || heard === undefined) return;
     if ("failed" in heard) {
@@ -403,7 +407,7 @@ export class CallConversation {
         ? [offlineSpokenReply(await this.engine.personaName())]
         : flag && this.crisis
           ? [await this.crisis.spokenMessage()]
-          : this.engine.streamReply(heard.text, await this.turns.history(), signal);
+          : this.engine.streamReply(heard.text, await history, signal);
       for await (const piece of pieces) {
         if (signal.aborted) break;
         text += piece;
@@ -418,9 +422,13 @@ export class CallConversation {
         channel.sendJson({ type: "error", message: refusal ?? VOICE_MESSAGES.processFailed });
       }
     }
+    // Every sentence is asked for: the caps' reserve is settled before audio_complete.
+    const settled = this.engine
+      .settle()
+      .catch((error: unknown) => this.log.error({ err: error }, "Could not settle a reply's caps"));
     // Cut short (barge-in): the reply is what was spoken of it, known once its speech is done.
     const cut = signal.aborted;
-    if (cut) await speech.finish();
+    if (cut) await speech.finish(settled);
     const reply = cut ? speech.spokenText() : text.trim();
     if (reply && !failed) {
       channel.sendJson({
@@ -430,25 +438,33 @@ export class CallConversation {
         ...(cut ? { interrupted: true } : {}),
       });
     }
-    if (!cut) await speech.finish();
+    if (!cut) await speech.finish(settled);
     // Cut while it was being spoken (not after: the next utterance aborts a finished turn too).
     const interrupted = signal.aborted;
     const kept = interrupted ? speech.spokenText() : reply;
     // A candidate's words count only once it is committed and not continued; a cancelled one
     // left no trace.
     if (!(await turn.committed) || !(await turn.final) || heard.offline) return;
+    // Stored off the next reply's way: the turns keep their order and the next history has
+    // them before they are stored (call-turns.ts).
+    const stored = (write: Promise<void> | undefined) =>
+      void write?.catch((error: unknown) =>
+        this.log.error({ err: error }, "Could not store a call turn"),
+      );
     if (flag) {
       // Stored as a referral whether or not the fan let it finish: the words are flagged.
-      await this.turns.recordCrisis?.(heard.text, flag);
+      stored(this.turns.recordCrisis?.(heard.text, flag));
       return;
     }
-    await this.turns.record({ sender: "user", content: heard.text });
+    stored(this.turns.record({ sender: "user", content: heard.text }));
     if (kept) {
-      await this.turns.record({
-        sender: "ai",
-        content: kept,
-        ...(interrupted ? { interrupted: true } : {}),
-      });
+      stored(
+        this.turns.record({
+          sender: "ai",
+          content: kept,
+          ...(interrupted ? { interrupted: true } : {}),
+        }),
+      );
     }
   }
 }

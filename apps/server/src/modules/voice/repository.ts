@@ -105,21 +105,25 @@ export function createVoiceRepository(db: Database) {
      * start that meets it inserts nothing and charges nothing. Starts at once wait on each
      * other's insert there: exactly one is started. Fewer credits than a minute: nothing is
      * written. An open call a stopped server left behind (`abandonedGraceMs`) is closed first.
+     * It starts when the transaction has the database (`now` read then), not when it was
+     * asked for: a start that waited in a busy database's queue is not born late (its first
+     * minute half gone, or taken for abandoned by the sweep).
      */
     async startCall(input: {
       userId: string;
-      startedAt: Date;
+      now: () => Date;
       creditsPerMinute: number;
       abandonedGraceMs: number;
     }): Promise<StartOutcome> {
       try {
         return await db.transaction(async (tx) => {
-          await closeAbandonedOf(input.userId, input.startedAt, input.abandonedGraceMs, tx);
+          const startedAt = input.now();
+          await closeAbandonedOf(input.userId, startedAt, input.abandonedGraceMs, tx);
           const [call] = await tx
             .insert(voiceCalls)
             .values({
               userId: input.userId,
-              startedAt: input.startedAt,
+              startedAt,
               creditsPerMinute: input.creditsPerMinute,
               minutesCharged: 1,
               creditsConsumed: input.creditsPerMinute,
@@ -318,6 +322,19 @@ export function createVoiceRepository(db: Database) {
         })
         .returning({ userId: voiceDailyUsage.userId });
       return rows.length > 0;
+    },
+
+    /** Takes `amount` counted ahead and not used back off the user's usage of `day`. */
+    async giveBackDailyUsage(userId: string, day: string, amount: UsageAmount): Promise<void> {
+      const characters = amount.synthesizedCharacters ?? 0;
+      const calls = amount.llmCalls ?? 0;
+      await db
+        .update(voiceDailyUsage)
+        .set({
+          synthesizedCharacters: sql`greatest(0, ${voiceDailyUsage.synthesizedCharacters} - ${characters})`,
+          llmCalls: sql`greatest(0, ${voiceDailyUsage.llmCalls} - ${calls})`,
+        })
+        .where(and(eq(voiceDailyUsage.userId, userId), eq(voiceDailyUsage.day, day)));
     },
 
     /** The persona's trained voice (AI training), if any. */

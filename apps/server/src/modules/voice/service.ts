@@ -242,7 +242,9 @@ export class LiveCall {
       // Left open: the sweep closes it at the end of its last paid minute.
       this.deps.log.error({ err: error, callId: this.row.id }, "Could not close a call record");
     }
-    // The record is closed before the client hears of it: its history is right at once.
+    // The record is closed, and the turns said so far stored, before the client hears of it:
+    // its history and transcript are right at once.
+    await this.turns.written();
     if (options.message && this.socket) {
       this.socket.sendJson({
         type: "call_ended",
@@ -320,14 +322,11 @@ export function createVoiceService(options: VoiceServiceOptions) {
     if (!access.voiceEnabled) throw new HttpError(403, VOICE_MESSAGES.voiceDisabled);
     if (!access.hasCredits) throw new HttpError(402, VOICE_MESSAGES.insufficientCredits);
   };
-  const spend = async (user: Pick<UserRow, "id">, amount: UsageAmount) => {
-    const allowed = await repository.addDailyUsage(
-      user.id,
-      new Date(now()).toISOString().slice(0, 10),
-      amount,
-      options.usage,
-    );
+  const spend = async (user: Pick<UserRow, "id">, amount: UsageAmount): Promise<string> => {
+    const day = new Date(now()).toISOString().slice(0, 10);
+    const allowed = await repository.addDailyUsage(user.id, day, amount, options.usage);
     if (!allowed) throw new HttpError(429, VOICE_MESSAGES.dailyLimit);
+    return day;
   };
   const utteranceAllowed = utteranceRate(options.counters, options.utterancesPerMinute);
 
@@ -418,7 +417,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
       const [started, voiceId] = await Promise.all([
         repository.startCall({
           userId: user.id,
-          startedAt: new Date(now()),
+          now: () => new Date(now()),
           creditsPerMinute: rate,
           abandonedGraceMs: ABANDONED_GRACE_MS,
         }),
@@ -444,6 +443,7 @@ export function createVoiceService(options: VoiceServiceOptions) {
           {
             utterance: () => utteranceAllowed(user.id),
             daily: (amount) => spend(user, amount),
+            giveBack: (day, amount) => repository.giveBackDailyUsage(user.id, day, amount),
           },
         ),
         clock,
