@@ -92,7 +92,9 @@ export async function measureFirstToken(script: string, runs: number) {
       inside.providerAnswered.length !== client.length ||
       inside.firstTokenWritten.length !== client.length
     ) {
-      throw new Error("The server's stamps do not match the requests");
+      throw new Error(
+        `The server's stamps do not match the requests: ${inside.providerAnswered.length} answered, ${inside.firstTokenWritten.length} written, ${client.length} sent`,
+      );
     }
     client.forEach(({ target, provided, arrived }, i) => {
       const answered = inside.providerAnswered[i] ?? Number.NaN;

@@ -39,7 +39,10 @@ function timings(path: string) {
  * Phase 2's view inside this process, on the machine-wide monotonic clock (process.hrtime,
  * comparable across processes): when the provider's answer reached a server (its fetch
  * resolved; headers and first token arrive in one write), and when it wrote the first token
- * event. Requests run one at a time, so one list of each serves both servers.
+ * event. Requests run one at a time, so one list of each serves both servers. Only the chat
+ * completions count: with a key the app also asks the provider's moderation about the fan's
+ * message and the reply (the crisis check, issue 25), two more answers per send that carry no
+ * token.
  */
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 let providerAnswered: number[] = [];
@@ -49,7 +52,8 @@ if (providerBase) {
   const fetchFromProvider = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
     const response = await fetchFromProvider(input, init);
-    if (String(input instanceof Request ? input.url : input).startsWith(providerBase)) {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.startsWith(providerBase) && url.endsWith("/chat/completions")) {
       providerAnswered.push(now());
     }
     return response;

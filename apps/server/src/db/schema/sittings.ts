@@ -4,8 +4,8 @@ import { users } from "./users.ts";
 /**
  * A fan's current sitting (docs/decisions/0058-ai-notice-and-sittings.md): activity on chat or
  * call with no gap longer than SITTING_GAP_MS. Times are the app's clock (lib/clock.ts), never
- * the browser's, so tests move them. One row per fan, locked while a notice is decided, so two
- * instances never give the same notice twice.
+ * the browser's, so tests move them. One row per fan, moved by a compare-and-set on its version
+ * (`xmin`, decision 0076), so two instances never give the same notice twice.
  */
 export const fanSittings = pgTable("fan_sittings", {
   userId: uuid("user_id")

@@ -16,6 +16,8 @@ import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { balanceOf } from "../../../test/credits.ts";
 import { sentChatCompletions } from "../../../test/fake-providers.ts";
 import { createManualClock, type ManualClock } from "../../../test/manual-clock.ts";
+import { createAiNotices } from "./ai-notice.ts";
+import { toChatMessage } from "./service.ts";
 
 const PERSONA = "Nova Star";
 const NOTICE = aiNoticeText(PERSONA);
@@ -156,5 +158,38 @@ describe("the AI notice in the chat", () => {
     expect(kinds(back.notices)).toEqual([["product", "ai-notice", NOTICE]]);
     await clock.advance(SITTING_GAP_MS);
     expect((await send(fan.token, "Still here.", start.conversationId)).notices).toEqual([]);
+  });
+  it("several instances stepping one fan at once give each notice once, whatever each last saw", async () => {
+    const fan = await signUp(t);
+    const start = await send(fan.token, "Hello from two tabs.");
+    // Two more instances over the same database, each having seen the fan's sitting once.
+    const others = [0, 1].map(() =>
+      createAiNotices({ db: t.app.database.db, clock, settings: t.app.settings }),
+    );
+    for (const other of others) {
+      await clock.advance(MINUTE);
+      expect(
+        (await other.forChatMessage(fan.user.id, start.conversationId, false)).messages,
+      ).toEqual([]);
+    }
+    // This app's own view of the sitting is stale now; so is the first instance's. A new
+    // sitting begins: its notice is due once.
+    await clock.advance(SITTING_GAP_MS + 1);
+    const given = await Promise.all([
+      send(fan.token, "Tab one.", start.conversationId).then((data) => data.notices ?? []),
+      ...others.flatMap((other) =>
+        [0, 1].map(async () =>
+          (await other.forChatMessage(fan.user.id, start.conversationId, false)).messages.map(
+            (row) => toChatMessage(row),
+          ),
+        ),
+      ),
+    ]);
+    expect(kinds(given.flat())).toEqual([["product", "ai-notice", NOTICE]]);
+    const stored = await storedMessages(fan.token, start.conversationId);
+    expect(kinds(stored.filter((message) => message.sender === "product"))).toEqual([
+      ["product", "ai-notice", NOTICE],
+      ["product", "ai-notice", NOTICE],
+    ]);
   });
 });

@@ -308,12 +308,9 @@ export function createChatService(options: ChatServiceOptions) {
       try {
         if (outcome.kind === "notFound") throw notFound();
         const saved = outcome.message;
-        const notices = await options.notices?.forChatMessage(
-          user.id,
-          saved.conversationId,
-          !body.conversationId,
-        );
-        const [systemPrompt, passages, memory] = await Promise.all([
+        // The notices are stored beside the prompt's reads: nothing of them reaches the model.
+        const [notices, systemPrompt, passages, memory] = await Promise.all([
+          options.notices?.forChatMessage(user.id, saved.conversationId, !body.conversationId),
           persona.systemPrompt(),
           passagesFor(message),
           options.memory?.recall(user.id, message, [
