@@ -2,6 +2,7 @@
 // dist/pglite-worker.js (the embedded database) and dist/pdf-worker.js (knowledge PDFs);
 // lib/module-worker.ts starts them from there. npm dependencies stay external (node_modules has them);
 // the workspace package @twinline/contracts is TypeScript source, so it is bundled in.
+import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
@@ -22,6 +23,8 @@ await build({
     // `node dist/backup.js` and `node dist/restore.js` where no tsx is installed (the image).
     backup: here("./src/scripts/backup.ts").pathname,
     restore: here("./src/scripts/restore.ts").pathname,
+    // Makes dist/pglite-template, the embedded database a first start copies (below).
+    "pglite-template": here("./src/scripts/pglite-template.ts").pathname,
   },
   outdir: here("./dist").pathname,
   bundle: true,
@@ -35,4 +38,13 @@ await build({
 // The migrator reads `./migrations` next to the running module: src/db/ from source,
 // dist/ from the bundle.
 cpSync(here("./src/db/migrations"), here("./dist/migrations"), { recursive: true });
-console.log("Built apps/server/dist/main.js, its workers, and dist/backup.js and dist/restore.js");
+// A first start on the embedded database copies this instead of running initdb, the migrations
+// and the job queue's set-up (src/scripts/pglite-template.ts; issue 28: a fresh start < 3 s).
+execFileSync(
+  process.execPath,
+  [here("./dist/pglite-template.js").pathname, here("./dist/pglite-template").pathname],
+  { stdio: "inherit" },
+);
+console.log(
+  "Built apps/server/dist/main.js, its workers, dist/backup.js and dist/restore.js, and the first start's database (dist/pglite-template)",
+);
