@@ -44,7 +44,8 @@ export type JobHandler<T> = (data: T) => Promise<unknown>;
 export class JobNotRetryableError extends Error {}
 
 export interface JobQueueOptions {
-  db: PgBoss.Db;
+  /** Its `settled()`, when given, is awaited at stop: pg-boss's last statements are done first. */
+  db: PgBoss.Db & { settled?(): Promise<void> };
   /** The clock of the scheduled jobs' occurrences (tests pass a manual one). */
   clock: Clock;
   log: FastifyBaseLogger;
@@ -224,7 +225,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
             async ([job]) => {
               if (!job) return;
               try {
-                await definition.handler(job.data);
+                await track(definition.handler(job.data));
               } catch (error) {
                 log.error({ err: error, job: definition.name, jobId: job.id }, "Job failed");
                 options.onFailure?.(definition.name);
@@ -243,6 +244,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       for (const stop of stopTicks.splice(0)) stop();
       await Promise.allSettled([...inFlight]);
       if (started) await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+      // A polled job pg-boss began before its stop may still run past it, and pg-boss completes
+      // or fails each without awaiting that: the handlers end, pg-boss sends its statement (on
+      // the turn after), and it is answered before the database closes right after this.
+      await Promise.allSettled([...inFlight]);
+      await new Promise((resolve) => setImmediate(resolve));
+      await options.db.settled?.();
     },
   };
 
