@@ -2,13 +2,9 @@
 // while it serves POST /api/chat/message (offline responder), in order, with the time each was
 // waiting for the thread. Counts, not timings, are its figure: run it before and after a change
 // of the send path. `BENCH_SENDS` (5) sends into one conversation after its first.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { buildApp } from "../../apps/server/src/app.ts";
-import { loadConfig } from "../../apps/server/src/config.ts";
-import { browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
+import { benchAppConfig, browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
 
 const SENDS = Number(process.env.BENCH_SENDS ?? 5);
 
@@ -24,15 +20,10 @@ Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest
   return (post as (...args: unknown[]) => void).call(this, message, ...rest);
 } as typeof Worker.prototype.postMessage;
 
-const dataDir = mkdtempSync(join(tmpdir(), "twinline-census-"));
-const config = loadConfig({
-  ...process.env,
-  OPENAI_API_KEY: "",
-  DATA_DIR: dataDir,
-  LOG_LEVEL: "silent",
-});
+const { config } = benchAppConfig("census");
 const app = await buildApp({ config, logger: false });
 await app.ready();
+await app.settings.update({ freeMessagesPerDay: 100_000_000 });
 const { headers } = await browserCsrf(app);
 const { token } = await signUpBenchUser(app, headers, {
   name: "Census",

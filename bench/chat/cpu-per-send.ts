@@ -3,23 +3,13 @@
 // app.inject, for `BENCH_SECONDS` (10). The process's CPU time (process.cpuUsage: every thread)
 // over the sends made is steadier than req/s on a shared machine: it is the work a send costs,
 // whoever else uses the cores. Run the trees to compare in turn, alternating.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { buildApp } from "../../apps/server/src/app.ts";
-import { loadConfig } from "../../apps/server/src/config.ts";
-import { browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
+import { benchAppConfig, browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
 
 const USERS = Number(process.env.BENCH_USERS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
-const dataDir = mkdtempSync(join(tmpdir(), "twinline-cpu-per-send-"));
-const config = loadConfig({
-  ...process.env,
-  OPENAI_API_KEY: "",
-  DATA_DIR: dataDir,
-  LOG_LEVEL: "silent",
-});
+const { config } = benchAppConfig("cpu-per-send");
 const app = await buildApp({ config, logger: false, authRateLimit: { max: 100_000 } });
 await app.settings.update({ freeMessagesPerDay: 100_000_000 });
 const { headers } = await browserCsrf(app);

@@ -11,15 +11,11 @@
 // the figure is never that of a recall that finds nothing (issue 24: after ANALYZE it found
 // nothing).
 // Also: the prompt build alone (buildChatRequest, gpt-tokenizer counts) on the same history.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
-import { loadConfig } from "../../apps/server/src/config.ts";
 import { buildChatRequest } from "../../apps/server/src/modules/chat/prompt.ts";
-import { browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
+import { benchAppConfig, browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
 import { roundMs as ms, percentile } from "../lib/latency.ts";
 
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
@@ -51,14 +47,9 @@ const drawn = () => words[Math.floor(VOCABULARY * Math.random() ** 3)] ?? "";
 const sentence = (n: number) => Array.from({ length: n }, drawn).join(" ");
 
 let times: number[] = [];
-const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), "twinline-bench-long-"));
+const { config } = benchAppConfig("bench-long");
 const app = await buildApp({
-  config: loadConfig({
-    ...process.env,
-    OPENAI_API_KEY: "",
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
-  }),
+  config,
   logger: false,
   register: Object.assign(
     async (instance: FastifyInstance) => {

@@ -13,32 +13,25 @@
 // probes for 5 s of an idle server (what a busy machine alone costs them). The ZIP is opened
 // and its messages counted: a run that exports fewer messages than it seeded fails.
 // PGlite by default; DATABASE_URL runs it on PostgreSQL (the fan is deleted at the end).
-import { mkdtempSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { buffer } from "node:stream/consumers";
 import { sql } from "drizzle-orm";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { buildApp } from "../../apps/server/src/app.ts";
-import { loadConfig } from "../../apps/server/src/config.ts";
 import { rawRows } from "../../apps/server/src/db/raw-rows.ts";
-import { browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
+import { benchAppConfig, browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
 import { roundMs as ms, percentile } from "../lib/latency.ts";
 
 const MESSAGES = Number(process.env.BENCH_EXPORT_MESSAGES ?? 100_000);
 const HEALTH_EVERY_MS = 20;
 const MB = 1024 * 1024;
 
-const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), "twinline-bench-export-"));
+const { dataDir, config } = benchAppConfig("bench-export");
 const app = await buildApp({
-  config: loadConfig({
-    ...process.env,
-    OPENAI_API_KEY: "",
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
-  }),
+  config,
   logger: false,
   authRateLimit: { max: 100_000 },
 });

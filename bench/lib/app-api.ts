@@ -1,10 +1,29 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { loadConfig } from "../../apps/server/src/config.ts";
 
 // The app's API as a browser calls it, through app.inject, for the benches' setup.
 
 export interface BrowserCsrf {
   token: string;
   cookie: string;
+}
+
+/**
+ * The configuration of an in-process bench app: the offline providers (no key), quiet logs, and
+ * `BENCH_DATA_DIR` or a new temporary directory named after the bench.
+ */
+export function benchAppConfig(name: string) {
+  const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), `twinline-${name}-`));
+  const config = loadConfig({
+    ...process.env,
+    OPENAI_API_KEY: "",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+  });
+  return { dataDir, config };
 }
 
 /** A CSRF token and its cookie, as a browser holds them, and the headers that send both. */
