@@ -26,7 +26,9 @@ export interface JobsPluginOptions {
 export const jobsPlugin = fp<JobsPluginOptions>(
   async (app: FastifyInstance, options) => {
     const jobs = createJobQueue({
-      db: pgBossDatabase(app.database),
+      db: pgBossDatabase(app.database, (error) =>
+        app.log.error({ err: error }, "A job's completion was not recorded; it runs again"),
+      ),
       clock: options.clock,
       log: app.log,
       ...(options.workers === false ? { workers: false } : {}),

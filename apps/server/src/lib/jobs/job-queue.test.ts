@@ -143,6 +143,44 @@ describe("a job sent on demand", () => {
   });
 });
 
+describe("a job whose completion the database fails to record", () => {
+  it("crashes nothing (pg-boss sends it without awaiting): the job stays claimed, to run again", async () => {
+    const ran: string[] = [];
+    const t = await createTestApp({
+      billingSweeps: false,
+      register: async (app) => {
+        app.jobs.define("test.flaky-completion", async (data: { to: string }) => {
+          ran.push(data.to);
+        });
+      },
+    });
+    apps.push(t);
+    // The connection breaks for the completion only (pg-boss's plans.completeJobs).
+    const database = t.app.database;
+    const target: { query: (text: string, values?: unknown[]) => Promise<unknown> } =
+      database.kind === "pglite"
+        ? (database.client as unknown as typeof target)
+        : (database.pool as unknown as typeof target);
+    const query = target.query.bind(target);
+    let broken = 0;
+    target.query = async (text, values) => {
+      if (typeof text === "string" && text.includes("SET completed_on")) {
+        broken += 1;
+        throw new Error("Connection terminated unexpectedly");
+      }
+      return query(text, values);
+    };
+    const id = (await t.app.jobs.send("test.flaky-completion", { to: "fan@example.com" })) ?? "";
+    await until(async () => broken > 0, "the worker to try to complete the job");
+    target.query = query;
+    expect(ran).toEqual(["fan@example.com"]);
+    // Still claimed: its claim expires and pg-boss offers it again, as after a crash.
+    expect((await t.app.jobs.board.get(id))?.state).toBe("active");
+    // The server answers on: nothing was left unhandled.
+    expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+  });
+});
+
 describe.skipIf(testDatabaseKind() !== "postgres")("two instances on one PostgreSQL", () => {
   it("a scheduled job runs once per occurrence; each sent job runs once", async () => {
     const ticks: string[] = [];

@@ -19,7 +19,20 @@ export interface SettlingDb extends PgBoss.Db {
   settled(): Promise<void>;
 }
 
-export function pgBossDatabase(connection: DatabaseConnection): SettlingDb {
+/**
+ * pg-boss's completion and failure of jobs (plans.completeJobs and plans.failJobs): the statements
+ * its worker sends without awaiting them.
+ */
+const UNAWAITED_STATEMENT = /^\s*WITH (?:results AS \(\s*UPDATE|deleted_jobs AS \(\s*DELETE FROM) \S+\.job\b/;
+
+/**
+ * `onUnheard` is told of a completion or failure that failed (the database broke meanwhile):
+ * nobody awaits it, and an unhandled rejection would stop the whole server.
+ */
+export function pgBossDatabase(
+  connection: DatabaseConnection,
+  onUnheard: (error: unknown) => void,
+): SettlingDb {
   const run: PgBoss.Db["executeSql"] =
     connection.kind === "postgres"
       ? (text, values) => connection.pool.query(text, values)
@@ -35,14 +48,17 @@ export function pgBossDatabase(connection: DatabaseConnection): SettlingDb {
   let stopping = false;
   return {
     executeSql(text, values) {
-      // Once the queue stops, a statement pg-boss still sends (the completion or failure of a job
-      // that ran past the stop, sent without awaiting it) may meet a closed database: it answers
-      // "no job affected" (a command's answer as pg-boss reads it) instead of failing with nobody
-      // to hear it. Such a job stays active; its claim expires and pg-boss retries it, as after
-      // a crash.
-      const statement = stopping
-        ? run(text, values).catch(() => ({ rows: [{ count: 0 }] }))
-        : run(text, values);
+      // A completion or failure that fails (a broken connection; a closed database once the queue
+      // stops, for a job that ran past the stop) answers "no job affected" (a command's answer as
+      // pg-boss reads it) instead of failing with nobody to hear it. Such a job stays active; its
+      // claim expires and pg-boss retries it, as after a crash.
+      const statement =
+        stopping || UNAWAITED_STATEMENT.test(text)
+          ? run(text, values).catch((error: unknown) => {
+              if (!stopping) onUnheard(error);
+              return { rows: [{ count: 0 }] };
+            })
+          : run(text, values);
       const tracked = statement.catch(() => {});
       inFlight.add(tracked);
       void tracked.finally(() => inFlight.delete(tracked));
