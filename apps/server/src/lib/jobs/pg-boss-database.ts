@@ -23,7 +23,8 @@ export interface SettlingDb extends PgBoss.Db {
  * pg-boss's completion and failure of jobs (plans.completeJobs and plans.failJobs): the statements
  * its worker sends without awaiting them.
  */
-const UNAWAITED_STATEMENT = /^\s*WITH (?:results AS \(\s*UPDATE|deleted_jobs AS \(\s*DELETE FROM) \S+\.job\b/;
+const UNAWAITED_STATEMENT =
+  /^\s*WITH (?:results AS \(\s*UPDATE|deleted_jobs AS \(\s*DELETE FROM) \S+\.job\b/;
 
 /**
  * `onUnheard` is told of a completion or failure that failed (the database broke meanwhile):
