@@ -28,6 +28,9 @@ await build({
   },
   outdir: here("./dist").pathname,
   bundle: true,
+  // main.ts loads the app with a dynamic import after it starts opening the database; split, that
+  // import (and the npm modules it needs) is its own chunk instead of being loaded before main runs.
+  splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",

@@ -86,6 +86,12 @@ export interface BuildAppOptions {
   googleVerifier?: GoogleTokenVerifier;
   /** How long a chat reply may take before it fails with 502 (default 60 s). */
   chatProviderTimeoutMs?: number;
+  /**
+   * The database, already opening (main.ts starts it before it loads the app's modules, so the
+   * embedded database's thread starts its engine meanwhile); default, opened here. Its
+   * background errors go where `onBackgroundError` was pointed by whoever opened it.
+   */
+  database?: Promise<DatabaseConnection>;
   /** Lower upload limits (tests check the limits without sending 50 or 100 MB). */
   uploadLimits?: UploadLimitOverrides;
   /** The voice call's metering clock (tests move a manual clock); default the system's. */
@@ -192,11 +198,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (observability.tracing) await app.register(observability.tracing.plugin);
   app.decorate("observability", observability);
 
-  const connection = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    onBackgroundError: (error) => app.log.error({ err: error }, "Database error outside a request"),
-  }).catch(async (error: unknown) => {
+  const connection = await (
+    options.database ??
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onBackgroundError: (error) =>
+        app.log.error({ err: error }, "Database error outside a request"),
+    })
+  ).catch(async (error: unknown) => {
     await observability.tracing?.shutdown().catch(() => {});
     throw error;
   });

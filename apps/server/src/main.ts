@@ -1,5 +1,6 @@
-import { buildApp } from "./app.ts";
+import type { FastifyInstance } from "fastify";
 import { ConfigError, configuredSecrets, loadConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
 import { gracefulStop } from "./lib/graceful-stop.ts";
 import { redactSecrets, rememberSecret } from "./lib/secret-values.ts";
 
@@ -20,9 +21,22 @@ async function main(): Promise<void> {
   }
 
   for (const secret of configuredSecrets(config)) rememberSecret(secret, true);
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  // The database opens first: the embedded one starts its engine on its own thread while this
+  // one loads the app's modules (issue 28 item 5: a start waited for one, then the other).
+  let app: FastifyInstance | undefined;
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onBackgroundError: (error) =>
+      app
+        ? app.log.error({ err: error }, "Database error outside a request")
+        : console.error(redactSecrets(error.stack ?? error.message)),
+  });
+  // Awaited by buildApp; until then a failure to open must not count as unhandled.
+  database.catch(() => {});
   try {
-    app = await buildApp({ config });
+    const { buildApp } = await import("./app.ts");
+    app = await buildApp({ config, database });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${redactSecrets(error.message)}`);
@@ -30,13 +44,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const server = app;
   const stop = gracefulStop({
-    close: () => app.close(),
+    close: () => server.close(),
     log: {
-      info: (message) => app.log.info(message),
-      warn: (message) => app.log.warn(message),
+      info: (message) => server.log.info(message),
+      warn: (message) => server.log.warn(message),
       error: (message, error) =>
-        error === undefined ? app.log.error(message) : app.log.error({ err: error }, message),
+        error === undefined ? server.log.error(message) : server.log.error({ err: error }, message),
     },
     exit: (code) => process.exit(code),
     timeoutMs: SHUTDOWN_TIMEOUT_MS,
@@ -44,10 +59,12 @@ async function main(): Promise<void> {
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 
-  await app.listen({ port: config.port, host: config.host });
+  await server.listen({ port: config.port, host: config.host });
   // The address to open is PUBLIC_URL's (its default is http://localhost:{PORT}): the one the
   // links in mail name, so a sign-in there is the one checkout comes back to.
-  app.log.info(`Twinline is at ${config.publicUrl} (listening on ${config.host}:${config.port})`);
+  server.log.info(
+    `Twinline is at ${config.publicUrl} (listening on ${config.host}:${config.port})`,
+  );
 }
 
 main().catch((error: unknown) => {
