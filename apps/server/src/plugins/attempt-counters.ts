@@ -1,87 +1,52 @@
 import type { FastifyRateLimitStore } from "@fastify/rate-limit";
 import type { Redis } from "ioredis";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterRes,
+} from "rate-limiter-flexible";
 
 /** Counters that expire: in Redis when REDIS_URL is set (every instance), else in this process. */
 export interface AttemptCounters {
   /** Adds one to `key` (its window starts with the first hit); answers the count and ms left. */
   hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
-  /** The count of `key` now (0 when none or expired) and ms left. */
-  peek(key: string): Promise<{ count: number; ttlMs: number }>;
   reset(key: string): Promise<void>;
-  /** Takes back one hit of `key` (never below 0; the window keeps its end). */
+  /** Takes back one hit of `key` (the window keeps its end). */
   release(key: string): Promise<void>;
 }
 
-export function memoryCounters(): AttemptCounters {
-  const counters = new Map<string, { count: number; resetAt: number }>();
-  const live = (key: string) => {
-    const entry = counters.get(key);
-    if (entry && entry.resetAt <= Date.now()) {
-      counters.delete(key);
-      return undefined;
-    }
-    return entry;
-  };
-  const sweep = () => {
-    if (counters.size < 10_000) return;
-    const now = Date.now();
-    for (const [key, entry] of counters) if (entry.resetAt <= now) counters.delete(key);
-  };
+/**
+ * The counters on a rate-limiter-flexible limiter (docs/decisions/0087): each hit sets its own
+ * window (`customDuration`), the limit is the caller's, so the limiter never refuses by itself.
+ */
+function limiterCounters(limiter: RateLimiterAbstract, prefix: string): AttemptCounters {
   return {
     async hit(key, windowMs) {
-      sweep();
-      const entry = live(key) ?? { count: 0, resetAt: Date.now() + windowMs };
-      entry.count += 1;
-      counters.set(key, entry);
-      return { count: entry.count, ttlMs: entry.resetAt - Date.now() };
-    },
-    async peek(key) {
-      const entry = live(key);
-      return entry
-        ? { count: entry.count, ttlMs: entry.resetAt - Date.now() }
-        : { count: 0, ttlMs: 0 };
+      const res: RateLimiterRes = await limiter.consume(prefix + key, 1, {
+        customDuration: windowMs / 1000,
+      });
+      return { count: res.consumedPoints, ttlMs: Math.max(res.msBeforeNext, 0) };
     },
     async reset(key) {
-      counters.delete(key);
+      await limiter.delete(prefix + key);
     },
     async release(key) {
-      const entry = live(key);
-      if (entry && entry.count > 0) entry.count -= 1;
+      // A live count keeps its window; one that expired meanwhile becomes -1 for one second.
+      await limiter.reward(prefix + key, 1, { customDuration: 1 });
     },
   };
 }
 
-// INCR, and the expiry set by the window's first hit, in one round trip and atomically.
-const HIT_SCRIPT = `local c = redis.call('INCR', KEYS[1])
-if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {c, redis.call('PTTL', KEYS[1])}`;
+// The limiter itself never refuses (the callers compare the count with their limit).
+// `duration` is a default that no call uses: each passes its window.
+const UNLIMITED = { points: Number.MAX_SAFE_INTEGER, duration: 60, keyPrefix: "" };
 
-export function redisCounters(redis: Redis, prefix: string): AttemptCounters {
-  return {
-    async hit(key, windowMs) {
-      const [count, ttlMs] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, windowMs)) as [
-        number,
-        number,
-      ];
-      return { count, ttlMs: Math.max(ttlMs, 0) };
-    },
-    async peek(key) {
-      const [count, ttlMs] = await Promise.all([redis.get(prefix + key), redis.pttl(prefix + key)]);
-      return { count: Number(count ?? 0), ttlMs: Math.max(ttlMs, 0) };
-    },
-    async reset(key) {
-      await redis.del(prefix + key);
-    },
-    async release(key) {
-      await redis.eval(RELEASE_SCRIPT, 1, prefix + key);
-    },
-  };
-}
+export const memoryCounters = (): AttemptCounters =>
+  limiterCounters(new RateLimiterMemory(UNLIMITED), "");
 
-// DECR only a live count (DECR keeps the expiry; on a missing key it would make a lasting -1).
-const RELEASE_SCRIPT = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
-if c > 0 then redis.call('DECR', KEYS[1]) end
-return 0`;
+export const redisCounters = (redis: Redis, prefix: string): AttemptCounters =>
+  limiterCounters(new RateLimiterRedis({ ...UNLIMITED, storeClient: redis }), prefix);
 
 const SHARED_RETRY_MS = 1_000;
 
@@ -121,7 +86,6 @@ export function failClosedCounters(
     };
   return {
     hit: either((c) => c.hit),
-    peek: either((c) => c.peek),
     reset: either((c) => c.reset),
     release: either((c) => c.release),
     degraded: () => failing,
