@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import type { Server } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 
 // A real local push service for tests: the npm package web-push-testing (its own Express
