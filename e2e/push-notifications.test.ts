@@ -157,5 +157,35 @@ describe("push notifications", () => {
       title: expect.stringMatching(/^New message from /),
       url: "/dashboard/chat",
     });
+
+    // The service worker shows what the push service received (delivered to it through the
+    // DevTools protocol, as Chromium's push service would), once no tab of the app has focus.
+    const cdp = await context.newCDPSession(page);
+    const registrationId = new Promise<string>((resolve) => {
+      cdp.on("ServiceWorker.workerRegistrationUpdated", (event) => {
+        const found = (
+          event as { registrations: { registrationId: string; scopeURL: string }[] }
+        ).registrations.find((registration) => registration.scopeURL === `${server.url}/`);
+        if (found) resolve(found.registrationId);
+      });
+    });
+    await cdp.send("ServiceWorker.enable");
+    await page.goto("about:blank");
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: server.url,
+      registrationId: await registrationId,
+      data: payload ?? "",
+    });
+    const shown = await context.newPage();
+    await shown.goto(`${server.url}/offline.html`);
+    await expect
+      .poll(
+        () =>
+          shown.evaluate(async () =>
+            (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title),
+          ),
+        { timeout: 10_000 },
+      )
+      .toEqual([JSON.parse(payload ?? "{}").title]);
   }, 90_000);
 });
