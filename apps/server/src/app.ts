@@ -36,6 +36,7 @@ import { jobsModule } from "./modules/jobs/plugin.ts";
 import { memoryModule } from "./modules/memory/plugin.ts";
 import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts";
 import { privacyModule } from "./modules/privacy/plugin.ts";
+import { pushModule } from "./modules/push/plugin.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
 import { voiceModule } from "./modules/voice/plugin.ts";
 import { openObservability } from "./observability/observability.ts";
@@ -307,6 +308,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
   await app.register(memoryModule);
+  // Before chat and billing: their replies and money events queue push notices (issue 27).
+  await app.register(pushModule, {
+    config,
+    ...(options.billingClock ? { clock: options.billingClock } : {}),
+    ...(options.billingSweeps === false ? { sweeps: false } : {}),
+  });
   await app.register(chatModule, {
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
     ...(options.noticeClock ? { noticeClock: options.noticeClock } : {}),

@@ -1,13 +1,14 @@
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import cronParser from "cron-parser";
+import webPush from "web-push";
 import { z } from "zod";
 import { ConfigError } from "./config-error.ts";
 import {
   DEFAULT_POCKETSPHINX_BIN,
   DEFAULT_POCKETSPHINX_MODEL_DIR,
 } from "./providers/stt/pocketsphinx.ts";
-import { loadOrCreateSecret } from "./secrets.ts";
+import { loadOrCreateSecret, loadOrCreateVapidKeys, type VapidKeys } from "./secrets.ts";
 
 export { ConfigError };
 
@@ -31,6 +32,13 @@ export interface Config {
   jwtSecret: string;
   /** Root key for encrypting stored provider keys and deriving other secrets (HKDF). */
   secretsKey: string;
+  /** Web Push (docs/decisions/0082): the VAPID keys, generated once into DATA_DIR. */
+  vapid: VapidKeys;
+  /**
+   * WEB_PUSH_HTTP_ORIGIN: one http origin accepted as a push endpoint beside https ones (a local
+   * push service in tests); unset: https endpoints only.
+   */
+  webPushHttpOrigin: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -202,6 +210,7 @@ const envSchema = z.object({
     message: "must be at least 16 characters long (or unset: no /metrics)",
   }),
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl,
+  WEB_PUSH_HTTP_ORIGIN: httpUrl,
   OTEL_SERVICE_NAME: optional,
   NODE_ENV: optional,
 });
@@ -232,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Generated once and kept in DATA_DIR, so tokens and encrypted keys survive restarts.
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir, "jwt-secret"),
     secretsKey: e.SECRETS_KEY ?? loadOrCreateSecret(dataDir, "secrets-key"),
+    vapid: loadOrCreateVapidKeys(dataDir, () => webPush.generateVAPIDKeys()),
+    webPushHttpOrigin: e.WEB_PUSH_HTTP_ORIGIN ? new URL(e.WEB_PUSH_HTTP_ORIGIN).origin : undefined,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,
@@ -303,6 +314,7 @@ export function configuredSecrets(config: Config): string[] {
   return [
     config.jwtSecret,
     config.secretsKey,
+    config.vapid.privateKey,
     config.adminPassword,
     config.openai.apiKey,
     config.elevenlabs.apiKey,

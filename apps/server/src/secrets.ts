@@ -32,3 +32,36 @@ export function loadOrCreateSecret(dataDir: string, name: string): string {
   }
   return value;
 }
+
+/** The VAPID key pair of Web Push (docs/decisions/0082): base64url, as `web-push` takes them. */
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
+/**
+ * The server's VAPID keys, stored as JSON in `${dataDir}/vapid-keys` (mode 600) and generated
+ * the first time, like the other secrets: created with the exclusive flag, so two processes on
+ * one DATA_DIR share one pair. `generate` makes a fresh pair (web-push's generateVAPIDKeys).
+ */
+export function loadOrCreateVapidKeys(dataDir: string, generate: () => VapidKeys): VapidKeys {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, "vapid-keys");
+  try {
+    writeFileSync(path, `${JSON.stringify(generate())}\n`, { mode: OWNER_ONLY, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if ((statSync(path).mode & 0o777) !== OWNER_ONLY) chmodSync(path, OWNER_ONLY);
+  }
+  let keys: Partial<VapidKeys> = {};
+  try {
+    keys = JSON.parse(readFileSync(path, "utf8")) as Partial<VapidKeys>;
+  } catch {
+    // Reported below.
+  }
+  if (typeof keys.publicKey !== "string" || typeof keys.privateKey !== "string") {
+    // Never silently replaced: every browser's subscription is bound to the public key.
+    throw new ConfigError(`${path} is unreadable; restore it or delete it to generate new keys`);
+  }
+  return { publicKey: keys.publicKey, privateKey: keys.privateKey };
+}

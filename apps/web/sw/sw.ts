@@ -5,6 +5,7 @@ import { cacheNames } from "workbox-core";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { NetworkOnly } from "workbox-strategies";
+import { openFromNotification, showPush } from "./push";
 import { OFFLINE_PAGE, PASS_THROUGH_PATHS, staticRoutes } from "./routes";
 
 declare const self: ServiceWorkerGlobalScope & {
@@ -60,3 +61,9 @@ registerRoute(
 );
 // Nothing else has a route: the API (REST and its event streams), uploads and the voice call's
 // files go to the network untouched, and a WebSocket never passes through a service worker.
+
+// Notifications the fan asked for (issue 27 item 3, docs/decisions/0082; sw/push.ts).
+self.addEventListener("push", (event) => event.waitUntil(showPush(self, event)));
+self.addEventListener("notificationclick", (event) =>
+  event.waitUntil(openFromNotification(self, event)),
+);

@@ -15,6 +15,7 @@ export * from "./dashboards";
 export * from "./jobs";
 export * from "./memory";
 export * from "./privacy";
+export * from "./push";
 export * from "./query-dates";
 export * from "./settings";
 export * from "./site-pages";

@@ -126,7 +126,10 @@ export const billingModule = fp<BillingModuleOptions>(
         await refunds?.settleDuplicates(userId);
       },
       // Receipts and notices the event queued go out at once (docs/decisions/0066).
-      afterCommit: () => app.fanMail.kick(),
+      afterCommit: () => {
+        app.fanMail.kick();
+        app.push.kick();
+      },
     });
 
     // The sandbox's events go to the same fulfilment as Stripe's webhooks, read back from it.
@@ -249,5 +252,5 @@ export const billingModule = fp<BillingModuleOptions>(
       });
     });
   },
-  { name: "billing", dependencies: ["providers", "accounts", "jobs", "fan-mail"] },
+  { name: "billing", dependencies: ["providers", "accounts", "jobs", "fan-mail", "push"] },
 );

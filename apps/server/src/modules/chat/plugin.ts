@@ -74,6 +74,15 @@ export const chatModule = fp<ChatModuleOptions>(
       memory: app.memory,
       notices: aiNotices,
       crisis,
+      // The "reply while away" notification (issue 27 item 3): queued, then sent at once.
+      onReplySaved: (userId, conversationId, messageId) => {
+        app.push.service
+          .replySaved(userId, conversationId, messageId)
+          .then((queued) => {
+            if (queued) app.push.kick();
+          })
+          .catch((error: unknown) => app.log.error({ err: error }, "Queuing a push failed"));
+      },
       log: app.log,
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
@@ -85,5 +94,5 @@ export const chatModule = fp<ChatModuleOptions>(
     await app.register(adminGuarded(chatLogsRoutes), { chat });
     await app.register(adminGuarded(crisisReferralsRoutes), { db: app.database.db });
   },
-  { name: "chat", dependencies: ["settings", "providers", "accounts", "memory"] },
+  { name: "chat", dependencies: ["push", "settings", "providers", "accounts", "memory"] },
 );

@@ -61,6 +61,8 @@ export interface ChatServiceOptions {
   persona: PersonaSource;
   /** Long-term memory; absent: the persona remembers only the history window. */
   memory?: MemorySource;
+  /** Told of each saved reply (the push notification of a reply while the fan is away). */
+  onReplySaved?: (userId: string, conversationId: string, messageId: string) => void;
   /** The whole reply must arrive within this (default 60 s); else 502. */
   providerTimeoutMs?: number;
   log: FastifyBaseLogger;
@@ -408,6 +410,7 @@ export function createChatService(options: ChatServiceOptions) {
       );
       if (!saved) throw notFound();
       options.memory?.noteActivity(prepared.user.id);
+      options.onReplySaved?.(prepared.user.id, prepared.conversationId, saved.id);
       return {
         response: text,
         conversationId: prepared.conversationId,

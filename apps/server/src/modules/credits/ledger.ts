@@ -1,4 +1,4 @@
-import { MONEY_TOOLS_MESSAGES } from "@twinline/contracts";
+import { isLowBalance, MONEY_TOOLS_MESSAGES } from "@twinline/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import type { CreditKind } from "../../db/schema/index.ts";
@@ -88,7 +88,7 @@ export async function noteLowBalanceAfter(
   const before = outcome.balance - movement.amount;
   if (
     creditsPerMinute !== undefined &&
-    (outcome.balance >= creditsPerMinute || before < creditsPerMinute)
+    (!isLowBalance(outcome.balance, creditsPerMinute) || isLowBalance(before, creditsPerMinute))
   ) {
     return;
   }

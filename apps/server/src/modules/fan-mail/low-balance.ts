@@ -1,7 +1,8 @@
-import { SETTINGS_DEFAULTS } from "@twinline/contracts";
+import { isLowBalance, SETTINGS_DEFAULTS } from "@twinline/contracts";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { fanEmails, siteSettings } from "../../db/schema/index.ts";
+import { enqueuePush } from "../push/enqueue.ts";
 import { enqueueFanEmail } from "./enqueue.ts";
 
 /** The low-balance notice is sent at most once in this long to one fan. */
@@ -22,7 +23,8 @@ async function creditsPerMinuteNow(tx: Database): Promise<number> {
  * Called by the ledger after a movement that took credits away, in its transaction (the user's
  * row locked, so two at once are one after the other): when the balance just fell below what
  * one call minute costs, the low-balance notice is queued, unless one was queued for this fan in
- * the last 7 days. `sourceKey` is the movement's (unique), the notice's key.
+ * the last 7 days. `sourceKey` is the movement's (unique), the notice's key. The same crossing
+ * queues the low-balance push notification (its own cap: one a day; docs/decisions/0082).
  */
 export async function noteLowBalance(
   tx: Database,
@@ -30,7 +32,19 @@ export async function noteLowBalance(
 ): Promise<void> {
   if (movement.after >= movement.before) return;
   const creditsPerMinute = await creditsPerMinuteNow(tx);
-  if (movement.after >= creditsPerMinute || movement.before < creditsPerMinute) return;
+  // THE low-balance rule (contracts), crossed by this movement.
+  if (
+    !isLowBalance(movement.after, creditsPerMinute) ||
+    isLowBalance(movement.before, creditsPerMinute)
+  ) {
+    return;
+  }
+  await enqueuePush(tx, {
+    kind: "lowBalance",
+    key: `low-balance:${movement.sourceKey}`,
+    userId: movement.userId,
+    payload: { balance: movement.after, creditsPerMinute },
+  });
   const [recent] = await tx
     .select({ id: fanEmails.id })
     .from(fanEmails)

@@ -51,6 +51,7 @@ const inJson = (text: string) => JSON.stringify(text).slice(1, -1);
  * 2. every session ends and the live call ends;
  * 3. in one transaction: the personal data are erased (the users row and, by its foreign keys,
  *    conversations, messages, memory, summaries, calls and transcripts, usage, reset links,
+ *    push subscriptions, choices and notices,
  *    checkout sessions, exports), the payment records accounting must keep are detached
  *    (user_id set null: "Deleted user"), the e-mail and name are scrubbed from the records
  *    that carry them as text (outbox mail, the audit log, the sandbox provider's store), and

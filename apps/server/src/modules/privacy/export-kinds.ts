@@ -10,6 +10,9 @@ import {
   fanMemory,
   paymentRefunds,
   payments,
+  pushNotices,
+  pushPreferences,
+  pushSubscriptions,
   subscriptionEvents,
   subscriptionPlans,
   userSubscriptions,
@@ -430,6 +433,52 @@ const memory: ExportKind = {
   },
 };
 
+/**
+ * Web Push (docs/decisions/0082): the fan's choices and devices. A device's endpoint is the push
+ * service's address for that browser: shown by its host only, the rest is a capability URL.
+ */
+const pushNotifications: ExportKind = {
+  file: "notifications.json",
+  title: "Your notification choices and the devices that receive them",
+  fields: {
+    preferences: "Which notifications you chose: reply, lowBalance, renewalFailed",
+    devices: "Each device turned on: pushService (its push service's host), createdAt",
+    sent: "Notifications sent to you: kind, createdAt",
+  },
+  async write(out, { db, userId }) {
+    const [chosen] = await db
+      .select()
+      .from(pushPreferences)
+      .where(eq(pushPreferences.userId, userId));
+    const devices = await db
+      .select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, userId))
+      .orderBy(asc(pushSubscriptions.createdAt));
+    const sent = await db
+      .select({ kind: pushNotices.kind, createdAt: pushNotices.createdAt })
+      .from(pushNotices)
+      .where(and(eq(pushNotices.userId, userId), eq(pushNotices.status, "sent")))
+      .orderBy(asc(pushNotices.createdAt))
+      .limit(EXPORT_PAGE_SIZE);
+    const value = {
+      preferences: chosen
+        ? {
+            reply: chosen.reply,
+            lowBalance: chosen.lowBalance,
+            renewalFailed: chosen.renewalFailed,
+          }
+        : null,
+      devices: devices.map((device) => ({
+        pushService: new URL(device.endpoint).host,
+        createdAt: iso(device.createdAt),
+      })),
+      sent: sent.map((notice) => ({ kind: notice.kind, createdAt: iso(notice.createdAt) })),
+    };
+    await out.write(`${JSON.stringify(value, null, 2)}\n`);
+  },
+};
+
 const creditLedgerKind: ExportKind = {
   file: "credit-ledger.json",
   title: "Every movement of your credits, oldest first",
@@ -635,6 +684,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
   messages,
   calls,
   memory,
+  pushNotifications,
   creditLedgerKind,
   paymentsKind,
   subscriptions,

@@ -5,6 +5,7 @@ import { DashboardLayout } from "@/features/dashboard/components/dashboard-layou
 import { OverviewPage } from "@/features/dashboard/components/overview-page";
 import { legacyTabPath } from "@/features/dashboard/nav";
 import { ProfilePage } from "@/features/profile/components/profile-page";
+import { usePushPresence } from "@/features/profile/hooks/use-push-presence";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useAuth } from "@/lib/auth/auth-provider";
 
@@ -16,6 +17,12 @@ export function DashboardLayoutRoute() {
   const { status } = useAuth();
   if (status === "anonymous") return <Navigate to="/" replace />;
   if (status === "loading") return <PageSpinner />;
+  return <SignedInDashboard />;
+}
+
+/** The fan's dashboard; it tells the server whether a tab is visible (reply notifications). */
+function SignedInDashboard() {
+  usePushPresence();
   return (
     <DashboardLayout>
       <Outlet />

@@ -10,6 +10,7 @@ import {
 import type { InvoiceInfo } from "../../../providers/payments/index.ts";
 import { applyCreditMovement } from "../../credits/ledger.ts";
 import { enqueuePaymentFailed, enqueueReceipt } from "../../fan-mail/enqueue.ts";
+import { enqueuePush } from "../../push/enqueue.ts";
 import {
   endMismatchedSubscription,
   planOf,
@@ -234,6 +235,15 @@ export async function recordFailedInvoice(
   const { tx } = context;
   const { planId, planName } = await invoicedPlan(tx, invoice, row);
   const attempt = Math.max(failedAttempt ?? invoice.attemptCount, 1);
+  if (invoice.billingReason === "subscription_cycle") {
+    // The fan's "failed renewal" notification (one a day at most; docs/decisions/0082).
+    await enqueuePush(tx, {
+      kind: "renewalFailed",
+      key: `renewal-failed:${invoice.id}:${attempt}`,
+      userId: row.userId,
+      payload: { planName },
+    });
+  }
   await enqueuePaymentFailed(tx, row.userId, `invoice:${invoice.id}:failed:${attempt}`, {
     item: planName,
     purchase: "subscription",

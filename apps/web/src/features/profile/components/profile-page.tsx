@@ -16,6 +16,7 @@ import { PROFILE_TEXT } from "../messages";
 import { DataExportSection } from "./data-export-section";
 import { DeleteAccountSection } from "./delete-account-section";
 import { MemorySection } from "./memory-section";
+import { NotificationsSection } from "./notifications-section";
 import { ProfileCard } from "./profile-card";
 
 /** "Update Failed" with the server's message, else the fallback (spec, section 8). */
@@ -195,6 +196,7 @@ export function ProfilePage() {
       <ProfileDetails />
       <PasswordChange />
       <MemorySection />
+      <NotificationsSection />
       <DataExportSection />
       <DeleteAccountSection />
     </div>

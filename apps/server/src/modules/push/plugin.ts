@@ -1,0 +1,94 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { Config } from "../../config.ts";
+import { type Clock, systemClock } from "../../lib/clock.ts";
+import { pushRoutes } from "./routes.ts";
+import { createPushService, type PushService } from "./service.ts";
+
+/** Pending notices a kick missed (a crash, a money event in the ledger) go within a minute. */
+export const PUSH_SWEEP_CRON = "* * * * *";
+
+export interface Push {
+  service: PushService;
+  /** Sends what is queued soon, in the background: called after a commit that queued a notice. */
+  kick(): void;
+  /** Resolves when no kicked pass is running (tests wait for what a request caused). */
+  idle(): Promise<void>;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The fan's Web Push notifications (docs/decisions/0082). */
+    push: Push;
+  }
+}
+
+/** The VAPID subject: the mail sender's address, else an https PUBLIC_URL, else a placeholder. */
+function vapidSubject(config: Config): string {
+  const address = config.mailFrom?.match(/<([^>]+)>/)?.[1] ?? config.mailFrom;
+  if (address?.includes("@")) return `mailto:${address.trim()}`;
+  if (config.publicUrl.startsWith("https://")) return config.publicUrl;
+  return "mailto:postmaster@localhost";
+}
+
+export interface PushModuleOptions {
+  config: Config;
+  clock?: Clock;
+  /** Run the sweep as a cron job (default true); false: tests call `push.service.sendDue()`. */
+  sweeps?: boolean;
+}
+
+/**
+ * Web Push (issue 27 item 3): the fan's routes under /api/push, the queue's sender (kicked after
+ * a commit that queued a notice, and a cron job every minute on the job queue). Registered
+ * before chat and billing, which queue notices.
+ */
+export const pushModule = fp<PushModuleOptions>(
+  async (app: FastifyInstance, options) => {
+    const service = createPushService({
+      db: app.database.db,
+      vapid: options.config.vapid,
+      subject: vapidSubject(options.config),
+      httpOrigin: options.config.webPushHttpOrigin,
+      settings: app.settings,
+      log: app.log,
+    });
+    // One kicked pass at a time; a kick meanwhile asks for one more pass after it.
+    let running: Promise<void> | null = null;
+    let again = false;
+    const kick = () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          await service.sendDue();
+        } while (again);
+      })()
+        .catch((error: unknown) =>
+          app.log.error({ err: error }, "Sending push notifications failed"),
+        )
+        .finally(() => {
+          running = null;
+        });
+    };
+    const idle = async () => {
+      while (running) await running;
+    };
+    app.decorate<Push>("push", { service, kick, idle });
+    app.addHook("onClose", idle);
+    if (options.sweeps !== false) {
+      app.jobs.define("push.notices", () => service.sendDue(), {
+        cron: PUSH_SWEEP_CRON,
+        clock: options.clock ?? systemClock,
+        retryLimit: 1,
+        retryDelaySeconds: 30,
+        expireInSeconds: 5 * 60,
+      });
+    }
+    await app.register(pushRoutes, { push: service });
+  },
+  { name: "push", dependencies: ["accounts", "settings", "jobs"] },
+);
