@@ -37,7 +37,7 @@ export const sessionIdOf = (url: string) => url.split("/").at(-1) ?? "";
 export async function sandboxBuy(
   t: TestApp,
   token: string,
-  what: { packageId: string } | { planId: string },
+  what: ({ packageId: string } | { planId: string }) & { promotionCode?: string },
   cardNumber: string = SANDBOX_CARDS.success,
 ) {
   const path =

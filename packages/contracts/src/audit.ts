@@ -9,6 +9,7 @@ export const AUDIT_TARGET_TYPES = [
   "settings",
   "plan",
   "package",
+  "promotion",
   "user",
   "payment",
   "subscription",

@@ -45,6 +45,8 @@ export const WEB_ROUTE_PATTERNS = [
   // Added by issue 16 (decision 0050), beyond the spec's table.
   "/admin/audit-log",
   "/admin/jobs",
+  // Added by issue 27 (decision 0083).
+  "/admin/promotion-codes",
 ] as const;
 
 function segments(path: string): string[] {

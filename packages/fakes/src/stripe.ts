@@ -33,6 +33,9 @@ export interface FakeStripe extends FakeHttpServer {
   charges: Map<string, Json>;
   refunds: Map<string, Json>;
   disputes: Map<string, Json>;
+  /** Coupons and the promotion codes on them (percent_off or amount_off, duration once). */
+  coupons: Map<string, Json>;
+  promotionCodes: Map<string, Json>;
   /** A refund made in Stripe's dashboard (no metadata): the charge, refreshed, and the refund. */
   refundInDashboard(paymentIntentId: string, amount?: number): { charge: Json; refund: Json };
   /** A dispute opened by the card holder's bank on a payment. */
@@ -149,6 +152,8 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const failedCharges = new Map<string, Json>();
   const refunds = new Map<string, Json>();
   const disputes = new Map<string, Json>();
+  const coupons = new Map<string, Json>();
+  const promotionCodes = new Map<string, Json>();
   /** Idempotency-Key to the refund it made: a retried POST answers the same refund. */
   const refundKeys = new Map<string, Json>();
 
@@ -392,6 +397,72 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       return sendJson(response, 200, priceObject(price));
     }
 
+    if (resource === "coupons") {
+      if (method === "POST" && !objectId) {
+        const coupon: Json = {
+          id: id("coupon"),
+          object: "coupon",
+          name: body.name ?? null,
+          duration: body.duration ?? "once",
+          percent_off: body.percent_off !== undefined ? Number(body.percent_off) : null,
+          amount_off: body.amount_off !== undefined ? Number(body.amount_off) : null,
+          currency: body.currency ?? null,
+          valid: true,
+          metadata: body.metadata ?? {},
+          created: now(),
+        };
+        if ((coupon.percent_off === null) === (coupon.amount_off === null)) {
+          return sendJson(response, 400, {
+            error: {
+              type: "invalid_request_error",
+              message: "A coupon needs exactly one of percent_off and amount_off",
+            },
+          });
+        }
+        coupons.set(String(coupon.id), coupon);
+        return sendJson(response, 200, coupon);
+      }
+      const coupon = coupons.get(String(objectId));
+      if (!coupon) return notFound(response, "coupon", String(objectId));
+      return sendJson(response, 200, coupon);
+    }
+
+    if (resource === "promotion_codes") {
+      if (method === "POST" && !objectId) {
+        const promotion = (body.promotion as Json | undefined) ?? {};
+        const coupon = coupons.get(String(promotion.coupon));
+        if (!coupon) return notFound(response, "coupon", String(promotion.coupon));
+        if ([...promotionCodes.values()].some((each) => each.active && each.code === body.code)) {
+          return sendJson(response, 400, {
+            error: {
+              type: "invalid_request_error",
+              message: "An active promotion code with `code` already exists.",
+            },
+          });
+        }
+        const promotionCode: Json = {
+          id: id("promo"),
+          object: "promotion_code",
+          code: body.code,
+          promotion: { type: "coupon", coupon: coupon.id },
+          active: true,
+          expires_at: body.expires_at !== undefined ? Number(body.expires_at) : null,
+          max_redemptions: body.max_redemptions !== undefined ? Number(body.max_redemptions) : null,
+          times_redeemed: 0,
+          metadata: body.metadata ?? {},
+          created: now(),
+        };
+        promotionCodes.set(String(promotionCode.id), promotionCode);
+        return sendJson(response, 200, promotionCode);
+      }
+      const promotionCode = promotionCodes.get(String(objectId));
+      if (!promotionCode) return notFound(response, "promotion_code", String(objectId));
+      if (method === "POST" && body.active !== undefined) {
+        promotionCode.active = body.active === "true";
+      }
+      return sendJson(response, 200, promotionCode);
+    }
+
     if (resource === "checkout" && objectId === "sessions") {
       const sessionId = action;
       if (method === "POST" && !sessionId) {
@@ -423,6 +494,48 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
             },
           });
         }
+        const discounts = (body.discounts as Json[] | undefined) ?? [];
+        let discount: { promotionCode: Json; coupon: Json } | null = null;
+        for (const each of discounts) {
+          const promotionCode = promotionCodes.get(String(each.promotion_code));
+          if (!promotionCode) {
+            return notFound(response, "promotion_code", String(each.promotion_code));
+          }
+          const coupon = coupons.get(String((promotionCode.promotion as Json).coupon)) as Json;
+          const refused = !promotionCode.active
+            ? "This promotion code is inactive."
+            : promotionCode.expires_at !== null && Number(promotionCode.expires_at) <= now()
+              ? "This promotion code has expired."
+              : promotionCode.max_redemptions !== null &&
+                  Number(promotionCode.times_redeemed) >= Number(promotionCode.max_redemptions)
+                ? "This promotion code has reached its maximum number of redemptions."
+                : coupon.currency !== null && coupon.currency !== price.currency
+                  ? "This promotion code's currency does not match the price's."
+                  : null;
+          if (refused) {
+            return sendJson(response, 400, {
+              error: {
+                type: "invalid_request_error",
+                code: "promotion_code_invalid",
+                message: refused,
+              },
+            });
+          }
+          discount = { promotionCode, coupon };
+        }
+        const subtotal = Number(price.unit_amount);
+        // Stripe's rounding of a percentage: to the nearest minor unit, a half up.
+        const amountDiscount = discount
+          ? discount.coupon.percent_off !== null
+            ? Math.min(
+                subtotal,
+                Math.floor(
+                  (subtotal * Math.round(Number(discount.coupon.percent_off) * 100) + 5_000) /
+                    10_000,
+                ),
+              )
+            : Math.min(subtotal, Number(discount.coupon.amount_off))
+          : 0;
         const created: Json = {
           id: id("cs_test"),
           object: "checkout.session",
@@ -435,7 +548,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           metadata: body.metadata ?? {},
           subscription_metadata: (body.subscription_data as Json | undefined)?.metadata ?? {},
           payment_intent_metadata: (body.payment_intent_data as Json | undefined)?.metadata ?? {},
-          amount_total: Number(price.unit_amount),
+          amount_subtotal: subtotal,
+          amount_total: subtotal - amountDiscount,
+          total_details: { amount_discount: amountDiscount, amount_shipping: 0, amount_tax: 0 },
+          discounts: discount
+            ? [{ coupon: discount.coupon.id, promotion_code: discount.promotionCode.id }]
+            : [],
           currency: price.currency,
           price_id: price.id,
           subscription: null,
@@ -654,9 +772,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         has_more: false,
       },
     };
+    // A coupon of duration once lowers the first invoice only.
     const invoice = makeInvoice({
       subscription,
-      amount: Number(price.unit_amount),
+      amount: Number(session.amount_total),
       reason: "subscription_create",
       paid: true,
       periodStart: start,
@@ -745,6 +864,8 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     charges,
     refunds,
     disputes,
+    coupons,
+    promotionCodes,
     chargeOf(paymentIntentId) {
       const made = charges.get(paymentIntentId);
       if (!made) throw new Error(`No charge for ${paymentIntentId}`);
@@ -785,6 +906,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       customerOf(String(session.customer));
       session.status = "complete";
       session.payment_status = "paid";
+      for (const each of (session.discounts as Json[] | undefined) ?? []) {
+        const promotionCode = promotionCodes.get(String(each.promotion_code));
+        if (promotionCode) promotionCode.times_redeemed = Number(promotionCode.times_redeemed) + 1;
+      }
       if (session.mode === "subscription") {
         const started = startSubscription(session);
         session.subscription = started.subscription.id;

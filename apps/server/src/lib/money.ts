@@ -31,3 +31,11 @@ export function moneyText(minor: number, currency: string): string {
   }
   return format.format(toMajor(minor));
 }
+
+/**
+ * What a percentage promotion code takes off a price (docs/decisions/0083): price x percent,
+ * rounded to the nearest minor unit, a half rounded up (in the fan's favour): 50% of 999 is
+ * 499.5, so 500 off and 499 paid. Integer arithmetic only.
+ */
+export const percentOffMinor = (priceMinor: number, basisPoints: number): number =>
+  Math.floor((priceMinor * basisPoints + 5_000) / 10_000);

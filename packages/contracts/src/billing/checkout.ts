@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { consentVersionField } from "./consent";
 import { storableText } from "./fields";
+import { checkoutPromotionCodeField } from "./promotions";
 import {
   BILLING_MESSAGES,
   currencySchema,
@@ -14,10 +15,14 @@ import {
 export const createPackageCheckoutSchema = z.object({
   packageId: z.uuid({ error: BILLING_MESSAGES.packageIdMissing }),
   consentVersion: consentVersionField,
+  /** An optional promotion code (promotions.ts); blank: none. */
+  promotionCode: checkoutPromotionCodeField,
 });
 export const createPlanCheckoutSchema = z.object({
   planId: z.uuid({ error: "Plan ID is missing" }),
   consentVersion: consentVersionField,
+  /** An optional promotion code; it lowers the first payment only (docs/decisions/0083). */
+  promotionCode: checkoutPromotionCodeField,
 });
 /** A plan change of a subscription in force: its renewal terms were agreed at its checkout. */
 export const changePlanRequestSchema = z.object({
@@ -51,8 +56,12 @@ export const checkoutSessionViewSchema = z.object({
   fulfilled: z.boolean(),
   itemName: z.string(),
   description: z.string(),
-  /** What is charged, major units. */
+  /** What is charged, major units (after the promotion code's discount). */
   amount: z.number(),
+  /** The price before the promotion code, and what the code takes off (0: none). */
+  amountBeforeDiscount: z.number(),
+  discount: z.number(),
+  promotionCode: z.string().nullable(),
   currency: currencySchema,
   /** Credits bought (packages) or granted per period (plans); null when none. */
   credits: z.number().int().nullable(),

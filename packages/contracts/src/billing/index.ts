@@ -6,6 +6,7 @@ export * from "./consent";
 export { billingIdParamsSchema, packageIdParamsSchema, planIdParamsSchema } from "./fields";
 export * from "./low-balance";
 export * from "./payment-details";
+export * from "./promotions";
 export * from "./refunds";
 export * from "./shared";
 export * from "./subscriptions";

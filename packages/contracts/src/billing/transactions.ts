@@ -27,6 +27,9 @@ export const userTransactionSchema = z.object({
   status: transactionStatusSchema,
   /** Given back so far (refunds and disputes), in major units. */
   refundedAmount: z.number(),
+  /** What a promotion code took off (major units; `amount` is what was paid), and the code. */
+  discount: z.number().optional(),
+  promotionCode: z.string().nullable().optional(),
   stripePaymentId: z.string().nullable(),
   planName: z.string().nullable(),
   metadata: z.object({
@@ -75,6 +78,9 @@ export const adminCreditTransactionSchema = z.object({
   status: transactionStatusSchema,
   /** Given back so far (refunds and disputes), in major units. */
   refundedAmount: z.number(),
+  /** What a promotion code took off (major units; `amount` is what was paid), and the code. */
+  discount: z.number().optional(),
+  promotionCode: z.string().nullable().optional(),
   /**
    * Money is left that the operator may give back: a successful payment, or a failed one the
    * provider charged anyway (a wrong amount, decision 0036), not yet refunded in whole.
@@ -102,6 +108,9 @@ export const adminSubscriptionTransactionSchema = z.object({
   status: transactionStatusSchema,
   /** Given back so far (refunds and disputes), in major units. */
   refundedAmount: z.number(),
+  /** What a promotion code took off (major units; `amount` is what was paid), and the code. */
+  discount: z.number().optional(),
+  promotionCode: z.string().nullable().optional(),
   /**
    * Money is left that the operator may give back: a successful payment, or a failed one the
    * provider charged anyway (a wrong amount, decision 0036), not yet refunded in whole.

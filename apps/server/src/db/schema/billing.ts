@@ -155,6 +155,13 @@ export const checkoutSessions = pgTable(
     amountMinor: integer("amount_minor").notNull(),
     currency: billingCurrency("currency").notNull(),
     credits: integer("credits"),
+    /**
+     * The promotion code given (docs/decisions/0083) and what it took off: `amount_minor` is
+     * what is charged, after it. An open session holds one use of the code until it expires.
+     */
+    promotionCodeId: uuid("promotion_code_id"),
+    promotionCode: text("promotion_code"),
+    discountMinor: integer("discount_minor").notNull().default(0),
     status: checkoutStatus("status").notNull().default("open"),
     paymentStatus: text("payment_status").notNull().default("unpaid"),
     url: text("url").notNull(),
@@ -167,7 +174,10 @@ export const checkoutSessions = pgTable(
   // One plan checkout open per user (decision 0051): the partial unique index
   // checkout_sessions_one_open_plan_idx is hand-written in 0013_money_tools.sql, after the
   // backfill that closes older duplicates (drizzle would create it before the backfill).
-  (table) => [index("checkout_sessions_user_created_idx").on(table.userId, table.createdAt)],
+  (table) => [
+    index("checkout_sessions_user_created_idx").on(table.userId, table.createdAt),
+    index("checkout_sessions_promotion_code_idx").on(table.promotionCodeId, table.userId),
+  ],
 );
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 
@@ -248,6 +258,9 @@ export const payments = pgTable(
     invoiceNumber: text("invoice_number"),
     checkoutSessionId: text("checkout_session_id"),
     sourceKey: text("source_key").notNull().unique(),
+    /** What a promotion code took off (`amount_minor` is what was paid), and the code. */
+    discountMinor: integer("discount_minor").notNull().default(0),
+    promotionCode: text("promotion_code"),
     /** What was given back so far (refunds and disputes; payment_refunds holds each one). */
     refundedMinor: integer("refunded_minor").notNull().default(0),
     transactionDate: timestamp("transaction_date", { withTimezone: true }).notNull().defaultNow(),

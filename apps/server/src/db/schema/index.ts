@@ -10,6 +10,7 @@ export * from "./credits.ts";
 export * from "./dashboards.ts";
 export * from "./mail.ts";
 export * from "./privacy.ts";
+export * from "./promotions.ts";
 export * from "./push.ts";
 export * from "./refunds.ts";
 export * from "./settings.ts";

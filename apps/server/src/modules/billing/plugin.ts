@@ -22,6 +22,11 @@ import {
 import { createSandboxStore } from "./checkout/sandbox-store.ts";
 import { createFulfilment, type Fulfilment } from "./fulfilment/fulfilment.ts";
 import { webhookRoutes } from "./fulfilment/webhook-routes.ts";
+import { adminPromotionRoutes, promotionCheckRoutes } from "./promotions/promotions-routes.ts";
+import {
+  createPromotionsService,
+  type PromotionsService,
+} from "./promotions/promotions-service.ts";
 import { adminMoneyRoutes } from "./refunds/admin-money-routes.ts";
 import {
   createRefundsService,
@@ -71,6 +76,8 @@ export interface Billing {
   refunds: RefundsService;
   /** The fan's withdrawal from a purchase within 14 days (decision 0065). */
   withdrawals: WithdrawalsService;
+  /** Promotion codes (decision 0083). */
+  promotions: PromotionsService;
 }
 
 declare module "fastify" {
@@ -154,7 +161,9 @@ export const billingModule = fp<BillingModuleOptions>(
     });
     const reader = createSubscriptionsReader(db);
     const transactions = createTransactionsRepository(db);
+    const promotions = createPromotionsService({ db, payments, clock });
     const checkout = createCheckoutService({
+      promotions,
       db,
       catalogue,
       payments,
@@ -224,6 +233,7 @@ export const billingModule = fp<BillingModuleOptions>(
       planChanges,
       refunds: refundsService,
       withdrawals,
+      promotions,
     });
 
     await app.register(publicCatalogueRoutes, { catalogue, subscriptions });
@@ -231,6 +241,7 @@ export const billingModule = fp<BillingModuleOptions>(
       checkout,
       appOrigin: (request) => appOriginFor(options.config, request),
     });
+    await app.register(promotionCheckRoutes, { promotions, catalogue });
     await app.register(subscriptionRoutes, { subscriptions, reader });
     await app.register(userTransactionsRoutes, { transactions });
     await app.register(withdrawalRoutes, { withdrawals });
@@ -243,6 +254,7 @@ export const billingModule = fp<BillingModuleOptions>(
       guarded.addHook("onRequest", guarded.requireAdmin);
       await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
       await guarded.register(adminBillingRoutes, { transactions });
+      await guarded.register(adminPromotionRoutes, { promotions });
       await guarded.register(adminExportRoutes, { transactions });
       await guarded.register(adminMoneyRoutes, {
         db,

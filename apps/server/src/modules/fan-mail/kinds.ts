@@ -23,6 +23,9 @@ export interface ReceiptPayload extends Amount {
   transactionId: string;
   /** The paid period's end (subscriptions; ISO), when known. */
   periodEnd?: string | null;
+  /** What a promotion code took off (minor units; `amountMinor` is what was paid), and the code. */
+  discountMinor?: number;
+  promotionCode?: string | null;
 }
 
 export interface PaymentFailedPayload extends Amount {

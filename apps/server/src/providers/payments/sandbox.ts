@@ -359,7 +359,10 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         metadata: input.metadata,
         subscription: null,
         payment_intent: null,
-        amount_total: input.item.amountMinor,
+        // A promotion code lowers the first payment only (decision 0083), as at Stripe.
+        amount_subtotal: input.item.amountMinor,
+        amount_discount: input.discount?.amountOffMinor ?? 0,
+        amount_total: input.item.amountMinor - (input.discount?.amountOffMinor ?? 0),
         currency: input.item.currency,
         item: input.item as unknown as Json,
         success_url: fill(input.successUrl),
@@ -413,7 +416,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       if (session.payment_intent) {
         await invoices.recordPaymentIntent(
           String(session.payment_intent),
-          item.amountMinor,
+          Number(session.amount_total),
           item.currency,
           { sessionId, metadata: (session.metadata as Record<string, string>) ?? {} },
         );
@@ -446,7 +449,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         };
         const invoice = await invoices.make({
           subscription,
-          totalMinor: item.amountMinor,
+          totalMinor: Number(session.amount_total),
           reason: "subscription_create",
           periodStart: start,
           periodEnd: end,

@@ -340,6 +340,30 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
       call(async (client) => {
         await client.prices.update(priceId, { active: false });
       }),
+    createPromotion: (input) =>
+      call(async (client) => {
+        const coupon = await client.coupons.create({
+          name: input.code,
+          // The first payment only (a package's, or a plan's first period): decision 0083.
+          duration: "once",
+          ...(input.percentBasisPoints !== null
+            ? { percent_off: input.percentBasisPoints / 100 }
+            : { amount_off: input.amountOffMinor ?? 0, currency: input.currency ?? "usd" }),
+          metadata: input.metadata,
+        });
+        const promotionCode = await client.promotionCodes.create({
+          promotion: { type: "coupon", coupon: coupon.id },
+          code: input.code,
+          expires_at: Math.floor(input.expiresAt.getTime() / 1000),
+          ...(input.maxRedemptions !== null ? { max_redemptions: input.maxRedemptions } : {}),
+          metadata: input.metadata,
+        });
+        return { couponId: coupon.id, promotionCodeId: promotionCode.id };
+      }),
+    setPromotionCodeActive: (promotionCodeId, active) =>
+      call(async (client) => {
+        await client.promotionCodes.update(promotionCodeId, { active });
+      }),
   };
 
   const retrieveSubscription = (subscriptionId: string) =>
@@ -365,6 +389,9 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
           client_reference_id: input.userId,
           customer_email: input.email,
           metadata: input.metadata,
+          ...(input.discount?.promotionCodeId
+            ? { discounts: [{ promotion_code: input.discount.promotionCodeId }] }
+            : {}),
           ...(input.mode === "subscription"
             ? {
                 subscription_data: { metadata: input.metadata },

@@ -60,6 +60,35 @@ export interface PaymentsCatalogue {
   retrievePrice(priceId: string): Promise<ProviderPrice | null>;
   /** Deactivates a price (no new purchases; subscriptions on it go on). */
   deactivatePrice(priceId: string): Promise<void>;
+  /**
+   * A promotion code at Stripe (docs/decisions/0083): a coupon (percent or amount off, once) and
+   * a customer-facing promotion code on it with the same code, limit and expiry.
+   */
+  createPromotion(input: PromotionInput): Promise<{ couponId: string; promotionCodeId: string }>;
+  /** Disables (or enables again) a promotion code at Stripe. */
+  setPromotionCodeActive(promotionCodeId: string, active: boolean): Promise<void>;
+}
+
+export interface PromotionInput {
+  code: string;
+  /** Hundredths of a percent, or null for an amount off. */
+  percentBasisPoints: number | null;
+  amountOffMinor: number | null;
+  currency: Currency | null;
+  maxRedemptions: number | null;
+  expiresAt: Date;
+  metadata: Record<string, string>;
+}
+
+/**
+ * A promotion code applied to a checkout: it lowers the first payment only (the session's total,
+ * or a subscription's first invoice). This app computes the discount (lib/money.ts) and records
+ * it; the provider's total is checked against it at fulfilment as every amount is.
+ */
+export interface CheckoutDiscount {
+  amountOffMinor: number;
+  /** Stripe's promotion code (promo_*); null in the sandbox. */
+  promotionCodeId: string | null;
 }
 
 /** What is sold in a checkout session. */
@@ -83,6 +112,8 @@ export interface CreateCheckoutInput {
   cancelUrl: string;
   /** Copied to the session (and, for subscriptions, to the subscription). */
   metadata: Record<string, string>;
+  /** A promotion code's discount on the first payment; none when absent. */
+  discount?: CheckoutDiscount | null;
 }
 
 export interface CreatedCheckout {

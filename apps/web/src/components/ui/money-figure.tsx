@@ -20,3 +20,28 @@ export function MoneyFigure({ metric }: { metric: MoneyByCurrency }) {
     </>
   );
 }
+
+/**
+ * A payment's amount as paid, and under it what a promotion code took off ("-$5.00 HALF-OFF"),
+ * on the fan's and the admin's transaction lists (issue 27 item 4).
+ */
+export function PaidAmount({
+  payment,
+}: {
+  payment: { amount: number; currency: string; discount?: number; promotionCode?: string | null };
+}) {
+  return (
+    <>
+      {formatMoney(payment.amount, payment.currency)}
+      {payment.discount ? (
+        <span
+          className="block text-xs text-stone-500 dark:text-stone-400"
+          data-testid="payment-discount"
+        >
+          -{formatMoney(payment.discount, payment.currency)}
+          {payment.promotionCode ? ` ${payment.promotionCode}` : ""}
+        </span>
+      ) : null}
+    </>
+  );
+}

@@ -44,6 +44,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
         request.body.packageId,
         appOrigin(request),
         { version: request.body.consentVersion, ipAddress: request.ip },
+        request.body.promotionCode,
       )),
     }),
   );
@@ -68,6 +69,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
         request.body.planId,
         appOrigin(request),
         { version: request.body.consentVersion, ipAddress: request.ip },
+        request.body.promotionCode,
       )),
     }),
   );

@@ -37,6 +37,11 @@ import { isOpenSubscription } from "../../users/subscription-state.ts";
 import type { CatalogueService } from "../catalogue/catalogue-service.ts";
 import { recordFailedCheckout } from "../fulfilment/failed-payments.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
+import type {
+  AppliedPromotion,
+  PromotionsService,
+  PromotionTarget,
+} from "../promotions/promotions-service.ts";
 import { providerCall } from "../provider-call.ts";
 import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
 
@@ -47,6 +52,7 @@ export interface CheckoutServiceOptions {
   sandbox: SandboxPayments;
   fulfilment: Fulfilment;
   subscriptions: SubscriptionsReader;
+  promotions: PromotionsService;
 }
 
 function toView(row: CheckoutSessionRow, now: Date): CheckoutSessionView {
@@ -62,6 +68,9 @@ function toView(row: CheckoutSessionRow, now: Date): CheckoutSessionView {
     itemName: row.itemName,
     description: row.description,
     amount: toMajor(row.amountMinor),
+    amountBeforeDiscount: toMajor(row.amountMinor + row.discountMinor),
+    discount: toMajor(row.discountMinor),
+    promotionCode: row.promotionCode,
     currency: row.currency,
     credits: row.credits,
     interval: null,
@@ -124,6 +133,8 @@ interface CheckoutOf {
     | "credits"
   >;
   consent: ReturnType<typeof consentFor>;
+  /** The promotion code given, checked; its use is held when the session is recorded. */
+  promotion: { applied: AppliedPromotion; target: PromotionTarget } | null;
 }
 
 /**
@@ -132,7 +143,15 @@ interface CheckoutOf {
  * is fulfilled (fulfilment.ts), never on the redirect back.
  */
 export function createCheckoutService(options: CheckoutServiceOptions) {
-  const { db, catalogue, payments, sandbox, fulfilment, subscriptions } = options;
+  const { db, catalogue, payments, sandbox, fulfilment, subscriptions, promotions } = options;
+
+  /** A code given at checkout, checked against the purchase (400s name `promotionCode`). */
+  const promotionFor = async (
+    userId: string,
+    code: string | undefined,
+    target: PromotionTarget,
+  ): Promise<CheckoutOf["promotion"]> =>
+    code ? { applied: await promotions.preview(userId, code, target), target } : null;
 
   /**
    * The session is recorded only after the provider made it: a fulfilment event that arrives
@@ -142,6 +161,9 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     const provider = await payments();
     const successUrl = `${origin}${of.successPath}`;
     const cancelUrl = `${origin}${of.cancelPath}`;
+    const discount = of.promotion
+      ? await promotions.providerDiscount(of.promotion.applied, provider)
+      : null;
     const created = await providerCall(() =>
       provider.createCheckoutSession({
         mode: of.mode,
@@ -151,17 +173,26 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         successUrl,
         cancelUrl,
         metadata: of.metadata,
+        discount,
       }),
     );
     try {
       // The session and the consent it was opened under are written together, or neither is.
       await db.transaction(async (tx) => {
+        // The code's use is held with the session, counted under its lock (a race's loser is
+        // told it is used up, and this session's URL is never answered).
+        if (of.promotion) {
+          await promotions.reserve(tx, of.promotion.applied.row.id, user.id, of.promotion.target);
+        }
         await tx.insert(checkoutSessions).values({
           sessionId: created.sessionId,
           provider: provider.mode,
           mode: of.mode,
           userId: user.id,
           ...of.recorded,
+          promotionCodeId: of.promotion?.applied.row.id ?? null,
+          promotionCode: of.promotion?.applied.row.code ?? null,
+          discountMinor: of.promotion?.applied.discountMinor ?? 0,
           url: created.url,
           successUrl,
           cancelUrl,
@@ -281,9 +312,17 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       packageId: string,
       origin: string,
       consentGiven: ConsentGiven,
+      promotionCode?: string,
     ) {
       const pack = await catalogue.packageForCheckout(packageId);
-      const amountMinor = discountedMinor(pack.priceMinor, pack.discountBasisPoints);
+      const listMinor = discountedMinor(pack.priceMinor, pack.discountBasisPoints);
+      const promotion = await promotionFor(user.id, promotionCode, {
+        kind: "package",
+        amountMinor: listMinor,
+        currency: pack.currency,
+      });
+      // What the fan pays; the credits are the package's whatever the code took off.
+      const amountMinor = listMinor - (promotion?.applied.discountMinor ?? 0);
       const consent = consentFor(
         "credits",
         consentGiven,
@@ -301,7 +340,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         item: (provider) => ({
           name: pack.name,
           description: pack.description || `${pack.credits} credits`,
-          amountMinor,
+          amountMinor: listMinor,
           currency: pack.currency,
           priceId: provider.mode === "stripe" ? pack.stripePriceId : null,
           recurring: null,
@@ -317,14 +356,27 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           credits: pack.credits,
         },
         consent,
+        promotion,
       });
     },
 
     /** POST /api/subscriptions/create-checkout {planId}: refused while a subscription is open. */
-    async planCheckout(user: UserRow, planId: string, origin: string, consentGiven: ConsentGiven) {
+    async planCheckout(
+      user: UserRow,
+      planId: string,
+      origin: string,
+      consentGiven: ConsentGiven,
+      promotionCode?: string,
+    ) {
       await refuseSecondPlan(user);
       await refuseOpenPlanCheckout(user);
       const plan = await catalogue.planForCheckout(planId);
+      // A code lowers the first payment; the renewals are the plan's price (decision 0083).
+      const promotion = await promotionFor(user.id, promotionCode, {
+        kind: "plan",
+        amountMinor: plan.priceMinor,
+        currency: plan.currency,
+      });
       const consent = consentFor(
         "plan",
         consentGiven,
@@ -347,11 +399,12 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           priceId: plan.stripePriceId,
           itemName: plan.name,
           description: plan.description,
-          amountMinor: plan.priceMinor,
+          amountMinor: plan.priceMinor - (promotion?.applied.discountMinor ?? 0),
           currency: plan.currency,
           credits: plan.credits > 0 ? plan.credits : null,
         },
         consent,
+        promotion,
       });
     },
 

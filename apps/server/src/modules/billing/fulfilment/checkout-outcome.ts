@@ -46,6 +46,8 @@ const checkoutPayment = (
   stripePaymentId: session.paymentIntentId,
   checkoutSessionId: row.sessionId,
   sourceKey: `checkout:${row.sessionId}`,
+  discountMinor: row.discountMinor,
+  promotionCode: row.promotionCode,
 });
 
 /** A package's credits and its payment row. */
@@ -81,6 +83,8 @@ async function fulfilPackage(
     credits: row.credits ?? 0,
     amountMinor: session.amountTotal,
     currency: row.currency,
+    discountMinor: row.discountMinor,
+    promotionCode: row.promotionCode,
     paidAt: new Date().toISOString(),
     transactionId: session.paymentIntentId ?? row.sessionId,
   });

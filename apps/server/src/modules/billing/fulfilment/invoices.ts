@@ -171,6 +171,10 @@ export async function recordPaidInvoice(
       credits: entry.credits,
       itemName: entry.itemName,
       checkoutSessionId,
+      // A promotion code lowered the first invoice only (decision 0083).
+      ...(checkout && invoice.billingReason === "subscription_create"
+        ? { discountMinor: checkout.discountMinor, promotionCode: checkout.promotionCode }
+        : {}),
       metadata: {
         billingReason: invoice.billingReason,
         totalMinor: invoice.totalMinor,
@@ -196,6 +200,9 @@ export async function recordPaidInvoice(
         paidAt: invoice.created.toISOString(),
         transactionId: invoice.paymentId ?? invoice.number ?? invoice.id,
         periodEnd: row.currentPeriodEnd.toISOString(),
+        ...(checkout && invoice.billingReason === "subscription_create"
+          ? { discountMinor: checkout.discountMinor, promotionCode: checkout.promotionCode }
+          : {}),
       },
       invoice.billingReason === "subscription_cycle",
     );

@@ -34,6 +34,13 @@ function receipt(payload: ReceiptPayload, context: MessageContext, renewal: bool
     ["Transaction ID", payload.transactionId],
   ];
   if (payload.credits > 0) details.splice(1, 0, ["Credits added", String(payload.credits)]);
+  if (payload.discountMinor && payload.discountMinor > 0) {
+    const code = payload.promotionCode ? ` (${payload.promotionCode})` : "";
+    details.splice(details.length - 3, 0, [
+      `Discount${code}`,
+      `-${moneyText(payload.discountMinor, payload.currency)}`,
+    ]);
+  }
   if (payload.periodEnd) details.push(["Paid until", formatMailDate(payload.periodEnd)]);
   const subscription = payload.purchase === "subscription";
   return {

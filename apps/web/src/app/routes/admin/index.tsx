@@ -15,6 +15,7 @@ import {
   AdminCreditPackagesPage,
   AdminCreditTransactionsPage,
   AdminPlansPage,
+  AdminPromotionCodesPage,
   AdminSubscriptionHistoryPage,
   AdminSubscriptionTransactionsPage,
 } from "@/features/admin-billing";
@@ -58,6 +59,7 @@ export function AdminRoutes() {
         <Route path="credit-transactions" element={<AdminCreditTransactionsPage />} />
         <Route path="subscription-transactions" element={<AdminSubscriptionTransactionsPage />} />
         <Route path="subscription-history" element={<AdminSubscriptionHistoryPage />} />
+        <Route path="promotion-codes" element={<AdminPromotionCodesPage />} />
         <Route path="audit-log" element={<AdminAuditLogPage />} />
         <Route path="jobs" element={<AdminJobsPage />} />
         <Route path="*" element={<AdminNotFound />} />

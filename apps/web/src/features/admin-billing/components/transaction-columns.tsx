@@ -1,5 +1,6 @@
+import { PaidAmount } from "@/components/ui/money-figure";
 import { TransactionStatusBadge } from "@/components/ui/transaction-status-badge";
-import { formatDateTime, formatMoney } from "@/lib/format";
+import { formatDateTime } from "@/lib/format";
 import { PaymentDetailsButton } from "./payment-details-dialog";
 import type { TransactionColumn } from "./transaction-table";
 import { Truncated, UserCell } from "./ui";
@@ -48,11 +49,14 @@ export const userColumn: TransactionColumn<{ userId: UserOf }, "user"> = {
   cell: (r) => <UserCell user={r.userId} />,
 };
 
-export const amountColumn: TransactionColumn<{ amount: number; currency: string }, "amount"> = {
+export const amountColumn: TransactionColumn<
+  { amount: number; currency: string; discount?: number; promotionCode?: string | null },
+  "amount"
+> = {
   label: "Amount",
   sortBy: "amount",
   cellClassName: "tabular-nums",
-  cell: (r) => formatMoney(r.amount, r.currency),
+  cell: (r) => <PaidAmount payment={r} />,
 };
 
 /**

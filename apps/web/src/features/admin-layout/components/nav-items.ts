@@ -12,6 +12,7 @@ import {
   Package,
   Receipt,
   Settings,
+  TicketPercent,
   Users,
   Wallet,
 } from "lucide-react";
@@ -36,6 +37,7 @@ export const ADMIN_NAV_ITEMS: AdminNavItem[] = [
   { label: "Subscription Transactions", to: "/admin/subscription-transactions", icon: Receipt },
   { label: "Credit Transactions", to: "/admin/credit-transactions", icon: Wallet },
   { label: "Subscription History", to: "/admin/subscription-history", icon: History },
+  { label: "Promotion Codes", to: "/admin/promotion-codes", icon: TicketPercent },
   { label: "Audit Log", to: "/admin/audit-log", icon: ClipboardList },
   { label: "Jobs", to: "/admin/jobs", icon: ListChecks },
 ];

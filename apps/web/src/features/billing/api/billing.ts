@@ -1,10 +1,12 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import {
   BILLING_DEFAULTS,
+  type CheckPromotionCodeResponse,
   CONSENT_VERSIONS,
   cancelSubscriptionResponseSchema,
   checkoutResponseSchema,
   checkoutSessionResponseSchema,
+  checkPromotionCodeResponseSchema,
   creditBalanceResponseSchema,
   creditHistoryResponseSchema,
   creditPackagesResponseSchema,
@@ -114,10 +116,20 @@ export const mySubscriptionQuery = () =>
  * POST /api/payments/create-checkout-session {packageId, consentVersion}: the hosted checkout's
  * address. Called only once the fan ticked the delivery consent of this version.
  */
-export async function createPackageCheckout(packageId: string): Promise<string> {
+export async function createPackageCheckout({
+  packageId,
+  promotionCode,
+}: {
+  packageId: string;
+  promotionCode?: string | null;
+}): Promise<string> {
   const body = await api.post(
     "/api/payments/create-checkout-session",
-    { packageId, consentVersion: CONSENT_VERSIONS.credits },
+    {
+      packageId,
+      consentVersion: CONSENT_VERSIONS.credits,
+      ...(promotionCode ? { promotionCode } : {}),
+    },
     { schema: checkoutResponseSchema },
   );
   return body.url;
@@ -127,10 +139,13 @@ export async function createPackageCheckout(packageId: string): Promise<string> 
  * POST /api/subscriptions/create-checkout {planId, consentVersion}: the hosted checkout's
  * address. Called only once the fan ticked the renewal terms of this version.
  */
-export async function createSubscriptionCheckout(planId: string): Promise<string> {
+export async function createSubscriptionCheckout(
+  planId: string,
+  promotionCode?: string | null,
+): Promise<string> {
   const body = await api.post(
     "/api/subscriptions/create-checkout",
-    { planId, consentVersion: CONSENT_VERSIONS.plan },
+    { planId, consentVersion: CONSENT_VERSIONS.plan, ...(promotionCode ? { promotionCode } : {}) },
     { schema: checkoutResponseSchema },
   );
   return body.url;
@@ -249,4 +264,23 @@ export async function cancelSandboxSession(sessionId: string) {
     { schema: sandboxRedirectResponseSchema },
   );
   return body.redirectUrl;
+}
+
+/** A promotion code's effect on a purchase, before paying. */
+export type PromotionQuote = CheckPromotionCodeResponse["data"];
+
+/**
+ * POST /api/payments/promotion-codes/check: what the code makes of the package's or plan's
+ * price; a code that does not apply answers 400 with the reason (shown under the field).
+ */
+export async function checkPromotionCode(
+  code: string,
+  target: { packageId: string } | { planId: string },
+): Promise<PromotionQuote> {
+  const body = await api.post(
+    "/api/payments/promotion-codes/check",
+    { code, ...target },
+    { schema: checkPromotionCodeResponseSchema },
+  );
+  return body.data;
 }

@@ -27,11 +27,13 @@ import {
   creditBalanceQuery,
   creditPackagesQuery,
   mySubscriptionQuery,
+  type PromotionQuote,
   redirectTo,
 } from "../api/billing";
 import { CheckoutReturn } from "./checkout-return";
 import { CheckoutTerms } from "./checkout-terms";
 import { ConsentCheckbox } from "./consent-checkbox";
+import { PromotionCodeField } from "./promotion-code-field";
 import { SubscriptionDialog } from "./subscription-dialog";
 import { TransactionsList } from "./transactions-list";
 
@@ -234,33 +236,42 @@ function PackageConsentDialog({
   pkg: CreditPackage | null;
   pending: boolean;
   onClose: () => void;
-  onContinue: (pkg: CreditPackage) => void;
+  onContinue: (pkg: CreditPackage, promotionCode: string | null) => void;
 }) {
   const [agreed, setAgreed] = useState(false);
+  const [promotion, setPromotion] = useState<PromotionQuote | null>(null);
   const shown = pkg;
+  const price = promotion ? promotion.amount : (shown?.discountedPrice ?? 0);
   return (
     <Dialog
       open={shown !== null}
       onOpenChange={(open) => {
         if (!open && !pending) {
           setAgreed(false);
+          setPromotion(null);
           onClose();
         }
       }}
       title={shown ? `Buy ${shown.name}` : "Buy credits"}
       description={
         shown
-          ? `${formatCount(shown.credits)} credits for ${formatMoney(shown.discountedPrice, shown.currency)}`
+          ? `${formatCount(shown.credits)} credits for ${formatMoney(price, shown.currency)}`
           : undefined
       }
       testId="package-consent-dialog"
     >
       {shown ? (
         <div className="space-y-4">
+          <PromotionCodeField
+            key={shown._id}
+            target={{ packageId: shown._id }}
+            disabled={pending}
+            onChange={setPromotion}
+          />
           <ConsentCheckbox
             text={creditsConsentText({
               credits: shown.credits,
-              price: shown.discountedPrice,
+              price,
               currency: shown.currency,
             })}
             checked={agreed}
@@ -273,6 +284,7 @@ function PackageConsentDialog({
               type="button"
               onClick={() => {
                 setAgreed(false);
+                setPromotion(null);
                 onClose();
               }}
               disabled={pending}
@@ -283,7 +295,7 @@ function PackageConsentDialog({
             <button
               type="button"
               disabled={!agreed || pending}
-              onClick={() => onContinue(shown)}
+              onClick={() => onContinue(shown, promotion?.code ?? null)}
               className={buttonClasses("primary", "md")}
             >
               {pending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
@@ -346,7 +358,7 @@ function Packages() {
             <PackageCard
               key={pkg._id}
               pkg={pkg}
-              pending={checkout.isPending && checkout.variables === pkg._id}
+              pending={checkout.isPending && checkout.variables?.packageId === pkg._id}
               disabled={checkout.isPending || checkout.isSuccess}
               onBuy={() => setBuying(pkg)}
             />
@@ -357,7 +369,7 @@ function Packages() {
         pkg={buying}
         pending={checkout.isPending || checkout.isSuccess}
         onClose={() => setBuying(null)}
-        onContinue={(pkg) => checkout.mutate(pkg._id)}
+        onContinue={(pkg, promotionCode) => checkout.mutate({ packageId: pkg._id, promotionCode })}
       />
     </section>
   );

@@ -53,6 +53,15 @@ function Summary({ session }: { session: SandboxSession }) {
           , until canceled
         </p>
       ) : null}
+      {session.discount > 0 ? (
+        <p
+          className="mt-3 flex items-baseline justify-between text-sm text-stone-600 dark:text-stone-400"
+          data-testid="sandbox-discount"
+        >
+          <span>Discount{session.promotionCode ? ` (${session.promotionCode})` : ""}</span>
+          <span>-{formatMoney(session.discount, session.currency)}</span>
+        </p>
+      ) : null}
       <p className="mt-3 flex items-baseline justify-between border-t border-stone-200 pt-3 dark:border-white/10">
         <span className="text-sm text-stone-600 dark:text-stone-400">Total due</span>
         <span

@@ -25,12 +25,14 @@ import {
   changePlan,
   createSubscriptionCheckout,
   mySubscriptionQuery,
+  type PromotionQuote,
   redirectTo,
   resumeSubscription,
 } from "../api/billing";
 import { intervalLabel, planChangeKind } from "../api/format";
 import { CheckoutTerms } from "./checkout-terms";
 import { ConsentCheckbox } from "./consent-checkbox";
+import { PromotionCodeField } from "./promotion-code-field";
 
 /** Toast titles and messages of user-side spec section 8. */
 export const SUBSCRIPTION_TEXT = {
@@ -228,9 +230,12 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   // The renewal terms' box, for the plan selected now: a new selection asks again.
   const [agreedTo, setAgreedTo] = useState<string | null>(null);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  // A promotion code for a new subscription's first payment (issue 27 item 4).
+  const [promotion, setPromotion] = useState<PromotionQuote | null>(null);
 
   useEffect(() => {
     if (!open) {
+      setPromotion(null);
       setSelected(null);
       setResult(null);
       setAgreedTo(null);
@@ -260,7 +265,10 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   const confirm = useMutation({
     mutationFn: async (plan: SubscriptionPlan) => {
       if (inForce) return { kind: "changed" as const, result: await changePlan(plan._id) };
-      return { kind: "checkout" as const, url: await createSubscriptionCheckout(plan._id) };
+      return {
+        kind: "checkout" as const,
+        url: await createSubscriptionCheckout(plan._id, promotion?.code ?? null),
+      };
     },
     onSuccess: (answer) => {
       if (answer.kind === "checkout") {
@@ -356,7 +364,10 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
                   selected={plan._id === selected}
                   current={plan._id === currentPlanId}
                   onSelect={() => {
-                    if (plan._id !== selected) setAgreedTo(null);
+                    if (plan._id !== selected) {
+                      setAgreedTo(null);
+                      setPromotion(null);
+                    }
                     setSelected(plan._id);
                   }}
                 />
@@ -364,6 +375,14 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
             </fieldset>
           )}
           {kind && chosen && result === null ? <ChangeBanner kind={kind} plan={chosen} /> : null}
+          {needsConsent && chosen ? (
+            <PromotionCodeField
+              key={chosen._id}
+              target={{ planId: chosen._id }}
+              disabled={busy}
+              onChange={setPromotion}
+            />
+          ) : null}
           {needsConsent && chosen ? (
             <ConsentCheckbox
               text={planConsentText(chosen)}

@@ -6,12 +6,13 @@ import toast from "react-hot-toast";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/load-states";
+import { PaidAmount } from "@/components/ui/money-figure";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
 import { tdClasses, thClasses } from "@/components/ui/sortable-header";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { RefundedNote } from "@/components/ui/transaction-status-badge";
-import { formatCount, formatDate, formatMoney } from "@/lib/format";
+import { formatCount, formatDate } from "@/lib/format";
 import { type HistoryKind, paymentHistoryQuery } from "../api/billing";
 import { capitalise, statusTone } from "../api/format";
 import { WithdrawDialog } from "./withdraw-dialog";
@@ -69,7 +70,7 @@ function cells(kind: Kind, row: Transaction) {
       <RefundedNote payment={row} />
     </span>
   );
-  const amount = formatMoney(row.amount, row.currency);
+  const amount = <PaidAmount payment={row} />;
   return kind === "credits"
     ? [
         formatDate(row.transactionDate),
