@@ -126,7 +126,9 @@ export function settingsToForm(settings: UpdateSettingsRequest): SettingsFormVal
     enableVoiceConversation: settings.enableVoiceConversation,
     maxWordsPerMessage: String(settings.maxWordsPerMessage),
     freeMessagesPerDay: String(settings.freeMessagesPerDay),
-    anonymousMessages: String(settings.anonymousMessages ?? defaultPublicSettings.anonymousMessages),
+    anonymousMessages: String(
+      settings.anonymousMessages ?? defaultPublicSettings.anonymousMessages,
+    ),
     creditsPerMinute: String(settings.creditsPerMinute),
     minimumAge: String(settings.minimumAge ?? defaultPublicSettings.minimumAge),
     aiName: settings.aiProfile.name,
