@@ -32,6 +32,7 @@ export const ALLOWED = {
   memory: ["ai-training", "chat", "settings"],
   privacy: ["audit"],
   settings: ["audit"],
+  trial: ["chat", "settings"],
   users: [],
   voice: ["chat", "credits", "settings"],
 };

@@ -43,7 +43,6 @@ export const trialModule = fp<TrialModuleOptions>(
   async (app: FastifyInstance, options) => {
     const clock = options.clock ?? systemClock;
     const trial = createTrialService({
-      db: app.database.db,
       repository: createTrialRepository(app.database.db),
       settings: app.settings,
       llm: () => app.providers.llm(),

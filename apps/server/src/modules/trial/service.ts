@@ -12,20 +12,17 @@ import {
   type TrialState,
 } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../../db/client.ts";
 import type { TrialMessageRow } from "../../db/schema/index.ts";
 import type { Clock } from "../../lib/clock.ts";
+import { utcDay } from "../../lib/utc-day.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { systemActor, writeAuditEntry } from "../audit/in-transaction.ts";
-import { CRISIS_AUDIT, type CrisisDesk, type StoredFlag } from "../chat/crisis.ts";
-import { crisisStatements } from "../chat/crisis-repository.ts";
+import type { CrisisDesk, StoredFlag } from "../chat/crisis.ts";
 import {
   buildChatRequest,
   type ChatRequest,
   HISTORY_FETCH_LIMIT,
   PASSAGE_LIMIT,
 } from "../chat/prompt.ts";
-import { utcDay } from "../chat/repository.ts";
 import {
   type ChatLlm,
   ClientGoneError,
@@ -65,7 +62,6 @@ export interface TrialCaps {
 }
 
 export interface TrialServiceOptions {
-  db: Database;
   repository: TrialRepository;
   settings: Pick<SettingsService, "get">;
   llm: () => Promise<ChatLlm>;
@@ -143,30 +139,19 @@ export function createTrialService(options: TrialServiceOptions) {
     ]);
   };
 
-  /** The visitor's flagged words: the caring message, counted and audited as for members. */
-  const referral = async (trialId: string, flag: StoredFlag) => {
+  /** The caring message instead of a reply, counted and audited as for members. */
+  const referral = async (trialId: string, flag: StoredFlag, subject: "fan" | "reply") => {
     const resources = await crisis.resourcesFor(null);
-    const content = crisisMessageText(resources);
-    const day = utcDay(new Date(options.cleanupClock.now()));
     const [message] = await repository.add(trialId, [
-      { sender: "product", productKind: "crisis-support", content },
+      { sender: "product", productKind: "crisis-support", content: crisisMessageText(resources) },
     ]);
     if (!message) throw new Error("The crisis message was not stored");
-    await options.db.transaction(async (tx) => {
-      await crisisStatements(tx as unknown as Database).countReferral(day);
-      const actor = systemActor("/api/trial/message");
-      await writeAuditEntry(tx as unknown as Database, actor, {
-        action: CRISIS_AUDIT.flag,
-        targetType: "message",
-        targetId: message.id,
-        after: { ...flag, channel: "trial", subject: "fan" },
-      });
-      await writeAuditEntry(tx as unknown as Database, actor, {
-        action: CRISIS_AUDIT.referral,
-        targetType: "message",
-        targetId: message.id,
-        after: { channel: "trial", day, resources: resources.map((resource) => resource.name) },
-      });
+    await crisis.recordReferral({
+      messageId: message.id,
+      flag,
+      subject,
+      channel: "trial",
+      origin: "/api/trial/message",
     });
     return { message, resources };
   };
@@ -243,7 +228,7 @@ export function createTrialService(options: TrialServiceOptions) {
       if (flag) {
         // A crisis turn costs the visitor nothing of their allowance (the caps keep it).
         await repository.giveBack(trial.id);
-        const turn = await referral(trial.id, flag);
+        const turn = await referral(trial.id, flag, "fan");
         return {
           notices,
           async reply(replyOptions) {
@@ -294,7 +279,7 @@ export function createTrialService(options: TrialServiceOptions) {
           }
           const replyFlag = await crisis.checkReply(text).catch(() => null);
           if (replyFlag) {
-            const turn = await referral(trial.id, replyFlag);
+            const turn = await referral(trial.id, replyFlag, "reply");
             return {
               response: turn.message.content,
               conversationId: trial.id,
