@@ -16,7 +16,8 @@ let page: Page;
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  // bypassCSP: axe is injected as a script tag (support/axe.ts).
+  browser = await launchBrowser({ contextOptions: { bypassCSP: true } });
   page = await browser.newPage();
 });
 

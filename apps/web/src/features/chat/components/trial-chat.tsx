@@ -15,6 +15,7 @@ export const TRIAL_TEXT = {
   left: (n: number) => `${n} free ${n === 1 ? "message" : "messages"} left without an account`,
   usedUp: "You have used your free messages. Sign up to keep chatting.",
   signUp: "Sign up to keep chatting",
+  conversation: (name: string) => `Conversation with ${name}`,
   loading: "Loading…",
   failedLoad: "The chat could not be loaded. Please try again later.",
 } as const;
@@ -150,7 +151,13 @@ export function TrialChat({ onAllowanceUsed, autoFocus = false }: TrialChatProps
           </p>
         ) : null}
       </header>
-      <div className="min-h-0 flex-1 overflow-y-auto px-3 py-4 sm:px-4">
+      {/* Focusable: a keyboard can scroll the conversation (axe: scrollable-region-focusable). */}
+      <section
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus
+        tabIndex={0}
+        aria-label={TRIAL_TEXT.conversation(persona.name)}
+        className="min-h-0 flex-1 overflow-y-auto px-3 py-4 focus-visible:outline-2 focus-visible:outline-brand-500 sm:px-4"
+      >
         {state === "loading" ? (
           <p className="text-sm text-stone-600">{TRIAL_TEXT.loading}</p>
         ) : null}
@@ -185,7 +192,7 @@ export function TrialChat({ onAllowanceUsed, autoFocus = false }: TrialChatProps
             ) : null}
           </ol>
         </div>
-      </div>
+      </section>
       {resources ? <CrisisResourcesPanel resources={resources} /> : null}
       {refusal && !usedUp ? (
         <p role="alert" className="px-4 pb-2 text-sm text-red-700 dark:text-red-300">
