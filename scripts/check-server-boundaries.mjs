@@ -33,6 +33,7 @@ export const ALLOWED = {
   privacy: ["audit"],
   push: [],
   settings: ["audit"],
+  trial: ["chat", "settings"],
   users: [],
   voice: ["chat", "credits", "settings"],
 };

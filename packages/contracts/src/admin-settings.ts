@@ -124,6 +124,7 @@ export const updateSettingsRequestSchema = publicSettingsSchema.extend({
   // Optional so a client that predates it keeps the stored name.
   siteName: publicSettingsSchema.shape.siteName.optional(),
   minimumAge: publicSettingsSchema.shape.minimumAge.optional(),
+  anonymousMessages: publicSettingsSchema.shape.anonymousMessages.optional(),
   crisisResources: publicSettingsSchema.shape.crisisResources.optional(),
   contactEmail: publicSettingsSchema.shape.contactEmail.optional(),
   socialMediaProfiles: z.object({

@@ -43,6 +43,8 @@ export const SETTINGS_DEFAULTS = {
   enableVoiceConversation: true,
   maxWordsPerMessage: 500,
   freeMessagesPerDay: 5,
+  /** Messages a visitor may send without an account (decision 0084); 0: no trial chat. */
+  anonymousMessages: 3,
   creditsPerMinute: 5,
   aiProfileName: "AI Celebrity Assistant",
   /** The operator's name in the site's own pages and footer. */
@@ -54,6 +56,7 @@ export const defaultPublicSettings: PublicSettings = {
   enableVoiceConversation: SETTINGS_DEFAULTS.enableVoiceConversation,
   maxWordsPerMessage: SETTINGS_DEFAULTS.maxWordsPerMessage,
   freeMessagesPerDay: SETTINGS_DEFAULTS.freeMessagesPerDay,
+  anonymousMessages: SETTINGS_DEFAULTS.anonymousMessages,
   creditsPerMinute: SETTINGS_DEFAULTS.creditsPerMinute,
   minimumAge: AGE_RULES.defaultMinimumAge,
   siteName: SETTINGS_DEFAULTS.siteName,

@@ -20,6 +20,7 @@ export * from "./query-dates";
 export * from "./settings";
 export * from "./site-pages";
 export * from "./text";
+export * from "./trial";
 export * from "./voice";
 export * from "./wav";
 export * from "./web-routes";

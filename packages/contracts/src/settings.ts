@@ -4,6 +4,7 @@ import { SOCIAL_NETWORKS, type SocialNetwork } from "./constants";
 import { contactEmailSchema } from "./contact";
 import { crisisResourcesSchema } from "./crisis";
 import { safeText } from "./text";
+import { MAX_ANONYMOUS_MESSAGES } from "./trial-constants";
 
 // The constants live in ./constants (no zod): the landing page reads them without loading zod.
 export {
@@ -45,6 +46,13 @@ export const publicSettingsSchema = z.object({
   enableVoiceConversation: z.boolean(),
   maxWordsPerMessage: z.number().int().min(1, { error: SETTINGS_MESSAGES_MIN.maxWordsPerMessage }),
   freeMessagesPerDay: count,
+  /**
+   * Messages a visitor may send without an account (issue 27; decision 0084): default 3, 0 turns
+   * the landing page's trial chat off.
+   */
+  anonymousMessages: count.max(MAX_ANONYMOUS_MESSAGES, {
+    error: `Anonymous messages must be at most ${MAX_ANONYMOUS_MESSAGES}`,
+  }),
   creditsPerMinute: z.number().int().min(1),
   /** Sign-up refuses anyone younger (issue 25; decision 0054): default 18, never below 13. */
   minimumAge: minimumAgeSchema,

@@ -31,6 +31,7 @@ export function normalizeSettings(raw: unknown): PublicSettings {
     enableVoiceConversation: pick(source.enableVoiceConversation, d.enableVoiceConversation),
     maxWordsPerMessage: pick(source.maxWordsPerMessage, d.maxWordsPerMessage),
     freeMessagesPerDay: pick(source.freeMessagesPerDay, d.freeMessagesPerDay),
+    anonymousMessages: pick(source.anonymousMessages, d.anonymousMessages),
     creditsPerMinute: pick(source.creditsPerMinute, d.creditsPerMinute),
     minimumAge: pick(source.minimumAge, d.minimumAge),
     siteName: pick(source.siteName, d.siteName) || d.siteName,

@@ -15,5 +15,6 @@ export * from "./push.ts";
 export * from "./refunds.ts";
 export * from "./settings.ts";
 export * from "./sittings.ts";
+export * from "./trial.ts";
 export * from "./users.ts";
 export * from "./voice.ts";

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
 import { authPlugin } from "../../plugins/auth.ts";
@@ -17,8 +17,16 @@ declare module "fastify" {
     users: UsersRepository;
     /** Outgoing mail: SMTP when SMTP_URL is set, else the outbox table and a log line. */
     mail: MailProvider;
+    /**
+     * Adds a step run after every sign-up and sign-in of a user (e-mail, Google, password reset),
+     * before the answer: the anonymous trial hands its conversation over here. A failing step is
+     * logged; the sign-in stands.
+     */
+    onSignIn(listener: SignInListener): void;
   }
 }
+
+export type SignInListener = (request: FastifyRequest, userId: string) => Promise<void>;
 
 export interface AccountsModuleOptions {
   config: Config;
@@ -66,6 +74,10 @@ export const accountsModule = fp<AccountsModuleOptions>(
     app.decorate("auth", auth);
     app.decorate("users", users);
     app.decorate("mail", mail);
+    const signInListeners: SignInListener[] = [];
+    app.decorate("onSignIn", (listener: SignInListener) => {
+      signInListeners.push(listener);
+    });
     // Registered before the database closes (hooks run in reverse): pending mail lands first.
     app.addHook("onClose", async () => {
       await auth.drain();
@@ -77,6 +89,7 @@ export const accountsModule = fp<AccountsModuleOptions>(
       auth,
       googleClientId: config.googleClientId,
       secureCookies: config.publicUrl.startsWith("https:"),
+      signInListeners,
     });
 
     if (config.adminEmail && config.adminPassword) {

@@ -16,13 +16,14 @@ import {
   UNDER_AGE_CODE,
   updateProfileRequestSchema,
 } from "@twinline/contracts";
-import type { FastifyReply, onRequestHookHandler } from "fastify";
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { markRefusedForAge, wasRefusedForAge } from "./age-refusal.ts";
+import type { SignInListener } from "./plugin.ts";
 import type { AuthService, Session } from "./service.ts";
 
 export const LOGOUT_MESSAGE = "Logged out";
@@ -42,6 +43,8 @@ export interface AuthRoutesOptions {
   googleClientId: string | undefined;
   /** Whether cookies are sent over HTTPS only (PUBLIC_URL is https). */
   secureCookies: boolean;
+  /** Steps after every sign-up and sign-in (app.onSignIn). */
+  signInListeners?: readonly SignInListener[];
 }
 
 /** The user-side account calls (user-side spec, section 7). */
@@ -49,6 +52,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   const { auth } = options;
   const rateLimit = app.authRateLimit;
   const tags = ["auth"];
+
+  /** The session's user signed in from this request: the listeners' steps run. */
+  const signedIn = async (request: FastifyRequest, session: Session) => {
+    for (const listener of options.signInListeners ?? []) {
+      await listener(request, session.user.id).catch((error: unknown) =>
+        request.log.error({ err: error }, "A sign-in step failed"),
+      );
+    }
+    return session;
+  };
 
   /** A sign-up refused for age marks the browser (age-refusal.ts), then the error goes on. */
   const markIfUnderAge = (reply: FastifyReply) => (error: unknown) => {
@@ -88,7 +101,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         .signup(request.body, wasRefusedForAge(request))
         .catch(markIfUnderAge(reply));
       app.loginThrottle.trustDevice(request, reply, session.user.email);
-      return reply.code(201).send(answer(session));
+      return reply.code(201).send(answer(await signedIn(request, session)));
     },
   );
 
@@ -105,8 +118,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) =>
       answer(
-        await app.loginThrottle.guard(request, reply, request.body.email, () =>
-          auth.login(request.body),
+        await signedIn(
+          request,
+          await app.loginThrottle.guard(request, reply, request.body.email, () =>
+            auth.login(request.body),
+          ),
         ),
       ),
   );
@@ -131,7 +147,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         .google(token, dateOfBirth, wasRefusedForAge(request))
         .catch(markIfUnderAge(reply));
       app.loginThrottle.trustDevice(request, reply, session.user.email);
-      return answer(session);
+      return answer(await signedIn(request, session));
     },
   );
 
@@ -169,7 +185,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       const session = await auth.resetPassword(request.params.token, request.body.password);
       // The reset link proves the mailbox: this device may keep signing in to the account.
       app.loginThrottle.trustDevice(request, reply, session.user.email);
-      return answer(session);
+      return answer(await signedIn(request, session));
     },
   );
 

@@ -140,6 +140,39 @@ export function createCrisisDesk(deps: CrisisDeskDeps) {
         : null;
     },
 
+    /**
+     * A referral stored elsewhere (the anonymous trial keeps its own messages until sign-up):
+     * the day's referral count and the audit entries, as for members, in one transaction.
+     */
+    async recordReferral(input: {
+      messageId: string;
+      flag: StoredFlag;
+      subject: "fan" | "reply";
+      channel: string;
+      origin: string;
+    }): Promise<CrisisResource[]> {
+      const resources = await resourcesFor(null);
+      const day = utcDay(now());
+      await deps.db.transaction(async (tx) => {
+        const db = tx as unknown as Database;
+        await crisisStatements(db).countReferral(day);
+        const actor = systemActor(input.origin);
+        await writeAuditEntry(db, actor, {
+          action: CRISIS_AUDIT.flag,
+          targetType: "message",
+          targetId: input.messageId,
+          after: { ...input.flag, channel: input.channel, subject: input.subject },
+        });
+        await writeAuditEntry(db, actor, {
+          action: CRISIS_AUDIT.referral,
+          targetType: "message",
+          targetId: input.messageId,
+          after: { channel: input.channel, day, resources: resources.map((r) => r.name) },
+        });
+      });
+      return resources;
+    },
+
     /** A fan's flagged words: stored with the caring message instead of a reply. */
     refer(input: {
       userId: string;

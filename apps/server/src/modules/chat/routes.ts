@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import {
   CHAT_MESSAGES,
+  type ChatMessage,
   chatDeletedResponseSchema,
   chatPageQuerySchema,
   chatUsageResponseSchema,
@@ -9,16 +10,17 @@ import {
   dailyLimitErrorSchema,
   errorEnvelopeSchema,
   messagesPageResponseSchema,
+  type SendMessageResult,
   sendMessageRequestSchema,
   sendMessageResponseSchema,
 } from "@twinline/contracts";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentUser } from "../../plugins/auth.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { type ChatService, ClientGoneError } from "./service.ts";
+import { type ChatService, ClientGoneError, type ReplyOptions } from "./service.ts";
 
 const errors = errorResponses(400, 401, 403, 404);
 const tags = ["chat"];
@@ -37,6 +39,50 @@ function clientGoneSignal(reply: FastifyReply): { signal: AbortSignal; release()
   };
   reply.raw.on("close", onClose);
   return { signal: controller.signal, release: () => reply.raw.off("close", onClose) };
+}
+
+/**
+ * The answer of a chat send once it was taken: JSON, or with `Accept: text/event-stream` the
+ * server-sent events (`notice`... first, `token`..., then `done` or `error`). The member chat and
+ * the anonymous trial (modules/trial) answer through this one function.
+ */
+export function answerReply(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  notices: readonly ChatMessage[],
+  run: (options: ReplyOptions) => Promise<SendMessageResult>,
+) {
+  const gone = clientGoneSignal(reply);
+
+  if (!String(request.headers.accept ?? "").includes("text/event-stream")) {
+    return run(gone)
+      .then((data) => ({ success: true as const, data }))
+      .finally(() => gone.release());
+  }
+
+  const stream = new PassThrough();
+  const write = (chunk: string) => {
+    if (!stream.destroyed && !stream.writableEnded) stream.write(chunk);
+  };
+  // The product's notices first: the fan reads them before the persona's reply.
+  for (const notice of notices) write(sseEvent("notice", notice));
+  run({ signal: gone.signal, onToken: (text) => write(sseEvent("token", { text })) })
+    .then(
+      (result) => stream.end(sseEvent("done", result)),
+      (error: unknown) => {
+        if (error instanceof ClientGoneError) return stream.destroy();
+        if (!(error instanceof HttpError)) request.log.error({ err: error }, "Chat reply failed");
+        const status = error instanceof HttpError ? error.statusCode : 502;
+        const message = error instanceof HttpError ? error.message : CHAT_MESSAGES.aiFailure;
+        stream.end(sseEvent("error", { message, status }));
+      },
+    )
+    .finally(() => gone.release());
+  return reply
+    .header("content-type", "text/event-stream; charset=utf-8")
+    .header("cache-control", "no-cache, no-transform")
+    .header("x-accel-buffering", "no")
+    .send(stream as never);
 }
 
 export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = async (app, { chat }) => {
@@ -63,51 +109,10 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = async (a
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
       // Refusals (bad input, the daily limit, an unknown conversation) are JSON answers.
-      const prepared = await chat.prepare(user, request.body);
-      const gone = clientGoneSignal(reply);
-
-      if (!String(request.headers.accept ?? "").includes("text/event-stream")) {
-        try {
-          return { success: true as const, data: await chat.reply(prepared, gone) };
-        } finally {
-          gone.release();
-        }
-      }
-
-      const stream = new PassThrough();
-      const write = (chunk: string) => {
-        if (!stream.destroyed && !stream.writableEnded) stream.write(chunk);
-      };
-      // The product's notices first: the fan reads them before the persona's reply.
-      for (const notice of "notices" in prepared
-        ? prepared.notices
-        : (prepared.crisis.notices ?? [])) {
-        write(sseEvent("notice", notice));
-      }
-      chat
-        .reply(prepared, {
-          signal: gone.signal,
-          onToken: (text) => write(sseEvent("token", { text })),
-        })
-        .then(
-          (result) => stream.end(sseEvent("done", result)),
-          (error: unknown) => {
-            if (error instanceof ClientGoneError) return stream.destroy();
-            if (!(error instanceof HttpError))
-              request.log.error({ err: error }, "Chat reply failed");
-            const status = error instanceof HttpError ? error.statusCode : 502;
-            const message = error instanceof HttpError ? error.message : CHAT_MESSAGES.aiFailure;
-            stream.end(sseEvent("error", { message, status }));
-          },
-        )
-        .finally(() => gone.release());
-      return reply
-        .header("content-type", "text/event-stream; charset=utf-8")
-        .header("cache-control", "no-cache, no-transform")
-        .header("x-accel-buffering", "no")
-        .send(stream as never);
+      const prepared = await chat.prepare(currentUser(request), request.body);
+      const notices = "notices" in prepared ? prepared.notices : (prepared.crisis.notices ?? []);
+      return answerReply(request, reply, notices, (options) => chat.reply(prepared, options));
     },
   );
 

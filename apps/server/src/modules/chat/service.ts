@@ -165,6 +165,51 @@ export function speakerOf(
   return turn.sender === "ai" ? character : "Fan";
 }
 
+/** What the model answered to one request (streamReply). */
+export interface StreamedReply {
+  /** The reply as far as it came. */
+  text: string;
+  /** The provider's error, if it failed. */
+  failure: unknown;
+  /** The client went away (its signal aborted). */
+  clientGone: boolean;
+  /** The whole reply did not arrive within the timeout. */
+  timedOut: boolean;
+}
+
+/**
+ * Asks the model for a reply to `request`, passing each piece to `onToken` as it streams, within
+ * `timeoutMs` and until the client's signal aborts. Never throws: the caller decides what a
+ * failure means (the member chat and the anonymous trial share this).
+ */
+export async function streamReply(
+  llm: () => Promise<ChatLlm>,
+  request: ChatRequest,
+  replyOptions: ReplyOptions,
+  timeoutMs: number,
+): Promise<StreamedReply> {
+  const clientSignal = replyOptions.signal ?? new AbortController().signal;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([clientSignal, timeout]);
+  let text = "";
+  let failure: unknown;
+  try {
+    const provider = await llm();
+    for await (const piece of provider.streamChat({
+      ...request,
+      signal,
+      maxTokens: REPLY_MAX_TOKENS,
+    })) {
+      if (signal.aborted) break;
+      text += piece;
+      replyOptions.onToken?.(piece);
+    }
+  } catch (error) {
+    failure = error;
+  }
+  return { text, failure, clientGone: clientSignal.aborted, timedOut: timeout.aborted };
+}
+
 const notFound = () => new HttpError(404, CHAT_MESSAGES.conversationNotFound);
 
 export function createChatService(options: ChatServiceOptions) {
@@ -358,27 +403,13 @@ export function createChatService(options: ChatServiceOptions) {
         replyOptions.onToken?.(prepared.crisis.response);
         return prepared.crisis;
       }
-      const clientSignal = replyOptions.signal ?? new AbortController().signal;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = AbortSignal.any([clientSignal, timeout]);
-      let text = "";
-      let failure: unknown;
-      try {
-        const llm = await options.llm();
-        for await (const piece of llm.streamChat({
-          ...prepared.request,
-          signal,
-          maxTokens: REPLY_MAX_TOKENS,
-        })) {
-          if (signal.aborted) break;
-          text += piece;
-          replyOptions.onToken?.(piece);
-        }
-      } catch (error) {
-        failure = error;
-      }
-
-      if (clientSignal.aborted) {
+      const { text, failure, clientGone, timedOut } = await streamReply(
+        options.llm,
+        prepared.request,
+        replyOptions,
+        timeoutMs,
+      );
+      if (clientGone) {
         if (text) {
           await repository
             .addMessage(prepared.conversationId, prepared.user.id, "ai", text)
@@ -388,11 +419,8 @@ export function createChatService(options: ChatServiceOptions) {
         }
         throw new ClientGoneError();
       }
-      if (failure !== undefined || timeout.aborted || !text.trim()) {
-        log.error(
-          { err: failure, timedOut: timeout.aborted, empty: !text.trim() },
-          "The AI provider failed",
-        );
+      if (failure !== undefined || timedOut || !text.trim()) {
+        log.error({ err: failure, timedOut, empty: !text.trim() }, "The AI provider failed");
         await giveBack(prepared);
         await repository
           .markReplyFailed(prepared.userMessage._id, prepared.user.id)
@@ -400,7 +428,11 @@ export function createChatService(options: ChatServiceOptions) {
         throw new HttpError(502, CHAT_MESSAGES.aiFailure);
       }
 
-      const replaced = await replacedReply(prepared, text, signal);
+      const replaced = await replacedReply(
+        prepared,
+        text,
+        replyOptions.signal ?? new AbortController().signal,
+      );
       if (replaced) return replaced;
       const saved = await repository.addMessage(
         prepared.conversationId,

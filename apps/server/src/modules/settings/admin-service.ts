@@ -194,12 +194,13 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       // Settings and keys in one transaction: a failed save changes neither.
       const alongside = Object.keys(changes).length > 0 ? [keys.writeStep(changes)] : [];
       // An absent site name or contact address keeps the stored one (undefined would overwrite it).
-      const { siteName, contactEmail, ...others } = rest;
+      const { siteName, contactEmail, anonymousMessages, ...others } = rest;
       await settings.update(
         {
           ...others,
           ...(siteName === undefined ? {} : { siteName }),
           ...(contactEmail === undefined ? {} : { contactEmail }),
+          ...(anonymousMessages === undefined ? {} : { anonymousMessages }),
           aiProfile,
         },
         alongside,

@@ -107,6 +107,7 @@ export interface SettingsFormValues {
   enableVoiceConversation: boolean;
   maxWordsPerMessage: string;
   freeMessagesPerDay: string;
+  anonymousMessages: string;
   creditsPerMinute: string;
   minimumAge: string;
   aiName: string;
@@ -125,6 +126,9 @@ export function settingsToForm(settings: UpdateSettingsRequest): SettingsFormVal
     enableVoiceConversation: settings.enableVoiceConversation,
     maxWordsPerMessage: String(settings.maxWordsPerMessage),
     freeMessagesPerDay: String(settings.freeMessagesPerDay),
+    anonymousMessages: String(
+      settings.anonymousMessages ?? defaultPublicSettings.anonymousMessages,
+    ),
     creditsPerMinute: String(settings.creditsPerMinute),
     minimumAge: String(settings.minimumAge ?? defaultPublicSettings.minimumAge),
     aiName: settings.aiProfile.name,
@@ -147,6 +151,7 @@ export function formToSettings(
     enableVoiceConversation: values.enableVoiceConversation,
     maxWordsPerMessage: parseInteger(values.maxWordsPerMessage),
     freeMessagesPerDay: parseInteger(values.freeMessagesPerDay),
+    anonymousMessages: parseInteger(values.anonymousMessages),
     creditsPerMinute: parseInteger(values.creditsPerMinute),
     minimumAge: parseInteger(values.minimumAge),
     aiProfile: {
@@ -167,6 +172,7 @@ const SETTINGS_PATHS: Record<string, SettingsField> = {
   defaultCredits: "defaultCredits",
   maxWordsPerMessage: "maxWordsPerMessage",
   freeMessagesPerDay: "freeMessagesPerDay",
+  anonymousMessages: "anonymousMessages",
   creditsPerMinute: "creditsPerMinute",
   minimumAge: "minimumAge",
   "aiProfile.name": "aiName",

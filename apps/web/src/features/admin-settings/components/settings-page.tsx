@@ -190,6 +190,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             "For users without a subscription.",
           )}
           {numberField(
+            "anonymousMessages",
+            "Messages Without an Account",
+            "Visitors may try the chat on the landing page before signing up. 0 turns it off.",
+          )}
+          {numberField(
             "creditsPerMinute",
             "Credits per Minute",
             "The price of a voice-call minute (at least 1).",

@@ -77,6 +77,8 @@ export class ChatStreamError extends Error {
 }
 
 export interface SendOptions {
+  /** The member chat's (default) or the anonymous trial's (POST /api/trial/message). */
+  endpoint?: "/api/chat/message" | "/api/trial/message";
   message: string;
   conversationId?: string | null;
   signal?: AbortSignal;
@@ -87,10 +89,11 @@ export interface SendOptions {
 }
 
 /**
- * POST /api/chat/message with `Accept: text/event-stream`: the reply streams through `onToken`
+ * POST /api/chat/message (or the trial's) with `Accept: text/event-stream`: the reply streams through `onToken`
  * and the call resolves to the `done` event's result. A server answering plain JSON works too.
  */
 export async function sendChatMessage({
+  endpoint = "/api/chat/message",
   message,
   conversationId,
   signal,
@@ -101,7 +104,7 @@ export async function sendChatMessage({
     result: null,
     failure: null,
   };
-  const outcome = await apiStream("/api/chat/message", {
+  const outcome = await apiStream(endpoint, {
     body: conversationId ? { message, conversationId } : { message },
     signal,
     events: chatStreamEventSchemas,

@@ -139,4 +139,21 @@ describe("landing page", () => {
     expect(skip).toHaveAttribute("href", "#main");
     expect(document.getElementById("main")).toBeInTheDocument();
   });
+
+  it("offers the anonymous trial chat, loaded on the first click; none at an allowance of 0", async () => {
+    mockApi({ ...defaultPublicSettings, anonymousMessages: 3 });
+    const { unmount } = renderApp("/");
+    const start = await screen.findByTestId("trial-start");
+    expect(screen.queryByTestId("trial-chat")).not.toBeInTheDocument();
+    fireEvent.click(start);
+    // The chat comes (its own bundle) and asks GET /api/trial, answered 404 by the mock here.
+    expect(await screen.findByTestId("trial-chat")).toBeInTheDocument();
+    expect(await screen.findByRole("alert")).toHaveTextContent("could not be loaded");
+    unmount();
+
+    mockApi({ ...defaultPublicSettings, anonymousMessages: 0 });
+    renderApp("/");
+    await screen.findByTestId("preview-conversation");
+    await waitFor(() => expect(screen.queryByTestId("trial-start")).not.toBeInTheDocument());
+  });
 });

@@ -1,13 +1,30 @@
 import { clsx } from "clsx";
-import { ArrowRight, Phone, SendHorizontal } from "lucide-react";
+import { ArrowRight, MessageCircle, Phone, SendHorizontal } from "lucide-react";
+import type { ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button";
 import { UserAvatar } from "@/components/ui/user-avatar";
 import { AppLink } from "@/lib/navigation";
 import { useSettings } from "@/lib/settings";
 import { AUTH_PATH, PREVIEW_MESSAGES } from "../content";
 
-/** A sample conversation between a fan and the persona. */
-export function PreviewConversation() {
+export interface PreviewConversationProps {
+  /**
+   * The anonymous trial (decision 0084): set when a visitor may chat without an account. The
+   * button "Chat now" calls it; the route then loads the trial chat (a bundle of its own).
+   */
+  onTryNow?: (() => void) | undefined;
+  /** The pointer or focus is on "Chat now": the route may fetch the chat's bundle early. */
+  onTryNowIntent?: (() => void) | undefined;
+  /** The trial chat, shown in place of the sample once the visitor started it. */
+  trialChat?: ReactNode;
+}
+
+/** A sample conversation between a fan and the persona, or the real trial chat once started. */
+export function PreviewConversation({
+  onTryNow,
+  onTryNowIntent,
+  trialChat,
+}: PreviewConversationProps = {}) {
   const { settings } = useSettings();
   const { name, aiProfileImage } = settings.aiProfile;
   return (
@@ -27,13 +44,34 @@ export function PreviewConversation() {
             Quick, warm replies that remember what you said. Ask about their day, share yours, or
             switch to a voice call when typing is not enough.
           </p>
-          <AppLink to={AUTH_PATH} className={buttonClasses("primary", "lg", "mt-8")}>
-            Try it yourself
-            <ArrowRight aria-hidden="true" className="size-5" />
-          </AppLink>
+          <div className="mt-8 flex flex-wrap justify-center gap-3 lg:justify-start">
+            {onTryNow ? (
+              <button
+                type="button"
+                data-testid="trial-start"
+                onClick={onTryNow}
+                onPointerEnter={onTryNowIntent}
+                onFocus={onTryNowIntent}
+                className={buttonClasses("primary", "lg")}
+              >
+                <MessageCircle aria-hidden="true" className="size-5" />
+                Chat now, no account needed
+              </button>
+            ) : null}
+            <AppLink
+              to={AUTH_PATH}
+              className={buttonClasses(onTryNow ? "secondary" : "primary", "lg")}
+            >
+              Try it yourself
+              <ArrowRight aria-hidden="true" className="size-5" />
+            </AppLink>
+          </div>
         </div>
 
+        {trialChat ? <div className="mx-auto w-full max-w-md">{trialChat}</div> : null}
+
         <figure
+          hidden={Boolean(trialChat)}
           data-testid="preview-conversation"
           className="mx-auto w-full max-w-md overflow-hidden rounded-3xl border border-stone-200 bg-white shadow-2xl shadow-brand-900/10 dark:border-white/10 dark:bg-stone-900"
         >
