@@ -16,6 +16,7 @@ export * from "./jobs";
 export * from "./memory";
 export * from "./privacy";
 export * from "./query-dates";
+export * from "./routes/index";
 export * from "./settings";
 export * from "./site-pages";
 export * from "./text";

@@ -38,6 +38,15 @@ export {
   type RequestOptions,
 } from "./request";
 export {
+  type CallOptions,
+  callAddress,
+  callRoute,
+  routeUrl,
+  streamRoute,
+  tokenFor,
+  uploadRoute,
+} from "./route-client";
+export {
   type BearerKind,
   handleUnauthorized,
   onUnauthorized,
