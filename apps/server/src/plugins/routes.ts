@@ -29,7 +29,8 @@ export type RouteRequest<R extends RouteDefinition> = FastifyRequest<{
 }>;
 
 /**
- * A handler: resolves to the 200 answer (as the response schema takes it), or sends the reply
+ * A handler: resolves to the success answer (as the response schema takes it; a route whose
+ * definition names another `status` sets it with reply.code), or sends the reply
  * itself (another status, a stream, a pre-serialised body) and returns the reply or nothing.
  */
 export type RouteHandler<R extends RouteDefinition> = (
@@ -58,7 +59,7 @@ export function routeSchema(route: RouteDefinition) {
     ...(route.query ? { querystring: route.query } : {}),
     ...(route.body ? { body: route.body } : {}),
     response: {
-      200: route.response,
+      [route.status ?? 200]: route.response,
       ...route.otherResponses,
       ...errorResponses(...(route.errors ?? [])),
     },

@@ -39,8 +39,10 @@ export interface RouteDefinition extends RouteAddress {
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
-  /** The 200 answer (for a stream: the document's description of what it sends). */
+  /** The success answer (for a stream: the document's description of what it sends). */
   readonly response: z.ZodType;
+  /** The status of `response` when not 200 (a sign-up answers 201). */
+  readonly status?: number;
   /** Other success answers by status (201, 304...). */
   readonly otherResponses?: Readonly<Record<number, z.ZodType>>;
   /** The error statuses it may answer with (the error envelope under each). */
