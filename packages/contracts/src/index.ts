@@ -17,6 +17,7 @@ export * from "./memory";
 export * from "./privacy";
 export * from "./push";
 export * from "./query-dates";
+export * from "./routes/index";
 export * from "./settings";
 export * from "./site-pages";
 export * from "./text";

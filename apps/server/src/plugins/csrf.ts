@@ -1,11 +1,11 @@
 import { hkdfSync } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrfProtection from "@fastify/csrf-protection";
-import { CSRF_HEADER, csrfTokenResponseSchema } from "@twinline/contracts";
+import { CSRF_HEADER, routes } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { isApiPath } from "./errors.ts";
+import { registerRoute } from "./routes.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -68,20 +68,10 @@ export const csrfPlugin = fp<CsrfPluginOptions>(
       app.csrfProtection(request, reply, done);
     });
 
-    app.withTypeProvider<ZodTypeProvider>().get(
-      "/api/csrf-token",
-      {
-        schema: {
-          tags: ["security"],
-          summary: `A token to send in the ${CSRF_HEADER} header of state-changing requests`,
-          response: { 200: csrfTokenResponseSchema },
-        },
-      },
-      async (_request, reply) => {
-        reply.header("cache-control", "no-store");
-        return { csrfToken: reply.generateCsrf() };
-      },
-    );
+    registerRoute(app, routes.security.csrfToken, async (_request, reply) => {
+      reply.header("cache-control", "no-store");
+      return { csrfToken: reply.generateCsrf() };
+    });
   },
   { name: "csrf" },
 );

@@ -2,10 +2,11 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import {
   defaultPublicSettings,
   type PublicSettings,
+  publicSettingsAddress,
   SOCIAL_NETWORKS,
   type SocialNetwork,
 } from "@twinline/contracts";
-import { answerReader, api } from "./api-client";
+import { answerReader, callAddress } from "./api-client";
 
 /**
  * Public site settings (GET /api/settings). Used app-wide: persona, logos, favicon, social links,
@@ -81,7 +82,7 @@ const publicSettingsAnswer = answerReader((body) =>
 );
 
 export async function getSettings({ signal }: { signal?: AbortSignal } = {}) {
-  return api.get("/api/settings", { signal, responseType: "json", schema: publicSettingsAnswer });
+  return callAddress(publicSettingsAddress, publicSettingsAnswer, { signal, responseType: "json" });
 }
 
 export const settingsQueryOptions = queryOptions({

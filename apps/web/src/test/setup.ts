@@ -1,6 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
+import { resetApiMocks } from "./api-mock";
 
 // jsdom lacks these; the app uses them for the theme and scroll restoration.
 if (!window.matchMedia) {
@@ -28,6 +29,7 @@ configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
+  resetApiMocks();
   localStorage.clear();
   sessionStorage.clear();
   document.documentElement.className = "";

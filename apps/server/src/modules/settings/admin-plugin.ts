@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
-import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { adminSettingsRoutes } from "./admin-routes.ts";
 import { createAdminSettingsService } from "./admin-service.ts";
 import { createKeyTestsRepository } from "./key-tests.ts";
@@ -14,7 +13,8 @@ export interface AdminSettingsModuleOptions {
 }
 
 /**
- * The admin's settings (masked keys, key tests, images), every route through adminGuarded.
+ * The admin's settings (masked keys, key tests, images), every route guarded for admins by its
+ * definition (routes.settings, routes.sitePages: access "admin").
  * Needs settings, providers, uploads and accounts (requireAdmin) registered before it.
  */
 export const adminSettingsModule = fp<AdminSettingsModuleOptions>(
@@ -29,11 +29,11 @@ export const adminSettingsModule = fp<AdminSettingsModuleOptions>(
       onFileDeleteFailed: (name, error) =>
         app.log.warn({ err: error, file: name }, "Could not delete a replaced upload"),
     });
-    await app.register(adminGuarded(adminSettingsRoutes), {
+    await app.register(adminSettingsRoutes, {
       service,
       ...(options.imageBytes ? { imageBytes: options.imageBytes } : {}),
     });
-    await app.register(adminGuarded(adminSitePagesRoutes), { pages: app.sitePages });
+    await app.register(adminSitePagesRoutes, { pages: app.sitePages });
   },
   { name: "admin-settings", dependencies: ["settings", "providers", "uploads", "accounts"] },
 );

@@ -1,6 +1,6 @@
-import { publicSettingsSchema } from "@twinline/contracts";
+import { routes } from "@twinline/contracts";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import { registerRoute } from "../../plugins/routes.ts";
 import type { SettingsService, SettingsSnapshot } from "./service.ts";
 
 function send(request: FastifyRequest, reply: FastifyReply, snapshot: SettingsSnapshot) {
@@ -14,32 +14,18 @@ function send(request: FastifyRequest, reply: FastifyReply, snapshot: SettingsSn
   return reply.header("content-type", "application/json; charset=utf-8").send(snapshot.json);
 }
 
-// Not the zod type provider: this route answers a pre-serialised string, which the provider's
-// typed reply would refuse. The zod schema still documents the answer in the OpenAPI document.
+/** GET /api/settings (routes.settings.public): sends a pre-serialised string itself. */
 export const settingsRoutes: FastifyPluginAsync<{ settings: SettingsService }> = async (
   app,
   { settings },
 ) => {
-  app.get(
-    "/api/settings",
-    {
-      schema: {
-        tags: ["settings"],
-        summary: "The public site settings (never any provider key)",
-        response: {
-          200: publicSettingsSchema,
-          304: z.null().describe("Not modified: the settings still match If-None-Match"),
-        },
-      },
-    },
-    (request, reply) => {
-      // The hot path answers synchronously from memory; only a cold cache waits for the database.
-      const cached = settings.cachedSnapshot();
-      if (cached) {
-        send(request, reply, cached);
-        return;
-      }
-      return settings.snapshot().then((snapshot) => send(request, reply, snapshot));
-    },
-  );
+  registerRoute(app, routes.settings.public, (request, reply) => {
+    // The hot path answers synchronously from memory; only a cold cache waits for the database.
+    const cached = settings.cachedSnapshot();
+    if (cached) {
+      send(request, reply, cached);
+      return;
+    }
+    return settings.snapshot().then((snapshot) => send(request, reply, snapshot));
+  });
 };

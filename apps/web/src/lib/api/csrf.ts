@@ -1,3 +1,4 @@
+import { csrfTokenAddress } from "@twinline/contracts";
 import { REQUEST_TIMEOUT_MS } from "../constants";
 import { ApiError } from "./errors";
 import { send } from "./send";
@@ -7,7 +8,7 @@ import { send } from "./send";
  * "CSRF token" refreshes it and retries the call once (withCsrfRetry, used by every transport).
  */
 
-export const CSRF_TOKEN_PATH = "/api/csrf-token";
+export const CSRF_TOKEN_PATH = csrfTokenAddress.path;
 
 let csrfToken: string | null = null;
 let csrfRequest: Promise<string | null> | null = null;

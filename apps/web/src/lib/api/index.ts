@@ -6,8 +6,9 @@
  * - 15 s timeout, 60 s for uploads (FormData bodies);
  * - every request carries the `csrf-token` header, fetched once from GET /api/csrf-token and
  *   cached; a 403 whose message mentions "CSRF token" refreshes it and retries once;
- * - Bearer token by URL: /admin and /api-keys URLs use adminToken, all others userToken; the
- *   `token` option overrides the URL rule (admin calls on URLs without /admin, decision 0008);
+ * - Bearer token: a call through the route table (`callRoute(routes.x.y, ...)`, decision 0086)
+ *   takes it from the definition's access (admin: adminToken, else userToken); calls not migrated
+ *   yet still go by URL (/admin and /api-keys URLs use adminToken) or their `token` option;
  * - any 401 clears userToken, userData, adminToken and adminData and notifies subscribers;
  * - failures are thrown as ApiError (HTTP), NetworkError or TimeoutError;
  * - every call passes `schema`, the contract schema of its answer: the answer is parsed and typed
@@ -37,6 +38,15 @@ export {
   type QueryValue,
   type RequestOptions,
 } from "./request";
+export {
+  type CallOptions,
+  callAddress,
+  callRoute,
+  routeUrl,
+  streamRoute,
+  tokenFor,
+  uploadRoute,
+} from "./route-client";
 export {
   type BearerKind,
   handleUnauthorized,

@@ -4,20 +4,17 @@ import {
   type AdminUserListItem,
   defaultPublicSettings,
 } from "@twinline/contracts";
-import { vi } from "vitest";
-import { resetCsrfToken } from "@/lib/api-client";
-import { jsonResponse } from "@/test/render";
+import {
+  type MockedApi,
+  type MockResolver,
+  mockApi,
+  onPath,
+  type RouteMock,
+} from "@/test/api-mock";
 
-/** Test helpers for the admin screens: a fetch stub routed by "METHOD /path". */
+/** Test fixtures for the admin screens and their network (msw, keyed by the route table). */
 
-export interface ApiCall {
-  method: string;
-  url: URL;
-  body: unknown;
-  headers: Headers;
-}
-
-type Handler = (call: ApiCall) => Response | Promise<Response>;
+export type { ApiCall } from "@/test/api-mock";
 
 export const testAdmin: Admin = {
   _id: "a1",
@@ -114,47 +111,29 @@ export function seriesOf(days: number) {
 }
 
 /**
- * Stubs fetch. `routes` maps "METHOD /path" to a handler; the CSRF token, settings, a valid
- * verify-token and the growth metrics are answered unless overridden. Unknown calls get 404.
+ * Answers the admin screens' calls through msw (src/test/api-mock.ts): `mocks` first, as
+ * `on(route, ...)` of the table or, for modules not migrated yet, a "METHOD /path" record; then
+ * the CSRF token, the settings, a valid verify-token and the growth metrics. Unknown calls get 404.
  */
-export function mockAdminApi(routes: Record<string, Handler> = {}) {
-  resetCsrfToken();
-  const calls: ApiCall[] = [];
-  const defaults: Record<string, Handler> = {
-    "GET /api/csrf-token": () => jsonResponse({ csrfToken: "csrf-1" }),
-    "GET /api/settings": () => jsonResponse(defaultPublicSettings),
-    "GET /api/admin/verify-token": () =>
-      jsonResponse({ success: true, valid: true, admin: testAdmin }),
-    "GET /api/admin/dashboard/metrics": () => jsonResponse(growth),
-    "GET /api/admin/dashboard/series": ({ url }) =>
-      jsonResponse(seriesOf(Number(url.searchParams.get("days") ?? 30))),
-  };
-  const table = { ...defaults, ...routes };
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), "http://localhost");
-    const method = (init?.method ?? "GET").toUpperCase();
-    const raw = init?.body;
-    const body = typeof raw === "string" ? (JSON.parse(raw) as unknown) : undefined;
-    const call = { method, url, body, headers: new Headers(init?.headers) };
-    calls.push(call);
-    const exact = table[`${method} ${url.pathname}`];
-    const pattern = Object.entries(table).find(([key]) => {
-      const [m, path] = key.split(" ");
-      if (m !== method || !path?.includes(":")) return false;
-      const re = new RegExp(`^${path.replace(/:[^/]+/g, "[^/]+")}$`);
-      return re.test(url.pathname);
-    })?.[1];
-    const handler = exact ?? pattern;
-    if (handler) return handler(call);
-    return jsonResponse({ success: false, message: "Not Found" }, 404);
-  });
-  vi.stubGlobal("fetch", fetchMock);
-  return {
-    fetchMock,
-    calls,
-    /** The calls to one "METHOD /path". */
-    callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.url.pathname}` === key),
-  };
+export function mockAdminApi(mocks: RouteMock[] | Record<string, MockResolver> = []): MockedApi {
+  const given = Array.isArray(mocks)
+    ? mocks
+    : Object.entries(mocks).map(([key, resolve]) => onPath(key, resolve));
+  return mockApi(
+    [
+      ...given,
+      onPath("GET /api/admin/verify-token", () => ({
+        success: true,
+        valid: true,
+        admin: testAdmin,
+      })),
+      onPath("GET /api/admin/dashboard/metrics", () => growth),
+      onPath("GET /api/admin/dashboard/series", ({ url }) =>
+        seriesOf(Number(url.searchParams.get("days") ?? 30)),
+      ),
+    ],
+    { settings: defaultPublicSettings },
+  );
 }
 
 /** Stores an admin session as a successful login would. */

@@ -1,10 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  adminSitePageResponseSchema,
-  adminSitePagesResponseSchema,
-  type SitePageSlug,
-} from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { routes, type SitePageSlug } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 
 const PAGES_KEY = ["admin", "site-pages"] as const;
 
@@ -12,8 +8,7 @@ const PAGES_KEY = ["admin", "site-pages"] as const;
 export const adminSitePagesQuery = () =>
   queryOptions({
     queryKey: PAGES_KEY,
-    queryFn: ({ signal }) =>
-      api.get("/api/admin/pages", { signal, token: "admin", schema: adminSitePagesResponseSchema }),
+    queryFn: ({ signal }) => callRoute(routes.sitePages.adminList, { signal }),
     select: (answer) => answer.data,
   });
 
@@ -22,11 +17,7 @@ export function useSaveSitePage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ slug, content }: { slug: SitePageSlug; content: string }) =>
-      api.put(
-        `/api/admin/pages/${slug}`,
-        { content },
-        { token: "admin", schema: adminSitePageResponseSchema },
-      ),
+      callRoute(routes.sitePages.adminSave, { params: { slug }, body: { content } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: PAGES_KEY }),
   });
 }

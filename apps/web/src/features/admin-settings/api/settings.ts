@@ -1,19 +1,16 @@
 import { queryOptions } from "@tanstack/react-query";
 import {
   type AdminSettings,
-  adminSettingsResponseSchema,
+  routes,
   SETTINGS_IMAGE_FIELDS,
   type SettingsImageField,
-  testElevenLabsResponseSchema,
-  testOpenAiResponseSchema,
-  testStripeResponseSchema,
   type UpdateSettingsRequest,
 } from "@twinline/contracts";
-import { ApiError, api, errorMessage } from "@/lib/api-client";
+import { ApiError, callRoute, errorMessage } from "@/lib/api-client";
 
 /**
- * The operator's settings calls (admin-side spec, section 7). Every call on a URL without /admin
- * passes `token: "admin"` (decision 0008).
+ * The operator's settings calls (admin-side spec, section 7): routes.settings, each sent with the
+ * admin token because its definition's access is "admin" (decision 0086).
  */
 
 export const adminSettingsKeys = {
@@ -22,10 +19,7 @@ export const adminSettingsKeys = {
 
 /** GET /api/admin/settings: the settings with masked keys and the providers' modes. */
 export async function fetchAdminSettings(signal?: AbortSignal): Promise<AdminSettings> {
-  const answer = await api.get("/api/admin/settings", {
-    signal,
-    schema: adminSettingsResponseSchema,
-  });
+  const answer = await callRoute(routes.settings.admin, { signal });
   return answer.data;
 }
 
@@ -43,10 +37,7 @@ export function toUpdateRequest(settings: AdminSettings): UpdateSettingsRequest 
 
 /** PUT /api/settings with the full settings object; resolves to the saved settings. */
 export async function saveSettings(request: UpdateSettingsRequest): Promise<AdminSettings> {
-  const answer = await api.put("/api/settings", request, {
-    token: "admin",
-    schema: adminSettingsResponseSchema,
-  });
+  const answer = await callRoute(routes.settings.save, { body: request });
   return answer.data;
 }
 
@@ -68,28 +59,21 @@ export type KeyTestResult =
  * report success gives "API key is invalid: {error}" (admin-side spec, section 8).
  */
 export async function testApiKey(provider: KeyProvider, apiKey: string): Promise<KeyTestResult> {
-  const url = `/api/settings/test-${provider}`;
   const body = { apiKey };
   try {
     if (provider === "openai") {
-      const answer = await api.post(url, body, {
-        token: "admin",
-        schema: testOpenAiResponseSchema,
-      });
+      const answer = await callRoute(routes.settings.testOpenAi, { body });
       return { ok: true, message: answer.message, models: answer.data.availableModels };
     }
     if (provider === "elevenlabs") {
-      const answer = await api.post(url, body, {
-        token: "admin",
-        schema: testElevenLabsResponseSchema,
-      });
+      const answer = await callRoute(routes.settings.testElevenLabs, { body });
       return {
         ok: true,
         message: answer.message,
         voices: answer.data.availableVoices.map((v) => ({ id: v.voice_id, name: v.name })),
       };
     }
-    const answer = await api.post(url, body, { token: "admin", schema: testStripeResponseSchema });
+    const answer = await callRoute(routes.settings.testStripe, { body });
     return { ok: true, message: answer.message };
   } catch (error) {
     // A 2xx answer that does not report success is off the contract: "API key is invalid".
@@ -118,20 +102,14 @@ export async function uploadSettingsImage(
 ): Promise<AdminSettings> {
   const form = new FormData();
   form.append(field, file);
-  const answer = await api.upload("/api/settings/upload", form, {
-    token: "admin",
-    schema: adminSettingsResponseSchema,
-  });
+  const answer = await callRoute(routes.settings.uploadImage, { body: form });
   return answer.data;
 }
 
 /** DELETE /api/settings/image/{kind}; resolves to the new settings. */
 export async function deleteSettingsImage(field: SettingsImageField): Promise<AdminSettings> {
   const { kind } = SETTINGS_IMAGE_FIELDS[field];
-  const answer = await api.delete(`/api/settings/image/${kind}`, {
-    token: "admin",
-    schema: adminSettingsResponseSchema,
-  });
+  const answer = await callRoute(routes.settings.removeImage, { params: { kind } });
   return answer.data;
 }
 

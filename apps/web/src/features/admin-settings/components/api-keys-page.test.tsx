@@ -1,10 +1,11 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type AdminSettings, defaultPublicSettings } from "@twinline/contracts";
+import { type AdminSettings, defaultPublicSettings, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
-import { jsonResponse, renderApp } from "@/test/render";
+import { on, type RouteMock, reply } from "@/test/api-mock";
+import { renderApp } from "@/test/render";
 import { adminSettings, MASKED_OPENAI, settingsRoute } from "../test/fixtures";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
@@ -22,11 +23,8 @@ const OPENAI_PROVIDERS: AdminSettings["providers"] = {
   payments: "sandbox",
 };
 
-function keysApi(routes: Parameters<typeof mockAdminApi>[0] = {}) {
-  return mockAdminApi({
-    ...settingsRoute(adminSettings({ providers: OPENAI_PROVIDERS })),
-    ...routes,
-  });
+function keysApi(mocks: RouteMock[] = []) {
+  return mockAdminApi([...mocks, settingsRoute(adminSettings({ providers: OPENAI_PROVIDERS }))]);
 }
 
 async function openPage() {
@@ -38,15 +36,14 @@ async function openPage() {
 
 describe("API Configuration", () => {
   it("says speech to text runs offline with pocketsphinx when the server has it", async () => {
-    mockAdminApi({
-      "GET /api/admin/settings": () =>
-        jsonResponse({
-          success: true,
-          data: adminSettings({
-            providers: { llm: "offline", stt: "pocketsphinx", tts: "offline", payments: "sandbox" },
-          }),
+    mockAdminApi([
+      on(routes.settings.admin, {
+        success: true,
+        data: adminSettings({
+          providers: { llm: "offline", stt: "pocketsphinx", tts: "offline", payments: "sandbox" },
         }),
-    });
+      }),
+    ]);
     await openPage();
     const stt = await screen.findByTestId("provider-mode-stt");
     expect(stt).toHaveTextContent("Speech to text");
@@ -73,14 +70,14 @@ describe("API Configuration", () => {
     expect(voiceTest).toBeDisabled();
     await user.type(screen.getByLabelText("ElevenLabs API Key"), "el-key");
     expect(voiceTest).toBeEnabled();
-    expect(api.callsTo("GET /api/admin/settings")[0]?.headers.get("authorization")).toBe(
+    expect(api.callsTo(routes.settings.admin)[0]?.headers.get("authorization")).toBe(
       "Bearer admin-token",
     );
   });
 
   it("a stored key that failed its last test shows that, not Live", async () => {
-    keysApi({
-      ...settingsRoute(
+    keysApi([
+      settingsRoute(
         adminSettings({
           providers: OPENAI_PROVIDERS,
           keyTests: {
@@ -94,7 +91,7 @@ describe("API Configuration", () => {
           },
         }),
       ),
-    });
+    ]);
     await openPage();
     const llm = await screen.findByTestId("provider-mode-llm");
     expect(llm).toHaveTextContent("Test failed");
@@ -125,7 +122,7 @@ describe("API Configuration", () => {
     expect(screen.getByText('Stripe publishable key should start with "pk_"')).toBeInTheDocument();
     expect(screen.getByText("Credit cost must be at least 1")).toBeInTheDocument();
     expect(openai).toHaveFocus();
-    expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+    expect(api.callsTo(routes.settings.save)).toHaveLength(0);
 
     // Messages follow the typing after the first submit.
     await user.clear(openai);
@@ -135,10 +132,9 @@ describe("API Configuration", () => {
 
   it("saves the full settings with the admin token, sending the masked key back unchanged", async () => {
     const saved = adminSettings({ providers: OPENAI_PROVIDERS, creditsPerMinute: 7 });
-    const api = keysApi({
-      "PUT /api/settings": () =>
-        jsonResponse({ success: true, message: "Settings updated", data: saved }),
-    });
+    const api = keysApi([
+      on(routes.settings.save, { success: true, message: "Settings updated", data: saved }),
+    ]);
     const user = await openPage();
     const credits = await screen.findByLabelText("Credits per Minute");
     await user.clear(credits);
@@ -148,7 +144,7 @@ describe("API Configuration", () => {
 
     expect(await screen.findByText("API configuration saved successfully")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Saved" })).toBeInTheDocument();
-    const [put] = api.callsTo("PUT /api/settings");
+    const [put] = api.callsTo(routes.settings.save);
     expect(put?.headers.get("authorization")).toBe("Bearer admin-token");
     expect(put?.headers.get("csrf-token")).toBe("csrf-1");
     expect(put?.body).toMatchObject({
@@ -163,14 +159,15 @@ describe("API Configuration", () => {
     });
     expect(put?.body).not.toHaveProperty("providers");
     // The public settings are fetched again so the user side shows the change.
-    await waitFor(() => expect(api.callsTo("GET /api/settings").length).toBeGreaterThan(1));
+    await waitFor(() => expect(api.callsTo(routes.settings.public).length).toBeGreaterThan(1));
   });
 
   it("keeps what was typed when the save fails, with the spec's message and the server's reason", async () => {
-    keysApi({
-      "PUT /api/settings": () =>
-        jsonResponse({ success: false, message: "apiKeys.openai: key is not valid" }, 400),
-    });
+    keysApi([
+      on(routes.settings.save, () =>
+        reply({ success: false, message: "apiKeys.openai: key is not valid" }, 400),
+      ),
+    ]);
     const user = await openPage();
     const openai = await screen.findByLabelText("OpenAI API Key");
     await user.clear(openai);
@@ -182,32 +179,31 @@ describe("API Configuration", () => {
   });
 
   it("tests keys: the models list, the voices list, and a failure with the provider's message", async () => {
-    const api = keysApi({
-      "POST /api/settings/test-openai": () =>
-        jsonResponse({
-          success: true,
-          message: "OpenAI API key is valid",
-          data: { availableModels: ["gpt-4o-mini", "whisper-1"] },
-        }),
-      "POST /api/settings/test-elevenlabs": () =>
-        jsonResponse({
-          success: true,
-          message: "ElevenLabs API key is valid",
-          data: { availableVoices: [{ voice_id: "v-1", name: "Rachel" }] },
-        }),
-      "POST /api/settings/test-stripe": () =>
-        jsonResponse({ success: false, message: "Invalid API Key provided: sk_test_***" }, 400),
-    });
+    const api = keysApi([
+      on(routes.settings.testOpenAi, {
+        success: true,
+        message: "OpenAI API key is valid",
+        data: { availableModels: ["gpt-4o-mini", "whisper-1"] },
+      }),
+      on(routes.settings.testElevenLabs, {
+        success: true,
+        message: "ElevenLabs API key is valid",
+        data: { availableVoices: [{ voice_id: "v-1", name: "Rachel" }] },
+      }),
+      on(routes.settings.testStripe, () =>
+        reply({ success: false, message: "Invalid API Key provided: sk_test_***" }, 400),
+      ),
+    ]);
     const user = await openPage();
     await user.click(await screen.findByRole("button", { name: "Test OpenAI Key" }));
     const models = await screen.findByRole("list", { name: "Available models (2)" });
     expect(within(models).getByText("gpt-4o-mini")).toBeInTheDocument();
     expect(within(models).getByText("whisper-1")).toBeInTheDocument();
     // A masked key asks the server to test the stored one.
-    expect(api.callsTo("POST /api/settings/test-openai")[0]?.body).toEqual({
+    expect(api.callsTo(routes.settings.testOpenAi)[0]?.body).toEqual({
       apiKey: MASKED_OPENAI,
     });
-    expect(api.callsTo("POST /api/settings/test-openai")[0]?.headers.get("authorization")).toBe(
+    expect(api.callsTo(routes.settings.testOpenAi)[0]?.headers.get("authorization")).toBe(
       "Bearer admin-token",
     );
 
@@ -215,7 +211,7 @@ describe("API Configuration", () => {
     await user.click(screen.getByRole("button", { name: "Test ElevenLabs Key" }));
     const voices = await screen.findByRole("list", { name: "Available voices (1)" });
     expect(within(voices).getByText("Rachel")).toBeInTheDocument();
-    expect(api.callsTo("POST /api/settings/test-elevenlabs")[0]?.body).toEqual({
+    expect(api.callsTo(routes.settings.testElevenLabs)[0]?.body).toEqual({
       apiKey: "el-key",
     });
 
@@ -231,9 +227,9 @@ describe("API Configuration", () => {
   });
 
   it("shows the load error with Try again", async () => {
-    mockAdminApi({
-      "GET /api/admin/settings": () => jsonResponse({ success: false, message: "Boom" }, 500),
-    });
+    mockAdminApi([
+      on(routes.settings.admin, () => reply({ success: false, message: "Boom" }, 500)),
+    ]);
     signInAdmin();
     renderApp("/admin/api-keys");
     expect(await screen.findByRole("alert")).toHaveTextContent("Failed to load API configuration");

@@ -1,10 +1,11 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type AdminSettings, DEFAULT_CRISIS_RESOURCES } from "@twinline/contracts";
+import { type AdminSettings, DEFAULT_CRISIS_RESOURCES, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
-import { jsonResponse, renderApp } from "@/test/render";
+import { on } from "@/test/api-mock";
+import { renderApp } from "@/test/render";
 import { adminSettings, OFFLINE_PROVIDERS, settingsRoute } from "../test/fixtures";
 
 // Issue 25: the operator's crisis lines per country, edited on the settings screen, checked by
@@ -16,16 +17,15 @@ afterEach(() => {
 });
 
 function settingsApi() {
-  return mockAdminApi({
-    ...settingsRoute(adminSettings()),
-    "GET /api/admin/pages": () => jsonResponse({ success: true, data: [] }),
-    "PUT /api/settings": ({ body }) =>
-      jsonResponse({
-        success: true,
-        message: "Settings updated",
-        data: { ...(body as AdminSettings), providers: OFFLINE_PROVIDERS },
-      }),
-  });
+  return mockAdminApi([
+    settingsRoute(adminSettings()),
+    on(routes.sitePages.adminList, { success: true, data: [] }),
+    on(routes.settings.save, ({ body }) => ({
+      success: true as const,
+      message: "Settings updated",
+      data: { ...(body as AdminSettings), providers: OFFLINE_PROVIDERS },
+    })),
+  ]);
 }
 
 async function openSection() {
@@ -41,10 +41,7 @@ async function fill(user: ReturnType<typeof userEvent.setup>, field: HTMLElement
   await user.paste(text);
 }
 
-const puts = (api: ReturnType<typeof mockAdminApi>) =>
-  api.fetchMock.mock.calls.filter(
-    ([url, init]) => String(url).endsWith("/api/settings") && init?.method === "PUT",
-  );
+const puts = (api: ReturnType<typeof mockAdminApi>) => api.callsTo(routes.settings.save);
 
 describe("crisis resources on the settings screen", () => {
   it("lists the defaults, marks a bad field and sends nothing, then saves a new line", async () => {
@@ -75,7 +72,7 @@ describe("crisis resources on the settings screen", () => {
     await fill(user, within(added).getByLabelText("Phone or text"), "Call or text 988");
     await user.click(within(section).getByRole("button", { name: "Save Crisis Resources" }));
     await waitFor(() => expect(puts(api)).toHaveLength(1));
-    const body = JSON.parse(String(puts(api)[0]?.[1]?.body)) as AdminSettings;
+    const body = puts(api)[0]?.body as AdminSettings;
     expect(body.crisisResources.at(-1)).toEqual({
       country: "CA",
       name: "Talk Suicide Canada",

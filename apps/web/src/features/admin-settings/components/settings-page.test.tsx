@@ -1,10 +1,11 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type AdminSettings, AGE_MESSAGES, SITE_PAGES } from "@twinline/contracts";
+import { type AdminSettings, AGE_MESSAGES, routes, SITE_PAGES } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
-import { jsonResponse, renderApp } from "@/test/render";
+import { on, type RouteMock, reply } from "@/test/api-mock";
+import { renderApp } from "@/test/render";
 import { adminSettings, MASKED_OPENAI, OFFLINE_PROVIDERS, settingsRoute } from "../test/fixtures";
 
 configure({ asyncUtilTimeout: 5000 });
@@ -20,23 +21,20 @@ const SITE_PAGES_ANSWER = SITE_PAGES.map(({ slug, title }) => ({
   isDefault: true,
 }));
 
-type Routes = NonNullable<Parameters<typeof mockAdminApi>[0]>;
-
-function settingsApi(routes: Routes = {}) {
-  return mockAdminApi({
-    ...settingsRoute(adminSettings()),
-    "GET /api/admin/pages": () => jsonResponse({ success: true, data: SITE_PAGES_ANSWER }),
-    ...routes,
-  });
+function settingsApi(mocks: RouteMock[] = []) {
+  return mockAdminApi([
+    ...mocks,
+    settingsRoute(adminSettings()),
+    on(routes.sitePages.adminList, { success: true, data: SITE_PAGES_ANSWER }),
+  ]);
 }
 
 /** PUT /api/settings answering with what was sent, as the server saves it. */
-const echoSave: Routes[string] = ({ body }) =>
-  jsonResponse({
-    success: true,
-    message: "Settings updated",
-    data: { ...(body as AdminSettings), providers: OFFLINE_PROVIDERS },
-  });
+const echoSave = on(routes.settings.save, ({ body }) => ({
+  success: true as const,
+  message: "Settings updated",
+  data: { ...(body as AdminSettings), providers: OFFLINE_PROVIDERS },
+}));
 
 async function openPage(options: Parameters<typeof userEvent.setup>[0] = {}) {
   signInAdmin();
@@ -49,26 +47,20 @@ function png(name = "logo.png") {
   return new File([new Uint8Array([137, 80, 78, 71])], name, { type: "image/png" });
 }
 
-function sentForm(api: ReturnType<typeof mockAdminApi>, path: string): FormData | undefined {
-  const call = api.fetchMock.mock.calls.find(([url]) => String(url).endsWith(path));
-  return call?.[1]?.body as FormData | undefined;
-}
-
 describe("Settings", () => {
   it("edits a site page in the Pages section and saves its markdown", async () => {
-    const api = settingsApi({
-      "PUT /api/admin/pages/refunds": ({ body }) =>
-        jsonResponse({
-          success: true,
-          message: "Page saved",
-          data: {
-            slug: "refunds",
-            title: "Refund Policy",
-            content: (body as { content: string }).content,
-            isDefault: false,
-          },
-        }),
-    });
+    const api = settingsApi([
+      on(routes.sitePages.adminSave, ({ body }) => ({
+        success: true as const,
+        message: "Page saved",
+        data: {
+          slug: "refunds" as const,
+          title: "Refund Policy",
+          content: (body as { content: string }).content,
+          isDefault: false,
+        },
+      })),
+    ]);
     const user = await openPage();
     const pages = await screen.findByRole("region", { name: "Pages" });
     await user.selectOptions(within(pages).getByLabelText("Page"), "refunds");
@@ -77,15 +69,9 @@ describe("Settings", () => {
     await user.clear(editor);
     await user.type(editor, "No refunds on Sundays");
     await user.click(within(pages).getByRole("button", { name: "Save Page" }));
-    await waitFor(() =>
-      expect(
-        api.fetchMock.mock.calls.some(([url]) => String(url).endsWith("/api/admin/pages/refunds")),
-      ).toBe(true),
-    );
-    const call = api.fetchMock.mock.calls.find(([url]) =>
-      String(url).endsWith("/api/admin/pages/refunds"),
-    );
-    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ content: "No refunds on Sundays" });
+    const saved = () => api.callsTo(routes.sitePages.adminSave, { slug: "refunds" });
+    await waitFor(() => expect(saved()).toHaveLength(1));
+    expect(saved()[0]?.body).toEqual({ content: "No refunds on Sundays" });
     expect(await screen.findByText("Page saved")).toBeInTheDocument();
   });
 
@@ -112,9 +98,7 @@ describe("Settings", () => {
   });
 
   it("saves integers and social links, says so, and refreshes the public settings", async () => {
-    const api = settingsApi({
-      "PUT /api/settings": echoSave,
-    });
+    const api = settingsApi([echoSave]);
     const user = await openPage();
     const free = screen.getByLabelText("Free Messages per Day");
     await user.clear(free);
@@ -130,7 +114,7 @@ describe("Settings", () => {
 
     expect(await screen.findByText("Settings saved successfully!")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Saved" })).toBeInTheDocument();
-    const [put] = api.callsTo("PUT /api/settings");
+    const [put] = api.callsTo(routes.settings.save);
     expect(put?.headers.get("authorization")).toBe("Bearer admin-token");
     expect(put?.body).toMatchObject({
       freeMessagesPerDay: 3,
@@ -140,7 +124,7 @@ describe("Settings", () => {
       aiProfile: { name: "Nova", enableVoiceConversation: false },
       socialMediaProfiles: { instagram: "https://instagram.com/twin", twitter: "" },
     });
-    await waitFor(() => expect(api.callsTo("GET /api/settings").length).toBeGreaterThan(1));
+    await waitFor(() => expect(api.callsTo(routes.settings.public).length).toBeGreaterThan(1));
   });
 
   it("refuses an emptied word limit (read as 0) naming the field, and sends nothing", async () => {
@@ -152,18 +136,16 @@ describe("Settings", () => {
     expect(await screen.findByText("Please fix the validation errors")).toBeInTheDocument();
     expect(screen.getByText("Max words per message must be at least 1")).toBeInTheDocument();
     expect(screen.queryByText(/Free messages per day must/)).not.toBeInTheDocument();
-    expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+    expect(api.callsTo(routes.settings.save)).toHaveLength(0);
   });
 
   it("saves emptied free messages per day as 0 (subscribers only)", async () => {
-    const api = settingsApi({
-      "PUT /api/settings": echoSave,
-    });
+    const api = settingsApi([echoSave]);
     const user = await openPage();
     await user.clear(screen.getByLabelText("Free Messages per Day"));
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText("Settings saved successfully!")).toBeInTheDocument();
-    const [put] = api.callsTo("PUT /api/settings");
+    const [put] = api.callsTo(routes.settings.save);
     expect(put?.body).toMatchObject({ freeMessagesPerDay: 0 });
   });
 
@@ -178,7 +160,7 @@ describe("Settings", () => {
       screen.getByText("Must be a full URL starting with http:// or https://"),
     ).toBeInTheDocument();
     expect(screen.getByText("Credit cost must be at least 1")).toBeInTheDocument();
-    expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+    expect(api.callsTo(routes.settings.save)).toHaveLength(0);
   });
 
   it("keeps the minimum age at 13 or more, and saves a higher one", async () => {
@@ -190,18 +172,18 @@ describe("Settings", () => {
     await user.type(minimumAge, "12");
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText(AGE_MESSAGES.minimumAgeTooLow)).toBeInTheDocument();
-    expect(api.callsTo("PUT /api/settings")).toHaveLength(0);
+    expect(api.callsTo(routes.settings.save)).toHaveLength(0);
     await user.clear(minimumAge);
     await user.type(minimumAge, "21");
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
-    await waitFor(() => expect(api.callsTo("PUT /api/settings")).toHaveLength(1));
-    expect(api.callsTo("PUT /api/settings")[0]?.body).toMatchObject({ minimumAge: 21 });
+    await waitFor(() => expect(api.callsTo(routes.settings.save)).toHaveLength(1));
+    expect(api.callsTo(routes.settings.save)[0]?.body).toMatchObject({ minimumAge: 21 });
   });
 
   it("keeps the typed values when the save fails", async () => {
-    settingsApi({
-      "PUT /api/settings": () => jsonResponse({ success: false, message: "Internal" }, 500),
-    });
+    settingsApi([
+      on(routes.settings.save, () => reply({ success: false, message: "Internal" }, 500)),
+    ]);
     const user = await openPage();
     await user.type(screen.getByLabelText("YouTube"), "https://youtube.com/@twin");
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
@@ -210,14 +192,13 @@ describe("Settings", () => {
   });
 
   it("uploads a logo at once: the spec's success message and the preview", async () => {
-    const api = settingsApi({
-      "POST /api/settings/upload": () =>
-        jsonResponse({
-          success: true,
-          message: "Uploaded",
-          data: adminSettings({ lightThemeLogo: "/uploads/light.png" }),
-        }),
-    });
+    const api = settingsApi([
+      on(routes.settings.uploadImage, {
+        success: true,
+        message: "Uploaded",
+        data: adminSettings({ lightThemeLogo: "/uploads/light.png" }),
+      }),
+    ]);
     const user = await openPage();
     const field = screen.getByTestId("image-field-lightThemeLogo");
     expect(within(field).queryByRole("img")).not.toBeInTheDocument();
@@ -227,22 +208,21 @@ describe("Settings", () => {
       "src",
       "/uploads/light.png",
     );
-    const form = sentForm(api, "/api/settings/upload");
-    expect(form?.get("lightThemeLogo")).toBeInstanceOf(File);
+    const form = api.callsTo(routes.settings.uploadImage)[0]?.form;
+    // A file part (jsdom's File reaches msw through Node's fetch, so it is not jsdom's File class).
+    expect(form?.get("lightThemeLogo")).not.toBeTypeOf("string");
+    expect(form?.get("lightThemeLogo")).toBeTruthy();
     expect([...(form?.keys() ?? [])]).toEqual(["lightThemeLogo"]);
-    expect(api.callsTo("POST /api/settings/upload")[0]?.headers.get("authorization")).toBe(
+    expect(api.callsTo(routes.settings.uploadImage)[0]?.headers.get("authorization")).toBe(
       "Bearer admin-token",
     );
   });
 
   it("says why an upload failed and marks the field", async () => {
     let message: string | undefined = "Image type not allowed";
-    settingsApi({
-      "POST /api/settings/upload": () =>
-        message
-          ? jsonResponse({ success: false, message }, 400)
-          : new Response("", { status: 500 }),
-    });
+    const upload = (): Response =>
+      message ? reply({ success: false, message }, 400) : new Response("", { status: 500 });
+    settingsApi([on(routes.settings.uploadImage, upload)]);
     const user = await openPage({ applyAccept: false });
     await user.upload(screen.getByTestId("image-input-aiProfileImage"), png("me.png"));
     expect(
@@ -270,17 +250,17 @@ describe("Settings", () => {
   it("removes an image; a failed removal is only logged", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     let fail = false;
-    const api = settingsApi({
-      "GET /api/admin/settings": () =>
-        jsonResponse({
-          success: true,
-          data: adminSettings({ darkThemeLogo: "/uploads/dark.png" }),
-        }),
-      "DELETE /api/settings/image/:kind": () =>
+    const api = settingsApi([
+      on(routes.settings.admin, {
+        success: true,
+        data: adminSettings({ darkThemeLogo: "/uploads/dark.png" }),
+      }),
+      on(routes.settings.removeImage, () =>
         fail
-          ? jsonResponse({ success: false, message: "Nope" }, 500)
-          : jsonResponse({ success: true, data: adminSettings() }),
-    });
+          ? reply({ success: false, message: "Nope" }, 500)
+          : { success: true as const, data: adminSettings() },
+      ),
+    ]);
     fail = true;
     const user = await openPage();
     await user.click(screen.getByRole("button", { name: "Remove Dark Theme Logo" }));
@@ -295,6 +275,6 @@ describe("Settings", () => {
         screen.queryByRole("img", { name: "Dark Theme Logo preview" }),
       ).not.toBeInTheDocument(),
     );
-    expect(api.callsTo("DELETE /api/settings/image/dark")).toHaveLength(2);
+    expect(api.callsTo(routes.settings.removeImage, { kind: "dark" })).toHaveLength(2);
   });
 });

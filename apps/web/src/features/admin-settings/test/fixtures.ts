@@ -1,5 +1,5 @@
-import { type AdminSettings, defaultPublicSettings } from "@twinline/contracts";
-import { jsonResponse } from "@/test/render";
+import { type AdminSettings, defaultPublicSettings, routes } from "@twinline/contracts";
+import { on } from "@/test/api-mock";
 
 /** The OpenAI key as the server shows it back: masked but for its end. */
 export const MASKED_OPENAI = "sk-••••••••abcd";
@@ -25,5 +25,5 @@ export function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings
 
 /** GET /api/admin/settings answering `settings`, for mockAdminApi's routes. */
 export function settingsRoute(settings: AdminSettings) {
-  return { "GET /api/admin/settings": () => jsonResponse({ success: true, data: settings }) };
+  return on(routes.settings.admin, { success: true, data: settings });
 }

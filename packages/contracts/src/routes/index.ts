@@ -1,0 +1,21 @@
+import type { RouteDefinition } from "./define";
+import { securityRoutes } from "./security";
+import { settingsRoutes, sitePagesRoutes } from "./settings";
+
+export * from "./addresses";
+export * from "./define";
+
+/**
+ * THE route table: every endpoint migrated to definitions, by module. A new endpoint is one
+ * definition here and one handler in its server module (decision 0086).
+ */
+export const routes = {
+  security: securityRoutes,
+  settings: settingsRoutes,
+  sitePages: sitePagesRoutes,
+} as const;
+
+/** Every definition of the table, flat. */
+export function allRoutes(): RouteDefinition[] {
+  return Object.values(routes).flatMap((group) => Object.values(group) as RouteDefinition[]);
+}

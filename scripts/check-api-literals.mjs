@@ -1,0 +1,96 @@
+// No "/api/" string outside the route table (issue 29, docs/decisions/0086): every endpoint's
+// path is written once, in packages/contracts/src/routes, and the server, the web and the web's
+// tests take it from there. Run by `npm run lint`.
+//
+// Files not migrated yet are listed in NOT_MIGRATED. The list only shrinks: a listed file with no
+// "/api/" literal left fails the check too, so it is taken off when its module is migrated.
+// Comments are not checked (they may name the route they document).
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+// The server's own tests, e2e and bench call the API from outside, as a client would, and
+// write the spec's paths on purpose: a path changed in the table must fail them. Everything
+// else, the web's tests included, takes its paths from the table.
+const SCANNED = ["apps/server/src", "apps/web/src", "packages"];
+const BLACK_BOX_TEST = /^apps\/server\/src\/.*\.test\.ts$/;
+const ROUTE_TABLE = "packages/contracts/src/routes/";
+const EXTENSIONS = /\.(ts|tsx|mts|mjs|js)$/;
+
+const allowList = JSON.parse(
+  readFileSync(new URL("./check-api-literals.allow.json", import.meta.url), "utf8"),
+);
+const NOT_MIGRATED = new Set(allowList.notMigrated);
+
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name === "dist" || name.startsWith(".")) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* files(path);
+    else if (EXTENSIONS.test(name)) yield path;
+  }
+}
+
+/** The text without comments (block comments, and line comments outside strings, roughly). */
+export function withoutComments(text) {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, (match) => match.replace(/[^\n]/g, " "))
+    .replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+}
+
+/**
+ * A string that starts with an API path: "/api/...", "GET /api/...", "http://host/api/...",
+ * `${base}/api/...` (not "./api/settings", a module).
+ */
+const API_LITERAL =
+  /["'`](?:(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) )?(?:[a-z]+:\/\/[^/"'`\s]*|\$\{[^}]*\})?\/api(?:\/|["'`?])/;
+
+/** The lines of `text` with a string literal holding "/api/" (or the whole "/api" prefix). */
+export function apiLiterals(text) {
+  const hits = [];
+  withoutComments(text)
+    .split("\n")
+    .forEach((line, index) => {
+      if (API_LITERAL.test(line)) hits.push(index + 1);
+    });
+  return hits;
+}
+
+function main() {
+  const offenders = [];
+  const clean = new Set(NOT_MIGRATED);
+  for (const top of SCANNED) {
+    let base;
+    try {
+      base = statSync(join(ROOT, top)) && join(ROOT, top);
+    } catch {
+      continue;
+    }
+    for (const path of files(base)) {
+      const name = relative(ROOT, path).split(sep).join("/");
+      if (name.startsWith(ROUTE_TABLE) || BLACK_BOX_TEST.test(name)) continue;
+      const hits = apiLiterals(readFileSync(path, "utf8"));
+      if (hits.length === 0) continue;
+      clean.delete(name);
+      if (!NOT_MIGRATED.has(name)) offenders.push(`${name}:${hits.join(",")}`);
+    }
+  }
+  const stale = [...clean];
+  if (offenders.length || stale.length) {
+    for (const o of offenders) {
+      console.error(
+        `"/api/" literal outside the route table (define the route in ${ROUTE_TABLE}): ${o}`,
+      );
+    }
+    for (const s of stale) {
+      console.error(
+        `${s} has no "/api/" literal left: take it off scripts/check-api-literals.allow.json`,
+      );
+    }
+    process.exit(1);
+  }
+  console.log(`api literals: ok (${NOT_MIGRATED.size} files not migrated yet)`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
