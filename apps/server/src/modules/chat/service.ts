@@ -53,6 +53,20 @@ export interface PersonaSource {
   passages(question: string, limit: number): Promise<string[]>;
 }
 
+/** The passages for a message (chat, trial and call alike): retrieval trouble costs the knowledge, not the reply. */
+export async function knowledgeFor(
+  persona: PersonaSource,
+  message: string,
+  log: Pick<FastifyBaseLogger, "warn">,
+): Promise<string[]> {
+  try {
+    return await persona.passages(message, PASSAGE_LIMIT);
+  } catch (error) {
+    log.warn({ err: error }, "Knowledge retrieval failed; answering without passages");
+    return [];
+  }
+}
+
 export interface ChatServiceOptions {
   repository: ChatRepository;
   settings: Pick<SettingsService, "get">;
@@ -220,15 +234,7 @@ export function createChatService(options: ChatServiceOptions) {
   // The account row the request loaded says it (no read of the subscriptions per message).
   const isSubscriber = (user: UserRow) => isSubscribedAccount(user, now());
 
-  /** The passages for a message; retrieval trouble costs the knowledge, not the reply. */
-  const passagesFor = async (message: string): Promise<string[]> => {
-    try {
-      return await persona.passages(message, PASSAGE_LIMIT);
-    } catch (error) {
-      log.warn({ err: error }, "Knowledge retrieval failed; answering without passages");
-      return [];
-    }
-  };
+  const passagesFor = (message: string) => knowledgeFor(persona, message, log);
 
   const giveBack = async (prepared: Pick<PreparedSend, "user" | "day" | "counted">) => {
     if (!prepared.counted) return;

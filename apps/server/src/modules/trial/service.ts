@@ -17,16 +17,12 @@ import type { Clock } from "../../lib/clock.ts";
 import { utcDay } from "../../lib/utc-day.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { CrisisDesk, StoredFlag } from "../chat/crisis.ts";
-import {
-  buildChatRequest,
-  type ChatRequest,
-  HISTORY_FETCH_LIMIT,
-  PASSAGE_LIMIT,
-} from "../chat/prompt.ts";
+import { buildChatRequest, type ChatRequest, HISTORY_FETCH_LIMIT } from "../chat/prompt.ts";
 import {
   type ChatLlm,
   ClientGoneError,
   DEFAULT_PROVIDER_TIMEOUT_MS,
+  knowledgeFor,
   type PersonaSource,
   type ReplyOptions,
   streamReply,
@@ -107,14 +103,7 @@ export function createTrialService(options: TrialServiceOptions) {
   const { repository, settings, persona, crisis, log } = options;
   const timeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
-  const passagesFor = async (message: string): Promise<string[]> => {
-    try {
-      return await persona.passages(message, PASSAGE_LIMIT);
-    } catch (error) {
-      log.warn({ err: error }, "Knowledge retrieval failed; answering without passages");
-      return [];
-    }
-  };
+  const passagesFor = (message: string) => knowledgeFor(persona, message, log);
 
   /** The AI notice (and break reminder) due with this message, by the member chat's rule. */
   const noticesFor = async (

@@ -3,8 +3,9 @@ import type { Providers } from "../../providers/plugin.ts";
 import type { Transcription } from "../../providers/stt/index.ts";
 import { labelAiGenerated } from "../../providers/tts/ai-label.ts";
 import type { SynthesizedAudio } from "../../providers/tts/index.ts";
-import { buildChatRequest, type HistoryMessage, PASSAGE_LIMIT } from "../chat/prompt.ts";
+import { buildChatRequest, type HistoryMessage } from "../chat/prompt.ts";
 import type { MemorySource, PersonaSource } from "../chat/service.ts";
+import { knowledgeFor } from "../chat/service.ts";
 import type { SettingsService } from "../settings/service.ts";
 
 /** Spoken replies are short: a call is a conversation, not an essay. */
@@ -38,14 +39,7 @@ export interface VoiceEngineDeps {
 export function createVoiceEngine(deps: VoiceEngineDeps) {
   const { providers, settings, persona, log } = deps;
 
-  const passagesFor = async (message: string): Promise<string[]> => {
-    try {
-      return await persona.passages(message, PASSAGE_LIMIT);
-    } catch (error) {
-      log.warn({ err: error }, "Knowledge retrieval failed; answering without passages");
-      return [];
-    }
-  };
+  const passagesFor = (message: string) => knowledgeFor(persona, message, log);
 
   return {
     onFirstAudio: deps.onFirstAudio,
