@@ -26,7 +26,7 @@ import { dumpPglite, pgliteDirectory, restorePglite } from "./pglite-dump.ts";
 import { dumpPostgres, restorePostgres } from "./postgres-dump.ts";
 
 /** The secrets the server generates into DATA_DIR when the environment does not set them. */
-const GENERATED_SECRETS = ["jwt-secret", "secrets-key"] as const;
+const GENERATED_SECRETS = ["jwt-secret", "secrets-key", "vapid-keys"] as const;
 
 export interface BackupSource {
   connection: DatabaseConnection;

@@ -12,7 +12,7 @@ export const backupManifestSchema = z.object({
   /** The newest migration applied when the backup was taken. */
   migration: z.string().nullable(),
   /** The generated secrets it carries (only those kept in DATA_DIR, not those set in the env). */
-  secrets: z.array(z.enum(["jwt-secret", "secrets-key"])),
+  secrets: z.array(z.enum(["jwt-secret", "secrets-key", "vapid-keys"])),
 });
 export type BackupManifest = z.infer<typeof backupManifestSchema>;
 

@@ -109,7 +109,10 @@ describe("backups: the restore drill", () => {
       { connection: t.app.database, databaseUrl: t.databaseUrl, dataDir: t.dataDir },
       file,
     );
-    expect(manifest).toMatchObject({ database: t.kind, secrets: ["jwt-secret", "secrets-key"] });
+    expect(manifest).toMatchObject({
+      database: t.kind,
+      secrets: ["jwt-secret", "secrets-key", "vapid-keys"],
+    });
     expect(manifest.migration).toMatch(/^\d{4}_/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 

@@ -75,14 +75,8 @@ export const chatModule = fp<ChatModuleOptions>(
       notices: aiNotices,
       crisis,
       // The "reply while away" notification (issue 27 item 3): queued, then sent at once.
-      onReplySaved: (userId, conversationId, messageId) => {
-        app.push.service
-          .replySaved(userId, conversationId, messageId)
-          .then((queued) => {
-            if (queued) app.push.kick();
-          })
-          .catch((error: unknown) => app.log.error({ err: error }, "Queuing a push failed"));
-      },
+      onReplySaved: (userId, conversationId, messageId) =>
+        app.push.replySaved(userId, conversationId, messageId),
       log: app.log,
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });

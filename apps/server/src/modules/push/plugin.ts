@@ -12,6 +12,8 @@ export interface Push {
   service: PushService;
   /** Sends what is queued soon, in the background: called after a commit that queued a notice. */
   kick(): void;
+  /** A reply was saved: its notice is queued (when due) and sent, in the background. */
+  replySaved(userId: string, conversationId: string, messageId: string): void;
   /** Resolves when no kicked pass is running (tests wait for what a request caused). */
   idle(): Promise<void>;
 }
@@ -74,10 +76,25 @@ export const pushModule = fp<PushModuleOptions>(
           running = null;
         });
     };
-    const idle = async () => {
-      while (running) await running;
+    /** Replies whose notice is being queued (idle waits for them too). */
+    const queuing = new Set<Promise<void>>();
+    const replySaved = (userId: string, conversationId: string, messageId: string) => {
+      const queued: Promise<void> = service
+        .replySaved(userId, conversationId, messageId)
+        .then((added) => {
+          if (added) kick();
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, "Queuing a push failed"))
+        .finally(() => queuing.delete(queued));
+      queuing.add(queued);
     };
-    app.decorate<Push>("push", { service, kick, idle });
+    const idle = async () => {
+      while (running || queuing.size > 0) {
+        await Promise.all([...queuing]);
+        if (running) await running;
+      }
+    };
+    app.decorate<Push>("push", { service, kick, replySaved, idle });
     app.addHook("onClose", idle);
     if (options.sweeps !== false) {
       app.jobs.define("push.notices", () => service.sendDue(), {
