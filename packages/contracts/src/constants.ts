@@ -58,6 +58,7 @@ export const defaultPublicSettings: PublicSettings = {
   minimumAge: AGE_RULES.defaultMinimumAge,
   siteName: SETTINGS_DEFAULTS.siteName,
   contactEmail: "",
+  embedOrigins: [],
   lightThemeLogo: "",
   darkThemeLogo: "",
   favicon: "",

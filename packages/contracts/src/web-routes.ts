@@ -45,6 +45,9 @@ export const WEB_ROUTE_PATTERNS = [
   // Added by issue 16 (decision 0050), beyond the spec's table.
   "/admin/audit-log",
   "/admin/jobs",
+  // Issue 27 item 5 (decision 0085): the chat in the creator's site's frame, and its sign-in popup.
+  "/embed",
+  "/embed/sign-in",
 ] as const;
 
 function segments(path: string): string[] {
