@@ -6,7 +6,7 @@
 // prefers-color-scheme, passed to the frame as ?theme=.
 (() => {
   const script = document.currentScript;
-  if (!script || !script.src || window.__twinlineEmbed) return;
+  if (!script?.src || window.__twinlineEmbed) return;
   window.__twinlineEmbed = true;
   const origin = new URL(script.src).origin;
   const asked = script.getAttribute("data-theme");

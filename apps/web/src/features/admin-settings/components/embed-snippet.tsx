@@ -35,7 +35,6 @@ export function EmbedSnippet({ scriptUrl, id }: { scriptUrl: string; id: string 
       <div className="flex flex-wrap items-start gap-2">
         <code
           id={id}
-          aria-labelledby={`${id}-label`}
           data-testid="embed-snippet"
           className="min-w-0 flex-1 break-all rounded-xl border border-stone-200 bg-stone-50 px-3 py-2.5 font-mono text-sm text-stone-900 dark:border-white/10 dark:bg-white/5 dark:text-stone-100"
         >
