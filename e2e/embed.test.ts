@@ -141,6 +141,9 @@ describe("the chat bubble on another site", () => {
     const popup = await popupOpened;
     await expect.poll(() => popup.isClosed(), { timeout: 15_000 }).toBe(true);
     await frame.getByRole("textbox", { name: /^Message / }).waitFor({ timeout: 15_000 });
+    // The chat's own calls carry the handed-over token: its empty conversation loads.
+    await frame.getByText(/Say hello to/).waitFor({ timeout: 15_000 });
+    await expect(frame.getByRole("button", { name: "Sign Up" }).count()).resolves.toBe(0);
   }, 90_000);
 
   it("is refused by the browser on a site the operator did not list", async () => {
