@@ -58,7 +58,6 @@ export const defaultPublicSettings: PublicSettings = {
   minimumAge: AGE_RULES.defaultMinimumAge,
   siteName: SETTINGS_DEFAULTS.siteName,
   contactEmail: "",
-  embedOrigins: [],
   lightThemeLogo: "",
   darkThemeLogo: "",
   favicon: "",
@@ -78,4 +77,5 @@ export const defaultPublicSettings: PublicSettings = {
     onlyfans: "",
   },
   crisisResources: DEFAULT_CRISIS_RESOURCES,
+  embedOrigins: [],
 };
