@@ -109,7 +109,7 @@ describe("the chat bubble on another site", () => {
     await popup.getByRole("button", { name: "Login", exact: true }).click();
     await closed;
 
-    // The session came back to the frame: the chat, with its AI notice.
+    // The session came back to the frame: the chat feature's screen.
     const message = frame.getByRole("textbox", { name: /^Message / });
     await message.waitFor({ timeout: 15_000 });
     await message.fill("Hello from the creator's site");
