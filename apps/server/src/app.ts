@@ -253,6 +253,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityHeadersPlugin, {
     https,
     googleSignIn: config.googleClientId !== undefined,
+    // The settings module registers later; the hook reads it per request (decision 0085).
+    embedOrigins: async () => (await app.settings.get()).embedOrigins,
   });
   // Before any route, so that every route (the CSRF token's too) is in the OpenAPI document.
   await app.register(openapiPlugin, { publicUrl: config.publicUrl });

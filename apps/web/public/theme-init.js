@@ -9,6 +9,11 @@
   } catch {
     // Storage can be unavailable (privacy modes); fall back to the system preference.
   }
+  // The embed page (decision 0085) follows the theme its host page passed as ?theme=.
+  if (window.location.pathname === "/embed") {
+    const asked = new URLSearchParams(window.location.search).get("theme");
+    if (asked === "light" || asked === "dark") choice = asked;
+  }
   const dark =
     choice === "dark" ||
     (choice === "system" &&

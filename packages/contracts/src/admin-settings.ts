@@ -108,6 +108,8 @@ export const adminSettingsSchema = publicSettingsSchema.extend({
   apiKeys: apiKeysSchema,
   providers: providerModesSchema,
   keyTests: keyTestsSchema,
+  /** The chat bubble's script at PUBLIC_URL, for the snippet of the settings (decision 0085). */
+  embedScriptUrl: z.string(),
 });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 
@@ -127,6 +129,7 @@ export const updateSettingsRequestSchema = publicSettingsSchema.extend({
   anonymousMessages: publicSettingsSchema.shape.anonymousMessages.optional(),
   crisisResources: publicSettingsSchema.shape.crisisResources.optional(),
   contactEmail: publicSettingsSchema.shape.contactEmail.optional(),
+  embedOrigins: publicSettingsSchema.shape.embedOrigins.optional(),
   socialMediaProfiles: z.object({
     twitter: socialUrl,
     instagram: socialUrl,

@@ -80,4 +80,5 @@ export const defaultPublicSettings: PublicSettings = {
     onlyfans: "",
   },
   crisisResources: DEFAULT_CRISIS_RESOURCES,
+  embedOrigins: [],
 };

@@ -12,6 +12,7 @@ export * from "./contact";
 export * from "./crisis";
 export * from "./csv";
 export * from "./dashboards";
+export * from "./embed";
 export * from "./jobs";
 export * from "./memory";
 export * from "./privacy";

@@ -3,6 +3,7 @@ import { minimumAgeSchema } from "./age";
 import { SOCIAL_NETWORKS, type SocialNetwork } from "./constants";
 import { contactEmailSchema } from "./contact";
 import { crisisResourcesSchema } from "./crisis";
+import { embedOriginsSchema } from "./embed";
 import { safeText } from "./text";
 import { MAX_ANONYMOUS_MESSAGES } from "./trial-constants";
 
@@ -67,6 +68,11 @@ export const publicSettingsSchema = z.object({
   socialMediaProfiles: socialMediaProfilesSchema,
   /** The crisis lines the caring message lists (issue 25), by country; edited by the operator. */
   crisisResources: crisisResourcesSchema,
+  /**
+   * The origins whose pages may frame the embed page (issue 27 item 5; decision 0085): the CSP
+   * frame-ancestors of /embed. Empty: the chat bubble works nowhere.
+   */
+  embedOrigins: embedOriginsSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

@@ -47,6 +47,9 @@ export const WEB_ROUTE_PATTERNS = [
   "/admin/jobs",
   // Added by issue 27 (decision 0083).
   "/admin/promotion-codes",
+  // Issue 27 item 5 (decision 0085): the chat in the creator's site's frame, and its sign-in popup.
+  "/embed",
+  "/embed/sign-in",
 ] as const;
 
 function segments(path: string): string[] {

@@ -4,6 +4,11 @@ import fp from "fastify-plugin";
 import helmet, { type HelmetOptions } from "helmet";
 
 export interface SecurityHeadersOptions {
+  /**
+   * The origins allowed to frame the embed page now (the operator's setting, read per request:
+   * it changes without a restart). Absent: the embed page is unframeable like every page.
+   */
+  embedOrigins?: () => Promise<readonly string[]>;
   /** The site is served over https: ask browsers to upgrade requests and remember https. */
   https: boolean;
   /** GOOGLE_CLIENT_ID is set: pages load Google Identity Services (button and one-tap). */
@@ -104,6 +109,45 @@ export function apiSecurityHeaders(https: boolean, pageHeaders: Record<string, s
   return headers;
 }
 
+/** The page a creator's site frames (issue 27 item 5; docs/decisions/0085-embed-widget.md). */
+export const EMBED_PAGE_PATH = "/embed";
+/** The sign-in popup the embed page opens on this origin; it hands the session back by postMessage. */
+export const EMBED_SIGN_IN_PATH = "/embed/sign-in";
+
+/**
+ * The embed page's headers: the page set, with `frame-ancestors` listing exactly the operator's
+ * origins ('none' when there are none) and without X-Frame-Options, whose SAMEORIGIN would refuse
+ * every other origin (browsers follow frame-ancestors when both are sent, but an old one might not).
+ */
+export function embedPageHeaders(
+  pageHeaders: Record<string, string>,
+  origins: readonly string[],
+): Record<string, string> {
+  const { "x-frame-options": _frameOptions, ...headers } = pageHeaders;
+  const ancestors = origins.length > 0 ? origins.join(" ") : "'none'";
+  const policy = headers["content-security-policy"] ?? "";
+  headers["content-security-policy"] = policy.replace(
+    /frame-ancestors [^;]*/,
+    `frame-ancestors ${ancestors}`,
+  );
+  return headers;
+}
+
+/**
+ * The sign-in popup's headers: the page set (unframeable), but no Cross-Origin-Opener-Policy
+ * isolation. The popup is opened by the embed frame, which sits in another site's page: with
+ * helmet's `same-origin` the browser would sever `window.opener`, and the popup could not hand
+ * the session back to the frame. Its postMessage names this origin as the only receiver.
+ */
+export function embedSignInHeaders(pageHeaders: Record<string, string>): Record<string, string> {
+  return { ...pageHeaders, "cross-origin-opener-policy": "unsafe-none" };
+}
+
+function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
 /** True for JSON API answers; Swagger UI under /api/docs is a page and gets the page headers. */
 function isJsonApiPath(url: string): boolean {
   return url.startsWith("/api/") && !url.startsWith("/api/docs");
@@ -116,8 +160,31 @@ export const securityHeadersPlugin = fp<SecurityHeadersOptions>(
       helmetOptions(options.https, options.googleSignIn === true),
     );
     const apiHeaders = apiSecurityHeaders(options.https, pageHeaders);
+    const signInHeaders = embedSignInHeaders(pageHeaders);
+    const embedOrigins = options.embedOrigins;
     app.addHook("onRequest", (request, reply, done) => {
-      reply.headers(isJsonApiPath(request.url) ? apiHeaders : pageHeaders);
+      const path = pathOf(request.url);
+      if (path === EMBED_PAGE_PATH && embedOrigins) {
+        embedOrigins().then(
+          (origins) => {
+            reply.headers(embedPageHeaders(pageHeaders, origins));
+            done();
+          },
+          // The settings could not be read: the page stays unframeable.
+          () => {
+            reply.headers(pageHeaders);
+            done();
+          },
+        );
+        return;
+      }
+      reply.headers(
+        isJsonApiPath(request.url)
+          ? apiHeaders
+          : path === EMBED_SIGN_IN_PATH
+            ? signInHeaders
+            : pageHeaders,
+      );
       done();
     });
   },

@@ -9,6 +9,12 @@ import fp from "fastify-plugin";
 const IMMUTABLE = "public, max-age=31536000, immutable";
 // Everything else (index.html, favicon...) must be revalidated so a deploy shows at once.
 const REVALIDATE = "no-cache";
+/**
+ * The chat bubble's script, loaded by other sites (decision 0085). Its name is fixed (the snippet
+ * in their pages), so it cannot be immutable: cached an hour, a deploy reaches them within it.
+ */
+export const EMBED_SCRIPT_PATH = "/embed.js";
+const EMBED_SCRIPT_CACHE = "public, max-age=3600";
 
 const NOT_BUILT =
   "The web app is not built yet. Run `npm run build` (or `npm start`, which builds it), " +
@@ -54,6 +60,12 @@ export async function registerWebApp(
         cacheControl: false,
         setHeaders: (reply, path) => {
           const relative = path.slice(options.distDir.length).split(sep).join("/");
+          if (relative === EMBED_SCRIPT_PATH) {
+            reply.header("cache-control", EMBED_SCRIPT_CACHE);
+            // Another site's <script> is a cross-origin load: same-origin (the page set's) refuses it.
+            reply.header("cross-origin-resource-policy", "cross-origin");
+            return;
+          }
           reply.header("cache-control", isAssetPath(relative) ? IMMUTABLE : REVALIDATE);
         },
         // The routes are API documentation noise: hide them from the OpenAPI document.

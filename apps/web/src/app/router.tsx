@@ -107,6 +107,15 @@ export const appRoutes: RouteObject[] = [
     lazy: () => import("./routes/billing").then((m) => ({ Component: m.SandboxCheckoutRoute })),
   },
   { path: "admin/*", lazy: () => import("./routes/admin") },
+  // The chat bubble's frame on the creator's site and its sign-in popup (decision 0085), lazy.
+  {
+    path: "embed",
+    lazy: () => import("./routes/embed").then((m) => ({ Component: m.EmbedRoute })),
+  },
+  {
+    path: "embed/sign-in",
+    lazy: () => import("./routes/embed").then((m) => ({ Component: m.EmbedSignInRoute })),
+  },
   { path: "*", Component: NotFoundRoute },
 ];
 

@@ -53,6 +53,9 @@ export function normalizeSettings(raw: unknown): PublicSettings {
       SOCIAL_NETWORKS.map((network) => [network, pick(social[network], "").trim()]),
     ) as Record<SocialNetwork, string>,
     crisisResources: crisisResourcesOf(source.crisisResources, d.crisisResources),
+    embedOrigins: Array.isArray(source.embedOrigins)
+      ? source.embedOrigins.filter((origin): origin is string => typeof origin === "string")
+      : d.embedOrigins,
   };
 }
 

@@ -26,27 +26,43 @@ function area(which: Area): Storage | null {
   }
 }
 
+/**
+ * Where values go when the browser refuses its storage: the page's memory, for as long as the page
+ * lives. The embed frame on another site may have no storage at all (third-party storage blocked:
+ * decision 0085); the session the sign-in popup hands it must still last while the frame is open.
+ */
+const memory: Record<Area, Map<string, string>> = { local: new Map(), session: new Map() };
+
 export function readStorage(key: string, which: Area = "local"): string | null {
   try {
-    return area(which)?.getItem(key) ?? null;
+    const storage = area(which);
+    if (storage) return storage.getItem(key);
   } catch {
-    return null;
+    // Blocked: the page's memory below.
   }
+  return memory[which].get(key) ?? null;
 }
 
 export function writeStorage(key: string, value: string, which: Area = "local"): void {
   try {
-    area(which)?.setItem(key, value);
+    const storage = area(which);
+    if (storage) {
+      storage.setItem(key, value);
+      memory[which].delete(key);
+      return;
+    }
   } catch {
-    // Quota exceeded or storage blocked: the value just is not kept.
+    // Quota exceeded or storage blocked: kept in the page's memory instead.
   }
+  memory[which].set(key, value);
 }
 
 export function removeStorage(key: string, which: Area = "local"): void {
+  memory[which].delete(key);
   try {
     area(which)?.removeItem(key);
   } catch {
-    // Nothing to do.
+    // Nothing more to do.
   }
 }
 

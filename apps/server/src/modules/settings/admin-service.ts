@@ -126,6 +126,8 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       },
       providers,
       keyTests,
+      // The chat bubble's script at PUBLIC_URL, for the snippet the admin copies (decision 0085).
+      embedScriptUrl: new URL("/embed.js", config.publicUrl).href,
     };
   };
 
@@ -194,13 +196,15 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       // Settings and keys in one transaction: a failed save changes neither.
       const alongside = Object.keys(changes).length > 0 ? [keys.writeStep(changes)] : [];
       // An absent site name or contact address keeps the stored one (undefined would overwrite it).
-      const { siteName, contactEmail, anonymousMessages, ...others } = rest;
+      const { siteName, contactEmail, anonymousMessages, embedOrigins, ...others } = rest;
       await settings.update(
         {
           ...others,
           ...(siteName === undefined ? {} : { siteName }),
           ...(contactEmail === undefined ? {} : { contactEmail }),
           ...(anonymousMessages === undefined ? {} : { anonymousMessages }),
+          // Listed once each, in the operator's order (decision 0085).
+          ...(embedOrigins === undefined ? {} : { embedOrigins: [...new Set(embedOrigins)] }),
           aiProfile,
         },
         alongside,

@@ -31,7 +31,7 @@ export const adminSettingsQuery = () =>
 
 /** The settings as PUT /api/settings takes them: everything but the providers' modes. */
 export function toUpdateRequest(settings: AdminSettings): UpdateSettingsRequest {
-  const { providers: _providers, ...rest } = settings;
+  const { providers: _providers, embedScriptUrl: _script, ...rest } = settings;
   return rest;
 }
 

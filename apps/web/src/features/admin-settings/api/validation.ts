@@ -113,6 +113,8 @@ export interface SettingsFormValues {
   aiName: string;
   aiEnableVoiceConversation: boolean;
   promotionalMessage: string;
+  /** The origins allowed to embed the chat bubble, one per line (decision 0085). */
+  embedOrigins: string;
   social: Record<SocialNetwork, string>;
 }
 
@@ -134,6 +136,7 @@ export function settingsToForm(settings: UpdateSettingsRequest): SettingsFormVal
     aiName: settings.aiProfile.name,
     aiEnableVoiceConversation: settings.aiProfile.enableVoiceConversation,
     promotionalMessage: settings.aiProfile.promotionalMessage,
+    embedOrigins: (settings.embedOrigins ?? []).join("\n"),
     social: { ...settings.socialMediaProfiles },
   };
 }
@@ -163,6 +166,10 @@ export function formToSettings(
     socialMediaProfiles: Object.fromEntries(
       SOCIAL_NETWORKS.map((network) => [network, values.social[network].trim()]),
     ) as Record<SocialNetwork, string>,
+    embedOrigins: values.embedOrigins
+      .split(/\s+/)
+      .map((origin) => origin.trim())
+      .filter(Boolean),
   };
 }
 
@@ -188,7 +195,9 @@ export function validateSettings(request: UpdateSettingsRequest): FieldErrors<Se
     const path = issue.path.join(".");
     const field: SettingsField | undefined = path.startsWith("socialMediaProfiles.")
       ? (`social.${path.slice("socialMediaProfiles.".length)}` as SettingsField)
-      : SETTINGS_PATHS[path];
+      : path === "embedOrigins" || path.startsWith("embedOrigins.")
+        ? "embedOrigins"
+        : SETTINGS_PATHS[path];
     if (!field || errors[field]) continue;
     // The contract names the minimum of the chat limits and the credit cost (at least 1).
     errors[field] =

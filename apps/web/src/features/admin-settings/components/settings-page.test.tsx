@@ -33,7 +33,12 @@ function settingsApi(mocks: RouteMock[] = []) {
 const echoSave = on(routes.settings.save, ({ body }) => ({
   success: true as const,
   message: "Settings updated",
-  data: { ...(body as AdminSettings), providers: OFFLINE_PROVIDERS },
+  // The server answers the snippet's address with every settings answer; the body has none.
+  data: {
+    ...(body as AdminSettings),
+    providers: OFFLINE_PROVIDERS,
+    embedScriptUrl: adminSettings().embedScriptUrl,
+  },
 }));
 
 async function openPage(options: Parameters<typeof userEvent.setup>[0] = {}) {
@@ -95,6 +100,27 @@ describe("Settings", () => {
     expect(screen.getByLabelText("AI Name")).toHaveValue("AI Celebrity Assistant");
     expect(screen.getByLabelText("Default Credits")).toHaveValue(100);
     expect(screen.getByTestId("provider-mode-llm")).toHaveTextContent("Offline responder");
+  });
+
+  it("shows the snippet from PUBLIC_URL and refuses an embed origin that is not https, naming the field", async () => {
+    const api = settingsApi([echoSave]);
+    const user = await openPage();
+    expect(screen.getByTestId("embed-snippet")).toHaveTextContent(
+      '<script src="http://localhost:3000/embed.js" async></script>',
+    );
+    const origins = screen.getByLabelText("Allowed Sites");
+    await user.type(origins, "http://creator.example");
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText(/^Embed origins: each must be an origin/)).toBeInTheDocument();
+    expect(api.callsTo(routes.settings.save)).toHaveLength(0);
+
+    await user.clear(origins);
+    await user.type(origins, "https://creator.example{Enter}http://localhost:4000");
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText("Settings saved successfully!")).toBeInTheDocument();
+    expect(api.callsTo(routes.settings.save)[0]?.body).toMatchObject({
+      embedOrigins: ["https://creator.example", "http://localhost:4000"],
+    });
   });
 
   it("saves integers and social links, says so, and refreshes the public settings", async () => {

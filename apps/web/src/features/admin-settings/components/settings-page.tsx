@@ -27,6 +27,7 @@ import {
 } from "../api/validation";
 import { useLatestSettings, useSaveSettings } from "../hooks/use-settings";
 import { CrisisResourcesSection } from "./crisis-resources-section";
+import { EmbedSnippet } from "./embed-snippet";
 import { ImageUploadField } from "./image-upload-field";
 import { PagesSection } from "./pages-section";
 import { ProviderModes } from "./provider-modes";
@@ -311,6 +312,44 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
               {...register(`social.${network}`)}
             />
           ))}
+        </div>
+      </Section>
+
+      <Section
+        title="Chat on Your Site"
+        description="A chat bubble on your own website opens the twin's chat."
+      >
+        <div className="space-y-4">
+          <EmbedSnippet scriptUrl={current.embedScriptUrl} id={`${formId}-embed-snippet`} />
+          <div>
+            <label
+              htmlFor={fieldId("embedOrigins")}
+              className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
+            >
+              Allowed Sites
+            </label>
+            <textarea
+              id={fieldId("embedOrigins")}
+              rows={3}
+              placeholder="https://example.com"
+              aria-invalid={errors.embedOrigins ? true : undefined}
+              aria-describedby={`${fieldId("embedOrigins")}-hint`}
+              {...register("embedOrigins")}
+              className={`${inputClasses} h-auto py-2.5 font-mono`}
+            />
+            {errors.embedOrigins && (
+              <p className="mt-1.5 text-sm text-red-600 dark:text-red-400">
+                {errors.embedOrigins.message}
+              </p>
+            )}
+            <p
+              id={`${fieldId("embedOrigins")}-hint`}
+              className="mt-1.5 text-sm text-stone-600 dark:text-stone-400"
+            >
+              One site address per line, such as https://example.com (https, or http only for
+              localhost). The bubble works only on these sites.
+            </p>
+          </div>
         </div>
       </Section>
 

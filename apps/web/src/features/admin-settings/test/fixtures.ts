@@ -19,6 +19,7 @@ export function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings
     apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
     providers: OFFLINE_PROVIDERS,
     keyTests: { openai: null, stripe: null, elevenLabs: null },
+    embedScriptUrl: "http://localhost:3000/embed.js",
     ...patch,
   };
 }

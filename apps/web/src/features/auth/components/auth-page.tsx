@@ -1,5 +1,5 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
 import { useDocumentTitle } from "@/hooks/use-document-title";
@@ -16,19 +16,28 @@ const tabClasses =
 /**
  * `/auth`: Login and Sign Up tabs, the forgot-password step ("Check your email"), theme toggle,
  * logo link home. Signed-in visitors go straight to /dashboard. `?tab=signup` opens Sign Up.
+ * `onSignedIn` replaces the way to /dashboard (the embed's sign-in popup hands the session back to
+ * its frame instead: decision 0085), for a sign-in here and for a visitor already signed in.
  */
-export function AuthPage() {
+export function AuthPage({ onSignedIn }: { onSignedIn?: () => void } = {}) {
   const { status } = useAuth();
   const { settings } = useSettings();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [tab, setTab] = useState<AuthMode>(params.get("tab") === "signup" ? "signup" : "login");
   const [forgot, setForgot] = useState(false);
-  const goToDashboard = () => navigate("/dashboard", { replace: true });
+  // With onSignedIn, the effect below calls it once the session is there.
+  const goToDashboard = () => {
+    if (!onSignedIn) navigate("/dashboard", { replace: true });
+  };
+  const signedIn = status === "authenticated";
+  useEffect(() => {
+    if (signedIn) onSignedIn?.();
+  }, [signedIn, onSignedIn]);
 
   useDocumentTitle(`${tab === "signup" ? "Sign Up" : "Login"} · Twinline`);
 
-  if (status === "authenticated") return <Navigate to="/dashboard" replace />;
+  if (signedIn) return onSignedIn ? <PageSpinner /> : <Navigate to="/dashboard" replace />;
   if (status === "loading") return <PageSpinner />;
 
   return (

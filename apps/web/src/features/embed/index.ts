@@ -1,0 +1,2 @@
+export { EMBED_TEXT, EmbedFrame, type EmbedFrameProps } from "./components/embed-frame";
+export { EMBED_SIGN_IN_PATH, handSessionBack } from "./lib/session-handoff";

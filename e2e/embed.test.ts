@@ -1,0 +1,182 @@
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import type { Frame, FrameLocator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADMIN_ENV,
+  changeSettingsAsAdmin,
+  FAN_PASSWORD,
+  signUpFan,
+  uniqueFan,
+} from "./support/accounts";
+import { sweep } from "./support/axe";
+import { launchBrowser, type TestBrowser } from "./support/browser";
+import { type RunningServer, startServer } from "./support/server";
+
+/**
+ * The twin on the creator's site (issue 27 item 5; docs/decisions/0085-embed-widget.md): a page
+ * of another site (http://localhost:<port>, another site than the app at 127.0.0.1) carries the
+ * snippet; the bubble opens the chat in a frame, the fan logs in through the popup and talks to
+ * the twin; a site the operator did not list cannot frame it.
+ */
+
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+let server: RunningServer;
+let browser: TestBrowser;
+const hosts: Server[] = [];
+
+/** A host site on its own port of localhost: one page with the snippet. */
+async function hostSite(appUrl: string, theme?: "dark" | "light"): Promise<string> {
+  const themeAttribute = theme ? ` data-theme="${theme}"` : "";
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Creator's site</title></head>
+<body><h1>The creator's own site</h1>
+<script src="${appUrl}/embed.js"${themeAttribute} async></script></body></html>`;
+  const host = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(html);
+  });
+  await new Promise<void>((resolve) => host.listen(0, "localhost", resolve));
+  hosts.push(host);
+  return `http://localhost:${(host.address() as AddressInfo).port}`;
+}
+
+const bubble = (page: Page) => page.getByRole("button", { name: "Open chat" });
+const chatFrame = (page: Page): FrameLocator => page.frameLocator("iframe[data-twinline-frame]");
+
+async function frameOf(page: Page): Promise<Frame> {
+  const handle = await page.locator("iframe[data-twinline-frame]").elementHandle();
+  const frame = await handle?.contentFrame();
+  if (!frame) throw new Error("no chat frame");
+  return frame;
+}
+
+beforeAll(async () => {
+  server = await startServer({ env: ADMIN_ENV });
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(hosts.map((host) => new Promise((resolve) => host.close(resolve))));
+  await server?.stop();
+});
+
+describe("the chat bubble on another site", () => {
+  let listed: string;
+  let unlisted: string;
+
+  beforeAll(async () => {
+    listed = await hostSite(server.url, "dark");
+    unlisted = await hostSite(server.url);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    await changeSettingsAsAdmin(page, server.url, { embedOrigins: [listed] });
+  }, 60_000);
+
+  it("opens the chat from a listed site; the fan logs in through the popup and hears the twin", async () => {
+    const page = await browser.newPage();
+    const fan = uniqueFan("embed-fan", "Embed Fan");
+    await signUpFan(page, server.url, fan);
+    // Signed out on the app's own site: the popup's login form is the way in.
+    await page.evaluate(() => localStorage.clear());
+
+    await page.goto(`${listed}/`);
+    await bubble(page).click();
+    const frame = chatFrame(page);
+    await frame.getByTestId("embed-page").waitFor();
+    // The host asked for the dark theme.
+    expect(
+      await (await frameOf(page)).evaluate(() =>
+        document.documentElement.classList.contains("dark"),
+      ),
+    ).toBe(true);
+    await page.getByRole("button", { name: "Close chat" }).waitFor();
+
+    const popupOpened = page.context().waitForEvent("page");
+    await frame.getByRole("button", { name: "Log In" }).click();
+    const popup = await popupOpened;
+    await popup.waitForURL(/\/embed\/sign-in\?tab=login$/);
+    expect(new URL(popup.url()).origin).toBe(server.url);
+    await popup.getByLabel("Email").fill(fan.email);
+    await popup.getByLabel("Password", { exact: true }).fill(FAN_PASSWORD);
+    const closed = popup.waitForEvent("close");
+    await popup.getByRole("button", { name: "Login", exact: true }).click();
+    await closed;
+
+    // The session came back to the frame: the chat feature's screen.
+    const message = frame.getByRole("textbox", { name: /^Message / });
+    await message.waitFor({ timeout: 15_000 });
+    await message.fill("Hello from the creator's site");
+    await message.press("Enter");
+    await frame
+      .getByTestId("user-message")
+      .filter({ hasText: "Hello from the creator's site" })
+      .waitFor();
+    await expect
+      .poll(
+        async () => (await frame.getByTestId("ai-message").allInnerTexts()).join(" ").trim().length,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBeGreaterThan(0);
+  }, 120_000);
+
+  it("a fan already signed in on the app's site is handed over by the popup at once", async () => {
+    const page = await browser.newPage();
+    await signUpFan(page, server.url, uniqueFan("embed-known", "Known Fan"));
+    await page.goto(`${listed}/`);
+    await bubble(page).click();
+    const frame = chatFrame(page);
+    // The frame's storage is the host site's partition: not signed in there yet.
+    await frame.getByRole("button", { name: "Sign Up" }).waitFor();
+    const popupOpened = page.context().waitForEvent("page");
+    await frame.getByRole("button", { name: "Sign Up" }).click();
+    const popup = await popupOpened;
+    await expect.poll(() => popup.isClosed(), { timeout: 15_000 }).toBe(true);
+    await frame.getByRole("textbox", { name: /^Message / }).waitFor({ timeout: 15_000 });
+    // The chat's own calls carry the handed-over token: its empty conversation loads.
+    await frame.getByText(/Say hello to/).waitFor({ timeout: 15_000 });
+    await expect(frame.getByRole("button", { name: "Sign Up" }).count()).resolves.toBe(0);
+  }, 90_000);
+
+  it("is refused by the browser on a site the operator did not list", async () => {
+    const page = await browser.newPage();
+    const refusals: string[] = [];
+    page.on("console", (entry) => {
+      if (/frame-ancestors/.test(entry.text())) refusals.push(entry.text());
+    });
+    await page.goto(`${unlisted}/`);
+    await bubble(page).click();
+    await page.locator("iframe[data-twinline-frame]").waitFor();
+    await expect
+      .poll(async () => (await frameOf(page)).url(), { timeout: 15_000 })
+      .toMatch(/^chrome-error:/);
+    expect(await chatFrame(page).getByTestId("embed-page").count()).toBe(0);
+    await expect.poll(() => refusals.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("the embed page is axe clean, for a visitor and for a signed-in fan", async () => {
+    const page = await browser.newPage();
+    const found: string[] = [];
+    // axe evaluated over the devtools protocol: the page's CSP (script-src 'self') stays on.
+    const open = async (label: string, ready: (page: Page) => Promise<void>) => {
+      await page.goto(`${server.url}/embed`);
+      await ready(page);
+      await page.evaluate(AXE_SOURCE);
+      found.push(...(await sweep(page, label)));
+    };
+    await open("embed, visitor", (p) => p.getByRole("button", { name: "Sign Up" }).waitFor());
+    await signUpFan(page, server.url, uniqueFan("embed-axe", "Axe Fan"));
+    await open("embed, fan", (p) =>
+      p.getByRole("textbox", { name: /^Message / }).waitFor({ timeout: 15_000 }),
+    );
+    expect(found).toEqual([]);
+  }, 90_000);
+});
