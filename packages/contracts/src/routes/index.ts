@@ -1,4 +1,5 @@
 import type { RouteDefinition } from "./define";
+import { pushRoutes } from "./push";
 import { securityRoutes } from "./security";
 import { settingsRoutes, sitePagesRoutes } from "./settings";
 
@@ -10,6 +11,7 @@ export * from "./define";
  * definition here and one handler in its server module (decision 0086).
  */
 export const routes = {
+  push: pushRoutes,
   security: securityRoutes,
   settings: settingsRoutes,
   sitePages: sitePagesRoutes,

@@ -1,37 +1,29 @@
 import { queryOptions } from "@tanstack/react-query";
-import {
-  type PushPreferences,
-  pushChangedResponseSchema,
-  pushPreferencesResponseSchema,
-  pushStateResponseSchema,
-} from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { type PushPreferences, type PushSubscribeRequest, routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api";
 
-/** GET /api/push: the VAPID public key, the fan's choices, how many devices are on. */
+/** The VAPID public key, the fan's choices, how many devices are on. */
 export const pushQuery = () =>
   queryOptions({
     queryKey: ["push"] as const,
-    queryFn: async ({ signal }) =>
-      (await api.get("/api/push", { signal, schema: pushStateResponseSchema })).data,
+    queryFn: async ({ signal }) => (await callRoute(routes.push.state, { signal })).data,
   });
 
-/** POST /api/push/subscriptions: this browser's PushSubscription. */
+/** This browser's PushSubscription. */
 export function saveSubscription(subscription: PushSubscriptionJSON) {
-  return api.post("/api/push/subscriptions", subscription, { schema: pushChangedResponseSchema });
+  // The browser's JSON types its fields optional; the server checks them (400 naming the field).
+  return callRoute(routes.push.subscribe, { body: subscription as PushSubscribeRequest });
 }
 
 export function removeSubscription(endpoint: string) {
-  return api.delete("/api/push/subscriptions", {
-    body: { endpoint },
-    schema: pushChangedResponseSchema,
-  });
+  return callRoute(routes.push.unsubscribe, { body: { endpoint } });
 }
 
 export function savePreferences(preferences: PushPreferences) {
-  return api.put("/api/push/preferences", preferences, { schema: pushPreferencesResponseSchema });
+  return callRoute(routes.push.preferences, { body: preferences });
 }
 
-/** PUT /api/push/presence: whether this tab is visible (no reply notification while it is). */
+/** Whether this tab is visible (no reply notification while it is). */
 export function reportPresence(visible: boolean) {
-  return api.put("/api/push/presence", { visible }, { schema: pushChangedResponseSchema });
+  return callRoute(routes.push.presence, { body: { visible } });
 }
