@@ -1,4 +1,5 @@
 import type { RouteDefinition } from "./define";
+import { promotionRoutes } from "./promotions";
 import { pushRoutes } from "./push";
 import { securityRoutes } from "./security";
 import { settingsRoutes, sitePagesRoutes } from "./settings";
@@ -11,6 +12,7 @@ export * from "./define";
  * definition here and one handler in its server module (decision 0086).
  */
 export const routes = {
+  promotions: promotionRoutes,
   push: pushRoutes,
   security: securityRoutes,
   settings: settingsRoutes,

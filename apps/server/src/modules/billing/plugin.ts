@@ -254,7 +254,12 @@ export const billingModule = fp<BillingModuleOptions>(
       guarded.addHook("onRequest", guarded.requireAdmin);
       await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
       await guarded.register(adminBillingRoutes, { transactions });
-      await guarded.register(adminPromotionRoutes, { promotions });
+    });
+    // Guarded for admins by their definitions (routes.promotions, decision 0086); registered
+    // between the other admin routes so the OpenAPI document keeps its order.
+    await app.register(adminPromotionRoutes, { promotions });
+    await app.register(async (guarded) => {
+      guarded.addHook("onRequest", guarded.requireAdmin);
       await guarded.register(adminExportRoutes, { transactions });
       await guarded.register(adminMoneyRoutes, {
         db,

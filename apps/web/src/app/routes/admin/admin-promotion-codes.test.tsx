@@ -1,9 +1,10 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { PromotionCode } from "@twinline/contracts";
+import { type PromotionCode, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jsonResponse, renderApp } from "@/test/render";
+import { on } from "@/test/api-mock";
+import { renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
 configure({ asyncUtilTimeout: 5000 });
@@ -33,7 +34,7 @@ function code(patch: Partial<PromotionCode> = {}): PromotionCode {
   };
 }
 const list = (rows: PromotionCode[]) => ({
-  success: true,
+  success: true as const,
   data: rows,
   pagination: { total: rows.length, page: 1, limit: 20, pages: 1 },
 });
@@ -41,37 +42,34 @@ const list = (rows: PromotionCode[]) => ({
 describe("/admin/promotion-codes", () => {
   it("lists the codes with their uses, creates one and disables one", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/promotion-codes": () =>
-        jsonResponse(
-          list([
-            code(),
-            code({
-              _id: "22222222-2222-4222-8222-222222222222",
-              code: "FIVEOFF",
-              kind: "amount",
-              percentOff: null,
-              amountOff: 5,
-              currency: "eur",
-              appliesTo: "both",
-              maxRedemptions: null,
-              redemptions: 0,
-            }),
-          ]),
-        ),
-      "POST /api/admin/promotion-codes": ({ body }) =>
-        jsonResponse({
-          success: true,
-          message: "Promotion code created",
-          data: code({ code: String((body as { code: string }).code).toUpperCase() }),
-        }),
-      "PATCH /api/admin/promotion-codes/:id": () =>
-        jsonResponse({
-          success: true,
-          message: "Promotion code disabled",
-          data: code({ isActive: false }),
-        }),
-    });
+    const api = mockAdminApi([
+      on(routes.promotions.list, () =>
+        list([
+          code(),
+          code({
+            _id: "22222222-2222-4222-8222-222222222222",
+            code: "FIVEOFF",
+            kind: "amount",
+            percentOff: null,
+            amountOff: 5,
+            currency: "eur",
+            appliesTo: "both",
+            maxRedemptions: null,
+            redemptions: 0,
+          }),
+        ]),
+      ),
+      on(routes.promotions.create, ({ body }) => ({
+        success: true as const,
+        message: "Promotion code created",
+        data: code({ code: String((body as { code: string }).code).toUpperCase() }),
+      })),
+      on(routes.promotions.setActive, () => ({
+        success: true as const,
+        message: "Promotion code disabled",
+        data: code({ isActive: false }),
+      })),
+    ]);
     renderApp("/admin/promotion-codes");
     const table = await screen.findByRole("table", {}, { timeout: 15_000 });
     await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
@@ -90,7 +88,7 @@ describe("/admin/promotion-codes", () => {
     await userEvent.type(within(dialog).getByLabelText("Maximum redemptions"), "50");
     await userEvent.click(within(dialog).getByRole("button", { name: "Create Code" }));
     await screen.findByText("Promotion code created");
-    const [posted] = api.callsTo("POST /api/admin/promotion-codes");
+    const [posted] = api.callsTo(routes.promotions.create);
     expect(posted?.body).toMatchObject({
       code: "summer10",
       kind: "percent",
@@ -102,9 +100,9 @@ describe("/admin/promotion-codes", () => {
 
     await userEvent.click(screen.getByRole("button", { name: "Disable SPRING25" }));
     await screen.findByText("Promotion code disabled");
-    const [patched] = api.callsTo(
-      "PATCH /api/admin/promotion-codes/11111111-1111-4111-8111-111111111111",
-    );
+    const [patched] = api.callsTo(routes.promotions.setActive, {
+      id: "11111111-1111-4111-8111-111111111111",
+    });
     expect(patched?.body).toEqual({ isActive: false });
   });
 });
