@@ -18,5 +18,8 @@ export const publicSettingsAddress = {
   access: "public",
 } as const satisfies RouteAddress;
 
+/** The API's root: the path of the cookies only API calls carry (the trial's device). */
+export const API_ROOT = "/api";
+
 /** The prefix of every API path (the CSRF hook and the static fallback tell API calls by it). */
-export const API_PREFIX = "/api/";
+export const API_PREFIX = `${API_ROOT}/`;

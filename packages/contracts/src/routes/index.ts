@@ -3,6 +3,7 @@ import { promotionRoutes } from "./promotions";
 import { pushRoutes } from "./push";
 import { securityRoutes } from "./security";
 import { settingsRoutes, sitePagesRoutes } from "./settings";
+import { trialRoutes } from "./trial";
 
 export * from "./addresses";
 export * from "./define";
@@ -17,6 +18,7 @@ export const routes = {
   security: securityRoutes,
   settings: settingsRoutes,
   sitePages: sitePagesRoutes,
+  trial: trialRoutes,
 } as const;
 
 /** Every definition of the table, flat. */

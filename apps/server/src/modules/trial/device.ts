@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { API_ROOT } from "@twinline/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 /**
@@ -26,7 +27,7 @@ export function ensureTrialDevice(
   const known = trialDevice(request);
   const device = known ?? randomBytes(18).toString("base64url");
   reply.setCookie(TRIAL_DEVICE_COOKIE, device, {
-    path: "/api",
+    path: API_ROOT,
     httpOnly: true,
     sameSite: "lax",
     signed: true,

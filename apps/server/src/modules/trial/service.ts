@@ -5,6 +5,7 @@ import {
   CHAT_MESSAGES,
   countWords,
   crisisMessageText,
+  routes,
   type SendMessageResult,
   TRIAL_CODES,
   TRIAL_MESSAGES,
@@ -140,7 +141,7 @@ export function createTrialService(options: TrialServiceOptions) {
       flag,
       subject,
       channel: "trial",
-      origin: "/api/trial/message",
+      origin: routes.trial.message.path,
     });
     return { message, resources };
   };

@@ -7,10 +7,18 @@ import {
   chatUsageResponseSchema,
   messagesPageResponseSchema,
   type Pagination,
+  type routes,
   type SendMessageResult,
   sendMessageResponseSchema,
 } from "@twinline/contracts";
-import { ApiError, api, apiStream, errorMessage } from "@/lib/api-client";
+import {
+  ApiError,
+  api,
+  apiStream,
+  errorMessage,
+  streamRoute,
+  type TypedStreamEvent,
+} from "@/lib/api-client";
 import { CHAT_CACHE_MS, CHAT_PAGE_SIZE, CHAT_STALE_MS, CHAT_TEXT } from "../messages";
 
 export interface MessagesPage {
@@ -77,8 +85,8 @@ export class ChatStreamError extends Error {
 }
 
 export interface SendOptions {
-  /** The member chat's (default) or the anonymous trial's (POST /api/trial/message). */
-  endpoint?: "/api/chat/message" | "/api/trial/message";
+  /** The anonymous trial's send (routes.trial.message); the member chat's when absent. */
+  route?: typeof routes.trial.message;
   message: string;
   conversationId?: string | null;
   signal?: AbortSignal;
@@ -93,7 +101,7 @@ export interface SendOptions {
  * and the call resolves to the `done` event's result. A server answering plain JSON works too.
  */
 export async function sendChatMessage({
-  endpoint = "/api/chat/message",
+  route,
   message,
   conversationId,
   signal,
@@ -104,12 +112,11 @@ export async function sendChatMessage({
     result: null,
     failure: null,
   };
-  const outcome = await apiStream(endpoint, {
+  const request = {
     body: conversationId ? { message, conversationId } : { message },
     signal,
     events: chatStreamEventSchemas,
-    schema: sendMessageResponseSchema,
-    onEvent: (event) => {
+    onEvent: (event: TypedStreamEvent<typeof chatStreamEventSchemas>) => {
       if (event.event === "token") onToken(event.data.text);
       else if (event.event === "notice") onNotice?.(event.data);
       else if (event.event === "done") got.result = event.data;
@@ -117,7 +124,10 @@ export async function sendChatMessage({
         got.failure = new ChatStreamError(event.data.message, event.data.status);
       }
     },
-  });
+  };
+  const outcome = route
+    ? await streamRoute(route, request)
+    : await apiStream("/api/chat/message", { ...request, schema: sendMessageResponseSchema });
   if (!outcome.streamed) {
     onToken(outcome.body.data.response);
     return outcome.body.data;

@@ -1,12 +1,13 @@
-import { TRIAL_CODES, type TrialState, trialStateResponseSchema } from "@twinline/contracts";
-import { ApiError, api } from "@/lib/api-client";
+import { routes, TRIAL_CODES, type TrialState } from "@twinline/contracts";
+import { ApiError, callRoute } from "@/lib/api-client";
 
 /**
- * The anonymous trial (issue 27 item 1; decision 0084): GET /api/trial, and the sends go through
- * sendChatMessage with `endpoint: "/api/trial/message"` (the same stream as the member chat).
+ * The anonymous trial (issue 27 item 1; decision 0084): its state (routes.trial.state), and the
+ * sends go through sendChatMessage with `route: routes.trial.message` (the same stream as the
+ * member chat).
  */
 export async function fetchTrial(signal?: AbortSignal): Promise<TrialState> {
-  const body = await api.get("/api/trial", { schema: trialStateResponseSchema, signal });
+  const body = await callRoute(routes.trial.state, { signal });
   return body.data;
 }
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, CrisisResource } from "@twinline/contracts";
+import { type ChatMessage, type CrisisResource, routes } from "@twinline/contracts";
 import { useEffect, useRef, useState } from "react";
 import { useSettings } from "@/lib/settings";
 import { ChatStreamError, sendChatMessage } from "../api/chat";
@@ -90,7 +90,7 @@ export function TrialChat({ onAllowanceUsed, autoFocus = false }: TrialChatProps
     let streamed = "";
     try {
       const result = await sendChatMessage({
-        endpoint: "/api/trial/message",
+        route: routes.trial.message,
         message,
         onNotice: (notice) => setMessages((list) => [...list, toDisplay(notice)]),
         onToken: (text) => {
