@@ -114,6 +114,11 @@ export interface CreateCheckoutInput {
   metadata: Record<string, string>;
   /** A promotion code's discount on the first payment; none when absent. */
   discount?: CheckoutDiscount | null;
+  /**
+   * Free trial days (subscriptions; decision 0083): the subscription starts `trialing` with a $0
+   * first invoice and is first charged, as a renewal, at the trial's end. 0 or absent: none.
+   */
+  trialDays?: number;
 }
 
 export interface CreatedCheckout {

@@ -161,7 +161,7 @@ export async function recordPaidInvoice(
     invoice.billingReason === "subscription_update"
       ? await creditsCoveredThisPeriod(tx, invoice, row)
       : null;
-  const entry = invoiceEntry(invoice, planName, plan?.credits ?? 0, covered);
+  const entry = invoiceEntry(invoice, planName, plan?.credits ?? 0, covered, row.priceMinor);
   const [inserted] = await tx
     .insert(payments)
     .values({

@@ -27,6 +27,7 @@ function plan(patch: Partial<SubscriptionPlan> = {}): SubscriptionPlan {
     features: ["Unlimited messages"],
     isActive: true,
     credits: 0,
+    trialDays: 0,
     stripeProductId: "prod_ABCDEFGHIJKLMN",
     stripePriceId: null,
     subscriberCount: 0,
