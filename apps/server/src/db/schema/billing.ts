@@ -211,6 +211,8 @@ export const userSubscriptions = pgTable(
     currentPeriodStart: timestamp("current_period_start", { withTimezone: true }).notNull(),
     currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }).notNull(),
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    /** The end of its free trial (decision 0083), null when it started without one. */
+    trialEnd: timestamp("trial_end", { withTimezone: true }),
     canceledAt: timestamp("canceled_at", { withTimezone: true }),
     /**
      * The plan change in flight (docs/decisions/0034): set by a conditional update, so one change

@@ -208,6 +208,7 @@ function toSubscription(data: Json): SubscriptionInfo {
     currentPeriodEnd: fromSeconds(data.current_period_end),
     cancelAtPeriodEnd: data.cancel_at_period_end === true,
     canceledAt: data.canceled_at == null ? null : fromSeconds(data.canceled_at),
+    trialEnd: data.trial_end == null ? null : fromSeconds(data.trial_end),
     metadata: (data.metadata as Record<string, string>) ?? {},
     latestInvoiceId: str(data.latest_invoice),
     created: fromSeconds(data.created),

@@ -139,6 +139,7 @@ function toSubscription(subscription: Stripe.Subscription): SubscriptionInfo {
     currentPeriodEnd: date(item?.current_period_end) ?? created,
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
     canceledAt: date(subscription.canceled_at),
+    trialEnd: date(subscription.trial_end),
     metadata: { ...subscription.metadata },
     latestInvoiceId: idOf(subscription.latest_invoice as string | Stripe.Invoice | null),
     created,

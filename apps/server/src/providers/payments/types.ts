@@ -166,6 +166,8 @@ export interface SubscriptionInfo {
   currentPeriodEnd: Date;
   cancelAtPeriodEnd: boolean;
   canceledAt: Date | null;
+  /** The end of its free trial (decision 0083); null when it started without one. */
+  trialEnd: Date | null;
   metadata: Record<string, string>;
   latestInvoiceId: string | null;
   created: Date;

@@ -30,14 +30,10 @@ export function invoiceEntry(
   planName: string,
   planCredits: number,
   coveredCredits: number | null,
-  /** The subscription's price per period: a $0 first invoice of a priced plan is a trial's. */
-  subscriptionPriceMinor?: number,
+  /** Whether the subscription started with a free trial: its first invoice is the trial's. */
+  trial = false,
 ): InvoiceEntry {
-  if (
-    invoice.billingReason === "subscription_create" &&
-    invoice.totalMinor === 0 &&
-    (subscriptionPriceMinor ?? 0) > 0
-  ) {
+  if (trial && invoice.billingReason === "subscription_create") {
     return { status: "success", amountMinor: 0, credits: 0, itemName: `${planName} (free trial)` };
   }
   if (invoice.totalMinor < 0) {

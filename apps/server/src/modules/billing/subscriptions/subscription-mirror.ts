@@ -224,6 +224,7 @@ export async function syncSubscription(
     currentPeriodEnd: subscription.currentPeriodEnd,
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     canceledAt: subscription.canceledAt,
+    trialEnd: subscription.trialEnd,
   };
   const key = `sub:${subscription.id}`;
   if (!existing) {
