@@ -36,7 +36,7 @@ export interface StepContext {
 export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = {
   subscribe: async ({ t, driver, user, plans, row, choice }) => {
     const plan = pick(plans, choice);
-    if (row && (row.status === "active" || row.status === "past_due")) {
+    if (row && ["active", "past_due", "trialing"].includes(row.status)) {
       const refused = await call(t, "POST", "/api/subscriptions/create-checkout", {
         token: user.token,
         body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
@@ -74,7 +74,10 @@ export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = 
     });
     expect(answer.statusCode, answer.body).toBe(200);
     const result = planChangeResultSchema.parse(answer.json()).subscription;
-    expect(result).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
+    expect(result).toMatchObject({
+      status: row.status === "trialing" ? "trialing" : "active",
+      cancelAtPeriodEnd: false,
+    });
     expect(result.proratedAmount ?? 0).toBe(0);
     await driver.afterApiChange(user, row);
   },
@@ -212,6 +215,15 @@ async function changePlan(
     });
     expect(refused.statusCode, refused.body).toBe(400);
     expect(messageOf(refused)).toBe(BILLING_MESSAGES.noActiveSubscription);
+    return;
+  }
+  if (row.status === "trialing") {
+    // A trial is of its plan (decision 0083): no change until it ends.
+    const refused = await call(t, "POST", "/api/subscriptions/upgrade", {
+      token: user.token,
+      body: { planId: pick(plans, choice)._id },
+    });
+    expect([400, 409], refused.body).toContain(refused.statusCode);
     return;
   }
   const targets = plans.filter((plan) => {

@@ -122,6 +122,8 @@ export const BILLING_MESSAGES = {
   alreadySubscribed: "You already have an active subscription. Change your plan instead.",
   noActiveSubscription: "No active subscription",
   samePlan: "You are already subscribed to this plan",
+  changeInTrial:
+    "Your free trial is of this plan: you can change plan once it ends, or cancel it and subscribe to another",
   planChanged: "Subscription plan changed successfully",
   canceled: "Your subscription will be canceled at the end of the current period",
   alreadyCanceling: "Your subscription is already set to cancel at the end of the period",
