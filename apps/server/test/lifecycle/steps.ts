@@ -183,6 +183,14 @@ export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = 
     );
     // At most one changes the plan; a declining card refuses each that reaches it (402).
     const bodies = answers.map((answer) => answer.body).join("\n");
+    if (row.status === "trialing") {
+      // A trial is of its plan (decision 0083): each is refused, nothing changes.
+      for (const answer of answers) {
+        expect(answer.statusCode, bodies).toBe(409);
+        expect(messageOf(answer)).toBe(BILLING_MESSAGES.changeInTrial);
+      }
+      return;
+    }
     const changed = answers.filter((answer) => answer.statusCode === 200);
     const declined = answers.filter((answer) => answer.statusCode === 402);
     expect(changed.length + Math.min(declined.length, 1), bodies).toBe(1);
@@ -224,6 +232,9 @@ async function changePlan(
       body: { planId: pick(plans, choice)._id },
     });
     expect([400, 409], refused.body).toContain(refused.statusCode);
+    expect([BILLING_MESSAGES.changeInTrial, BILLING_MESSAGES.samePlan]).toContain(
+      messageOf(refused),
+    );
     return;
   }
   const targets = plans.filter((plan) => {
