@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { paginationSchema } from "./api";
 import { AUTH_MESSAGES, PASSWORD_RULES, roleSchema } from "./auth";
-import { currencySchema, PLAN_INTERVALS } from "./billing/index";
+import { currencySchema, PLAN_INTERVALS, subscriptionViewStatusSchema } from "./billing/index";
 import { safeText } from "./text";
 
 export const adminLoginRequestSchema = z.object({
@@ -76,7 +76,7 @@ export const adminUserListItemSchema = z.object({
   isActive: z.boolean(),
   role: roleSchema,
   subscription: z.object({
-    status: z.enum(["active", "canceled", "inactive"]),
+    status: subscriptionViewStatusSchema,
     planId: z.string().nullable(),
   }),
 });
@@ -113,7 +113,7 @@ export const adminUserDetailSchema = z.object({
   dateOfBirth: z.string().nullable(),
   subscription: z
     .object({
-      status: z.enum(["active", "canceled", "inactive"]),
+      status: subscriptionViewStatusSchema,
       plan: z
         .object({
           name: z.string(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AGE_MESSAGES, dateOfBirthSchema } from "./age";
+import { subscriptionViewStatusSchema } from "./billing/shared";
 import { safeText } from "./text";
 
 /** Password rules of the spec (user-side sections 5 and 9, admin-side section 5). */
@@ -51,7 +52,7 @@ export const roleSchema = z.enum(USER_ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
 export const userSubscriptionSummarySchema = z.object({
-  status: z.enum(["active", "canceled", "inactive"]),
+  status: subscriptionViewStatusSchema,
   planId: z.string().nullable(),
   planName: z.string().nullable(),
   endDate: z.string().nullable(),

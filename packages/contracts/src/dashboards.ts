@@ -2,6 +2,7 @@ import { z } from "zod";
 import { userGrowthSchema } from "./admin";
 import { paginationSchema } from "./api";
 import { currencySchema, moneyMetricSchema } from "./billing/index";
+import { subscriptionViewStatusSchema } from "./billing/shared";
 
 /** Strings the database stores or compares must carry no NUL byte nor lone surrogate. */
 const safeText = z
@@ -33,7 +34,7 @@ export const userDashboardMetricsSchema = z.object({
     credits: z.number().int(),
     createdAt: z.string(),
     subscription: z.object({
-      status: z.enum(["active", "canceled", "inactive"]),
+      status: subscriptionViewStatusSchema,
       planName: z.string().nullable(),
       endDate: z.string().nullable(),
     }),

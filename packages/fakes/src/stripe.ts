@@ -62,7 +62,10 @@ export interface FakeStripe extends FakeHttpServer {
   failDelayedPayment(sessionId: string): { session: Json; paymentIntent: Json };
   /** Expires an open checkout session. */
   expireCheckout(sessionId: string): Json;
-  /** Bills the next period: a paid invoice (subscription_cycle) and the period moved on. */
+  /**
+   * Bills the next period: a paid invoice (subscription_cycle) and the period moved on (a
+   * trialing subscription's first charge at its trial_end: it turns active).
+   */
   renew(subscriptionId: string): { subscription: Json; invoice: Json };
   /**
    * A renewal whose payment fails: an open invoice and the subscription past_due; failing
@@ -523,6 +526,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           }
           discount = { promotionCode, coupon };
         }
+        // subscription_data.trial_period_days (decision 0083): nothing due at the checkout.
+        const trialDays = Number(
+          (body.subscription_data as Json | undefined)?.trial_period_days ?? 0,
+        );
         const subtotal = Number(price.unit_amount);
         // Stripe's rounding of a percentage: to the nearest minor unit, a half up.
         const amountDiscount = discount
@@ -548,8 +555,9 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           metadata: body.metadata ?? {},
           subscription_metadata: (body.subscription_data as Json | undefined)?.metadata ?? {},
           payment_intent_metadata: (body.payment_intent_data as Json | undefined)?.metadata ?? {},
-          amount_subtotal: subtotal,
-          amount_total: subtotal - amountDiscount,
+          amount_subtotal: trialDays > 0 ? 0 : subtotal,
+          amount_total: trialDays > 0 ? 0 : subtotal - amountDiscount,
+          trial_period_days: trialDays > 0 ? trialDays : null,
           total_details: { amount_discount: amountDiscount, amount_shipping: 0, amount_tax: 0 },
           discounts: discount
             ? [{ coupon: discount.coupon.id, promotion_code: discount.promotionCode.id }]
@@ -746,11 +754,19 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     const price = prices.get(String(session.price_id)) as Json;
     const recurring = price.recurring as Json;
     const start = now();
-    const end = addPeriod(start, String(recurring.interval), Number(recurring.interval_count));
+    // A free trial: the first period is the trial, billed $0; the first charge is the renewal at
+    // trial_end (billing_reason subscription_cycle), as at Stripe.
+    const trialDays = Number(session.trial_period_days ?? 0);
+    const end =
+      trialDays > 0
+        ? start + trialDays * 86_400
+        : addPeriod(start, String(recurring.interval), Number(recurring.interval_count));
     const subscription: Json = {
       id: id("sub"),
       object: "subscription",
-      status: "active",
+      status: trialDays > 0 ? "trialing" : "active",
+      trial_start: trialDays > 0 ? start : null,
+      trial_end: trialDays > 0 ? end : null,
       customer: session.customer,
       currency: price.currency,
       cancel_at_period_end: false,

@@ -30,8 +30,9 @@ const meta = (row: PaymentRow) => row.metadata as Record<string, unknown>;
 /**
  * What every screen must say of a subscription row, restated from the spec on purpose: an oracle
  * that called the production rule (users/subscription-state.ts) would agree with any bug in it.
- * The provider keeps a plan while it is active or past due (Stripe still retries); one set to
- * cancel shows "canceled" until its period ends, then nothing.
+ * The provider keeps a plan while it is active, in its free trial or past due (Stripe still
+ * retries); a trial not set to cancel shows "trialing"; one set to cancel shows "canceled" until
+ * its period ends, then nothing.
  */
 function expectedStatus(
   row:
@@ -40,10 +41,10 @@ function expectedStatus(
         "status" | "cancelAtPeriodEnd" | "currentPeriodEnd"
       >
     | undefined,
-): "active" | "canceled" | "inactive" {
+): "active" | "trialing" | "canceled" | "inactive" {
   if (row === undefined) return "inactive";
-  if (row.status !== "active" && row.status !== "past_due") return "inactive";
-  if (!row.cancelAtPeriodEnd) return "active";
+  if (!["active", "past_due", "trialing"].includes(row.status)) return "inactive";
+  if (!row.cancelAtPeriodEnd) return row.status === "trialing" ? "trialing" : "active";
   return row.currentPeriodEnd.getTime() > Date.now() ? "canceled" : "inactive";
 }
 const CREATE_OR_CYCLE = new Set(["subscription_create", "subscription_cycle"]);
@@ -83,7 +84,7 @@ export async function checkInvariants(
     .where(eq(userSubscriptions.userId, user.id))
     .orderBy(...NEWEST_SUBSCRIPTION_FIRST);
   expect(
-    rows.filter((row) => row.status === "active" || row.status === "past_due").length,
+    rows.filter((row) => ["active", "past_due", "trialing"].includes(row.status)).length,
     why,
   ).toBeLessThanOrEqual(1);
 
@@ -114,7 +115,12 @@ export async function checkInvariants(
       expect(row.amountMinor + used, why).toBe(invoice.total);
       creditUsed += used;
       granted += row.credits;
-      if (CREATE_OR_CYCLE.has(String(meta(row).billingReason))) {
+      const subscription = rows.find((each) => each.id === row.subscriptionId);
+      if (subscription?.trialEnd && meta(row).billingReason === "subscription_create") {
+        // A free trial is sold for nothing and grants nothing (decision 0083).
+        expect(invoice.total, why).toBe(0);
+        expect(row.credits, why).toBe(0);
+      } else if (CREATE_OR_CYCLE.has(String(meta(row).billingReason))) {
         // A period is sold at the plan's price, with the plan's credits.
         expect(invoice.total, why).toBe(plan?.priceMinor);
         expect(row.credits, why).toBe(plan?.credits);

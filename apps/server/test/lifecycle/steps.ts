@@ -36,7 +36,7 @@ export interface StepContext {
 export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = {
   subscribe: async ({ t, driver, user, plans, row, choice }) => {
     const plan = pick(plans, choice);
-    if (row && (row.status === "active" || row.status === "past_due")) {
+    if (row && ["active", "past_due", "trialing"].includes(row.status)) {
       const refused = await call(t, "POST", "/api/subscriptions/create-checkout", {
         token: user.token,
         body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
@@ -74,7 +74,10 @@ export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = 
     });
     expect(answer.statusCode, answer.body).toBe(200);
     const result = planChangeResultSchema.parse(answer.json()).subscription;
-    expect(result).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
+    expect(result).toMatchObject({
+      status: row.status === "trialing" ? "trialing" : "active",
+      cancelAtPeriodEnd: false,
+    });
     expect(result.proratedAmount ?? 0).toBe(0);
     await driver.afterApiChange(user, row);
   },
@@ -180,6 +183,14 @@ export const STEP_KINDS: Record<string, (step: StepContext) => Promise<void>> = 
     );
     // At most one changes the plan; a declining card refuses each that reaches it (402).
     const bodies = answers.map((answer) => answer.body).join("\n");
+    if (row.status === "trialing") {
+      // A trial is of its plan (decision 0083): each is refused, nothing changes.
+      for (const answer of answers) {
+        expect(answer.statusCode, bodies).toBe(409);
+        expect(messageOf(answer)).toBe(BILLING_MESSAGES.changeInTrial);
+      }
+      return;
+    }
     const changed = answers.filter((answer) => answer.statusCode === 200);
     const declined = answers.filter((answer) => answer.statusCode === 402);
     expect(changed.length + Math.min(declined.length, 1), bodies).toBe(1);
@@ -212,6 +223,18 @@ async function changePlan(
     });
     expect(refused.statusCode, refused.body).toBe(400);
     expect(messageOf(refused)).toBe(BILLING_MESSAGES.noActiveSubscription);
+    return;
+  }
+  if (row.status === "trialing") {
+    // A trial is of its plan (decision 0083): no change until it ends.
+    const refused = await call(t, "POST", "/api/subscriptions/upgrade", {
+      token: user.token,
+      body: { planId: pick(plans, choice)._id },
+    });
+    expect([400, 409], refused.body).toContain(refused.statusCode);
+    expect([BILLING_MESSAGES.changeInTrial, BILLING_MESSAGES.samePlan]).toContain(
+      messageOf(refused),
+    );
     return;
   }
   const targets = plans.filter((plan) => {

@@ -105,6 +105,8 @@ export const subscriptionPlanSchema = z.object({
   isActive: z.boolean(),
   /** Credits granted on every paid period (0: none). */
   credits: z.number().int(),
+  /** Free trial days a fan's first subscription starts with (0: none; decision 0083). */
+  trialDays: z.number().int(),
   stripeProductId: z.string().nullable(),
   stripePriceId: z.string().nullable(),
   /** Active subscriptions on this plan (the admin cards). */
@@ -121,6 +123,14 @@ const features = z
   .array(storableText("Feature", 200))
   .max(50, { error: "At most 50 features" })
   .transform((list) => list.map((feature) => feature.trim()).filter(Boolean));
+
+/** The most free trial days a plan may give (Stripe allows 730; a month or three is the norm). */
+export const MAX_TRIAL_DAYS = 90;
+const planTrialDays = z.coerce
+  .number({ error: "Trial days must be a whole number" })
+  .int({ error: "Trial days must be a whole number" })
+  .min(0, { error: "Trial days cannot be negative" })
+  .max(MAX_TRIAL_DAYS, { error: `Trial days must be at most ${MAX_TRIAL_DAYS}` });
 
 /** POST /api/subscriptions (the admin's plan form) with the spec's defaults. */
 export const subscriptionPlanCreateSchema = z.object({
@@ -143,6 +153,7 @@ export const subscriptionPlanCreateSchema = z.object({
     .min(0, { error: "Credits cannot be negative" })
     .max(100_000_000, { error: "Credits must be at most 100000000" })
     .default(BILLING_DEFAULTS.plan.credits),
+  trialDays: planTrialDays.default(0),
 });
 export type SubscriptionPlanCreate = z.infer<typeof subscriptionPlanCreateSchema>;
 export type SubscriptionPlanCreateInput = z.input<typeof subscriptionPlanCreateSchema>;
@@ -170,6 +181,7 @@ export const subscriptionPlanUpdateSchema = z.object({
   features: features.optional(),
   isActive: z.boolean().optional(),
   credits: z.coerce.number().int().min(0, { error: "Credits cannot be negative" }).optional(),
+  trialDays: planTrialDays.optional(),
   ...readOnlyStripeIds,
 });
 export type SubscriptionPlanUpdate = z.infer<typeof subscriptionPlanUpdateSchema>;

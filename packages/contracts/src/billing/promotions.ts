@@ -22,6 +22,7 @@ export const PROMOTION_MESSAGES = {
   wrongCurrency: "This promotion code is for another currency",
   alreadyUsed: "You have already used this promotion code",
   zeroTotal: "This promotion code cannot bring the price to zero",
+  notWithTrial: "This plan starts with a free trial: a promotion code cannot be added to it",
   duplicate: "A promotion code with this code already exists",
   notFound: "Promotion code not found",
   created: "Promotion code created",

@@ -46,9 +46,20 @@ export const SUBSCRIPTION_STATUSES = [
   "past_due",
   "unpaid",
   "incomplete",
+  /** In a free trial (docs/decisions/0083): in force, nothing charged until the trial ends. */
+  "trialing",
 ] as const;
 export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
+
+/**
+ * The one reading of a subscription every answer carries (apps/server users/subscription-state.ts
+ * decides it): active (renewing), trialing (in a free trial, renewing into the first charge at
+ * its end), canceled (set to cancel at the period end, still in force), inactive (none in force).
+ */
+export const SUBSCRIPTION_VIEW_STATUSES = ["active", "trialing", "canceled", "inactive"] as const;
+export const subscriptionViewStatusSchema = z.enum(SUBSCRIPTION_VIEW_STATUSES);
+export type SubscriptionViewStatus = z.infer<typeof subscriptionViewStatusSchema>;
 
 export const SUBSCRIPTION_EVENT_TYPES = [
   "created",
@@ -111,6 +122,8 @@ export const BILLING_MESSAGES = {
   alreadySubscribed: "You already have an active subscription. Change your plan instead.",
   noActiveSubscription: "No active subscription",
   samePlan: "You are already subscribed to this plan",
+  changeInTrial:
+    "Your free trial is of this plan: you can change plan once it ends, or cancel it and subscribe to another",
   planChanged: "Subscription plan changed successfully",
   canceled: "Your subscription will be canceled at the end of the current period",
   alreadyCanceling: "Your subscription is already set to cancel at the end of the period",

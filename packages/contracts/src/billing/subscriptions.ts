@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { currencySchema, planIntervalSchema, subscriptionStatusSchema } from "./shared";
+import {
+  currencySchema,
+  planIntervalSchema,
+  type SubscriptionViewStatus,
+  subscriptionStatusSchema,
+  subscriptionViewStatusSchema,
+} from "./shared";
 
 // The user's subscription (user-side sections 2, 3, 4).
 
@@ -10,19 +16,41 @@ import { currencySchema, planIntervalSchema, subscriptionStatusSchema } from "./
  */
 export const SUBSCRIPTION_STATUS_LABELS = {
   active: "Active",
+  trialing: "Trialing",
   canceled: "Canceling",
   inactive: "Inactive",
-} as const;
+} as const satisfies Record<SubscriptionViewStatus, string>;
 
-/** Whether a status carries a plan in force (active, or canceling until its period ends). */
-export const isSubscribed = (status: "active" | "canceled" | "inactive"): boolean =>
-  status !== "inactive";
+/**
+ * Whether a status carries a plan in force (active, in a free trial, or canceling until its
+ * period ends).
+ */
+export const isSubscribed = (status: SubscriptionViewStatus): boolean => status !== "inactive";
+
+/**
+ * The status as every screen words it, with the date it turns on: "Trialing until Dec 7, 2026"
+ * (the trial's end, when the first charge is made), "Canceling · ends …" (user side). `date` is
+ * the screen's own formatting of the period end.
+ */
+export const subscriptionStatusText = (
+  status: SubscriptionViewStatus,
+  periodEnd: string | null | undefined,
+  date: (iso: string) => string,
+): string => {
+  const label = SUBSCRIPTION_STATUS_LABELS[status];
+  if (!periodEnd) return label;
+  if (status === "trialing") return `${label} until ${date(periodEnd)}`;
+  return label;
+};
 
 /** GET /api/subscriptions/my-subscription: always an object; "inactive" with no plan. */
 export const currentSubscriptionSchema = z.object({
   _id: z.string().nullable(),
-  /** canceled: set to cancel at period end (shown as Canceling), still usable until endDate. */
-  status: z.enum(["active", "canceled", "inactive"]),
+  /**
+   * canceled: set to cancel at period end (shown as Canceling), still usable until endDate;
+   * trialing: in a free trial that ends (and is first charged) at endDate.
+   */
+  status: subscriptionViewStatusSchema,
   /** The provider's own state (past_due while a renewal payment is failing). */
   providerStatus: subscriptionStatusSchema.nullable(),
   plan: z

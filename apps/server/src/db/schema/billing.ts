@@ -96,6 +96,8 @@ export const subscriptionPlans = pgTable(
     features: jsonb("features").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     isActive: boolean("is_active").notNull().default(true),
     credits: integer("credits").notNull().default(0),
+    /** Free trial days of a fan's first subscription (0: none; decision 0083). */
+    trialDays: integer("trial_days").notNull().default(0),
     stripeProductId: text("stripe_product_id"),
     stripePriceId: text("stripe_price_id"),
     createdAt: createdAt(),
@@ -106,6 +108,10 @@ export const subscriptionPlans = pgTable(
     check("subscription_plans_price_not_negative", sql`${table.priceMinor} >= 0`),
     check("subscription_plans_interval_count_min", sql`${table.intervalCount} >= 1`),
     check("subscription_plans_credits_not_negative", sql`${table.credits} >= 0`),
+    check(
+      "subscription_plans_trial_days_range",
+      sql`${table.trialDays} >= 0 AND ${table.trialDays} <= 90`,
+    ),
   ],
 );
 export type SubscriptionPlanRow = typeof subscriptionPlans.$inferSelect;
@@ -205,6 +211,8 @@ export const userSubscriptions = pgTable(
     currentPeriodStart: timestamp("current_period_start", { withTimezone: true }).notNull(),
     currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }).notNull(),
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    /** The end of its free trial (decision 0083), null when it started without one. */
+    trialEnd: timestamp("trial_end", { withTimezone: true }),
     canceledAt: timestamp("canceled_at", { withTimezone: true }),
     /**
      * The plan change in flight (docs/decisions/0034): set by a conditional update, so one change

@@ -99,7 +99,9 @@ describe.each(["sandbox", "stripe"] as const)("a subscription's whole life throu
     driver = fake ? stripeDriver(t, fake) : sandboxDriver(t, clock);
     admin = (await adminSession(t)).token;
     plans = [
-      await createPlan(t, admin, { name: "Fan", price: 9.99, credits: 50 }),
+      // A free trial on the cheapest plan (decision 0083): the first user's first subscription
+      // starts with it; renewals, cancels, declines and plan changes then meet a trial.
+      await createPlan(t, admin, { name: "Fan", price: 9.99, credits: 50, trialDays: 7 }),
       await createPlan(t, admin, { name: "Superfan", price: 19.99, credits: 120 }),
       await createPlan(t, admin, { name: "Patron", price: 29.99, credits: 200 }),
     ];

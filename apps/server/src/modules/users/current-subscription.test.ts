@@ -20,7 +20,7 @@ describe("the current subscription among rows created in the same second", () =>
   afterAll(() => t?.close());
 
   const created = new Date("2026-11-02T10:00:00.000Z");
-  const subscription = (userId: string, status: "active" | "canceled", n: number) => ({
+  const subscription = (userId: string, status: "active" | "trialing" | "canceled", n: number) => ({
     userId,
     planId,
     provider: "sandbox" as const,
@@ -54,7 +54,11 @@ describe("the current subscription among rows created in the same second", () =>
   it.each([
     ["the ended one written last", ["active", "canceled"] as const],
     ["the ended one written first", ["canceled", "active"] as const],
+    // A free trial is in force (decision 0083): the trigger and the screens agree.
+    ["a trial, the ended one written last", ["trialing", "canceled"] as const],
+    ["a trial, the ended one written first", ["canceled", "trialing"] as const],
   ])("is the one in force, whatever the order written (%s)", async (_, order) => {
+    const inForce = order.find((status) => status !== "canceled");
     const fan = await signUp(t);
     for (const [n, status] of order.entries()) {
       await t.app.database.db
@@ -62,9 +66,9 @@ describe("the current subscription among rows created in the same second", () =>
         .values(subscription(fan.user.id, status, n));
     }
     expect(await shown(fan.token, fan.user.id)).toEqual({
-      me: "active",
-      mine: "active",
-      admin: "active",
+      me: inForce,
+      mine: inForce,
+      admin: inForce,
       renewing: true,
     });
   });

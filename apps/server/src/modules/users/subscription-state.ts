@@ -1,3 +1,4 @@
+import type { SubscriptionViewStatus } from "@twinline/contracts";
 import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import {
@@ -15,15 +16,18 @@ import { toMajor } from "../../lib/money.ts";
  * dialog, /api/auth/me, the admin's users list and user details, chat's unlimited messages).
  * Its SQL twin is the DB function `subscribed_until_of` (migration 0011), kept by a trigger in
  * `users.subscribed_until`; both must say the same:
- * - in force: the provider's status is active or past_due (Stripe still retries), and, when set
- *   to cancel at the period end, the period has not ended yet;
+ * - in force: the provider's status is active, trialing (a free trial, decision 0083: the fan
+ *   has the subscriber's rights, nothing is charged until it ends) or past_due (Stripe still
+ *   retries), and, when set to cancel at the period end, the period has not ended yet;
  * - status "active": in force and renewing;
+ * - status "trialing": in force, in its free trial and renewing: the first charge is made at
+ *   the period end (the trial's end); set to cancel, it is "canceled" and ends then, unpaid;
  * - status "canceled": in force but set to cancel at the period end (the user side shows
  *   "Canceling", the admin's list "Canceled", its details "Cancels at period end");
  * - status "inactive": none, ended, unpaid or never paid.
  */
 export interface SubscriptionView {
-  status: "active" | "canceled" | "inactive";
+  status: SubscriptionViewStatus;
   planId: string | null;
   planName: string | null;
   plan: {
@@ -71,13 +75,14 @@ export type SubscriptionWithPlan = {
 type StateRow = Pick<UserSubscriptionRow, "status" | "cancelAtPeriodEnd" | "currentPeriodEnd">;
 
 /**
- * The statuses in which the provider still holds the subscription open: it renews, or retries a
- * failed renewal (past_due). A user has at most one such row: checkout refuses a second plan, and
+ * The statuses in which the provider still holds the subscription open: it renews (or will
+ * charge at the end of its free trial), or retries a failed renewal (past_due). A user has at most one such row: checkout refuses a second plan, and
  * a second paid at the provider is ended and refunded. The first half of isInForce; alone, it is
  * what the plan counts and the one-plan guards read, whatever the period's end.
  */
 export const OPEN_SUBSCRIPTION_STATUSES = [
   "active",
+  "trialing",
   "past_due",
 ] as const satisfies readonly UserSubscriptionRow["status"][];
 
@@ -102,7 +107,8 @@ export function subscriptionStatusOf(
   now: Date = new Date(),
 ): SubscriptionView["status"] {
   if (!row || !isInForce(row, now)) return "inactive";
-  return row.cancelAtPeriodEnd ? "canceled" : "active";
+  if (row.cancelAtPeriodEnd) return "canceled";
+  return row.status === "trialing" ? "trialing" : "active";
 }
 
 export function toSubscriptionView(
@@ -126,7 +132,7 @@ export function toSubscriptionView(
     },
     currentPeriodStart: row.currentPeriodStart.toISOString(),
     currentPeriodEnd: row.currentPeriodEnd.toISOString(),
-    autoRenew: status === "active",
+    autoRenew: status === "active" || status === "trialing",
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
     stripeSubscriptionId: row.providerSubscriptionId,
   };

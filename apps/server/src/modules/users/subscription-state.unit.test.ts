@@ -23,6 +23,7 @@ const row = (patch: Partial<UserSubscriptionRow>): UserSubscriptionRow => ({
   currentPeriodEnd: new Date("2026-04-01T00:00:00.000Z"),
   cancelAtPeriodEnd: false,
   canceledAt: null,
+  trialEnd: null,
   planChangeKey: null,
   planChangeStartedAt: null,
   createdAt: now,
@@ -40,6 +41,18 @@ describe("the one subscription state", () => {
       "inactive",
       false,
     ],
+    // A free trial is in force (decision 0083); canceled in it, it ends at the trial's end.
+    [{ status: "trialing" as const }, "trialing", true],
+    [{ status: "trialing" as const, cancelAtPeriodEnd: true }, "canceled", true],
+    [
+      {
+        status: "trialing" as const,
+        cancelAtPeriodEnd: true,
+        currentPeriodEnd: new Date("2026-03-09T00:00:00.000Z"),
+      },
+      "inactive",
+      false,
+    ],
     [{ status: "unpaid" as const }, "inactive", false],
     [{ status: "canceled" as const, cancelAtPeriodEnd: true }, "inactive", false],
     [{ status: "incomplete" as const }, "inactive", false],
@@ -52,6 +65,7 @@ describe("the one subscription state", () => {
     const ended = { cancelAtPeriodEnd: true, currentPeriodEnd: now };
     expect(isOpenSubscription(row({}))).toBe(true);
     expect(isOpenSubscription(row({ status: "past_due" }))).toBe(true);
+    expect(isOpenSubscription(row({ status: "trialing" }))).toBe(true);
     // At the very end of a period set to cancel: no longer in force, still open until the
     // provider reports the end, so no second plan is sold meanwhile.
     expect(isInForce(row(ended), now)).toBe(false);
@@ -78,6 +92,21 @@ describe("the one subscription state", () => {
       autoRenew: false,
       cancelAtPeriodEnd: true,
       plan: { name: "Fan", price: 9.99, duration: 0, interval: "week", intervalCount: 1 },
+    });
+  });
+
+  it("shows a trial as Trialing until its end, renewing into its first charge", () => {
+    const view = toSubscriptionView(
+      {
+        subscription: row({ status: "trialing", trialEnd: new Date("2026-04-01T00:00:00.000Z") }),
+        plan: { name: "Fan", interval: "month", intervalCount: 1 },
+      },
+      now,
+    );
+    expect(view).toMatchObject({
+      status: "trialing",
+      autoRenew: true,
+      currentPeriodEnd: "2026-04-01T00:00:00.000Z",
     });
   });
 

@@ -83,7 +83,10 @@ export function createSandboxRenewals(deps: SandboxRenewalsDeps) {
       await deliverLatest(data);
       return "redelivered";
     }
-    if (data.status !== "active" && data.status !== "past_due") return "none";
+    // A trial (decision 0083) renews as an active subscription: its end is the first charge.
+    if (data.status !== "active" && data.status !== "past_due" && data.status !== "trialing") {
+      return "none";
+    }
     const at = now();
     const retrying = data.status === "past_due";
     if (retrying ? at < fromSeconds(data.next_payment_attempt) : at < end) return "not_due";

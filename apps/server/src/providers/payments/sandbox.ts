@@ -208,6 +208,7 @@ function toSubscription(data: Json): SubscriptionInfo {
     currentPeriodEnd: fromSeconds(data.current_period_end),
     cancelAtPeriodEnd: data.cancel_at_period_end === true,
     canceledAt: data.canceled_at == null ? null : fromSeconds(data.canceled_at),
+    trialEnd: data.trial_end == null ? null : fromSeconds(data.trial_end),
     metadata: (data.metadata as Record<string, string>) ?? {},
     latestInvoiceId: str(data.latest_invoice),
     created: fromSeconds(data.created),
@@ -362,7 +363,11 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         // A promotion code lowers the first payment only (decision 0083), as at Stripe.
         amount_subtotal: input.item.amountMinor,
         amount_discount: input.discount?.amountOffMinor ?? 0,
-        amount_total: input.item.amountMinor - (input.discount?.amountOffMinor ?? 0),
+        // A free trial's checkout charges nothing (Stripe's amount_total is 0 too).
+        amount_total: input.trialDays
+          ? 0
+          : input.item.amountMinor - (input.discount?.amountOffMinor ?? 0),
+        trial_days: input.trialDays ?? 0,
         currency: input.item.currency,
         item: input.item as unknown as Json,
         success_url: fill(input.successUrl),
@@ -426,11 +431,17 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         // Renewals charge the card the subscription was bought with.
         await invoices.saveCard(String(session.customer), card.cardNumber.replace(/[\s-]/g, ""));
         const start = now();
-        const end = periodEnd(start, recurring);
+        // A free trial's period is the trial; the renewal at its end is the first charge.
+        const trialDays = Number(session.trial_days ?? 0);
+        const end =
+          trialDays > 0
+            ? new Date(start.getTime() + trialDays * 24 * 60 * 60 * 1000)
+            : periodEnd(start, recurring);
         const subscription: Json = {
           id: subscriptionId,
           object: "subscription",
-          status: "active",
+          status: trialDays > 0 ? "trialing" : "active",
+          trial_end: trialDays > 0 ? seconds(end) : null,
           version: "0",
           customer: session.customer,
           item_id: sandboxId("si"),

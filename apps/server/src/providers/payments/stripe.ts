@@ -139,6 +139,7 @@ function toSubscription(subscription: Stripe.Subscription): SubscriptionInfo {
     currentPeriodEnd: date(item?.current_period_end) ?? created,
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
     canceledAt: date(subscription.canceled_at),
+    trialEnd: date(subscription.trial_end),
     metadata: { ...subscription.metadata },
     latestInvoiceId: idOf(subscription.latest_invoice as string | Stripe.Invoice | null),
     created,
@@ -394,7 +395,12 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
             : {}),
           ...(input.mode === "subscription"
             ? {
-                subscription_data: { metadata: input.metadata },
+                subscription_data: {
+                  metadata: input.metadata,
+                  // A free trial (decision 0083): trialing, a $0 first invoice, the first
+                  // charge at its end.
+                  ...(input.trialDays ? { trial_period_days: input.trialDays } : {}),
+                },
                 // One plan checkout may be open at a time (decision 0051): an abandoned one
                 // stops blocking the next after 35 minutes (Stripe's minimum is 30).
                 expires_at: Math.floor(Date.now() / 1000) + PLAN_CHECKOUT_LIFETIME_S,

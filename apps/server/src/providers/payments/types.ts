@@ -114,6 +114,11 @@ export interface CreateCheckoutInput {
   metadata: Record<string, string>;
   /** A promotion code's discount on the first payment; none when absent. */
   discount?: CheckoutDiscount | null;
+  /**
+   * Free trial days (subscriptions; decision 0083): the subscription starts `trialing` with a $0
+   * first invoice and is first charged, as a renewal, at the trial's end. 0 or absent: none.
+   */
+  trialDays?: number;
 }
 
 export interface CreatedCheckout {
@@ -161,6 +166,8 @@ export interface SubscriptionInfo {
   currentPeriodEnd: Date;
   cancelAtPeriodEnd: boolean;
   canceledAt: Date | null;
+  /** The end of its free trial (decision 0083); null when it started without one. */
+  trialEnd: Date | null;
   metadata: Record<string, string>;
   latestInvoiceId: string | null;
   created: Date;

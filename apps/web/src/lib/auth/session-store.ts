@@ -60,7 +60,9 @@ export function normalizeUser(raw: unknown): User | null {
     credits: typeof source.credits === "number" ? source.credits : 0,
     subscription: {
       status:
-        subscription.status === "active" || subscription.status === "canceled"
+        subscription.status === "active" ||
+        subscription.status === "trialing" ||
+        subscription.status === "canceled"
           ? subscription.status
           : "inactive",
       planId: typeof subscription.planId === "string" ? subscription.planId : null,

@@ -370,6 +370,7 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
         features: input.features,
         isActive: input.isActive,
         credits: input.credits,
+        trialDays: input.trialDays,
       });
       return await planView(await syncCreated(plans, row));
     },
@@ -390,6 +391,7 @@ export function createCatalogueService({ repository, payments }: CatalogueServic
         ...(input.features !== undefined ? { features: input.features } : {}),
         ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
         ...(input.credits !== undefined ? { credits: input.credits } : {}),
+        ...(input.trialDays !== undefined ? { trialDays: input.trialDays } : {}),
       });
       return await planView(await syncEdited(plans, orNotFound(plans, row)));
     },

@@ -35,6 +35,7 @@ export function toSubscriptionPlan(
     features: row.features,
     isActive: row.isActive,
     credits: row.credits,
+    trialDays: row.trialDays,
     stripeProductId: row.stripeProductId,
     stripePriceId: row.stripePriceId,
     subscriberCount,

@@ -8,6 +8,7 @@ import {
   type ConsentKind,
   creditsConsentText,
   MONEY_TOOLS_MESSAGES,
+  PROMOTION_MESSAGES,
   planConsentText,
   type SandboxPayRequest,
 } from "@twinline/contracts";
@@ -120,6 +121,8 @@ interface CheckoutOf {
   cancelPath: string;
   item: (provider: PaymentsProvider) => CheckoutItem;
   metadata: Record<string, string>;
+  /** Free trial days the subscription starts with (plans only; 0: none). */
+  trialDays?: number;
   /** What our row says is sold (the item's description may be a fallback; this one is not). */
   recorded: Pick<
     typeof checkoutSessions.$inferInsert,
@@ -174,6 +177,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         cancelUrl,
         metadata: of.metadata,
         discount,
+        trialDays: of.trialDays ?? 0,
       }),
     );
     try {
@@ -371,6 +375,13 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       await refuseSecondPlan(user);
       await refuseOpenPlanCheckout(user);
       const plan = await catalogue.planForCheckout(planId);
+      // One free trial per fan, ever (decision 0083): only a fan who never had a subscription.
+      const trialDays =
+        plan.trialDays > 0 && !(await subscriptions.currentRow(user.id)) ? plan.trialDays : 0;
+      if (trialDays > 0 && promotionCode) {
+        // Stripe would spend a once-only coupon on the trial's $0 invoice: refused, not wasted.
+        throw new HttpError(400, PROMOTION_MESSAGES.notWithTrial, { field: "promotionCode" });
+      }
       // A code lowers the first payment; the renewals are the plan's price (decision 0083).
       const promotion = await promotionFor(user.id, promotionCode, {
         kind: "plan",
@@ -394,12 +405,15 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         cancelPath: CHECKOUT_RETURN_PATHS.planCancel,
         item: (provider) => planItem(plan, provider),
         metadata: { kind: "subscription", userId: user.id, planId: plan.id },
+        trialDays,
         recorded: {
           planId: plan.id,
           priceId: plan.stripePriceId,
           itemName: plan.name,
           description: plan.description,
-          amountMinor: plan.priceMinor - (promotion?.applied.discountMinor ?? 0),
+          // A trial's first invoice is $0: the first charge is a renewal at the trial's end.
+          amountMinor:
+            trialDays > 0 ? 0 : plan.priceMinor - (promotion?.applied.discountMinor ?? 0),
           currency: plan.currency,
           credits: plan.credits > 0 ? plan.credits : null,
         },

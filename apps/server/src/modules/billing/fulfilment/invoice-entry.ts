@@ -18,7 +18,8 @@ export interface InvoiceEntry {
  *   credits less those the period already covers (`coveredCredits`: the highest plan held in it
  *   so far), so a period's plan credits never exceed its highest plan's, however often the plan
  *   goes down and up again (issue 24);
- * - the first payment and every renewal bring the plan's credits;
+ * - the first payment and every renewal bring the plan's credits, except a free trial's $0 first
+ *   invoice (decision 0083): a trial grants no paid credits; they come with its first charge;
  * - the amount is always what the card paid (after account credit), never the list price.
  */
 export function invoiceEntry(
@@ -29,7 +30,12 @@ export function invoiceEntry(
   planName: string,
   planCredits: number,
   coveredCredits: number | null,
+  /** Whether the subscription started with a free trial: its first invoice is the trial's. */
+  trial = false,
 ): InvoiceEntry {
+  if (trial && invoice.billingReason === "subscription_create") {
+    return { status: "success", amountMinor: 0, credits: 0, itemName: `${planName} (free trial)` };
+  }
   if (invoice.totalMinor < 0) {
     return {
       status: "credited",

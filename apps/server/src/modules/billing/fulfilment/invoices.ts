@@ -40,6 +40,10 @@ async function soldFor(
   if (checkout && invoice.billingReason === "subscription_create") {
     return { amountMinor: checkout.amountMinor, currency: checkout.currency };
   }
+  // A free trial's first invoice bills nothing (decision 0083); its first charge is a cycle.
+  if (row.trialEnd && invoice.billingReason === "subscription_create") {
+    return { amountMinor: 0, currency: row.currency };
+  }
   const madeFor = invoice.subscriptionMetadata.planId;
   // Made before a plan change (a declined renewal paid on retry after it): the row's price is
   // the new plan's, not what this invoice sold; the provider billed it as it was made.
@@ -161,7 +165,7 @@ export async function recordPaidInvoice(
     invoice.billingReason === "subscription_update"
       ? await creditsCoveredThisPeriod(tx, invoice, row)
       : null;
-  const entry = invoiceEntry(invoice, planName, plan?.credits ?? 0, covered);
+  const entry = invoiceEntry(invoice, planName, plan?.credits ?? 0, covered, row.trialEnd !== null);
   const [inserted] = await tx
     .insert(payments)
     .values({

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../../db/client.ts";
 import { userSubscriptions } from "../../../db/schema/index.ts";
@@ -53,7 +53,8 @@ export function createRenewals(options: RenewalsOptions) {
           or(
             eq(userSubscriptions.status, "past_due"),
             and(
-              eq(userSubscriptions.status, "active"),
+              // A free trial's end is its first charge (decision 0083).
+              inArray(userSubscriptions.status, ["active", "trialing"]),
               lte(userSubscriptions.currentPeriodEnd, now),
             ),
           ),

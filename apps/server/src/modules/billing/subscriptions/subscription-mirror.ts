@@ -21,12 +21,13 @@ import { currencyOf, type EventContext } from "../fulfilment/event-context.ts";
 
 type HistoryEventType = "created" | "updated" | "canceled" | "renewed" | "payment_failed";
 
-/** Stripe's subscription states in the five of the spec. */
+/** Stripe's subscription states in the five of the spec and a free trial's (decision 0083). */
 function toSubscriptionStatus(status: ProviderSubscriptionStatus): SubscriptionStatus {
   switch (status) {
     case "active":
-    case "trialing":
       return "active";
+    case "trialing":
+      return "trialing";
     case "past_due":
       return "past_due";
     case "unpaid":
@@ -223,6 +224,7 @@ export async function syncSubscription(
     currentPeriodEnd: subscription.currentPeriodEnd,
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     canceledAt: subscription.canceledAt,
+    trialEnd: subscription.trialEnd,
   };
   const key = `sub:${subscription.id}`;
   if (!existing) {

@@ -137,6 +137,10 @@ export function createSubscriptionsService(options: SubscriptionsServiceOptions)
           },
         };
       }
+      if (row.status === "trialing") {
+        // Decision 0083: a trial is of its plan; a change would be prorated against nothing paid.
+        throw new HttpError(409, BILLING_MESSAGES.changeInTrial);
+      }
       if (plan.currency !== row.currency) {
         throw new HttpError(
           400,

@@ -27,6 +27,7 @@ function plan(patch: Partial<SubscriptionPlan> = {}): SubscriptionPlan {
     features: ["Unlimited messages"],
     isActive: true,
     credits: 0,
+    trialDays: 0,
     stripeProductId: "prod_ABCDEFGHIJKLMN",
     stripePriceId: null,
     subscriberCount: 0,
@@ -121,7 +122,14 @@ describe("/admin/subscriptions", () => {
     expect(within(dialog).getByLabelText("Interval")).toHaveValue("month");
     expect(within(dialog).getByLabelText("Interval count")).toHaveValue(1);
     expect(within(dialog).getByLabelText("Active")).toBeChecked();
+    expect(within(dialog).getByLabelText("Free trial days")).toHaveValue(0);
+    // More than 90 days is refused by the contract's bound, naming the field.
+    await user.clear(within(dialog).getByLabelText("Free trial days"));
+    await user.type(within(dialog).getByLabelText("Free trial days"), "91");
     await user.click(within(dialog).getByRole("button", { name: "Create Plan" }));
+    expect(await within(dialog).findByText("Trial days must be at most 90")).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText("Free trial days"));
+    await user.type(within(dialog).getByLabelText("Free trial days"), "14");
     expect(await within(dialog).findByText("Plan name is required")).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText("Plan name"), "Gold");
     await user.clear(within(dialog).getByLabelText("Price"));
@@ -137,6 +145,7 @@ describe("/admin/subscriptions", () => {
       intervalCount: 1,
       features: ["Unlimited messages", "Priority"],
       isActive: true,
+      trialDays: 14,
     });
   });
 

@@ -137,6 +137,15 @@ describe("user details", () => {
     expect(within(card).getByTestId("renewal")).toHaveTextContent("Cancels at period end");
   });
 
+  it("shows a free trial as Trialing until its end, renewing (issue 27)", async () => {
+    showUser(detailUser({ subscription: { ...activeSubscription, status: "trialing" } }));
+    renderApp("/admin/users/u1");
+    const card = await screen.findByTestId("subscription-card");
+    expect(card).toHaveTextContent("Gold");
+    expect(card).toHaveTextContent("Trialing until Mar 1, 2025");
+    expect(within(card).getByTestId("renewal")).toHaveTextContent("Auto-renews");
+  });
+
   it("shows No Active Subscription for an ended one", async () => {
     showUser(detailUser({ subscription: { ...activeSubscription, status: "inactive" } }));
     renderApp("/admin/users/u1");

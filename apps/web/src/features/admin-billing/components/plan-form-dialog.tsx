@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import {
   type SubscriptionPlan as AdminPlan,
   BILLING_DEFAULTS,
+  MAX_TRIAL_DAYS,
   PLAN_INTERVALS,
   type SubscriptionPlanCreate as PlanForm,
   subscriptionPlanCreateSchema,
@@ -42,6 +43,7 @@ const DEFAULTS: FormInput = {
   features: "",
   isActive: BILLING_DEFAULTS.plan.isActive,
   credits: BILLING_DEFAULTS.plan.credits,
+  trialDays: 0,
 };
 
 function toInput(plan: AdminPlan): FormInput {
@@ -55,6 +57,7 @@ function toInput(plan: AdminPlan): FormInput {
     features: plan.features.join("\n"),
     isActive: plan.isActive,
     credits: plan.credits,
+    trialDays: plan.trialDays,
   };
 }
 
@@ -142,6 +145,16 @@ export function PlanFormDialog({
         hint="Credits granted on each paid period (0 for none)"
         error={errors.credits?.message}
         {...register("credits", { valueAsNumber: true })}
+      />
+      <TextField
+        label="Free trial days"
+        type="number"
+        min={0}
+        max={MAX_TRIAL_DAYS}
+        step={1}
+        hint={`A fan's first subscription starts with this many free days (0 for none, at most ${MAX_TRIAL_DAYS})`}
+        error={errors.trialDays?.message}
+        {...register("trialDays", { valueAsNumber: true })}
       />
       <TextAreaField label="Features" hint="One feature per line" {...register("features")} />
       <CheckboxField label="Active" {...register("isActive")} />

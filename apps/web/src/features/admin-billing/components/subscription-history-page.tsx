@@ -46,6 +46,7 @@ const EVENT_TYPES: Option[] = [
 const STATUSES: Option[] = [
   { value: "all", label: "All" },
   { value: "active", label: "Active" },
+  { value: "trialing", label: "Trialing" },
   { value: "canceled", label: "Canceled" },
   { value: "past_due", label: "Past due" },
   { value: "unpaid", label: "Unpaid" },

@@ -14,6 +14,7 @@ function capitalise(value: string): string {
 
 const EVENT_TONES: Record<string, BadgeTone> = {
   active: "green",
+  trialing: "green",
   canceled: "red",
   past_due: "yellow",
   unpaid: "brand",

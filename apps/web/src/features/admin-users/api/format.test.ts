@@ -5,6 +5,7 @@ describe("admin user formatting", () => {
   it("shows subscription status as Active, Canceled or None", () => {
     expect(subscriptionStatusLabel("active")).toBe("Active");
     expect(subscriptionStatusLabel("canceled")).toBe("Canceled");
+    expect(subscriptionStatusLabel("trialing")).toBe("Trialing");
     expect(subscriptionStatusLabel("inactive")).toBe("None");
     expect(subscriptionStatusLabel(null)).toBe("None");
   });

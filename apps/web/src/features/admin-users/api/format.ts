@@ -1,10 +1,18 @@
-import type { AdminUserDetail, AdminUserListItem } from "@twinline/contracts";
+import {
+  type AdminUserDetail,
+  type AdminUserListItem,
+  SUBSCRIPTION_STATUS_LABELS,
+} from "@twinline/contracts";
 
-/** Users list: active, canceled, otherwise None (admin-side spec, section 4). */
+/**
+ * Users list: active, trialing (a free trial, decision 0083), canceled, otherwise None
+ * (admin-side spec, section 4).
+ */
 export function subscriptionStatusLabel(
   status: AdminUserListItem["subscription"]["status"] | null | undefined,
-): "Active" | "Canceled" | "None" {
+): "Active" | "Trialing" | "Canceled" | "None" {
   if (status === "active") return "Active";
+  if (status === "trialing") return SUBSCRIPTION_STATUS_LABELS.trialing;
   if (status === "canceled") return "Canceled";
   return "None";
 }

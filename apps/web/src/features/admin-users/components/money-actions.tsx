@@ -18,7 +18,9 @@ export function MoneyActions({ user }: { user: AdminUserDetail }) {
   const canceling =
     subscription?.cancelAtPeriodEnd === true &&
     Date.parse(subscription.currentPeriodEnd ?? "") > Date.now();
-  const inForce = subscription !== null && (subscription.status === "active" || canceling);
+  const inForce =
+    subscription !== null &&
+    (subscription.status === "active" || subscription.status === "trialing" || canceling);
   const small = buttonClasses("secondary", "sm");
   return (
     <div className="flex flex-wrap gap-2" data-testid="money-actions">

@@ -1,4 +1,4 @@
-import type { AdminUserDetail } from "@twinline/contracts";
+import { type AdminUserDetail, subscriptionStatusText } from "@twinline/contracts";
 import { CreditCard } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -31,6 +31,10 @@ export function SubscriptionCard({
             </p>
             {active.status === "active" ? (
               <Badge tone="green">Active</Badge>
+            ) : active.status === "trialing" ? (
+              <Badge tone="green">
+                {subscriptionStatusText("trialing", active.currentPeriodEnd, formatDate)}
+              </Badge>
             ) : (
               <Badge tone="yellow">Canceling</Badge>
             )}

@@ -5,6 +5,7 @@ import {
   creditsConsentText,
   isSubscribed,
   SUBSCRIPTION_STATUS_LABELS,
+  subscriptionStatusText,
 } from "@twinline/contracts";
 import { Clock, Coins, Crown, LoaderCircle, RotateCw, ShoppingCart } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
@@ -150,9 +151,11 @@ function SubscriptionSummary({ onManage }: { onManage: () => void }) {
           <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             {status === "active"
               ? `Unlimited messages · renews ${formatDate(current?.endDate)}`
-              : status === "canceled"
-                ? `${SUBSCRIPTION_STATUS_LABELS.canceled} · ends ${formatDate(current?.endDate)}`
-                : "Subscribe for unlimited messages."}
+              : status === "trialing"
+                ? `Unlimited messages · ${subscriptionStatusText(status, current?.endDate, formatDate)}`
+                : status === "canceled"
+                  ? `${SUBSCRIPTION_STATUS_LABELS.canceled} · ends ${formatDate(current?.endDate)}`
+                  : "Subscribe for unlimited messages."}
           </p>
         </div>
       )}

@@ -313,4 +313,15 @@ describe("Subscription dialog", () => {
     await waitFor(() => expect(callsTo("POST /api/subscriptions/upgrade")).toHaveLength(1));
     expect(callsTo("POST /api/subscriptions/create-checkout")).toHaveLength(0);
   });
+
+  it("a free trial shows Trialing until its end, on the page and in the dialog (issue 27)", async () => {
+    const trial = activeSubscription(basic, { status: "trialing", providerStatus: "trialing" });
+    setup({ "GET /api/subscriptions/my-subscription": subscriptionAnswer(trial) });
+    const until = `Trialing until ${formatDate(trial.endDate)}`;
+    expect(await screen.findByTestId("subscription-summary")).toHaveTextContent(until);
+    const dialog = await openDialog("Manage Subscription");
+    const current = await within(dialog).findByTestId("current-subscription");
+    expect(current).toHaveTextContent(until);
+    expect(current).toHaveTextContent("Renews automatically");
+  });
 });

@@ -4,8 +4,8 @@ import {
   isSubscribed,
   type PlanChangeResult,
   planConsentText,
-  SUBSCRIPTION_STATUS_LABELS,
   type SubscriptionPlan,
+  subscriptionStatusText,
 } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { ArrowDown, ArrowUp, Check, CircleCheck, LoaderCircle, RefreshCw } from "lucide-react";
@@ -53,7 +53,7 @@ function statusLabel(subscription: CurrentSubscription): string {
   if (subscription.status === "active" && subscription.providerStatus === "past_due") {
     return "Past due";
   }
-  return SUBSCRIPTION_STATUS_LABELS[subscription.status];
+  return subscriptionStatusText(subscription.status, subscription.endDate, formatDate);
 }
 
 function CurrentBlock({ subscription }: { subscription: CurrentSubscription }) {
@@ -73,7 +73,13 @@ function CurrentBlock({ subscription }: { subscription: CurrentSubscription }) {
         </dd>
         <dt className="text-stone-500 dark:text-stone-400">Status</dt>
         <dd className="text-right">
-          <Badge tone={subscription.status === "active" && willRenew ? "green" : "yellow"}>
+          <Badge
+            tone={
+              (subscription.status === "active" || subscription.status === "trialing") && willRenew
+                ? "green"
+                : "yellow"
+            }
+          >
             {statusLabel(subscription)}
           </Badge>
         </dd>

@@ -39,6 +39,7 @@ export function plan(patch: Partial<SubscriptionPlan> = {}): SubscriptionPlan {
     features: ["Unlimited messages"],
     isActive: true,
     credits: 0,
+    trialDays: 0,
     stripeProductId: null,
     stripePriceId: null,
     subscriberCount: 0,

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { isSubscribed, SUBSCRIPTION_STATUS_LABELS } from "@twinline/contracts";
+import { isSubscribed, subscriptionStatusText } from "@twinline/contracts";
 import { clsx } from "clsx";
 import type { LucideIcon } from "lucide-react";
 import { Coins, Crown, MessageCircle, Phone, RotateCw, ShoppingCart, Sparkles } from "lucide-react";
@@ -226,7 +226,7 @@ export function OverviewPage({ onSubscribe }: { onSubscribe: () => void }) {
           icon={Crown}
           tone="bg-brand-100 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300"
           loading={loading}
-          value={SUBSCRIPTION_STATUS_LABELS[subscription.status]}
+          value={subscriptionStatusText(subscription.status, subscription.endDate, formatDate)}
           detail={subscription.planName ?? "No plan"}
           action={
             !subscribed && (
