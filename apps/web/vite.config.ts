@@ -108,7 +108,7 @@ export default defineConfig({
           groups: [
             {
               name: "core",
-              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|clsx)[\\/]|src[\\/]lib[\\/]api[\\/](request|send|rules|csrf|errors|url)\.ts$/,
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|clsx)[\\/]|src[\\/]lib[\\/]api[\\/](request|send|rules|csrf|errors|url|route-client)\.ts$/,
             },
           ],
         },

@@ -43,10 +43,10 @@ export {
   callAddress,
   callRoute,
   routeUrl,
-  streamRoute,
   tokenFor,
-  uploadRoute,
 } from "./route-client";
+export { streamRoute } from "./route-stream";
+export { uploadRoute } from "./route-upload";
 export {
   type BearerKind,
   handleUnauthorized,

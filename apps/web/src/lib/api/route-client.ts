@@ -11,8 +11,6 @@ import {
 import type { z } from "zod";
 import { type AnswerSchema, apiRequest, type QueryValue, type RequestOptions } from "./request";
 import type { BearerKind } from "./rules";
-import { type ApiStreamOptions, type ApiStreamResult, apiStream } from "./stream";
-import { type UploadWithProgressOptions, uploadWithProgress } from "./upload";
 
 /**
  * The typed client of the route table (decision 0086): a call names its definition from
@@ -109,40 +107,4 @@ export async function callAddress<T>(
 ): Promise<T> {
   const url = routeUrl(route, options.params);
   return (await apiRequest(url, requestOptions(route, options, reader))) as T;
-}
-
-/** An upload route through XMLHttpRequest, reporting its progress. */
-export async function uploadRoute<R extends RouteDefinition & { kind: "upload" }>(
-  route: R,
-  formData: FormData,
-  options: Omit<UploadWithProgressOptions, "token" | "schema" | "method"> & {
-    params?: Record<string, string | number>;
-  } = {},
-): Promise<RouteAnswer<R>> {
-  const { params, ...rest } = options;
-  return (await uploadWithProgress(routeUrl(route, params), formData, {
-    ...rest,
-    method: route.method === "PUT" ? "PUT" : "POST",
-    token: tokenFor(route.access),
-    schema: route.response,
-  })) as RouteAnswer<R>;
-}
-
-/** A stream route (server-sent events) through apiStream. */
-export function streamRoute<
-  R extends RouteDefinition & { kind: "stream" },
-  E extends ApiStreamOptions["events"],
->(
-  route: R,
-  options: Omit<ApiStreamOptions<E, R["response"]>, "token" | "method" | "schema"> & {
-    params?: Record<string, string | number>;
-  },
-): Promise<ApiStreamResult<RouteAnswer<R>>> {
-  const { params, ...rest } = options;
-  return apiStream(routeUrl(route, params), {
-    ...rest,
-    method: route.method === "DELETE" ? "POST" : route.method,
-    token: tokenFor(route.access),
-    schema: route.response,
-  }) as Promise<ApiStreamResult<RouteAnswer<R>>>;
 }
