@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
+import { kickedPasses } from "../../lib/kicked-passes.ts";
 import { type ContactLimits, contactRoutes, DEFAULT_CONTACT_LIMITS } from "./contact-routes.ts";
 import { queueRenewalReminders } from "./renewal-reminders.ts";
 import {
@@ -71,28 +72,9 @@ export const fanMailModule = fp<FanMailModuleOptions>(
     };
     const sendDue = () => sendDueFanEmails(deps);
 
-    // One kicked pass at a time; a kick meanwhile asks for one more pass after it.
-    let running: Promise<void> | null = null;
-    let again = false;
-    const kick = () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          await sendDue();
-        } while (again);
-      })()
-        .catch((error: unknown) => app.log.error({ err: error }, "Sending queued e-mail failed"))
-        .finally(() => {
-          running = null;
-        });
-    };
-    const idle = async () => {
-      while (running) await running;
-    };
+    const { kick, idle } = kickedPasses(sendDue, (error) =>
+      app.log.error({ err: error }, "Sending queued e-mail failed"),
+    );
     const sweep = async () => {
       await queueRenewalReminders(app.database.db, new Date(clock.now()));
       return sendDue();

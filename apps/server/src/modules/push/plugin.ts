@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
+import { kickedPasses } from "../../lib/kicked-passes.ts";
 import { pushRoutes } from "./routes.ts";
 import { createPushService, type PushService } from "./service.ts";
 
@@ -55,27 +56,11 @@ export const pushModule = fp<PushModuleOptions>(
       settings: app.settings,
       log: app.log,
     });
-    // One kicked pass at a time; a kick meanwhile asks for one more pass after it.
-    let running: Promise<void> | null = null;
-    let again = false;
-    const kick = () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          await service.sendDue();
-        } while (again);
-      })()
-        .catch((error: unknown) =>
-          app.log.error({ err: error }, "Sending push notifications failed"),
-        )
-        .finally(() => {
-          running = null;
-        });
-    };
+    const passes = kickedPasses(
+      () => service.sendDue(),
+      (error) => app.log.error({ err: error }, "Sending push notifications failed"),
+    );
+    const { kick } = passes;
     /** Replies whose notice is being queued (idle waits for them too). */
     const queuing = new Set<Promise<void>>();
     const replySaved = (userId: string, conversationId: string, messageId: string) => {
@@ -89,9 +74,9 @@ export const pushModule = fp<PushModuleOptions>(
       queuing.add(queued);
     };
     const idle = async () => {
-      while (running || queuing.size > 0) {
+      while (passes.isRunning() || queuing.size > 0) {
         await Promise.all([...queuing]);
-        if (running) await running;
+        await passes.idle();
       }
     };
     app.decorate<Push>("push", { service, kick, replySaved, idle });
