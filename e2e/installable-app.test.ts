@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/browser";
+import { launchProfileContext } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
 // The installable app (issue 27 item 2, decision 0079): the manifest from the settings, the
@@ -16,25 +15,19 @@ const SLOW = 120_000;
 
 let server: RunningServer;
 let context: BrowserContext;
-let profileDir: string;
+let profile: Awaited<ReturnType<typeof launchProfileContext>> | undefined;
 
 beforeAll(async () => {
   server = await startServer({ healthTimeoutMs: SLOW });
   // A profile on disk, not an off-the-record context: Chromium reports nothing installable
   // in an incognito-like context.
-  profileDir = await mkdtemp(join(tmpdir(), "twinline-pwa-profile-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-  });
+  profile = await launchProfileContext("pwa");
+  context = profile.context;
 }, SLOW + 30_000);
 
 afterAll(async () => {
-  await context?.close();
+  await profile?.close();
   await server?.stop();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
 /**

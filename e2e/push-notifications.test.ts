@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type LocalPushService,
@@ -9,7 +6,7 @@ import {
   type TestPushSubscription,
 } from "../apps/server/test/push-service";
 import { csrfToken, signUpFan, uniqueFan } from "./support/accounts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/browser";
+import { launchProfileContext } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
 // Notifications the fan asked for (issue 27 item 3, decision 0082), in Chromium against the built
@@ -24,7 +21,7 @@ const SLOW = 120_000;
 let pushService: LocalPushService;
 let server: RunningServer;
 let context: BrowserContext;
-let profileDir: string;
+let profile: Awaited<ReturnType<typeof launchProfileContext>> | undefined;
 
 beforeAll(async () => {
   pushService = await startLocalPushService();
@@ -33,20 +30,14 @@ beforeAll(async () => {
     healthTimeoutMs: SLOW,
   });
   // A profile on disk: the service worker and the notification permission live there.
-  profileDir = await mkdtemp(join(tmpdir(), "twinline-push-profile-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-  });
+  profile = await launchProfileContext("push");
+  context = profile.context;
 }, SLOW + 30_000);
 
 afterAll(async () => {
-  await context?.close();
+  await profile?.close();
   await server?.stop();
   await pushService?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
 describe("push notifications", () => {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type BrowserContext,
   type BrowserContextOptions,
@@ -77,4 +80,25 @@ export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
+}
+
+/**
+ * Chromium with a profile on disk, not an off-the-record context: service workers, the
+ * notification permission and "installable" live there. `close` removes the profile too.
+ */
+export async function launchProfileContext(prefix: string) {
+  const profileDir = await mkdtemp(join(tmpdir(), `twinline-${prefix}-profile-`));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profileDir, { recursive: true, force: true });
+    },
+  };
 }
