@@ -170,6 +170,7 @@ export const billingModule = fp<BillingModuleOptions>(
       sandbox,
       fulfilment,
       subscriptions: reader,
+      clock,
     });
     const subscriptions = createSubscriptionsService({
       db,

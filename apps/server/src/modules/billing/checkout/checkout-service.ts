@@ -23,6 +23,7 @@ import {
   type UserRow,
   users,
 } from "../../../db/schema/index.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import { discountedMinor, toMajor } from "../../../lib/money.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import {
@@ -54,6 +55,8 @@ export interface CheckoutServiceOptions {
   fulfilment: Fulfilment;
   subscriptions: SubscriptionsReader;
   promotions: PromotionsService;
+  /** The billing clock: a session's age is read by the sweep on it, so it is written on it. */
+  clock: Clock;
 }
 
 function toView(row: CheckoutSessionRow, now: Date): CheckoutSessionView {
@@ -146,7 +149,8 @@ interface CheckoutOf {
  * is fulfilled (fulfilment.ts), never on the redirect back.
  */
 export function createCheckoutService(options: CheckoutServiceOptions) {
-  const { db, catalogue, payments, sandbox, fulfilment, subscriptions, promotions } = options;
+  const { db, catalogue, payments, sandbox, fulfilment, subscriptions, promotions, clock } =
+    options;
 
   /** A code given at checkout, checked against the purchase (400s name `promotionCode`). */
   const promotionFor = async (
@@ -200,6 +204,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           url: created.url,
           successUrl,
           cancelUrl,
+          createdAt: new Date(clock.now()),
           expiresAt: created.expiresAt,
         });
         await tx.insert(checkoutConsents).values({
@@ -288,7 +293,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       {
         id: sandboxId("evt"),
         type: "checkout.session.completed",
-        created: Math.floor(Date.now() / 1000),
+        created: Math.floor(clock.now() / 1000),
         data: { object: { id: row.sessionId, object: "checkout.session" } },
       },
       sandbox,
