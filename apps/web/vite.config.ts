@@ -110,6 +110,13 @@ export default defineConfig({
               name: "core",
               test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|clsx)[\\/]|src[\\/]lib[\\/]api[\\/](request|send|rules|csrf|errors|url|route-client)\.ts$/,
             },
+            {
+              // What the landing shares with the lazy screens, in one file rather than four
+              // (each small file costs its own gzip header and dictionary): settings, theme,
+              // the social icons and lucide's icon runtime.
+              name: "shell",
+              test: /src[\\/]lib[\\/](settings|theme)\.tsx?$|src[\\/]components[\\/]ui[\\/]social-icon\.tsx$|lucide-react[\\/]dist[\\/]esm[\\/](shared[\\/]|Icon\.mjs|createLucideIcon\.mjs|defaultAttributes\.mjs)/,
+            },
           ],
         },
       },

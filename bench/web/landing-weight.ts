@@ -37,12 +37,11 @@ export interface LandingWeight {
 }
 
 /**
- * The landing page's budget: gzipped JavaScript (decision 0033: 100 KB). 101 KB for now: with
- * the trial chat's entry point, the route table's addresses and the embed's storage fallback
- * merged together (2026-11-27), Chromium loads 100.3 KB for `/`; bringing it back under 100 KB
- * is open (issue 27's note).
+ * The landing page's budget: gzipped JavaScript (decision 0033: 100 KB). What the landing shares
+ * with the lazy screens is one `shell` chunk, and public/theme-init.js is written compact, to
+ * stay under it (Chromium loaded 100.3 KB before those two, 99.7 KB after).
  */
-export const LANDING_JS_BUDGET_GZIP_BYTES = 101 * 1024;
+export const LANDING_JS_BUDGET_GZIP_BYTES = 100 * 1024;
 
 export const WEB_DIST = new URL("../../apps/web/dist/", import.meta.url).pathname;
 

@@ -12,8 +12,11 @@ import { readStorage, STORAGE_KEYS, writeStorage } from "./storage";
 
 /**
  * Theme: "light", "dark" or "system" (follows the OS), stored under the key `theme`.
- * public/theme-init.js applies the same rule before the first paint; this provider keeps the
- * <html> class and color-scheme in step afterwards.
+ * public/theme-init.js applies the same rule before the first paint (a classic script loaded
+ * synchronously from <head>; storage that throws, as in privacy modes or a third-party frame,
+ * means "system"; the /embed page follows the `?theme=` its host passed, decision 0085); this
+ * provider keeps the <html> class and color-scheme in step afterwards. That script is written
+ * compact, without comments: it is part of the landing page's gzipped budget (decision 0033).
  */
 export type Theme = "light" | "dark" | "system";
 export type ResolvedTheme = "light" | "dark";
