@@ -327,7 +327,13 @@ describe("Subscription dialog", () => {
 });
 
 describe("Subscription dialog: a plan's free trial (decision 0083)", () => {
-  const weekly = plan({ _id: "plan-week", name: "Weekly", price: 9.99, trialDays: 7, features: [] });
+  const weekly = plan({
+    _id: "plan-week",
+    name: "Weekly",
+    price: 9.99,
+    trialDays: 7,
+    features: [],
+  });
   const daily = plan({ _id: "plan-day", name: "Daily", price: 4.5, trialDays: 1, features: [] });
   const quarterly = plan({
     _id: "plan-quarter",
