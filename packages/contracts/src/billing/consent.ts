@@ -49,7 +49,10 @@ export function billingPeriodText(interval: PlanInterval, intervalCount: number)
 }
 
 const DAY_MS = 86_400_000;
-/** "Dec 4, 2026", in UTC: the page and the server render the same day wherever the fan is. */
+/**
+ * "Dec 4, 2026 (UTC)": the page and the server render the same words wherever the fan is, and
+ * the zone is said, so a fan west of UTC is not misled about which of their days it is.
+ */
 const consentDate = new Intl.DateTimeFormat("en-US", {
   month: "short",
   day: "numeric",
@@ -79,8 +82,8 @@ export function trialLabel(days: number): string {
  * "$9.99 charged every month until you cancel; cancel any time in your dashboard."
  * With a free trial this fan gets (decision 0083), the first charge is said with its date:
  * "7-day free trial, then $9.99 charged every month until you cancel. Your card is charged
- * $9.99 automatically when the trial ends on Dec 4, 2026 unless you cancel before then; cancel
- * any time in your dashboard."
+ * $9.99 automatically when the trial ends on Dec 4, 2026 (UTC) unless you cancel before then;
+ * cancel any time in your dashboard."
  */
 export function planConsentText(
   plan: {
@@ -96,7 +99,7 @@ export function planConsentText(
   if (trial && trial.days > 0) {
     return (
       `${trialLabel(trial.days)}, then ${renewal} until you cancel. Your card is charged ` +
-      `${price} automatically when the trial ends on ${consentDate.format(trial.endsAt)} ` +
+      `${price} automatically when the trial ends on ${consentDate.format(trial.endsAt)} (UTC) ` +
       "unless you cancel before then; cancel any time in your dashboard."
     );
   }

@@ -219,7 +219,7 @@ describe("free trials in the sandbox", () => {
       planId: trialPlan._id,
       text:
         "7-day free trial, then $9.99 charged every month until you cancel. Your card is " +
-        `charged $9.99 automatically when the trial ends on ${utcDay(trialEnd)} unless you ` +
+        `charged $9.99 automatically when the trial ends on ${utcDay(trialEnd)} (UTC) unless you ` +
         "cancel before then; cancel any time in your dashboard.",
     });
   });

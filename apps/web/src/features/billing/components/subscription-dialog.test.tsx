@@ -387,7 +387,7 @@ describe("Subscription dialog: a plan's free trial (decision 0083)", () => {
     const box = within(dialog).getByRole("checkbox", {
       name:
         "7-day free trial, then $9.99 charged every month until you cancel. Your card is charged " +
-        "$9.99 automatically when the trial ends on Dec 4, 2026 unless you cancel before then; " +
+        "$9.99 automatically when the trial ends on Dec 4, 2026 (UTC) unless you cancel before then; " +
         "cancel any time in your dashboard.",
     });
     // A trial checkout takes no promotion code (the server refuses one).
@@ -395,7 +395,7 @@ describe("Subscription dialog: a plan's free trial (decision 0083)", () => {
     await userEvent.click(card(dialog, /Daily/));
     expect(within(dialog).getByRole("checkbox")).toHaveAccessibleName(
       "1-day free trial, then $4.50 charged every month until you cancel. Your card is charged " +
-        "$4.50 automatically when the trial ends on Nov 28, 2026 unless you cancel before then; " +
+        "$4.50 automatically when the trial ends on Nov 28, 2026 (UTC) unless you cancel before then; " +
         "cancel any time in your dashboard.",
     );
     await userEvent.click(card(dialog, /Basic/));
