@@ -11,7 +11,9 @@ import type { Currency, PlanInterval } from "./shared";
  * whose box was ticked under another version is refused, and the stored consent names its own.
  */
 export const CONSENT_VERSIONS = {
-  plan: "plan-renewal-2026-11-26",
+  // 2026-11-27: a plan with a free trial for this fan says when the card is first charged
+  // (decision 0083); the text without a trial is unchanged, the version names the template.
+  plan: "plan-renewal-2026-11-27",
   credits: "credits-delivery-2026-11-26",
 } as const;
 export type ConsentKind = keyof typeof CONSENT_VERSIONS;
@@ -46,21 +48,62 @@ export function billingPeriodText(interval: PlanInterval, intervalCount: number)
   return intervalCount === 1 ? interval : `${intervalCount} ${interval}s`;
 }
 
+const DAY_MS = 86_400_000;
+/**
+ * "Dec 4, 2026 (UTC)": the page and the server render the same words wherever the fan is, and
+ * the zone is said, so a fan west of UTC is not misled about which of their days it is.
+ */
+const consentDate = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+/** A plan's free trial as its checkout offers it: its days, and when it ends (first charge). */
+export interface PlanTrialTerms {
+  days: number;
+  endsAt: Date;
+}
+
+/** The trial a checkout started at `now` gets: `days` days on, when the first charge is made. */
+export function planTrialTerms(days: number, now: number | Date): PlanTrialTerms {
+  const start = now instanceof Date ? now.getTime() : now;
+  return { days, endsAt: new Date(start + days * DAY_MS) };
+}
+
+/** "7-day free trial", "1-day free trial". */
+export function trialLabel(days: number): string {
+  return `${days}-day free trial`;
+}
+
 /**
  * The renewal terms a plan's checkout shows beside its unticked box:
  * "$9.99 charged every month until you cancel; cancel any time in your dashboard."
+ * With a free trial this fan gets (decision 0083), the first charge is said with its date:
+ * "7-day free trial, then $9.99 charged every month until you cancel. Your card is charged
+ * $9.99 automatically when the trial ends on Dec 4, 2026 (UTC) unless you cancel before then;
+ * cancel any time in your dashboard."
  */
-export function planConsentText(plan: {
-  price: number;
-  currency: Currency;
-  interval: PlanInterval;
-  intervalCount: number;
-}): string {
-  return (
-    `${consentMoney(plan.price, plan.currency)} charged every ` +
-    `${billingPeriodText(plan.interval, plan.intervalCount)} until you cancel; ` +
-    "cancel any time in your dashboard."
-  );
+export function planConsentText(
+  plan: {
+    price: number;
+    currency: Currency;
+    interval: PlanInterval;
+    intervalCount: number;
+  },
+  trial?: PlanTrialTerms | null,
+): string {
+  const price = consentMoney(plan.price, plan.currency);
+  const renewal = `${price} charged every ${billingPeriodText(plan.interval, plan.intervalCount)}`;
+  if (trial && trial.days > 0) {
+    return (
+      `${trialLabel(trial.days)}, then ${renewal} until you cancel. Your card is charged ` +
+      `${price} automatically when the trial ends on ${consentDate.format(trial.endsAt)} (UTC) ` +
+      "unless you cancel before then; cancel any time in your dashboard."
+    );
+  }
+  return `${renewal} until you cancel; cancel any time in your dashboard.`;
 }
 
 /** What a credit package's checkout asks consent to: delivery now, the withdrawal right. */

@@ -10,6 +10,7 @@ import {
   MONEY_TOOLS_MESSAGES,
   PROMOTION_MESSAGES,
   planConsentText,
+  planTrialTerms,
   type SandboxPayRequest,
 } from "@twinline/contracts";
 import { and, eq, gt, lte } from "drizzle-orm";
@@ -396,12 +397,16 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       const consent = consentFor(
         "plan",
         consentGiven,
-        planConsentText({
-          price: toMajor(plan.priceMinor),
-          currency: plan.currency,
-          interval: plan.interval,
-          intervalCount: plan.intervalCount,
-        }),
+        // With this fan's trial, the words say when the card is first charged (decision 0083).
+        planConsentText(
+          {
+            price: toMajor(plan.priceMinor),
+            currency: plan.currency,
+            interval: plan.interval,
+            intervalCount: plan.intervalCount,
+          },
+          trialDays > 0 ? planTrialTerms(trialDays, clock.now()) : null,
+        ),
       );
       await refuseFullBalance(user.id, plan.credits);
       return startCheckout(user, origin, {

@@ -1,4 +1,5 @@
 import {
+  CONSENT_MESSAGES,
   CONSENT_VERSIONS,
   mySubscriptionResponseSchema,
   PROMOTION_MESSAGES,
@@ -11,7 +12,7 @@ import { adminSession, call, messageOf, signUp } from "../../../../test/accounts
 import { balanceOf, createPlan, sandboxBuy } from "../../../../test/billing.ts";
 import { createTestApp, type TestApp } from "../../../../test/create-test-app.ts";
 import { createManualClock } from "../../../../test/manual-clock.ts";
-import { adminAuditLog, users } from "../../../db/schema/index.ts";
+import { adminAuditLog, checkoutConsents, users } from "../../../db/schema/index.ts";
 
 const DAY = 86_400_000;
 /** Every new account starts with the settings' default credits. */
@@ -63,6 +64,21 @@ describe("free trials in the sandbox", () => {
     await clock.advance(7 * DAY + 60_000);
     return t.app.billing.renewals.sweep();
   };
+  const consentOf = async (sessionId: string) => {
+    const [row] = await t.app.database.db
+      .select()
+      .from(checkoutConsents)
+      .where(eq(checkoutConsents.checkoutSessionId, sessionId));
+    return row;
+  };
+  /** "Dec 4, 2026": the day a moment falls on in UTC, as the consent words it. */
+  const utcDay = (ms: number) =>
+    new Date(ms).toLocaleDateString("en-US", {
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      timeZone: "UTC",
+    });
   const charged = (rows: Awaited<ReturnType<typeof payments>>) =>
     rows.filter((row) => row.status === "success" && row.amount > 0);
 
@@ -132,9 +148,12 @@ describe("free trials in the sandbox", () => {
     expect(await balanceOf(t, user.token)).toBe(START);
     expect(await subscribedUntil(user.user.id)).not.toBe("infinity");
 
-    // One trial per fan, ever: subscribing again charges at once.
+    // One trial per fan, ever: subscribing again charges at once, under the usual words.
     const again = await sandboxBuy(t, user.token, { planId: trialPlan._id });
     expect(again.paid.statusCode, again.paid.body).toBe(200);
+    expect((await consentOf(again.sessionId))?.text).toBe(
+      "$9.99 charged every month until you cancel; cancel any time in your dashboard.",
+    );
     expect(await mine(user.token)).toMatchObject({ status: "active", providerStatus: "active" });
     expect(charged(await payments(user.token)).map((row) => row.amount)).toEqual([9.99]);
     expect(await balanceOf(t, user.token)).toBe(START + 50);
@@ -166,6 +185,42 @@ describe("free trials in the sandbox", () => {
     expect(response.json()).toMatchObject({
       message: PROMOTION_MESSAGES.notWithTrial,
       error: { field: "promotionCode" },
+    });
+  });
+
+  it("records the trial's consent (first charge and its date) under the new version; the old version is refused", async () => {
+    const stale = await signUp(t);
+    const refused = await call(t, "POST", "/api/subscriptions/create-checkout", {
+      token: stale.token,
+      // The version before the trial's words (decision 0064: a page with the old box reloads).
+      body: { planId: trialPlan._id, consentVersion: "plan-renewal-2026-11-26" },
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({
+      message: CONSENT_MESSAGES.stale,
+      error: { field: "consentVersion" },
+    });
+    expect(CONSENT_VERSIONS.plan).not.toBe("plan-renewal-2026-11-26");
+    expect(
+      await t.app.database.db
+        .select()
+        .from(checkoutConsents)
+        .where(eq(checkoutConsents.userId, stale.user.id)),
+    ).toEqual([]);
+
+    const user = await signUp(t);
+    const { sessionId, paid } = await sandboxBuy(t, user.token, { planId: trialPlan._id });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const trialEnd = new Date((await mine(user.token)).endDate ?? "").getTime();
+    expect(await consentOf(sessionId)).toMatchObject({
+      userId: user.user.id,
+      kind: "plan",
+      version: CONSENT_VERSIONS.plan,
+      planId: trialPlan._id,
+      text:
+        "7-day free trial, then $9.99 charged every month until you cancel. Your card is " +
+        `charged $9.99 automatically when the trial ends on ${utcDay(trialEnd)} (UTC) unless you ` +
+        "cancel before then; cancel any time in your dashboard.",
     });
   });
 });

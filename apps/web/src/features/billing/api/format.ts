@@ -1,3 +1,5 @@
+import { formatMoney } from "@/lib/format";
+
 /** "month", "3 months", "year". */
 export function intervalLabel(interval: string, count: number): string {
   return count === 1 ? interval : `${count} ${interval}s`;
@@ -21,4 +23,32 @@ export function statusTone(status: string): "green" | "yellow" | "red" {
 
 export function capitalise(value: string): string {
   return value ? `${value[0]?.toUpperCase()}${value.slice(1)}` : value;
+}
+
+/**
+ * The price a plan's card shows after its free trial (decision 0083): "then $9.99/month", or
+ * "then $24.99 every 3 months"; the money through lib/format like every price.
+ */
+export function priceAfterTrial(plan: {
+  price: number;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+}): string {
+  const price = formatMoney(plan.price, plan.currency);
+  return plan.intervalCount === 1
+    ? `then ${price}/${plan.interval}`
+    : `then ${price} every ${intervalLabel(plan.interval, plan.intervalCount)}`;
+}
+
+/**
+ * The free trial days a checkout of this plan would give this fan: the plan's, but only to a fan
+ * who never had a subscription (one trial per fan, ever: the server's rule, decision 0083; the
+ * my-subscription answer has no `_id` exactly when there is none).
+ */
+export function trialDaysFor(
+  plan: { trialDays: number },
+  current: { _id: string | null } | null,
+): number {
+  return plan.trialDays > 0 && (current === null || current._id === null) ? plan.trialDays : 0;
 }

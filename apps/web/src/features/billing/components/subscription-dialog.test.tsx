@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { CONSENT_VERSIONS } from "@twinline/contracts";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatDate } from "@/lib/format";
 import { jsonResponse, mockAuthApi } from "@/test/auth";
 import { renderApp } from "@/test/render";
@@ -323,5 +323,114 @@ describe("Subscription dialog", () => {
     const current = await within(dialog).findByTestId("current-subscription");
     expect(current).toHaveTextContent(until);
     expect(current).toHaveTextContent("Renews automatically");
+  });
+});
+
+describe("Subscription dialog: a plan's free trial (decision 0083)", () => {
+  const weekly = plan({
+    _id: "plan-week",
+    name: "Weekly",
+    price: 9.99,
+    trialDays: 7,
+    features: [],
+  });
+  const daily = plan({ _id: "plan-day", name: "Daily", price: 4.5, trialDays: 1, features: [] });
+  const quarterly = plan({
+    _id: "plan-quarter",
+    name: "Quarterly",
+    price: 24.99,
+    currency: "eur",
+    interval: "month",
+    intervalCount: 3,
+    trialDays: 14,
+    features: [],
+  });
+  const plans = { success: true, data: [basic, weekly, daily, quarterly] };
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const card = (dialog: HTMLElement, name: RegExp) => within(dialog).getByRole("button", { name });
+
+  it("announces the trial on its cards (1 day, N days) with the price charged after it; other cards unchanged", async () => {
+    setup({ "GET /api/subscriptions/active-plans": plans });
+    const dialog = await openDialog("Subscribe Now");
+    expect(await within(dialog).findAllByTestId("plan-trial")).toHaveLength(3);
+    expect(card(dialog, /Weekly/)).toHaveTextContent("7-day free trial");
+    expect(card(dialog, /Weekly/)).toHaveTextContent("then $9.99/month");
+    expect(card(dialog, /Daily/)).toHaveTextContent("1-day free trial");
+    expect(card(dialog, /Daily/)).not.toHaveTextContent("1-days");
+    expect(card(dialog, /Daily/)).toHaveTextContent("then $4.50/month");
+    expect(card(dialog, /Quarterly/)).toHaveTextContent("14-day free trial");
+    expect(card(dialog, /Quarterly/)).toHaveTextContent("then €24.99 every 3 months");
+    // No trial: the card is as before, price and period.
+    const plain = card(dialog, /Basic/);
+    expect(plain).not.toHaveTextContent(/free trial/);
+    expect(plain).toHaveTextContent("$9.99");
+    expect(plain).toHaveTextContent("per month");
+  });
+
+  it("the consent of a trial plan says when the card is charged; a plan without one keeps its words", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-27T10:00:00Z"));
+    const { callsTo } = setup({
+      "GET /api/subscriptions/active-plans": plans,
+      "POST /api/subscriptions/create-checkout": {
+        success: true,
+        url: "https://checkout.example/trial",
+        sessionId: "cs_t",
+      },
+    });
+    const dialog = await openDialog("Subscribe Now");
+    await userEvent.click(await within(dialog).findByRole("button", { name: /Weekly/ }));
+    const box = within(dialog).getByRole("checkbox", {
+      name:
+        "7-day free trial, then $9.99 charged every month until you cancel. Your card is charged " +
+        "$9.99 automatically when the trial ends on Dec 4, 2026 (UTC) unless you cancel before then; " +
+        "cancel any time in your dashboard.",
+    });
+    // A trial checkout takes no promotion code (the server refuses one).
+    expect(within(dialog).queryByLabelText("Promotion code")).toBeNull();
+    await userEvent.click(card(dialog, /Daily/));
+    expect(within(dialog).getByRole("checkbox")).toHaveAccessibleName(
+      "1-day free trial, then $4.50 charged every month until you cancel. Your card is charged " +
+        "$4.50 automatically when the trial ends on Nov 28, 2026 (UTC) unless you cancel before then; " +
+        "cancel any time in your dashboard.",
+    );
+    await userEvent.click(card(dialog, /Basic/));
+    expect(within(dialog).getByRole("checkbox")).toHaveAccessibleName(
+      "$9.99 charged every month until you cancel; cancel any time in your dashboard.",
+    );
+    expect(within(dialog).getByLabelText("Promotion code")).toBeInTheDocument();
+    await userEvent.click(card(dialog, /Weekly/));
+    expect(box).not.toBeChecked();
+    await userEvent.click(within(dialog).getByRole("checkbox"));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Subscribe" }));
+    await waitFor(() =>
+      expect(redirectTo.go).toHaveBeenCalledWith("https://checkout.example/trial"),
+    );
+    expect(callsTo("POST /api/subscriptions/create-checkout")[0]?.body).toEqual({
+      planId: "plan-week",
+      consentVersion: CONSENT_VERSIONS.plan,
+    });
+  });
+
+  it("a fan who had a subscription gets no trial: the cards and the consent do not offer one", async () => {
+    setup({
+      "GET /api/subscriptions/active-plans": plans,
+      "GET /api/subscriptions/my-subscription": subscriptionAnswer({
+        ...noSubscription,
+        _id: "sub-old",
+        providerStatus: "canceled",
+      }),
+    });
+    const dialog = await openDialog("Subscribe Now");
+    await userEvent.click(await within(dialog).findByRole("button", { name: /Weekly/ }));
+    expect(within(dialog).queryByTestId("plan-trial")).toBeNull();
+    expect(card(dialog, /Weekly/)).toHaveTextContent("per month");
+    expect(within(dialog).getByRole("checkbox")).toHaveAccessibleName(
+      "$9.99 charged every month until you cancel; cancel any time in your dashboard.",
+    );
   });
 });

@@ -4,8 +4,10 @@ import {
   isSubscribed,
   type PlanChangeResult,
   planConsentText,
+  planTrialTerms,
   type SubscriptionPlan,
   subscriptionStatusText,
+  trialLabel,
 } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { ArrowDown, ArrowUp, Check, CircleCheck, LoaderCircle, RefreshCw } from "lucide-react";
@@ -29,7 +31,7 @@ import {
   redirectTo,
   resumeSubscription,
 } from "../api/billing";
-import { intervalLabel, planChangeKind } from "../api/format";
+import { intervalLabel, planChangeKind, priceAfterTrial, trialDaysFor } from "../api/format";
 import { CheckoutTerms } from "./checkout-terms";
 import { ConsentCheckbox } from "./consent-checkbox";
 import { PromotionCodeField } from "./promotion-code-field";
@@ -100,11 +102,14 @@ function PlanCard({
   plan,
   selected,
   current,
+  trialDays,
   onSelect,
 }: {
   plan: SubscriptionPlan;
   selected: boolean;
   current: boolean;
+  /** The free trial this fan would get on this plan (0: none, the card is as before). */
+  trialDays: number;
   onSelect: () => void;
 }) {
   return (
@@ -126,14 +131,23 @@ function PlanCard({
             <p className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">{plan.description}</p>
           ) : null}
         </div>
-        <div className="shrink-0 text-right">
-          <p className="font-display text-lg font-bold text-stone-900 dark:text-white">
-            {formatMoney(plan.price, plan.currency)}
-          </p>
-          <p className="text-xs text-stone-500 dark:text-stone-400">
-            per {intervalLabel(plan.interval, plan.intervalCount)}
-          </p>
-        </div>
+        {trialDays > 0 ? (
+          <div data-testid="plan-trial" className="shrink-0 text-right">
+            <p className="font-display text-lg font-bold text-emerald-700 dark:text-emerald-300">
+              {trialLabel(trialDays)}
+            </p>
+            <p className="text-xs text-stone-600 dark:text-stone-400">{priceAfterTrial(plan)}</p>
+          </div>
+        ) : (
+          <div className="shrink-0 text-right">
+            <p className="font-display text-lg font-bold text-stone-900 dark:text-white">
+              {formatMoney(plan.price, plan.currency)}
+            </p>
+            <p className="text-xs text-stone-500 dark:text-stone-400">
+              per {intervalLabel(plan.interval, plan.intervalCount)}
+            </p>
+          </div>
+        )}
       </div>
       {current && (
         <p className="mt-2">
@@ -262,6 +276,8 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
   const renewing = isActive && !current?.cancelAtPeriodEnd;
   const currentPlanId = inForce ? (current?.plan?._id ?? null) : null;
   const chosen = plans.data?.find((p) => p._id === selected) ?? null;
+  // A new subscription's free trial (decision 0083): the fan's first, on a plan that has one.
+  const chosenTrialDays = chosen && !inForce ? trialDaysFor(chosen, current) : 0;
 
   const afterChange = () => {
     void queryClient.invalidateQueries({ queryKey: billingKeys.all });
@@ -369,6 +385,7 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
                   plan={plan}
                   selected={plan._id === selected}
                   current={plan._id === currentPlanId}
+                  trialDays={inForce ? 0 : trialDaysFor(plan, current)}
                   onSelect={() => {
                     if (plan._id !== selected) {
                       setAgreedTo(null);
@@ -381,7 +398,8 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
             </fieldset>
           )}
           {kind && chosen && result === null ? <ChangeBanner kind={kind} plan={chosen} /> : null}
-          {needsConsent && chosen ? (
+          {/* A trial checkout takes no code (the server refuses one: decision 0083). */}
+          {needsConsent && chosen && chosenTrialDays === 0 ? (
             <PromotionCodeField
               key={chosen._id}
               target={{ planId: chosen._id }}
@@ -391,7 +409,10 @@ export function SubscriptionDialog({ open, onOpenChange }: SubscriptionDialogPro
           ) : null}
           {needsConsent && chosen ? (
             <ConsentCheckbox
-              text={planConsentText(chosen)}
+              text={planConsentText(
+                chosen,
+                chosenTrialDays > 0 ? planTrialTerms(chosenTrialDays, Date.now()) : null,
+              )}
               checked={agreedTo === chosen._id}
               onCheckedChange={(checked) => setAgreedTo(checked ? chosen._id : null)}
               disabled={busy}
