@@ -1,4 +1,4 @@
-import { defaultPublicSettings } from "@twinline/contracts";
+import { defaultSiteSettings } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
@@ -14,7 +14,7 @@ describe("settings service", () => {
   afterAll(() => t?.close());
 
   it("get() answers the defaults before any save", async () => {
-    expect(await t.app.settings.get()).toEqual(defaultPublicSettings);
+    expect(await t.app.settings.get()).toEqual(defaultSiteSettings);
   });
 
   it("update() saves a subset, merges nested objects field by field, and serves it at once", async () => {
