@@ -149,8 +149,11 @@ describe("operator settings: keys, tests, uploads", () => {
       anonymousMessagesPerDay: 1,
     });
     // A client that does not send them (an older admin screen) keeps the stored caps.
-    const { anonymousMessagesPerAddressPerDay: _a, anonymousMessagesPerDay: _d, ...older } =
-      validBody();
+    const {
+      anonymousMessagesPerAddressPerDay: _a,
+      anonymousMessagesPerDay: _d,
+      ...older
+    } = validBody();
     expect((await save(older)).statusCode).toBe(200);
     expect(await adminRead()).toMatchObject({
       anonymousMessagesPerAddressPerDay: 1_000,

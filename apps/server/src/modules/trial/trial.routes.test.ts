@@ -352,9 +352,8 @@ describe("the trial's caps per address and per day", () => {
       // The admin raises the address's cap in the settings screen: the same address goes on...
       const admin = await adminSession(t);
       const save = async (patch: Record<string, number>) => {
-        const current = (
-          await call(t, "GET", "/api/admin/settings", { token: admin.token })
-        ).json().data;
+        const current = (await call(t, "GET", "/api/admin/settings", { token: admin.token })).json()
+          .data;
         const { apiKeys, providers: _p, keyTests: _k, embedScriptUrl: _e, ...rest } = current;
         const saved = await call(t, "PUT", "/api/settings", {
           token: admin.token,

@@ -221,7 +221,9 @@ describe("Settings", () => {
     await user.clear(perDay);
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText("Please fix the validation errors")).toBeInTheDocument();
-    expect(screen.getByText("Trial messages per address per day must be at most 1,000")).toBeInTheDocument();
+    expect(
+      screen.getByText("Trial messages per address per day must be at most 1,000"),
+    ).toBeInTheDocument();
     expect(screen.getByText("Trial messages per day must be at least 1")).toBeInTheDocument();
     expect(api.callsTo(routes.settings.save)).toHaveLength(0);
 
