@@ -38,7 +38,7 @@ import { operatorModule, type UploadLimitOverrides } from "./modules/operator.ts
 import { privacyModule } from "./modules/privacy/plugin.ts";
 import { pushModule } from "./modules/push/plugin.ts";
 import { settingsModule } from "./modules/settings/plugin.ts";
-import { type TrialModuleOptions, trialModule } from "./modules/trial/plugin.ts";
+import { trialModule } from "./modules/trial/plugin.ts";
 import { voiceModule } from "./modules/voice/plugin.ts";
 import { openObservability } from "./observability/observability.ts";
 import { observabilityPlugin } from "./observability/plugin.ts";
@@ -99,8 +99,6 @@ export interface BuildAppOptions {
   /** The voice call's metering clock (tests move a manual clock); default the system's. */
   voiceClock?: Clock;
   /** The clock of sittings, AI notices and break reminders on chat and calls; default the system's. */
-  /** Lower anonymous-trial caps (tests of the caps); default: the module's constants. */
-  trialCaps?: TrialModuleOptions["caps"];
   noticeClock?: Clock;
   /** THE billing clock: the sandbox's time and the checkout and renewal sweeps' timers; default the system's. */
   billingClock?: Clock;
@@ -327,7 +325,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(trialModule, {
     secureCookies: https,
     clock: options.billingClock ?? systemClock,
-    ...(options.trialCaps ? { caps: options.trialCaps } : {}),
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
   await app.register(adminModule);

@@ -53,8 +53,6 @@ export interface TestAppOptions {
   voiceClock?: BuildAppOptions["voiceClock"];
   /** The clock of sittings and AI notices (test/manual-clock.ts). */
   noticeClock?: BuildAppOptions["noticeClock"];
-  /** Lower anonymous-trial caps. */
-  trialCaps?: BuildAppOptions["trialCaps"];
   /** The billing clock (sandbox, checkout and renewal sweeps): test/manual-clock.ts. */
   billingClock?: BuildAppOptions["billingClock"];
   /**
@@ -100,7 +98,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.voiceClock ? { voiceClock: options.voiceClock } : {}),
     ...(options.noticeClock ? { noticeClock: options.noticeClock } : {}),
     ...(options.billingClock ? { billingClock: options.billingClock } : {}),
-    ...(options.trialCaps ? { trialCaps: options.trialCaps } : {}),
     ...(options.billingSweeps === false ? { billingSweeps: false } : {}),
     ...(options.jobWorkers === false ? { jobWorkers: false } : {}),
     ...(options.contactLimits ? { contactLimits: options.contactLimits } : {}),

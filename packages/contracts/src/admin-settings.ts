@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paymentProviderSchema } from "./billing/shared";
-import { publicSettingsSchema } from "./settings";
+import { operatorSettingsSchema, publicSettingsSchema, siteSettingsSchema } from "./settings";
 import { safeText, singleLineText } from "./text";
 
 /**
@@ -104,7 +104,7 @@ export const keyTestsSchema = z.object({
 export type KeyTests = z.infer<typeof keyTestsSchema>;
 
 /** GET /api/admin/settings, and the answer of every settings write. */
-export const adminSettingsSchema = publicSettingsSchema.extend({
+export const adminSettingsSchema = siteSettingsSchema.extend({
   apiKeys: apiKeysSchema,
   providers: providerModesSchema,
   keyTests: keyTestsSchema,
@@ -127,6 +127,9 @@ export const updateSettingsRequestSchema = publicSettingsSchema.extend({
   siteName: publicSettingsSchema.shape.siteName.optional(),
   minimumAge: publicSettingsSchema.shape.minimumAge.optional(),
   anonymousMessages: publicSettingsSchema.shape.anonymousMessages.optional(),
+  anonymousMessagesPerAddressPerDay:
+    operatorSettingsSchema.shape.anonymousMessagesPerAddressPerDay.optional(),
+  anonymousMessagesPerDay: operatorSettingsSchema.shape.anonymousMessagesPerDay.optional(),
   crisisResources: publicSettingsSchema.shape.crisisResources.optional(),
   contactEmail: publicSettingsSchema.shape.contactEmail.optional(),
   embedOrigins: publicSettingsSchema.shape.embedOrigins.optional(),

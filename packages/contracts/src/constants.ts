@@ -1,5 +1,5 @@
 import { DEFAULT_CRISIS_RESOURCES } from "./crisis-constants";
-import type { PublicSettings } from "./settings";
+import type { PublicSettings, SiteSettings } from "./settings";
 
 /**
  * Contract constants with no zod in them: the web's landing page imports these (through the
@@ -45,6 +45,10 @@ export const SETTINGS_DEFAULTS = {
   freeMessagesPerDay: 5,
   /** Messages a visitor may send without an account (decision 0084); 0: no trial chat. */
   anonymousMessages: 3,
+  /** Anonymous messages one client address may send per UTC day (decision 0084). */
+  anonymousMessagesPerAddressPerDay: 30,
+  /** Anonymous messages the whole site answers per UTC day (decision 0084). */
+  anonymousMessagesPerDay: 1_000,
   creditsPerMinute: 5,
   aiProfileName: "AI Celebrity Assistant",
   /** The operator's name in the site's own pages and footer. */
@@ -81,4 +85,14 @@ export const defaultPublicSettings: PublicSettings = {
   },
   crisisResources: DEFAULT_CRISIS_RESOURCES,
   embedOrigins: [],
+};
+
+/**
+ * The whole settings document's defaults: the public settings and the operator's own (the trial's
+ * daily caps), which GET /api/settings does not show.
+ */
+export const defaultSiteSettings: SiteSettings = {
+  ...defaultPublicSettings,
+  anonymousMessagesPerAddressPerDay: SETTINGS_DEFAULTS.anonymousMessagesPerAddressPerDay,
+  anonymousMessagesPerDay: SETTINGS_DEFAULTS.anonymousMessagesPerDay,
 };

@@ -5,12 +5,13 @@ import { contactEmailSchema } from "./contact";
 import { crisisResourcesSchema } from "./crisis";
 import { embedOriginsSchema } from "./embed";
 import { safeText } from "./text";
-import { MAX_ANONYMOUS_MESSAGES } from "./trial-constants";
+import { MAX_ANONYMOUS_MESSAGES, TRIAL_CAP_LIMITS } from "./trial-constants";
 
 // The constants live in ./constants (no zod): the landing page reads them without loading zod.
 export {
   APP_THEME_COLOR,
   defaultPublicSettings,
+  defaultSiteSettings,
   SETTINGS_DEFAULTS,
   SOCIAL_NETWORKS,
   type SocialNetwork,
@@ -84,3 +85,43 @@ export const publicSettingsPatchSchema = publicSettingsSchema
   })
   .partial();
 export type PublicSettingsPatch = z.infer<typeof publicSettingsPatchSchema>;
+
+const cap = (name: string, { min, max }: { min: number; max: number }) =>
+  z
+    .number({ error: `${name} must be a whole number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(min, { error: `${name} must be at least ${min}` })
+    .max(max, { error: `${name} must be at most ${max.toLocaleString("en-US")}` });
+
+/**
+ * The operator's settings that are nobody else's business: the anonymous trial's daily caps
+ * (decision 0084), which bound what visitors without an account spend of the operator's provider
+ * budget. Stored in the settings document with the public ones; GET /api/settings leaves them out.
+ */
+export const operatorSettingsSchema = z.object({
+  anonymousMessagesPerAddressPerDay: cap(
+    "Trial messages per address per day",
+    TRIAL_CAP_LIMITS.perAddressPerDay,
+  ),
+  anonymousMessagesPerDay: cap("Trial messages per day", TRIAL_CAP_LIMITS.perDay),
+});
+
+/** The whole settings document: the public settings and the operator's own. */
+export const siteSettingsSchema = publicSettingsSchema.extend(operatorSettingsSchema.shape);
+export type SiteSettings = z.infer<typeof siteSettingsSchema>;
+
+/** The public part of the settings document: what GET /api/settings answers. */
+export function publicPart(settings: SiteSettings): PublicSettings {
+  const {
+    anonymousMessagesPerAddressPerDay: _address,
+    anonymousMessagesPerDay: _day,
+    ...rest
+  } = settings;
+  return rest;
+}
+
+/** A change to the settings document: any subset of the fields, nested objects partly too. */
+export const siteSettingsPatchSchema = publicSettingsPatchSchema.extend(
+  operatorSettingsSchema.partial().shape,
+);
+export type SiteSettingsPatch = z.infer<typeof siteSettingsPatchSchema>;

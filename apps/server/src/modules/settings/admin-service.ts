@@ -196,13 +196,25 @@ export function createAdminSettingsService(deps: AdminSettingsDeps): AdminSettin
       // Settings and keys in one transaction: a failed save changes neither.
       const alongside = Object.keys(changes).length > 0 ? [keys.writeStep(changes)] : [];
       // An absent site name or contact address keeps the stored one (undefined would overwrite it).
-      const { siteName, contactEmail, anonymousMessages, embedOrigins, ...others } = rest;
+      const {
+        siteName,
+        contactEmail,
+        anonymousMessages,
+        anonymousMessagesPerAddressPerDay,
+        anonymousMessagesPerDay,
+        embedOrigins,
+        ...others
+      } = rest;
       await settings.update(
         {
           ...others,
           ...(siteName === undefined ? {} : { siteName }),
           ...(contactEmail === undefined ? {} : { contactEmail }),
           ...(anonymousMessages === undefined ? {} : { anonymousMessages }),
+          ...(anonymousMessagesPerAddressPerDay === undefined
+            ? {}
+            : { anonymousMessagesPerAddressPerDay }),
+          ...(anonymousMessagesPerDay === undefined ? {} : { anonymousMessagesPerDay }),
           // Listed once each, in the operator's order (decision 0085).
           ...(embedOrigins === undefined ? {} : { embedOrigins: [...new Set(embedOrigins)] }),
           aiProfile,

@@ -3,6 +3,7 @@ import {
   API_KEY_MESSAGES,
   adminSettingsResponseSchema,
   defaultPublicSettings,
+  defaultSiteSettings,
   type UpdateSettingsRequest,
 } from "@twinline/contracts";
 import type { FakeHttpServer } from "@twinline/fakes";
@@ -26,7 +27,7 @@ import { SVG_CSP } from "../../plugins/uploads.ts";
 const validBody = (
   apiKeys: Partial<UpdateSettingsRequest["apiKeys"]> = {},
 ): UpdateSettingsRequest => ({
-  ...structuredClone(defaultPublicSettings),
+  ...structuredClone(defaultSiteSettings),
   apiKeys: { openai: "", stripe: { secret: "", publishable: "" }, elevenLabs: "", ...apiKeys },
 });
 
@@ -113,6 +114,59 @@ describe("operator settings: keys, tests, uploads", () => {
       expect(messageOf(response).startsWith(`${field}:`), messageOf(response)).toBe(true);
       if (text) expect(messageOf(response)).toContain(text);
     }
+  });
+
+  it("the trial's daily caps: defaults 30 and 1,000, bounded, kept when absent, never public", async () => {
+    const before = await adminRead();
+    expect(before.anonymousMessagesPerAddressPerDay).toBe(30);
+    expect(before.anonymousMessagesPerDay).toBe(1_000);
+
+    const cases: [unknown, string, string][] = [
+      [0, "anonymousMessagesPerAddressPerDay", "at least 1"],
+      [1_001, "anonymousMessagesPerAddressPerDay", "at most 1,000"],
+      [2.5, "anonymousMessagesPerAddressPerDay", "whole number"],
+      ["30", "anonymousMessagesPerAddressPerDay", "whole number"],
+      [0, "anonymousMessagesPerDay", "at least 1"],
+      [100_001, "anonymousMessagesPerDay", "at most 100,000"],
+      [null, "anonymousMessagesPerDay", "whole number"],
+    ];
+    for (const [value, field, text] of cases) {
+      const response = await save({ ...validBody(), [field]: value });
+      expect(response.statusCode, `${field} ${value}`).toBe(400);
+      expect(messageOf(response)).toMatch(new RegExp(`^${field}: .*${text}`));
+    }
+    // Nothing of the refused saves was stored.
+    expect((await adminRead()).anonymousMessagesPerDay).toBe(1_000);
+
+    const saved = await save({
+      ...validBody(),
+      anonymousMessagesPerAddressPerDay: 1_000,
+      anonymousMessagesPerDay: 1,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({
+      anonymousMessagesPerAddressPerDay: 1_000,
+      anonymousMessagesPerDay: 1,
+    });
+    // A client that does not send them (an older admin screen) keeps the stored caps.
+    const {
+      anonymousMessagesPerAddressPerDay: _a,
+      anonymousMessagesPerDay: _d,
+      ...older
+    } = validBody();
+    expect((await save(older)).statusCode).toBe(200);
+    expect(await adminRead()).toMatchObject({
+      anonymousMessagesPerAddressPerDay: 1_000,
+      anonymousMessagesPerDay: 1,
+    });
+    // The operator's abuse thresholds are nobody else's business.
+    const open = (await t.app.inject({ method: "GET", url: "/api/settings" })).json();
+    expect(open).not.toHaveProperty("anonymousMessagesPerAddressPerDay");
+    expect(open).not.toHaveProperty("anonymousMessagesPerDay");
+    expect(open.anonymousMessages).toBe(defaultPublicSettings.anonymousMessages);
+
+    expect((await save(validBody())).statusCode).toBe(200);
+    expect((await adminRead()).anonymousMessagesPerDay).toBe(1_000);
   });
 
   it("only an admin saves: no token 401, a user 403", async () => {

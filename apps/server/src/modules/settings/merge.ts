@@ -1,8 +1,8 @@
 import {
-  defaultPublicSettings,
-  type PublicSettings,
-  type PublicSettingsPatch,
-  publicSettingsSchema,
+  defaultSiteSettings,
+  type SiteSettings,
+  type SiteSettingsPatch,
+  siteSettingsSchema,
 } from "@twinline/contracts";
 import type { StoredSettings } from "./repository.ts";
 
@@ -14,7 +14,7 @@ const isObject = (value: unknown): value is Loose =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `base` with `patch` laid over it; the nested documents merge field by field. */
-export function applyPatch(base: StoredSettings, patch: PublicSettingsPatch): StoredSettings {
+export function applyPatch(base: StoredSettings, patch: SiteSettingsPatch): StoredSettings {
   const next: Loose = { ...base, ...patch };
   for (const key of NESTED) {
     if (patch[key] !== undefined) {
@@ -25,30 +25,31 @@ export function applyPatch(base: StoredSettings, patch: PublicSettingsPatch): St
 }
 
 export interface MergeResult {
-  settings: PublicSettings;
+  settings: SiteSettings;
   /** Paths of stored values that were invalid and replaced by their default. */
   replaced: string[];
 }
 
 /**
- * The public settings: the stored fields over the spec's defaults. A stored value that no longer
+ * The settings document (the public settings and the operator's own): the stored fields over the
+ * spec's defaults, so a document saved before a setting existed reads that setting's default. A stored value that no longer
  * fits the schema (an older or hand-edited row) falls back to its default instead of breaking
  * every page that reads the settings.
  */
 export function mergeOverDefaults(stored: unknown): MergeResult {
-  const merged: Loose = { ...defaultPublicSettings, ...(isObject(stored) ? stored : {}) };
+  const merged: Loose = { ...defaultSiteSettings, ...(isObject(stored) ? stored : {}) };
   for (const key of NESTED) {
     const value = merged[key];
-    merged[key] = { ...defaultPublicSettings[key], ...(isObject(value) ? value : {}) };
+    merged[key] = { ...defaultSiteSettings[key], ...(isObject(value) ? value : {}) };
   }
   const replaced: string[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
-    const parsed = publicSettingsSchema.safeParse(merged);
+    const parsed = siteSettingsSchema.safeParse(merged);
     if (parsed.success) return { settings: parsed.data, replaced };
     for (const issue of parsed.error.issues) {
       const [top, nested] = issue.path.map(String);
       if (top === undefined) continue;
-      const fallback = defaultPublicSettings as unknown as Loose;
+      const fallback = defaultSiteSettings as unknown as Loose;
       if (nested !== undefined && isObject(merged[top]) && isObject(fallback[top])) {
         (merged[top] as Loose)[nested] = (fallback[top] as Loose)[nested];
         replaced.push(`${top}.${nested}`);
@@ -58,5 +59,5 @@ export function mergeOverDefaults(stored: unknown): MergeResult {
       }
     }
   }
-  return { settings: structuredClone(defaultPublicSettings), replaced: ["*"] };
+  return { settings: structuredClone(defaultSiteSettings), replaced: ["*"] };
 }

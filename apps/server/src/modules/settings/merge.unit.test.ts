@@ -1,4 +1,4 @@
-import { defaultPublicSettings } from "@twinline/contracts";
+import { defaultSiteSettings } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
 import { applyPatch, mergeOverDefaults } from "./merge.ts";
 
@@ -6,8 +6,8 @@ describe("mergeOverDefaults", () => {
   it("fills every missing field with its default", () => {
     const { settings, replaced } = mergeOverDefaults({ aiProfile: { name: "Nova" } });
     expect(settings).toEqual({
-      ...defaultPublicSettings,
-      aiProfile: { ...defaultPublicSettings.aiProfile, name: "Nova" },
+      ...defaultSiteSettings,
+      aiProfile: { ...defaultSiteSettings.aiProfile, name: "Nova" },
     });
     expect(replaced).toEqual([]);
   });
@@ -26,9 +26,26 @@ describe("mergeOverDefaults", () => {
     expect(replaced.sort()).toEqual(["aiProfile.name", "creditsPerMinute"]);
   });
 
+  it("gives a document saved before the trial's caps existed their defaults, and keeps saved ones", () => {
+    const older = mergeOverDefaults({ anonymousMessages: 5, freeMessagesPerDay: 2 });
+    expect(older.settings).toMatchObject({
+      anonymousMessages: 5,
+      anonymousMessagesPerAddressPerDay: 30,
+      anonymousMessagesPerDay: 1_000,
+    });
+    expect(older.replaced).toEqual([]);
+    const saved = mergeOverDefaults({
+      anonymousMessagesPerAddressPerDay: 7,
+      anonymousMessagesPerDay: 0, // hand-edited below the bound: back to the default
+    });
+    expect(saved.settings.anonymousMessagesPerAddressPerDay).toBe(7);
+    expect(saved.settings.anonymousMessagesPerDay).toBe(1_000);
+    expect(saved.replaced).toEqual(["anonymousMessagesPerDay"]);
+  });
+
   it("survives a stored document that is not an object", () => {
-    expect(mergeOverDefaults(null).settings).toEqual(defaultPublicSettings);
-    expect(mergeOverDefaults("garbage").settings).toEqual(defaultPublicSettings);
+    expect(mergeOverDefaults(null).settings).toEqual(defaultSiteSettings);
+    expect(mergeOverDefaults("garbage").settings).toEqual(defaultSiteSettings);
   });
 });
 

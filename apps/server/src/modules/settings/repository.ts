@@ -1,4 +1,4 @@
-import type { PublicSettings } from "@twinline/contracts";
+import type { SiteSettings } from "@twinline/contracts";
 import { eq, sql } from "drizzle-orm";
 import { type NotifyingStep, writeAndNotify } from "../../db/cached-by-notify.ts";
 import type { Database } from "../../db/client.ts";
@@ -8,7 +8,7 @@ import { siteSettings } from "../../db/schema/index.ts";
 export const SETTINGS_CHANGED_CHANNEL = "settings_changed";
 
 /** What is stored: only the fields ever set; the defaults fill in the rest on read. */
-export type StoredSettings = Partial<PublicSettings>;
+export type StoredSettings = Partial<SiteSettings>;
 
 export interface SettingsRepository {
   /** The stored document, or undefined before the first save. */

@@ -1,23 +1,30 @@
 import { createHash } from "node:crypto";
 import {
-  type PublicSettings,
-  type PublicSettingsPatch,
-  publicSettingsPatchSchema,
+  publicPart,
+  type SiteSettings,
+  type SiteSettingsPatch,
+  siteSettingsPatchSchema,
 } from "@twinline/contracts";
 import { createNotifyCache, type NotifyingStep } from "../../db/cached-by-notify.ts";
 import { applyPatch, mergeOverDefaults } from "./merge.ts";
 import type { SettingsRepository } from "./repository.ts";
 
-/** One read of the settings, ready to answer: the object, its JSON and the JSON's ETag. */
+/**
+ * One read of the settings, ready to answer: the whole document (the public settings and the
+ * operator's own), the JSON of its public part and that JSON's ETag.
+ */
 export interface SettingsSnapshot {
-  readonly settings: Readonly<PublicSettings>;
+  readonly settings: Readonly<SiteSettings>;
   readonly json: string;
   readonly etag: string;
 }
 
 export interface SettingsService {
-  /** The public settings (frozen: copy before changing). Served from memory after the first read. */
-  get(): Promise<Readonly<PublicSettings>>;
+  /**
+   * The settings (frozen: copy before changing), the operator's own (the trial's caps) with the
+   * public ones. Served from memory after the first read.
+   */
+  get(): Promise<Readonly<SiteSettings>>;
   /** The same, with its serialised form, for the GET /api/settings route. */
   snapshot(): Promise<SettingsSnapshot>;
   /**
@@ -26,21 +33,21 @@ export interface SettingsService {
    */
   cachedSnapshot(): SettingsSnapshot | undefined;
   /**
-   * Saves any subset of the public settings (nested objects merge field by field) and answers
+   * Saves any subset of the settings (nested objects merge field by field) and answers
    * the result. Invalid input throws a ZodError (the error handler answers 400 naming the field).
    * `alongside` writes go in the same transaction (PUT /api/settings saves the keys with it).
    */
   update(
-    patch: PublicSettingsPatch,
+    patch: SiteSettingsPatch,
     alongside?: readonly NotifyingStep[],
-  ): Promise<Readonly<PublicSettings>>;
+  ): Promise<Readonly<SiteSettings>>;
   /**
    * Like update, under the same row lock, and also answers the settings as they were just
    * before: the image routes delete the file the change replaced, and no other.
    */
   replace(
-    patch: PublicSettingsPatch,
-  ): Promise<{ before: Readonly<PublicSettings>; after: Readonly<PublicSettings> }>;
+    patch: SiteSettingsPatch,
+  ): Promise<{ before: Readonly<SiteSettings>; after: Readonly<SiteSettings> }>;
   /** Forgets the cached copy: another instance changed the settings. */
   invalidate(): void;
 }
@@ -63,8 +70,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function toSnapshot(settings: PublicSettings): SettingsSnapshot {
-  const json = JSON.stringify(settings);
+function toSnapshot(settings: SiteSettings): SettingsSnapshot {
+  // GET /api/settings answers anyone: the operator's own settings stay out of it.
+  const json = JSON.stringify(publicPart(settings));
   const hash = createHash("sha256").update(json).digest("base64url").slice(0, 27);
   return deepFreeze({ settings, json, etag: `"${hash}"` });
 }
@@ -81,9 +89,9 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
   const cache = createNotifyCache(load, cacheIsTrustworthy);
   const snapshot = () => cache.get();
 
-  const replace = async (patch: PublicSettingsPatch, alongside?: readonly NotifyingStep[]) => {
-    const valid = publicSettingsPatchSchema.parse(patch);
-    let previous: PublicSettings | undefined;
+  const replace = async (patch: SiteSettingsPatch, alongside?: readonly NotifyingStep[]) => {
+    const valid = siteSettingsPatchSchema.parse(patch);
+    let previous: SiteSettings | undefined;
     const stored = await repository.update((current) => {
       previous = mergeOverDefaults(current).settings;
       return applyPatch(current, valid);

@@ -1,6 +1,10 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { defaultPublicSettings, type UpdateSettingsRequest } from "@twinline/contracts";
+import {
+  defaultPublicSettings,
+  defaultSiteSettings,
+  type UpdateSettingsRequest,
+} from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call } from "../../../test/accounts.ts";
@@ -8,7 +12,7 @@ import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { PNG_1PX, upload } from "../../../test/multipart.ts";
 
 const body = (overrides: Partial<UpdateSettingsRequest> = {}): UpdateSettingsRequest => ({
-  ...structuredClone(defaultPublicSettings),
+  ...structuredClone(defaultSiteSettings),
   apiKeys: { openai: "", stripe: { secret: "", publishable: "" }, elevenLabs: "" },
   ...overrides,
 });

@@ -30,6 +30,8 @@ describe("GET /api/settings", () => {
     expect(publicSettingsSchema.strict().safeParse(body).success).toBe(true);
     expect(body).not.toHaveProperty("success");
     expect(JSON.stringify(body)).not.toMatch(/apiKey|secret|openai|stripe|elevenLabs/i);
+    // Nor the operator's own settings: the trial's daily caps stay the admin's.
+    expect(JSON.stringify(body)).not.toMatch(/PerAddressPerDay|anonymousMessagesPerDay/);
   });
 
   it("lets browsers revalidate with an ETag", async () => {

@@ -1,4 +1,4 @@
-import { defaultPublicSettings } from "@twinline/contracts";
+import { defaultSiteSettings, publicPart } from "@twinline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
@@ -14,7 +14,7 @@ describe("settings service", () => {
   afterAll(() => t?.close());
 
   it("get() answers the defaults before any save", async () => {
-    expect(await t.app.settings.get()).toEqual(defaultPublicSettings);
+    expect(await t.app.settings.get()).toEqual(defaultSiteSettings);
   });
 
   it("update() saves a subset, merges nested objects field by field, and serves it at once", async () => {
@@ -35,7 +35,8 @@ describe("settings service", () => {
       },
       socialMediaProfiles: { instagram: "https://instagram.com/nova", twitter: "" },
     });
-    expect(await getSettings(t)).toEqual(saved);
+    // GET /api/settings answers the public part of what was saved, at once.
+    expect(await getSettings(t)).toEqual(publicPart(saved));
 
     await t.app.settings.update({ aiProfile: { aiProfileImage: "/uploads/nova.png" } });
     const after = await getSettings(t);

@@ -4,13 +4,7 @@ import { type Clock, systemClock } from "../../lib/clock.ts";
 import { trialDevice } from "./device.ts";
 import { createTrialRepository } from "./repository.ts";
 import { trialRoutes } from "./routes.ts";
-import {
-  createTrialService,
-  TRIAL_ADDRESS_DAILY_CAP,
-  TRIAL_GLOBAL_DAILY_CAP,
-  type TrialCaps,
-  type TrialService,
-} from "./service.ts";
+import { createTrialService, type TrialService } from "./service.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -25,8 +19,6 @@ export const TRIAL_CLEANUP_CRON = "23 3 * * *";
 
 export interface TrialModuleOptions {
   secureCookies: boolean;
-  /** Lower caps (tests); default TRIAL_ADDRESS_DAILY_CAP and TRIAL_GLOBAL_DAILY_CAP. */
-  caps?: Partial<TrialCaps>;
   /** The clock of sittings (the member chat's notice clock). */
   noticeClock?: Clock;
   /** The clock of the days counted and of the clean-up job (the jobs' clock). */
@@ -50,10 +42,6 @@ export const trialModule = fp<TrialModuleOptions>(
       crisis: app.crisis,
       noticeClock: options.noticeClock ?? app.aiNotices.clock,
       cleanupClock: clock,
-      caps: {
-        perAddressPerDay: options.caps?.perAddressPerDay ?? TRIAL_ADDRESS_DAILY_CAP,
-        perDay: options.caps?.perDay ?? TRIAL_GLOBAL_DAILY_CAP,
-      },
       log: app.log,
       onClaimed: (userId) => app.memory.noteActivity(userId),
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),

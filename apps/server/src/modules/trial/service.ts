@@ -38,25 +38,8 @@ import {
   type TrialRepository,
 } from "./repository.ts";
 
-/**
- * Anonymous messages one client address may send per UTC day (all its devices together): a
- * household or an office behind one address has room for several visitors, a script that
- * drops its cookies does not get more than this.
- */
-export const TRIAL_ADDRESS_DAILY_CAP = 30;
-/**
- * Anonymous messages the whole site answers per UTC day. With REPLY_MAX_TOKENS per reply and the
- * prompt's CONTEXT_BUDGET_TOKENS, this bounds what visitors without an account spend of the
- * operator's provider budget in a day (decision 0084).
- */
-export const TRIAL_GLOBAL_DAILY_CAP = 1_000;
 /** Trials last active longer ago than this are deleted by the `trial.cleanup` job. */
 export const TRIAL_RETENTION_DAYS = 30;
-
-export interface TrialCaps {
-  perAddressPerDay: number;
-  perDay: number;
-}
 
 export interface TrialServiceOptions {
   repository: TrialRepository;
@@ -67,7 +50,6 @@ export interface TrialServiceOptions {
   /** The clock of the AI notice's sittings (the member chat's) and of the clean-up. */
   noticeClock: Clock;
   cleanupClock: Clock;
-  caps: TrialCaps;
   providerTimeoutMs?: number;
   log: FastifyBaseLogger;
   /** Told when a trial became a user's conversation (memory refreshes its summary). */
@@ -164,7 +146,8 @@ export function createTrialService(options: TrialServiceOptions) {
     /**
      * The rules, then the message: refused when the trial is off (403 trial_off), blank or too
      * long (400, as the member chat), over the device's allowance (403 trial_used), the
-     * address's or the site's daily cap (429). Counted against all three before any provider
+     * address's or the site's daily cap (429; the operator's `anonymousMessagesPerAddressPerDay`
+     * and `anonymousMessagesPerDay`). Counted against all three before any provider
      * is called (the crisis check included), so no visitor spends more than the caps allow.
      */
     async prepare(
@@ -188,8 +171,9 @@ export function createTrialService(options: TrialServiceOptions) {
           allowance,
           addressKey: addressKey(ip),
           day: utcDay(new Date(options.cleanupClock.now())),
-          addressCap: options.caps.perAddressPerDay,
-          globalCap: options.caps.perDay,
+          // The operator's caps as this send read them (a save applies to the next send).
+          addressCap: current.anonymousMessagesPerAddressPerDay,
+          globalCap: current.anonymousMessagesPerDay,
         })
         .catch((error: unknown) => {
           throw error instanceof TrialLimitReached ? refusal(error.refusal) : error;

@@ -10,7 +10,14 @@ import {
 import { eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADULT_BIRTH_DATE, csrfFor, PASSWORD, uniqueEmail } from "../../../test/accounts.ts";
+import {
+  ADULT_BIRTH_DATE,
+  adminSession,
+  call,
+  csrfFor,
+  PASSWORD,
+  uniqueEmail,
+} from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { balanceOf } from "../../../test/credits.ts";
 import { createManualClock } from "../../../test/manual-clock.ts";
@@ -272,9 +279,19 @@ describe("the anonymous trial", () => {
   });
 });
 
+/** A test app whose operator set the trial's daily caps (per address, whole site). */
+async function appWithCaps(perAddressPerDay: number, perDay: number, env?: Record<string, string>) {
+  const t = await createTestApp(env ? { env } : {});
+  await t.app.settings.update({
+    anonymousMessagesPerAddressPerDay: perAddressPerDay,
+    anonymousMessagesPerDay: perDay,
+  });
+  return t;
+}
+
 describe("the trial's caps per address and per day", () => {
   it("counts per address: devices of one address share its cap, another address has its own", async () => {
-    const t = await createTestApp({ trialCaps: { perAddressPerDay: 4, perDay: 100 } });
+    const t = await appWithCaps(4, 100);
     try {
       const a = new Visitor(t, "192.0.2.10");
       for (let i = 0; i < 3; i++) expect((await a.send(`a ${i}`)).statusCode).toBe(200);
@@ -295,10 +312,7 @@ describe("the trial's caps per address and per day", () => {
   }, 120_000);
 
   it("behind TRUST_PROXY counts the forwarded client address", async () => {
-    const t = await createTestApp({
-      env: { TRUST_PROXY: "1" },
-      trialCaps: { perAddressPerDay: 2, perDay: 100 },
-    });
+    const t = await appWithCaps(2, 100, { TRUST_PROXY: "1" });
     try {
       const proxy = "10.0.0.2";
       const one = new Visitor(t, proxy, "198.18.0.1");
@@ -313,7 +327,7 @@ describe("the trial's caps per address and per day", () => {
   }, 120_000);
 
   it("stops every visitor at the site's daily cap", async () => {
-    const t = await createTestApp({ trialCaps: { perAddressPerDay: 100, perDay: 3 } });
+    const t = await appWithCaps(100, 3);
     try {
       const statuses: number[] = [];
       let last: LightMyRequestResponse | undefined;
@@ -323,6 +337,41 @@ describe("the trial's caps per address and per day", () => {
       }
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       expect(last && codeOf(last)).toBe(TRIAL_CODES.global);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+
+  it("applies the operator's saved caps to the very next message", async () => {
+    const t = await appWithCaps(1, 2);
+    try {
+      const visitor = new Visitor(t, "192.0.2.30");
+      expect((await visitor.send("one")).statusCode).toBe(200);
+      expect(codeOf(await visitor.send("two"))).toBe(TRIAL_CODES.address);
+
+      // The admin raises the address's cap in the settings screen: the same address goes on...
+      const admin = await adminSession(t);
+      const save = async (patch: Record<string, number>) => {
+        const current = (await call(t, "GET", "/api/admin/settings", { token: admin.token })).json()
+          .data;
+        const { apiKeys, providers: _p, keyTests: _k, embedScriptUrl: _e, ...rest } = current;
+        const saved = await call(t, "PUT", "/api/settings", {
+          token: admin.token,
+          body: { ...rest, apiKeys, ...patch },
+        });
+        expect(saved.statusCode, saved.body).toBe(200);
+      };
+      await save({ anonymousMessagesPerAddressPerDay: 5 });
+      expect((await visitor.send("two")).statusCode).toBe(200);
+      // ...until the site's cap of 2 for the day is reached, by anyone.
+      const other = await new Visitor(t, "192.0.2.31").send("three");
+      expect(other.statusCode).toBe(429);
+      expect(codeOf(other)).toBe(TRIAL_CODES.global);
+
+      // Lowered below today's count, the cap refuses at once.
+      await save({ anonymousMessagesPerDay: 100, anonymousMessagesPerAddressPerDay: 1 });
+      expect(codeOf(await visitor.send("three"))).toBe(TRIAL_CODES.address);
+      expect((await new Visitor(t, "192.0.2.31").send("three")).statusCode).toBe(200);
     } finally {
       await t.close();
     }

@@ -3,6 +3,7 @@ import {
   type ApiKeys,
   apiKeysSchema,
   defaultPublicSettings,
+  SETTINGS_DEFAULTS,
   type SettingsImageField,
   SOCIAL_NETWORKS,
   type SocialNetwork,
@@ -108,6 +109,9 @@ export interface SettingsFormValues {
   maxWordsPerMessage: string;
   freeMessagesPerDay: string;
   anonymousMessages: string;
+  /** The trial's daily caps (decision 0084): per client address, and for the whole site. */
+  anonymousMessagesPerAddressPerDay: string;
+  anonymousMessagesPerDay: string;
   creditsPerMinute: string;
   minimumAge: string;
   aiName: string;
@@ -130,6 +134,13 @@ export function settingsToForm(settings: UpdateSettingsRequest): SettingsFormVal
     freeMessagesPerDay: String(settings.freeMessagesPerDay),
     anonymousMessages: String(
       settings.anonymousMessages ?? defaultPublicSettings.anonymousMessages,
+    ),
+    anonymousMessagesPerAddressPerDay: String(
+      settings.anonymousMessagesPerAddressPerDay ??
+        SETTINGS_DEFAULTS.anonymousMessagesPerAddressPerDay,
+    ),
+    anonymousMessagesPerDay: String(
+      settings.anonymousMessagesPerDay ?? SETTINGS_DEFAULTS.anonymousMessagesPerDay,
     ),
     creditsPerMinute: String(settings.creditsPerMinute),
     minimumAge: String(settings.minimumAge ?? defaultPublicSettings.minimumAge),
@@ -155,6 +166,8 @@ export function formToSettings(
     maxWordsPerMessage: parseInteger(values.maxWordsPerMessage),
     freeMessagesPerDay: parseInteger(values.freeMessagesPerDay),
     anonymousMessages: parseInteger(values.anonymousMessages),
+    anonymousMessagesPerAddressPerDay: parseInteger(values.anonymousMessagesPerAddressPerDay),
+    anonymousMessagesPerDay: parseInteger(values.anonymousMessagesPerDay),
     creditsPerMinute: parseInteger(values.creditsPerMinute),
     minimumAge: parseInteger(values.minimumAge),
     aiProfile: {
@@ -180,6 +193,8 @@ const SETTINGS_PATHS: Record<string, SettingsField> = {
   maxWordsPerMessage: "maxWordsPerMessage",
   freeMessagesPerDay: "freeMessagesPerDay",
   anonymousMessages: "anonymousMessages",
+  anonymousMessagesPerAddressPerDay: "anonymousMessagesPerAddressPerDay",
+  anonymousMessagesPerDay: "anonymousMessagesPerDay",
   creditsPerMinute: "creditsPerMinute",
   minimumAge: "minimumAge",
   "aiProfile.name": "aiName",

@@ -206,6 +206,38 @@ describe("Settings", () => {
     expect(api.callsTo(routes.settings.save)[0]?.body).toMatchObject({ minimumAge: 21 });
   });
 
+  it("shows the trial's daily caps with their help, refuses them out of bounds, saves them", async () => {
+    const api = settingsApi([echoSave]);
+    const user = await openPage();
+    const perAddress = screen.getByLabelText("Trial Messages per Address per Day");
+    const perDay = screen.getByLabelText("Trial Messages per Day, Whole Site");
+    expect(perAddress).toHaveValue(30);
+    expect(perDay).toHaveValue(1000);
+    expect(perAddress).toHaveAccessibleDescription(/AI provider budget/);
+    expect(perDay).toHaveAccessibleDescription(/AI provider budget in a day/);
+
+    await user.clear(perAddress);
+    await user.type(perAddress, "1001");
+    await user.clear(perDay);
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText("Please fix the validation errors")).toBeInTheDocument();
+    expect(
+      screen.getByText("Trial messages per address per day must be at most 1,000"),
+    ).toBeInTheDocument();
+    expect(screen.getByText("Trial messages per day must be at least 1")).toBeInTheDocument();
+    expect(api.callsTo(routes.settings.save)).toHaveLength(0);
+
+    await user.clear(perAddress);
+    await user.type(perAddress, "12");
+    await user.type(perDay, "250");
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText("Settings saved successfully!")).toBeInTheDocument();
+    expect(api.callsTo(routes.settings.save)[0]?.body).toMatchObject({
+      anonymousMessagesPerAddressPerDay: 12,
+      anonymousMessagesPerDay: 250,
+    });
+  });
+
   it("keeps the typed values when the save fails", async () => {
     settingsApi([
       on(routes.settings.save, () => reply({ success: false, message: "Internal" }, 500)),

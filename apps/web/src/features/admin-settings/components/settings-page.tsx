@@ -4,6 +4,7 @@ import {
   AGE_RULES,
   SOCIAL_NETWORKS,
   type SocialNetwork,
+  TRIAL_CAP_LIMITS,
   type UpdateSettingsRequest,
 } from "@twinline/contracts";
 import { useEffect, useId, useState } from "react";
@@ -132,6 +133,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     label: string,
     hint: string,
     min = 0,
+    max?: number,
   ) => (
     <TextField
       label={label}
@@ -139,6 +141,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       type="number"
       inputMode="numeric"
       min={min}
+      max={max}
       step={1}
       error={errors[field]?.message}
       hint={hint}
@@ -194,6 +197,20 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             "anonymousMessages",
             "Messages Without an Account",
             "Visitors may try the chat on the landing page before signing up. 0 turns it off.",
+          )}
+          {numberField(
+            "anonymousMessagesPerAddressPerDay",
+            "Trial Messages per Address per Day",
+            "All visitors from one network together, without an account: bounds what one network spends of your AI provider budget.",
+            TRIAL_CAP_LIMITS.perAddressPerDay.min,
+            TRIAL_CAP_LIMITS.perAddressPerDay.max,
+          )}
+          {numberField(
+            "anonymousMessagesPerDay",
+            "Trial Messages per Day, Whole Site",
+            "All visitors without an account together: bounds what the trial spends of your AI provider budget in a day.",
+            TRIAL_CAP_LIMITS.perDay.min,
+            TRIAL_CAP_LIMITS.perDay.max,
           )}
           {numberField(
             "creditsPerMinute",

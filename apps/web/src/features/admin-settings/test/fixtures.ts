@@ -1,4 +1,4 @@
-import { type AdminSettings, defaultPublicSettings, routes } from "@twinline/contracts";
+import { type AdminSettings, defaultSiteSettings, routes } from "@twinline/contracts";
 import { on } from "@/test/api-mock";
 
 /** The OpenAI key as the server shows it back: masked but for its end. */
@@ -12,10 +12,10 @@ export const OFFLINE_PROVIDERS: AdminSettings["providers"] = {
   payments: "sandbox",
 };
 
-/** The admin settings answer: the public defaults, a masked OpenAI key, offline providers. */
+/** The admin settings answer: the settings' defaults, a masked OpenAI key, offline providers. */
 export function adminSettings(patch: Partial<AdminSettings> = {}): AdminSettings {
   return {
-    ...defaultPublicSettings,
+    ...defaultSiteSettings,
     apiKeys: { openai: MASKED_OPENAI, stripe: { secret: "", publishable: "" }, elevenLabs: "" },
     providers: OFFLINE_PROVIDERS,
     keyTests: { openai: null, stripe: null, elevenLabs: null },
