@@ -1,4 +1,8 @@
-import { TRIAL_DEVICE_HEADER, TRIAL_DEVICE_MAX_LENGTH, TRIAL_DEVICE_NONE } from "@twinline/contracts";
+import {
+  TRIAL_DEVICE_HEADER,
+  TRIAL_DEVICE_MAX_LENGTH,
+  TRIAL_DEVICE_NONE,
+} from "@twinline/contracts";
 import { readStorage, removeStorage, writeStorage } from "./storage";
 
 /**

@@ -5,8 +5,7 @@ import {
   TRIAL_DEVICE_HEADER,
 } from "@twinline/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { mockApi, on } from "@/test/api-mock";
-import { fetchTrial } from "@/features/chat/api/trial";
+import { callRoute } from "@/lib/api-client";
 import { readStorage } from "@/lib/storage";
 import {
   carryTrialDevice,
@@ -15,6 +14,7 @@ import {
   TRIAL_DEVICE_KEY,
   trialDeviceHeader,
 } from "@/lib/trial-device";
+import { mockApi, on } from "@/test/api-mock";
 import {
   answerTrialDeviceRequest,
   openSignInPopup,
@@ -90,10 +90,12 @@ describe("the frame's side", () => {
           }),
       ),
     ]);
-    await fetchTrial();
-    await fetchTrial();
+    await callRoute(routes.trial.state);
+    await callRoute(routes.trial.state);
     // The first call says it has no device yet; the next carries the one given.
-    const sent = mocked.callsTo(routes.trial.state).map((call) => call.headers.get(TRIAL_DEVICE_HEADER));
+    const sent = mocked
+      .callsTo(routes.trial.state)
+      .map((call) => call.headers.get(TRIAL_DEVICE_HEADER));
     expect(sent).toEqual(["new", DEVICE]);
     expect(readStorage(TRIAL_DEVICE_KEY)).toBe(DEVICE);
   });
