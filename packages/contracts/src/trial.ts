@@ -31,19 +31,12 @@ export const TRIAL_MESSAGES = {
 /** The default allowance of anonymous messages per device; 0 turns the trial off. */
 export const DEFAULT_ANONYMOUS_MESSAGES = SETTINGS_DEFAULTS.anonymousMessages;
 
-export { MAX_ANONYMOUS_MESSAGES } from "./trial-constants";
-
-/**
- * The trial's device as a header, for the embed frame on another site where the device cookie
- * is not kept (decision 0089). A request carrying it is read by it alone (never the cookie): a
- * signed id names the device, anything else (e.g. `new`) none; POST /api/trial/message answers
- * the device's signed id in the same header. The sign-in calls read it for the hand-over.
- */
-export const TRIAL_DEVICE_HEADER = "x-twinline-trial-device";
-/** What a header-carrying client sends before it has a device. */
-export const TRIAL_DEVICE_NONE = "new";
-/** Longer header values are no device (a signed id is about 70 characters). */
-export const TRIAL_DEVICE_MAX_LENGTH = 200;
+export {
+  MAX_ANONYMOUS_MESSAGES,
+  TRIAL_DEVICE_HEADER,
+  TRIAL_DEVICE_MAX_LENGTH,
+  TRIAL_DEVICE_NONE,
+} from "./trial-constants";
 
 /** POST /api/trial/message: the visitor's words (the conversation is the device's own). */
 export const trialMessageRequestSchema = z.object({
