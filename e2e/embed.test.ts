@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN_ENV,
   changeSettingsAsAdmin,
+  FAN_BIRTH_DATE,
   FAN_PASSWORD,
   signUpFan,
   uniqueFan,
@@ -19,7 +20,9 @@ import { type RunningServer, startServer } from "./support/server";
  * The twin on the creator's site (issue 27 item 5; docs/decisions/0085-embed-widget.md): a page
  * of another site (http://localhost:<port>, another site than the app at 127.0.0.1) carries the
  * snippet; the bubble opens the chat in a frame, the fan logs in through the popup and talks to
- * the twin; a site the operator did not list cannot frame it.
+ * the twin; a visitor tries the twin in the frame without an account and signs up through the
+ * popup, the trial becoming the account's (decision 0089); a site the operator did not list
+ * cannot frame it.
  */
 
 const AXE_SOURCE = readFileSync(
@@ -113,7 +116,10 @@ describe("the chat bubble on another site", () => {
     const message = frame.getByRole("textbox", { name: /^Message / });
     await message.waitFor({ timeout: 15_000 });
     await message.fill("Hello from the creator's site");
+    // The frame's send passes the server's CSRF rule without the cookie it cannot have (0089).
+    const sent = page.waitForResponse((r) => r.url().endsWith("/api/chat/message"));
     await message.press("Enter");
+    expect((await sent).status()).toBe(200);
     await frame
       .getByTestId("user-message")
       .filter({ hasText: "Hello from the creator's site" })
@@ -145,6 +151,60 @@ describe("the chat bubble on another site", () => {
     await frame.getByText(/Say hello to/).waitFor({ timeout: 15_000 });
     await expect(frame.getByRole("button", { name: "Sign Up" }).count()).resolves.toBe(0);
   }, 90_000);
+
+  it("a visitor uses the trial in the frame, signs up in the popup, and finds the trial in the chat", async () => {
+    const page = await browser.newPage();
+    const fan = uniqueFan("embed-trial", "Trial Fan");
+    await page.goto(`${listed}/`);
+    await bubble(page).click();
+    const frame = chatFrame(page);
+    const trial = frame.getByTestId("trial-chat");
+    await trial.waitFor();
+    await expect.poll(() => trial.getByTestId("trial-remaining").textContent()).toContain("3 free");
+    // The frame of another site keeps no storage here: the device rides in a header.
+    expect(
+      await (await frameOf(page)).evaluate(() => {
+        try {
+          localStorage.getItem("x");
+          return "storage";
+        } catch {
+          return "blocked";
+        }
+      }),
+    ).toBe("blocked");
+
+    const texts = ["Hello from the host's page", "Do you like jazz?", "One last free question"];
+    let popupOpened: Promise<Page> | undefined;
+    for (const [i, text] of texts.entries()) {
+      if (i === texts.length - 1) popupOpened = page.context().waitForEvent("page");
+      const box = trial.getByRole("textbox", { name: /^Message / });
+      await box.fill(text);
+      await box.press("Enter");
+      await trial.getByTestId("user-message").filter({ hasText: text }).waitFor();
+      await expect
+        .poll(() => trial.getByTestId("ai-message").count(), { timeout: 30_000 })
+        .toBe(i + 1);
+    }
+    // The allowance is used: the trial says so and the sign-up popup opens by itself.
+    await trial.getByRole("button", { name: "Sign up to keep chatting" }).waitFor();
+    const popup = await (popupOpened as Promise<Page>);
+    await popup.waitForURL(/\/embed\/sign-in\?tab=signup$/);
+    await popup.getByLabel("Name").fill(fan.name);
+    await popup.getByLabel("Email").fill(fan.email);
+    await popup.getByLabel("Password", { exact: true }).fill(FAN_PASSWORD);
+    await popup.getByLabel("Date of birth").fill(FAN_BIRTH_DATE);
+    const closed = popup.waitForEvent("close");
+    await popup.getByRole("button", { name: "Create Account" }).click();
+    await closed;
+
+    // Signed in, the frame shows the chat, and the trial's conversation is in it.
+    await frame.getByRole("textbox", { name: /^Message / }).waitFor({ timeout: 15_000 });
+    expect(await frame.getByTestId("trial-chat").count()).toBe(0);
+    for (const text of texts) {
+      await frame.getByTestId("user-message").filter({ hasText: text }).waitFor();
+    }
+    expect(await frame.getByTestId("ai-message").count()).toBe(3);
+  }, 150_000);
 
   it("is refused by the browser on a site the operator did not list", async () => {
     const page = await browser.newPage();

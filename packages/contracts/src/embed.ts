@@ -54,3 +54,7 @@ export const embedOriginsSchema = z
 
 /** The embed page's message types between the sign-in popup and the frame (same origin only). */
 export const EMBED_SESSION_MESSAGE = "twinline:embed-session" as const;
+/** Popup → frame: the popup is ready for the frame's trial device (decision 0089). */
+export const EMBED_TRIAL_READY_MESSAGE = "twinline:embed-trial-ready" as const;
+/** Frame → popup: the frame's signed trial device, for the hand-over at sign-up (decision 0089). */
+export const EMBED_TRIAL_DEVICE_MESSAGE = "twinline:embed-trial-device" as const;

@@ -31,7 +31,13 @@ export const TRIAL_MESSAGES = {
 /** The default allowance of anonymous messages per device; 0 turns the trial off. */
 export const DEFAULT_ANONYMOUS_MESSAGES = SETTINGS_DEFAULTS.anonymousMessages;
 
-export { MAX_ANONYMOUS_MESSAGES, TRIAL_CAP_LIMITS } from "./trial-constants";
+export {
+  MAX_ANONYMOUS_MESSAGES,
+  TRIAL_CAP_LIMITS,
+  TRIAL_DEVICE_HEADER,
+  TRIAL_DEVICE_MAX_LENGTH,
+  TRIAL_DEVICE_NONE,
+} from "./trial-constants";
 
 /** POST /api/trial/message: the visitor's words (the conversation is the device's own). */
 export const trialMessageRequestSchema = z.object({

@@ -1,3 +1,4 @@
+import { TRIAL_DEVICE_HEADER } from "@twinline/contracts";
 import type { FastifyPluginAsync } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/create-test-app.ts";
@@ -47,6 +48,29 @@ describe("CSRF protection", () => {
       });
     });
   }
+
+  it("lets the embed frame's device header stand for the token (no cross-site page can send it)", async () => {
+    // The frame on another site has no CSRF cookie; it sends the trial's device header.
+    const framed = await t.app.inject({
+      method: "POST",
+      url: "/api/probe",
+      headers: { [TRIAL_DEVICE_HEADER]: "new" },
+      payload: {},
+    });
+    expect(framed.statusCode).toBe(200);
+    // What makes that sound: no CORS preflight is granted, so another site's page cannot send it.
+    const preflight = await t.app.inject({
+      method: "OPTIONS",
+      url: "/api/probe",
+      headers: {
+        origin: "https://attacker.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": TRIAL_DEVICE_HEADER,
+      },
+    });
+    expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
+    expect(preflight.headers["access-control-allow-headers"]).toBeUndefined();
+  });
 
   it("passes with the token and its cookie", async () => {
     const { token, cookie } = await fetchToken(t);

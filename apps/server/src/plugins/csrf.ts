@@ -1,7 +1,7 @@
 import { hkdfSync } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrfProtection from "@fastify/csrf-protection";
-import { CSRF_HEADER, routes } from "@twinline/contracts";
+import { CSRF_HEADER, routes, TRIAL_DEVICE_HEADER } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { isApiPath } from "./errors.ts";
@@ -36,6 +36,12 @@ export interface CsrfPluginOptions {
  * Double-submit CSRF protection: `GET /api/csrf-token` sets a signed, httpOnly, SameSite=Strict
  * cookie holding a secret and answers a token derived from it; every POST, PUT, PATCH and DELETE
  * under /api must echo the token in the `csrf-token` header.
+ *
+ * The embed frame on another site (decisions 0085, 0089) never sends that SameSite=Strict cookie,
+ * so it cannot pass the double-submit check; it sends the trial's device header with every call
+ * instead. A page of another site cannot send a custom header here: that takes a CORS preflight,
+ * and this server grants none. So a request carrying it comes from a page of this origin and is
+ * let through.
  */
 export const csrfPlugin = fp<CsrfPluginOptions>(
   async (app: FastifyInstance, options) => {
@@ -60,7 +66,8 @@ export const csrfPlugin = fp<CsrfPluginOptions>(
       if (
         !STATE_CHANGING.has(request.method) ||
         !isApiPath(request.url) ||
-        request.routeOptions.config.csrf === false
+        request.routeOptions.config.csrf === false ||
+        request.headers[TRIAL_DEVICE_HEADER] !== undefined
       ) {
         return done();
       }

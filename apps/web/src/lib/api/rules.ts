@@ -1,5 +1,6 @@
 import { CSRF_HEADER } from "@twinline/contracts";
 import { clearAuthStorage, getAdminToken, getUserToken } from "../storage";
+import { noteTrialDevice, trialDeviceHeader } from "../trial-device";
 import { ApiError, messageOf } from "./errors";
 import { resolveUrl } from "./url";
 
@@ -23,8 +24,9 @@ function bearerFor(url: string, kind: BearerKind | undefined): string | null {
 }
 
 /**
- * The headers a call carries besides its own, in order: the csrf-token (when there is one) and
- * `Authorization: Bearer …` (when a token is stored).
+ * The headers a call carries besides its own, in order: the csrf-token (when there is one),
+ * `Authorization: Bearer …` (when a token is stored) and, in the embed frame and its sign-in popup,
+ * the trial's device (lib/trial-device.ts; decision 0089).
  */
 export function authHeaders(
   url: string,
@@ -35,12 +37,20 @@ export function authHeaders(
   if (csrf) headers.push([CSRF_HEADER, csrf]);
   const bearer = bearerFor(url, kind);
   if (bearer) headers.push(["Authorization", `Bearer ${bearer}`]);
+  const device = trialDeviceHeader();
+  if (device) headers.push(device);
   return headers;
 }
 
-/** fetch on the API host (base URL), always sending cookies. */
-export function apiFetch(url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
-  return fetch(resolveUrl(url), { ...init, credentials: "include", signal });
+/** fetch on the API host (base URL), always sending cookies; keeps a trial device it is given. */
+export async function apiFetch(
+  url: string,
+  init: RequestInit,
+  signal: AbortSignal,
+): Promise<Response> {
+  const response = await fetch(resolveUrl(url), { ...init, credentials: "include", signal });
+  noteTrialDevice(response.headers);
+  return response;
 }
 
 /** An answer's text, JSON-parsed when its content type says JSON (and it parses); "" gives undefined. */
