@@ -187,8 +187,12 @@ describe("the trial's device in a header (the embed frame)", () => {
 
 describe("fresh frames (a reload in a frame without storage)", () => {
   it("are bounded by the address's daily cap", async () => {
-    const t = await createTestApp({ trialCaps: { perAddressPerDay: 4, perDay: 100 } });
+    const t = await createTestApp();
     try {
+      await t.app.settings.update({
+        anonymousMessagesPerAddressPerDay: 4,
+        anonymousMessagesPerDay: 100,
+      });
       const statuses: number[] = [];
       // Each reload of a frame without storage starts with no device.
       for (let i = 0; i < 3; i++) {
