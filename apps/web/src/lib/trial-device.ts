@@ -3,6 +3,7 @@ import {
   TRIAL_DEVICE_MAX_LENGTH,
   TRIAL_DEVICE_NONE,
 } from "@twinline/contracts";
+import { extendCalls } from "./api/rules";
 import { readStorage, removeStorage, writeStorage } from "./storage";
 
 /**
@@ -34,6 +35,11 @@ export function carryTrialDevice(options: { persist: boolean; device?: string | 
   const device = isDevice(options.device) ? options.device : isDevice(stored) ? stored : null;
   mode = { persist: options.persist, device };
   if (device && options.persist) writeStorage(TRIAL_DEVICE_KEY, device);
+  extendCalls({ header: trialDeviceHeaderOf, answered: noteTrialDevice });
+}
+
+function trialDeviceHeaderOf(): [name: string, value: string] {
+  return [TRIAL_DEVICE_HEADER, mode?.device ?? TRIAL_DEVICE_NONE];
 }
 
 /** The signed device id this page carries, when it carries one. */
@@ -41,14 +47,13 @@ export function currentTrialDevice(): string | null {
   return mode?.device ?? null;
 }
 
-/** The header to add to an API call: none unless carryTrialDevice was called. */
+/** The header API calls carry: none unless carryTrialDevice was called. */
 export function trialDeviceHeader(): [name: string, value: string] | null {
-  if (!mode) return null;
-  return [TRIAL_DEVICE_HEADER, mode.device ?? TRIAL_DEVICE_NONE];
+  return mode ? trialDeviceHeaderOf() : null;
 }
 
 /** Keeps the device an answer names (POST /api/trial/message answers it in the header). */
-export function noteTrialDevice(headers: Headers): void {
+function noteTrialDevice(headers: Headers): void {
   if (!mode) return;
   const given = headers.get(TRIAL_DEVICE_HEADER);
   if (!isDevice(given) || given === mode.device) return;
@@ -60,4 +65,5 @@ export function noteTrialDevice(headers: Headers): void {
 export function stopCarryingTrialDevice(): void {
   if (mode?.persist) removeStorage(TRIAL_DEVICE_KEY);
   mode = null;
+  extendCalls(null);
 }

@@ -1,6 +1,5 @@
 import { CSRF_HEADER } from "@twinline/contracts";
 import { clearAuthStorage, getAdminToken, getUserToken } from "../storage";
-import { noteTrialDevice, trialDeviceHeader } from "../trial-device";
 import { ApiError, messageOf } from "./errors";
 import { resolveUrl } from "./url";
 
@@ -24,9 +23,25 @@ function bearerFor(url: string, kind: BearerKind | undefined): string | null {
 }
 
 /**
+ * What a page adds to every call and reads from every answer: the embed frame and its sign-in
+ * popup carry the trial's device this way (lib/trial-device.ts, decision 0089). A hook, not an
+ * import, so that the landing page's first load carries none of it (decision 0033).
+ */
+export interface CallExtension {
+  header(): [name: string, value: string];
+  answered(headers: Headers): void;
+}
+
+let extension: CallExtension | null = null;
+
+/** Every call from now on goes through `next` (null: none). */
+export function extendCalls(next: CallExtension | null): void {
+  extension = next;
+}
+
+/**
  * The headers a call carries besides its own, in order: the csrf-token (when there is one),
- * `Authorization: Bearer …` (when a token is stored) and, in the embed frame and its sign-in popup,
- * the trial's device (lib/trial-device.ts; decision 0089).
+ * `Authorization: Bearer …` (when a token is stored) and the page's extension's (when it has one).
  */
 export function authHeaders(
   url: string,
@@ -37,19 +52,18 @@ export function authHeaders(
   if (csrf) headers.push([CSRF_HEADER, csrf]);
   const bearer = bearerFor(url, kind);
   if (bearer) headers.push(["Authorization", `Bearer ${bearer}`]);
-  const device = trialDeviceHeader();
-  if (device) headers.push(device);
+  if (extension) headers.push(extension.header());
   return headers;
 }
 
-/** fetch on the API host (base URL), always sending cookies; keeps a trial device it is given. */
+/** fetch on the API host (base URL), always sending cookies; the page's extension reads the answer. */
 export async function apiFetch(
   url: string,
   init: RequestInit,
   signal: AbortSignal,
 ): Promise<Response> {
   const response = await fetch(resolveUrl(url), { ...init, credentials: "include", signal });
-  noteTrialDevice(response.headers);
+  extension?.answered(response.headers);
   return response;
 }
 
