@@ -6,6 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglite";
 import { PGLITE_EXTENSIONS } from "./pglite-extensions.ts";
+import { createPreparedQueries } from "./pglite-prepared.ts";
 import {
   serializeError,
   type WorkerNotice,
@@ -29,6 +30,7 @@ const { directory, maintenanceIntervalMs } = workerData as {
   maintenanceIntervalMs: number;
 };
 const db = await PGlite.create(directory, { extensions: PGLITE_EXTENSIONS });
+const prepared = createPreparedQueries(db);
 const transactions = new Map<number, OpenTransaction>();
 let nextTransaction = 1;
 
@@ -104,7 +106,11 @@ port.on("message", (request: WorkerRequest) => {
       if (request.rowMode) options.rowMode = request.rowMode;
       const parsers = textParsers(request.textTypes);
       if (parsers) options.parsers = parsers;
-      answer(request.id, () => target(request.tx).query(request.sql, request.params, options));
+      answer(request.id, () => {
+        // Checked first: a statement of a transaction already ended is refused, as PGlite does.
+        if (request.tx !== undefined) target(request.tx);
+        return prepared.query(request.sql, request.params, options, request.tx !== undefined);
+      });
       return;
     }
     case "exec":
