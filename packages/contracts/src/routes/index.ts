@@ -1,4 +1,10 @@
+import { adminUsersRoutes } from "./admin-users";
+import { aiTrainingRoutes } from "./ai-training";
+import { auditRoutes } from "./audit";
+import { chatLogsRoutes } from "./chat-logs";
+import { dashboardsRoutes } from "./dashboards";
 import type { RouteDefinition } from "./define";
+import { jobsRoutes } from "./jobs";
 import { promotionRoutes } from "./promotions";
 import { pushRoutes } from "./push";
 import { securityRoutes } from "./security";
@@ -7,12 +13,20 @@ import { trialRoutes } from "./trial";
 
 export * from "./addresses";
 export * from "./define";
+export { voiceSampleAudioAddress } from "./ai-training";
+export { chatLogsExportAddress, crisisReferralsExportAddress } from "./chat-logs";
 
 /**
  * THE route table: every endpoint migrated to definitions, by module. A new endpoint is one
  * definition here and one handler in its server module (decision 0086).
  */
 export const routes = {
+  adminUsers: adminUsersRoutes,
+  aiTraining: aiTrainingRoutes,
+  audit: auditRoutes,
+  chatLogs: chatLogsRoutes,
+  dashboards: dashboardsRoutes,
+  jobs: jobsRoutes,
   promotions: promotionRoutes,
   push: pushRoutes,
   security: securityRoutes,
