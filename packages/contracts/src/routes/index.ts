@@ -12,9 +12,9 @@ import { settingsRoutes, sitePagesRoutes } from "./settings";
 import { trialRoutes } from "./trial";
 
 export * from "./addresses";
-export * from "./define";
 export { voiceSampleAudioAddress } from "./ai-training";
 export { chatLogsExportAddress, crisisReferralsExportAddress } from "./chat-logs";
+export * from "./define";
 
 /**
  * THE route table: every endpoint migrated to definitions, by module. A new endpoint is one

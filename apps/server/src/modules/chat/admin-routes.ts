@@ -36,10 +36,7 @@ function chatLogCsvRow(log: ChatLog & { transcript: string }): string {
  * queries; one conversation's messages; the CSV export. Guarded by their definitions' access
  * (admin), registered by the chat module.
  */
-export const chatLogsRoutes: FastifyPluginAsync<{ chat: ChatService }> = async (
-  app,
-  { chat },
-) => {
+export const chatLogsRoutes: FastifyPluginAsync<{ chat: ChatService }> = async (app, { chat }) => {
   registerRoute(app, routes.chatLogs.list, async (request) => {
     const { logs, pagination } = await chat.chatLogs(request.query);
     return { success: true as const, data: logs, pagination };
