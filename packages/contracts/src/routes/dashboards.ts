@@ -11,7 +11,10 @@ import { defineRoute } from "./define";
 const tags = ["admin"];
 const errors = [400, 401, 403];
 
-/** The figures: the user's overview, the admin dashboard and its series, the user analytics (apps/server/src/modules/dashboards). */
+/**
+ * The figures (apps/server/src/modules/dashboards): the user's overview, the admin dashboard and
+ * its series, the user analytics.
+ */
 export const dashboardsRoutes = {
   userMetrics: defineRoute({
     method: "GET",
