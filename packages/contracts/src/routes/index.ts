@@ -1,4 +1,10 @@
+import { adminUsersRoutes } from "./admin-users";
+import { aiTrainingRoutes } from "./ai-training";
+import { auditRoutes } from "./audit";
+import { chatLogsRoutes } from "./chat-logs";
+import { dashboardsRoutes } from "./dashboards";
 import type { RouteDefinition } from "./define";
+import { jobsRoutes } from "./jobs";
 import { promotionRoutes } from "./promotions";
 import { pushRoutes } from "./push";
 import { securityRoutes } from "./security";
@@ -6,6 +12,8 @@ import { settingsRoutes, sitePagesRoutes } from "./settings";
 import { trialRoutes } from "./trial";
 
 export * from "./addresses";
+export { voiceSampleAudioAddress } from "./ai-training";
+export { chatLogsExportAddress, crisisReferralsExportAddress } from "./chat-logs";
 export * from "./define";
 
 /**
@@ -13,6 +21,12 @@ export * from "./define";
  * definition here and one handler in its server module (decision 0086).
  */
 export const routes = {
+  adminUsers: adminUsersRoutes,
+  aiTraining: aiTrainingRoutes,
+  audit: auditRoutes,
+  chatLogs: chatLogsRoutes,
+  dashboards: dashboardsRoutes,
+  jobs: jobsRoutes,
   promotions: promotionRoutes,
   push: pushRoutes,
   security: securityRoutes,

@@ -4,26 +4,18 @@ import {
   adminLoginResponseSchema,
   adminPasswordChangedResponseSchema,
   adminProfileResponseSchema,
-  adminUserDetailResponseSchema,
-  adminUserIdParamsSchema,
-  adminUsersQuerySchema,
-  adminUsersResponseSchema,
-  dateOfBirthRequestSchema,
   messageResponseSchema,
-  userStatusActionSchema,
-  userStatusResponseSchema,
   verifyTokenResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { pagination } from "../../lib/paging.ts";
 import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
 import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
-import { auditNote } from "../audit/plugin.ts";
 import { noStore } from "../auth/routes.ts";
 import type { AuthService } from "../auth/service.ts";
 import { toAdmin } from "../users/mapper.ts";
 import { ADMIN_MESSAGES, type AdminService } from "./service.ts";
+import { adminUsersRoutes } from "./users-routes.ts";
 
 // Kept here too for code that imports them from the admin module; they live in the plugin.
 export { ADMIN_PREFIX, adminGuarded };
@@ -69,10 +61,11 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   );
 
   await app.register(adminGuarded(guardedAdminRoutes), options);
+  await app.register(adminUsersRoutes, { admin: options.admin });
 };
 
 const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, options) => {
-  const { auth, admin } = options;
+  const { auth } = options;
 
   app.get(
     `${ADMIN_PREFIX}/verify-token`,
@@ -136,88 +129,6 @@ const guardedAdminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     async (request) => {
       await auth.logout(currentTokenClaims(request));
       return { success: true as const, message: ADMIN_MESSAGES.loggedOut };
-    },
-  );
-
-  app.get(
-    `${ADMIN_PREFIX}/users`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Users, paged, sorted, searched by name or e-mail, filtered by status",
-        querystring: adminUsersQuerySchema,
-        response: { 200: adminUsersResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const { users, total } = await admin.listUsers(request.query);
-      return {
-        success: true as const,
-        data: users,
-        pagination: pagination(total, request.query),
-      };
-    },
-  );
-
-  app.get(
-    `${ADMIN_PREFIX}/users/:userId`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "One user's details",
-        params: adminUserIdParamsSchema,
-        response: { 200: adminUserDetailResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await admin.getUser(request.params.userId),
-    }),
-  );
-
-  app.put(
-    `${ADMIN_PREFIX}/users/:userId/date-of-birth`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Corrects a user's date of birth (recorded in the audit log, old and new)",
-        params: adminUserIdParamsSchema,
-        body: dateOfBirthRequestSchema,
-        response: { 200: userStatusResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const { dateOfBirth } = request.body;
-      const { before, user } = await admin.correctDateOfBirth(request.params.userId, dateOfBirth);
-      auditNote(request, { before: { dateOfBirth: before }, after: { dateOfBirth } });
-      return { success: true as const, message: ADMIN_MESSAGES.dateOfBirthCorrected, data: user };
-    },
-  );
-
-  app.put(
-    `${ADMIN_PREFIX}/users/:userId/status`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Activates, deactivates or suspends (deactivates) a user",
-        params: adminUserIdParamsSchema,
-        body: userStatusActionSchema,
-        response: { 200: userStatusResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const { action } = request.body;
-      const before = await admin.getUser(request.params.userId);
-      auditNote(request, { before: { isActive: before.isActive, action } });
-      return {
-        success: true as const,
-        message: action === "activate" ? ADMIN_MESSAGES.activated : ADMIN_MESSAGES.deactivated,
-        data: await admin.setStatus(currentUser(request), request.params.userId, action),
-      };
     },
   );
 };

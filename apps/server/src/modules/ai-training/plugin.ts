@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { createAiTrainingRepository } from "./repository.ts";
 import { aiTrainingRoutes } from "./routes.ts";
 import { createAiTrainingService } from "./service.ts";
@@ -12,8 +11,8 @@ export interface AiTrainingModuleOptions {
 }
 
 /**
- * The persona's training (system prompt, knowledge documents, voice), every route through
- * adminGuarded. Needs providers, uploads and accounts (requireAdmin) registered before it.
+ * The persona's training (system prompt, knowledge documents, voice), every route admin only
+ * (requireAdmin). Needs providers, uploads and accounts (requireAdmin) registered before it.
  */
 export const aiTrainingModule = fp<AiTrainingModuleOptions>(
   async (app: FastifyInstance, options) => {
@@ -24,7 +23,7 @@ export const aiTrainingModule = fp<AiTrainingModuleOptions>(
       onFileDeleteFailed: (name, error) =>
         app.log.warn({ err: error, file: name }, "Could not delete a replaced upload"),
     });
-    await app.register(adminGuarded(aiTrainingRoutes), {
+    await app.register(aiTrainingRoutes, {
       service,
       files: app.uploads.privateFiles,
       ...(options.knowledgeDocumentBytes

@@ -1,26 +1,11 @@
-import {
-  aiTrainingResponseSchema,
-  generateVoiceCloneRequestSchema,
-  knowledgeDocumentResponseSchema,
-  UPLOAD_LIMITS,
-  updateSystemPromptRequestSchema,
-  updateVoiceIdRequestSchema,
-  voiceCloneResponseSchema,
-  voiceIdResponseSchema,
-  voiceSampleResponseSchema,
-} from "@twinline/contracts";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import { routes, UPLOAD_LIMITS, voiceSampleAudioAddress } from "@twinline/contracts";
+import type { FastifyPluginAsync } from "fastify";
 import { HttpError } from "../../plugins/errors.ts";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { bearerSecurity } from "../../plugins/openapi.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import { receiveOneFile } from "../../plugins/uploads.ts";
 import type { FileStorage } from "../../providers/storage/index.ts";
 import { AI_TRAINING_MESSAGES, type AiTrainingService } from "./service.ts";
-
-const errors = errorResponses(400, 401, 403, 404, 413);
-const tags = ["ai-training"];
-const security = bearerSecurity;
-const PREFIX = "/api/ai-training";
 
 export interface AiTrainingRoutesOptions {
   service: AiTrainingService;
@@ -49,8 +34,8 @@ function parseRange(
   return start > end || start >= size ? "invalid" : { start, end };
 }
 
-/** The persona's training. Every route is behind requireAdmin (adminGuarded, ai-training/plugin.ts). */
-export const aiTrainingRoutes: FastifyPluginAsyncZod<AiTrainingRoutesOptions> = async (
+/** The persona's training. Every route is admin only (requireAdmin, from routes.aiTraining). */
+export const aiTrainingRoutes: FastifyPluginAsync<AiTrainingRoutesOptions> = async (
   app,
   options,
 ) => {
@@ -58,112 +43,56 @@ export const aiTrainingRoutes: FastifyPluginAsyncZod<AiTrainingRoutesOptions> = 
   const documentBytes = options.knowledgeDocumentBytes ?? UPLOAD_LIMITS.knowledgeDocumentBytes;
   const sampleBytes = options.voiceSampleBytes ?? UPLOAD_LIMITS.voiceSampleBytes;
 
-  app.get(
-    PREFIX,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "The persona's training",
-        response: { 200: aiTrainingResponseSchema, ...errors },
-      },
-    },
-    async () => ({ success: true as const, data: await service.read() }),
-  );
+  registerRoute(app, routes.aiTraining.read, async () => ({
+    success: true as const,
+    data: await service.read(),
+  }));
 
-  app.put(
-    `${PREFIX}/system-prompt`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Saves the system prompt",
-        body: updateSystemPromptRequestSchema,
-        response: { 200: aiTrainingResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
+  registerRoute(app, routes.aiTraining.systemPrompt, async (request) => ({
+    success: true as const,
+    message: AI_TRAINING_MESSAGES.systemPromptSaved,
+    data: await service.setSystemPrompt(request.body.systemPrompt),
+  }));
+
+  registerRoute(app, routes.aiTraining.uploadDocument, async (request) => {
+    const file = await receiveOneFile(request, {
+      fields: ["documents"],
+      maxBytes: documentBytes,
+      tooLargeMessage: AI_TRAINING_MESSAGES.documentTooLarge,
+    });
+    return {
       success: true as const,
-      message: AI_TRAINING_MESSAGES.systemPromptSaved,
-      data: await service.setSystemPrompt(request.body.systemPrompt),
-    }),
-  );
+      message: AI_TRAINING_MESSAGES.documentUploaded,
+      data: await service.addDocument(file),
+    };
+  });
 
-  app.post(
-    `${PREFIX}/knowledge-documents`,
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          "One PDF under the field `documents` (checked by content, 50 MB); its text is indexed",
-        consumes: ["multipart/form-data"],
-        response: { 200: knowledgeDocumentResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const file = await receiveOneFile(request, {
-        fields: ["documents"],
-        maxBytes: documentBytes,
-        tooLargeMessage: AI_TRAINING_MESSAGES.documentTooLarge,
-      });
-      return {
-        success: true as const,
-        message: AI_TRAINING_MESSAGES.documentUploaded,
-        data: await service.addDocument(file),
-      };
-    },
-  );
+  registerRoute(app, routes.aiTraining.deleteDocument, async (request) => {
+    await service.deleteDocument(request.params.id);
+    return { success: true as const, message: AI_TRAINING_MESSAGES.documentDeleted };
+  });
 
-  app.delete(
-    `${PREFIX}/knowledge-documents/:id`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Deletes a knowledge document, its passages and its file",
-        params: z.object({ id: z.uuid({ error: "Invalid document id" }) }),
-        response: { 200: z.object({ success: z.literal(true), message: z.string() }), ...errors },
-      },
-    },
-    async (request) => {
-      await service.deleteDocument(request.params.id);
-      return { success: true as const, message: AI_TRAINING_MESSAGES.documentDeleted };
-    },
-  );
+  registerRoute(app, routes.aiTraining.uploadVoiceSample, async (request) => {
+    const file = await receiveOneFile(request, {
+      fields: ["voiceSample"],
+      maxBytes: sampleBytes,
+      tooLargeMessage: AI_TRAINING_MESSAGES.voiceSampleTooLarge,
+    });
+    return {
+      success: true as const,
+      message: AI_TRAINING_MESSAGES.voiceSampleUploaded,
+      data: await service.setVoiceSample(file),
+    };
+  });
 
-  app.post(
-    `${PREFIX}/voice-sample`,
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          "The voice sample under the field `voiceSample` (mp3, wav or webm; 100 MB); replaces the earlier one",
-        consumes: ["multipart/form-data"],
-        response: { 200: voiceSampleResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const file = await receiveOneFile(request, {
-        fields: ["voiceSample"],
-        maxBytes: sampleBytes,
-        tooLargeMessage: AI_TRAINING_MESSAGES.voiceSampleTooLarge,
-      });
-      return {
-        success: true as const,
-        message: AI_TRAINING_MESSAGES.voiceSampleUploaded,
-        data: await service.setVoiceSample(file),
-      };
-    },
-  );
-
+  // An audio file, not JSON: registered by hand from its address (admin: requireAdmin).
   app.get(
-    `${PREFIX}/voice-sample/audio`,
+    voiceSampleAudioAddress.path,
     {
+      onRequest: app.requireAdmin,
       schema: {
-        tags,
-        security,
+        tags: ["ai-training"],
+        security: bearerSecurity,
         summary: "The stored voice sample's audio (Range requests supported)",
         produces: ["audio/mpeg", "audio/wav", "audio/webm"],
       },
@@ -192,39 +121,15 @@ export const aiTrainingRoutes: FastifyPluginAsyncZod<AiTrainingRoutesOptions> = 
     },
   );
 
-  app.put(
-    `${PREFIX}/voice-id`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Sets the voice id the persona speaks with",
-        body: updateVoiceIdRequestSchema,
-        response: { 200: voiceIdResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      message: AI_TRAINING_MESSAGES.voiceIdSaved,
-      data: { voiceId: await service.setVoiceId(request.body.voiceId) },
-    }),
-  );
+  registerRoute(app, routes.aiTraining.voiceId, async (request) => ({
+    success: true as const,
+    message: AI_TRAINING_MESSAGES.voiceIdSaved,
+    data: { voiceId: await service.setVoiceId(request.body.voiceId) },
+  }));
 
-  app.post(
-    `${PREFIX}/generate-voice-clone`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "ElevenLabs instant voice clone from the stored sample; stores the new voice id",
-        body: generateVoiceCloneRequestSchema,
-        response: { 200: voiceCloneResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      message: AI_TRAINING_MESSAGES.voiceCloned,
-      data: { voiceId: await service.cloneVoice(request.body) },
-    }),
-  );
+  registerRoute(app, routes.aiTraining.generateVoiceClone, async (request) => ({
+    success: true as const,
+    message: AI_TRAINING_MESSAGES.voiceCloned,
+    data: { voiceId: await service.cloneVoice(request.body) },
+  }));
 };

@@ -1,4 +1,9 @@
-import type { AiTraining, KnowledgeDocument, VoiceSample } from "@twinline/contracts";
+import {
+  type AiTraining,
+  type KnowledgeDocument,
+  type VoiceSample,
+  voiceSampleAudioAddress,
+} from "@twinline/contracts";
 import { HttpError } from "../../plugins/errors.ts";
 import { discard, type ReceivedFile, storedNameFor } from "../../plugins/uploads.ts";
 import { ProviderError, ProviderUnavailableError } from "../../providers/errors.ts";
@@ -31,7 +36,7 @@ export const AI_TRAINING_MESSAGES = {
 } as const;
 
 /** Where the admin's player fetches the stored sample. */
-export const VOICE_SAMPLE_AUDIO_PATH = "/api/ai-training/voice-sample/audio";
+export const VOICE_SAMPLE_AUDIO_PATH = voiceSampleAudioAddress.path;
 
 const AUDIO_EXTS = new Set(["mp3", "wav", "webm"]);
 

@@ -1,4 +1,4 @@
-import type { AuditTargetType } from "@twinline/contracts";
+import { type AuditTargetType, routeKey, routes } from "@twinline/contracts";
 
 /** What the audit hook knows of a write when it names the write's target. */
 export interface AuditTargetSources {
@@ -46,12 +46,17 @@ const actedOnSubscription = ({ answer, before }: AuditTargetSources) =>
 /**
  * Every admin write and its name in the audit log, by `METHOD route`. Key tests are reads (they
  * change nothing) and logout ends only the admin's own token: neither is listed. A write under
- * the admin prefix missing here is still recorded, under its method and route.
+ * the admin prefix missing here is still recorded, under its method and route. Routes of the
+ * route table are keyed by their definition (routeKey); the others by their literal, until their
+ * module is migrated (decision 0086).
  */
 export const AUDITED_ROUTES: Record<string, AuditAction> = {
-  "PUT /api/settings": { action: "settings.update", targetType: "settings" },
-  "POST /api/settings/upload": { action: "settings.upload_image", targetType: "settings" },
-  "DELETE /api/settings/image/:kind": {
+  [routeKey(routes.settings.save)]: { action: "settings.update", targetType: "settings" },
+  [routeKey(routes.settings.uploadImage)]: {
+    action: "settings.upload_image",
+    targetType: "settings",
+  },
+  [routeKey(routes.settings.removeImage)]: {
     action: "settings.delete_image",
     targetType: "settings",
     target: param("kind"),
@@ -93,12 +98,12 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     action: "package.sync_stripe",
     targetType: "package",
   },
-  "PUT /api/admin/users/:userId/status": {
+  [routeKey(routes.adminUsers.status)]: {
     action: "user.status",
     targetType: "user",
     target: param("userId"),
   },
-  "PUT /api/admin/users/:userId/date-of-birth": {
+  [routeKey(routes.adminUsers.dateOfBirth)]: {
     action: "user.date_of_birth",
     targetType: "user",
     target: param("userId"),
@@ -128,7 +133,7 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "subscription",
     target: actedOnSubscription,
   },
-  "POST /api/admin/jobs/:id/retry": {
+  [routeKey(routes.jobs.retry)]: {
     action: "job.retry",
     targetType: "other",
     target: param("id"),
@@ -143,31 +148,34 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "admin",
     target: ({ adminId }) => adminId,
   },
-  "PUT /api/admin/pages/:slug": {
+  [routeKey(routes.sitePages.adminSave)]: {
     action: "page.update",
     targetType: "page",
     target: param("slug"),
   },
-  "PUT /api/ai-training/system-prompt": {
+  [routeKey(routes.aiTraining.systemPrompt)]: {
     action: "ai_training.system_prompt",
     targetType: "ai_training",
   },
-  "POST /api/ai-training/knowledge-documents": {
+  [routeKey(routes.aiTraining.uploadDocument)]: {
     action: "ai_training.document_upload",
     targetType: "ai_training",
     target: created,
   },
-  "DELETE /api/ai-training/knowledge-documents/:id": {
+  [routeKey(routes.aiTraining.deleteDocument)]: {
     action: "ai_training.document_delete",
     targetType: "ai_training",
     target: param("id"),
   },
-  "POST /api/ai-training/voice-sample": {
+  [routeKey(routes.aiTraining.uploadVoiceSample)]: {
     action: "ai_training.voice_sample",
     targetType: "ai_training",
   },
-  "PUT /api/ai-training/voice-id": { action: "ai_training.voice_id", targetType: "ai_training" },
-  "POST /api/ai-training/generate-voice-clone": {
+  [routeKey(routes.aiTraining.voiceId)]: {
+    action: "ai_training.voice_id",
+    targetType: "ai_training",
+  },
+  [routeKey(routes.aiTraining.generateVoiceClone)]: {
     action: "ai_training.voice_clone",
     targetType: "ai_training",
   },

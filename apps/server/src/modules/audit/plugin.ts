@@ -1,9 +1,7 @@
-import { auditLogQuerySchema, auditLogResponseSchema } from "@twinline/contracts";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { routes } from "@twinline/contracts";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { ADMIN_PREFIX, adminGuarded } from "../../plugins/admin-scope.ts";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import { auditActionOf, auditTargetId } from "./actions.ts";
 import { auditActorOf, writeAuditEntry } from "./in-transaction.ts";
 import { type AuditRepository, createAuditRepository } from "./repository.ts";
@@ -101,26 +99,17 @@ export const auditModule = fp(
 /** GET /api/admin/audit-log: registered after the accounts module (its guard needs them). */
 export const auditLogRoutesModule = fp(
   async (app: FastifyInstance) => {
-    await app.register(adminGuarded(auditRoutes), { repository: app.auditLog });
+    await app.register(auditRoutes, { repository: app.auditLog });
   },
   { name: "audit-routes", dependencies: ["audit", "accounts"] },
 );
 
-const auditRoutes: FastifyPluginAsyncZod<{ repository: AuditRepository }> = async (
+const auditRoutes: FastifyPluginAsync<{ repository: AuditRepository }> = async (
   app,
   { repository },
 ) => {
-  app.get(
-    `${ADMIN_PREFIX}/audit-log`,
-    {
-      schema: {
-        tags: ["admin"],
-        security: bearerSecurity,
-        summary: "Admin writes, newest first: filtered by admin, action, target and dates; paged",
-        querystring: auditLogQuerySchema,
-        response: { 200: auditLogResponseSchema, ...errorResponses(400, 401, 403) },
-      },
-    },
-    async (request) => ({ success: true as const, ...(await repository.list(request.query)) }),
-  );
+  registerRoute(app, routes.audit.list, async (request) => ({
+    success: true as const,
+    ...(await repository.list(request.query)),
+  }));
 };

@@ -2,17 +2,15 @@ import { Readable } from "node:stream";
 import {
   CHAT_LOGS_CSV_HEADER,
   type ChatLog,
+  chatLogsExportAddress,
   chatLogsExportQuerySchema,
-  chatLogsQuerySchema,
-  chatLogsResponseSchema,
-  chatPageQuerySchema,
-  conversationIdParamsSchema,
   csvRow,
-  messagesPageResponseSchema,
+  routes,
 } from "@twinline/contracts";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { ADMIN_PREFIX } from "../../plugins/admin-scope.ts";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import type { ChatService } from "./service.ts";
 
 const errors = errorResponses(400, 401, 403, 404);
@@ -35,33 +33,20 @@ function chatLogCsvRow(log: ChatLog & { transcript: string }): string {
 
 /**
  * The admin's chat logs: real conversations, searched, filtered, sorted and paged by indexed
- * queries; one conversation's messages; the CSV export. Registered behind the admin guard
- * (adminGuarded) by the chat module.
+ * queries; one conversation's messages; the CSV export. Guarded by their definitions' access
+ * (admin), registered by the chat module.
  */
-export const chatLogsRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = async (
-  app,
-  { chat },
-) => {
-  app.get(
-    `${ADMIN_PREFIX}/chat-logs`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Conversations, paged, searched by user name or e-mail, filtered and sorted",
-        querystring: chatLogsQuerySchema,
-        response: { 200: chatLogsResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const { logs, pagination } = await chat.chatLogs(request.query);
-      return { success: true as const, data: logs, pagination };
-    },
-  );
+export const chatLogsRoutes: FastifyPluginAsync<{ chat: ChatService }> = async (app, { chat }) => {
+  registerRoute(app, routes.chatLogs.list, async (request) => {
+    const { logs, pagination } = await chat.chatLogs(request.query);
+    return { success: true as const, data: logs, pagination };
+  });
 
-  app.get(
-    `${ADMIN_PREFIX}/chat-logs/export`,
+  // A CSV file, not JSON: registered by hand from its address (admin: requireAdmin).
+  app.withTypeProvider<ZodTypeProvider>().get(
+    chatLogsExportAddress.path,
     {
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         security,
@@ -100,21 +85,8 @@ export const chatLogsRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = asyn
     },
   );
 
-  app.get(
-    `${ADMIN_PREFIX}/chat-logs/:id/messages`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "One conversation's messages, page 1 the newest",
-        params: conversationIdParamsSchema,
-        querystring: chatPageQuerySchema,
-        response: { 200: messagesPageResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await chat.conversationMessages(request.params.id, undefined, request.query),
-    }),
-  );
+  registerRoute(app, routes.chatLogs.messages, async (request) => ({
+    success: true as const,
+    data: await chat.conversationMessages(request.params.id, undefined, request.query),
+  }));
 };

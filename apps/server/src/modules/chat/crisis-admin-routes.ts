@@ -1,13 +1,15 @@
 import {
   CRISIS_REFERRALS_CSV_HEADER,
+  crisisReferralsExportAddress,
   crisisReferralsQuerySchema,
-  crisisReferralsResponseSchema,
   csvRow,
+  routes,
 } from "@twinline/contracts";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Database } from "../../db/client.ts";
-import { ADMIN_PREFIX } from "../../plugins/admin-scope.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import { referralsByDay } from "./crisis-repository.ts";
 import { utcDay } from "./repository.ts";
 
@@ -18,33 +20,23 @@ const security = bearerSecurity;
 /**
  * The crisis referrals per UTC day (issue 25, item 3): a count and nothing about anyone, the
  * figure a yearly report to a state office needs; shown in analytics and exported as CSV.
- * Registered behind the admin guard by the chat module.
+ * Guarded by their access (admin), registered by the chat module.
  */
-export const crisisReferralsRoutes: FastifyPluginAsyncZod<{
+export const crisisReferralsRoutes: FastifyPluginAsync<{
   db: Database;
   now?: () => Date;
 }> = async (app, { db, now = () => new Date() }) => {
-  app.get(
-    `${ADMIN_PREFIX}/analytics/crisis-referrals`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Crisis referrals per UTC day over the last `days` days (no personal data)",
-        querystring: crisisReferralsQuerySchema,
-        response: { 200: crisisReferralsResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const days = await referralsByDay(db, utcDay(now()), request.query.days);
-      const total = days.reduce((sum, day) => sum + day.referrals, 0);
-      return { success: true as const, data: { total, days } };
-    },
-  );
+  registerRoute(app, routes.chatLogs.crisisReferrals, async (request) => {
+    const days = await referralsByDay(db, utcDay(now()), request.query.days);
+    const total = days.reduce((sum, day) => sum + day.referrals, 0);
+    return { success: true as const, data: { total, days } };
+  });
 
-  app.get(
-    `${ADMIN_PREFIX}/analytics/crisis-referrals/export`,
+  // A CSV file, not JSON: registered by hand from its address (admin: requireAdmin).
+  app.withTypeProvider<ZodTypeProvider>().get(
+    crisisReferralsExportAddress.path,
     {
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         security,

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { type Clock, systemClock } from "../../lib/clock.ts";
-import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
 import { type AiNotices, createAiNotices } from "./ai-notice.ts";
@@ -85,8 +84,8 @@ export const chatModule = fp<ChatModuleOptions>(
     app.decorate("persona", persona);
     app.decorate("aiNotices", aiNotices);
     await app.register(chatRoutes, { chat });
-    await app.register(adminGuarded(chatLogsRoutes), { chat });
-    await app.register(adminGuarded(crisisReferralsRoutes), { db: app.database.db });
+    await app.register(chatLogsRoutes, { chat });
+    await app.register(crisisReferralsRoutes, { db: app.database.db });
   },
   { name: "chat", dependencies: ["push", "settings", "providers", "accounts", "memory"] },
 );

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { createDashboardsRepository } from "./repository.ts";
 import { adminDashboardRoutes, userDashboardRoutes } from "./routes.ts";
 import { createDashboardsService } from "./service.ts";
@@ -23,7 +22,7 @@ export const dashboardsModule = fp<DashboardsModuleOptions>(
       ...(options.now ? { now: options.now } : {}),
     });
     await app.register(userDashboardRoutes, { dashboards });
-    await app.register(adminGuarded(adminDashboardRoutes), { dashboards });
+    await app.register(adminDashboardRoutes, { dashboards });
   },
   { name: "dashboards", dependencies: ["accounts", "chat"] },
 );

@@ -1,98 +1,41 @@
-import {
-  adminDashboardFullResponseSchema,
-  adminDashboardSeriesQuerySchema,
-  adminDashboardSeriesResponseSchema,
-  userAnalyticsQuerySchema,
-  userAnalyticsResponseSchema,
-  userDashboardMetricsResponseSchema,
-} from "@twinline/contracts";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { ADMIN_PREFIX } from "../../plugins/admin-scope.ts";
+import { routes } from "@twinline/contracts";
+import type { FastifyPluginAsync } from "fastify";
 import { currentUser } from "../../plugins/auth.ts";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import type { DashboardsService } from "./service.ts";
-
-const errors = errorResponses(400, 401, 403);
-const security = bearerSecurity;
 
 export interface DashboardsRoutesOptions {
   dashboards: DashboardsService;
 }
 
-/** The user's overview figures (behind requireUser). */
-export const userDashboardRoutes: FastifyPluginAsyncZod<DashboardsRoutesOptions> = async (
+/** The user's overview figures (routes.dashboards.userMetrics: requireUser). */
+export const userDashboardRoutes: FastifyPluginAsync<DashboardsRoutesOptions> = async (
   app,
   { dashboards },
 ) => {
-  app.get(
-    "/api/users/dashboard-metrics",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ["users"],
-        security,
-        summary: "The signed-in user's overview: credits, calls, messages, credit use",
-        response: { 200: userDashboardMetricsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await dashboards.userMetrics(currentUser(request)),
-    }),
-  );
+  registerRoute(app, routes.dashboards.userMetrics, async (request) => ({
+    success: true as const,
+    data: await dashboards.userMetrics(currentUser(request)),
+  }));
 };
 
-/** The admin's dashboard and analytics; registered through adminGuarded (requireAdmin). */
-export const adminDashboardRoutes: FastifyPluginAsyncZod<DashboardsRoutesOptions> = async (
+/** The admin's dashboard and analytics (their definitions' access: admin, requireAdmin). */
+export const adminDashboardRoutes: FastifyPluginAsync<DashboardsRoutesOptions> = async (
   app,
   { dashboards },
 ) => {
-  const tags = ["admin"];
+  registerRoute(app, routes.dashboards.metrics, async () => ({
+    success: true as const,
+    data: await dashboards.adminMetrics(),
+  }));
 
-  app.get(
-    `${ADMIN_PREFIX}/dashboard/metrics`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Dashboard figures: users, revenue, paid users, call conversion (UTC periods)",
-        response: { 200: adminDashboardFullResponseSchema, ...errors },
-      },
-    },
-    async () => ({ success: true as const, data: await dashboards.adminMetrics() }),
-  );
+  registerRoute(app, routes.dashboards.series, async (request) => ({
+    success: true as const,
+    data: await dashboards.adminSeries(request.query.days),
+  }));
 
-  app.get(
-    `${ADMIN_PREFIX}/dashboard/series`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Sign-ups, revenue and call minutes per UTC day over the last 30 or 90 days",
-        querystring: adminDashboardSeriesQuerySchema,
-        response: { 200: adminDashboardSeriesResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await dashboards.adminSeries(request.query.days),
-    }),
-  );
-
-  app.get(
-    `${ADMIN_PREFIX}/user-analytics`,
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Users who chatted or called: interaction time, credits used, last interaction",
-        querystring: userAnalyticsQuerySchema,
-        response: { 200: userAnalyticsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      ...(await dashboards.userAnalytics(request.query)),
-    }),
-  );
+  registerRoute(app, routes.dashboards.userAnalytics, async (request) => ({
+    success: true as const,
+    ...(await dashboards.userAnalytics(request.query)),
+  }));
 };

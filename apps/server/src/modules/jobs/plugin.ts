@@ -1,12 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { adminGuarded } from "../../plugins/admin-scope.ts";
 import { jobsAdminRoutes } from "./routes.ts";
 
 /** The admin's Jobs panel over the app's job queue (plugins/jobs.ts, docs/decisions/0072). */
 export const jobsModule = fp(
   async (app: FastifyInstance) => {
-    await app.register(adminGuarded(jobsAdminRoutes), { jobs: app.jobs });
+    await app.register(jobsAdminRoutes, { jobs: app.jobs });
   },
   { name: "jobs-admin", dependencies: ["jobs", "accounts"] },
 );

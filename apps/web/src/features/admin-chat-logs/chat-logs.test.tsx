@@ -1,9 +1,10 @@
 import { configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { ChatLog } from "@twinline/contracts";
+import { type ChatLog, chatLogsExportAddress, routeKey, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
+import { on, onPath, type RouteMock } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
@@ -46,17 +47,18 @@ function logsPage(rows: ChatLog[], page = 1, total = rows.length) {
   };
 }
 
-function logsApi(routes: Parameters<typeof mockAdminApi>[0] = {}) {
+function logsApi(mocks: RouteMock[] = []) {
   signInAdmin();
-  return mockAdminApi({
-    "GET /api/admin/chat-logs": ({ url }) =>
+  return mockAdminApi([
+    ...mocks,
+    on(routes.chatLogs.list, ({ url }) =>
       jsonResponse(logsPage([jane, bob], Number(url.searchParams.get("page") ?? 1), 25)),
-    ...routes,
-  });
+    ),
+  ]);
 }
 
 function lastQuery(api: ReturnType<typeof mockAdminApi>) {
-  return Object.fromEntries(api.callsTo("GET /api/admin/chat-logs").at(-1)?.url.searchParams ?? []);
+  return Object.fromEntries(api.callsTo(routes.chatLogs.list).at(-1)?.url.searchParams ?? []);
 }
 
 describe("chat logs screen", () => {
@@ -72,7 +74,7 @@ describe("chat logs screen", () => {
       sortBy: "startTime",
       sortOrder: "-1",
     });
-    expect(api.callsTo("GET /api/admin/chat-logs")[0]?.headers.get("authorization")).toBe(
+    expect(api.callsTo(routes.chatLogs.list)[0]?.headers.get("authorization")).toBe(
       "Bearer admin-token",
     );
     expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual([
@@ -98,21 +100,22 @@ describe("chat logs screen", () => {
   });
 
   it("counts conversations with thousands separators, as every count of the admin area", async () => {
-    logsApi({
-      "GET /api/admin/chat-logs": () => jsonResponse(logsPage([jane, bob], 1, 140_037)),
-    });
+    logsApi([on(routes.chatLogs.list, () => jsonResponse(logsPage([jane, bob], 1, 140_037)))]);
     renderApp("/admin/chat-logs");
     expect(await screen.findByText("Showing 1 to 10 of 140,037 conversations")).toBeInTheDocument();
   });
 
   it("shows five skeleton rows while loading and the empty message", async () => {
     let answer: (r: Response) => void = () => {};
-    logsApi({
-      "GET /api/admin/chat-logs": () =>
-        new Promise<Response>((resolve) => {
-          answer = resolve;
-        }),
-    });
+    logsApi([
+      on(
+        routes.chatLogs.list,
+        () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      ),
+    ]);
     renderApp("/admin/chat-logs");
     expect(await screen.findAllByTestId("skeleton-row")).toHaveLength(5);
     answer(jsonResponse(logsPage([], 1, 0)));
@@ -185,17 +188,20 @@ describe("chat logs screen", () => {
     const revoke = vi.fn();
     Object.assign(URL, { createObjectURL: create, revokeObjectURL: revoke });
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
-    const api = logsApi({
-      "GET /api/admin/chat-logs/export": () =>
-        new Response("user,email\nJade Fan,jane@example.com\n", {
-          headers: { "content-type": "text/csv" },
-        }),
-    });
+    const api = logsApi([
+      onPath(
+        routeKey(chatLogsExportAddress),
+        () =>
+          new Response("user,email\nJade Fan,jane@example.com\n", {
+            headers: { "content-type": "text/csv" },
+          }),
+      ),
+    ]);
     renderApp("/admin/chat-logs?plan=premium&search=jane");
     await screen.findAllByTestId("chat-log-row");
     await userEvent.setup().click(screen.getByRole("button", { name: "Export CSV" }));
     expect(await screen.findByText("Export Complete")).toBeInTheDocument();
-    const [call] = api.callsTo("GET /api/admin/chat-logs/export");
+    const [call] = api.callsTo(routeKey(chatLogsExportAddress));
     expect(Object.fromEntries(call?.url.searchParams ?? [])).toEqual({
       plan: "premium",
       search: "jane",
@@ -210,10 +216,11 @@ describe("chat logs screen", () => {
   });
 
   it("says Export Failed when the export fails", async () => {
-    logsApi({
-      "GET /api/admin/chat-logs/export": () =>
+    logsApi([
+      onPath(routeKey(chatLogsExportAddress), () =>
         jsonResponse({ success: false, message: "Internal Server Error" }, 500),
-    });
+      ),
+    ]);
     renderApp("/admin/chat-logs");
     await screen.findAllByTestId("chat-log-row");
     await userEvent.setup().click(screen.getByRole("button", { name: "Export CSV" }));
@@ -221,8 +228,8 @@ describe("chat logs screen", () => {
   });
 
   it("opens a conversation's messages on demand, with paging", async () => {
-    const api = logsApi({
-      "GET /api/admin/chat-logs/:id/messages": ({ url }) => {
+    const api = logsApi([
+      on(routes.chatLogs.messages, ({ url }) => {
         const page = Number(url.searchParams.get("page"));
         return jsonResponse({
           success: true,
@@ -247,8 +254,8 @@ describe("chat logs screen", () => {
             pagination: { total: 30, page, limit: 20, pages: 2 },
           },
         });
-      },
-    });
+      }),
+    ]);
     renderApp("/admin/chat-logs");
     await screen.findAllByTestId("chat-log-row");
     expect(api.calls.some((c) => c.url.pathname.endsWith("/messages"))).toBe(false);
@@ -262,17 +269,18 @@ describe("chat logs screen", () => {
       .getAllByTestId("conversation-message")
       .find((row) => row.getAttribute("data-sender") === "product");
     expect(notice).toHaveTextContent(/^AI notice · .*The AI notice of page 1$/);
-    const first = api.calls.find((c) => c.url.pathname === "/api/admin/chat-logs/c1/messages");
+    const [first] = api.callsTo(routes.chatLogs.messages, { id: "c1" });
     expect(Object.fromEntries(first?.url.searchParams ?? [])).toEqual({ page: "1", limit: "20" });
     await user.click(within(dialog).getByRole("button", { name: "Next" }));
     expect(await within(dialog).findByText("Hello from page 2")).toBeInTheDocument();
   });
 
   it("shows an error toast and a retry when the list fails", async () => {
-    logsApi({
-      "GET /api/admin/chat-logs": () =>
+    logsApi([
+      on(routes.chatLogs.list, () =>
         jsonResponse({ success: false, message: "Internal Server Error" }, 500),
-    });
+      ),
+    ]);
     renderApp("/admin/chat-logs");
     expect(await screen.findByRole("alert")).toHaveTextContent("Failed to load chat logs");
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();

@@ -1,8 +1,9 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { UserInteraction } from "@twinline/contracts";
+import { routes, type UserInteraction } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
@@ -37,7 +38,7 @@ function page(rows: UserInteraction[], total = rows.length, pageNo = 1) {
   };
 }
 
-const URL_KEY = "GET /api/admin/user-analytics";
+const ANALYTICS = routes.dashboards.userAnalytics;
 
 // Lazy bundles, typing and clicks: give slow, shared machines time.
 const SLOW = { timeout: 20_000 };
@@ -48,8 +49,8 @@ describe("user analytics", () => {
     SLOW,
     async () => {
       signInAdmin();
-      const api = mockAdminApi({
-        [URL_KEY]: ({ url }) =>
+      const api = mockAdminApi([
+        on(ANALYTICS, ({ url }) =>
           jsonResponse(
             page(
               [
@@ -60,7 +61,8 @@ describe("user analytics", () => {
               Number(url.searchParams.get("page") ?? 1),
             ),
           ),
-      });
+        ),
+      ]);
       renderApp("/admin/UserAnalytics");
       const rows = await screen.findAllByTestId("analytics-row");
       expect(rows).toHaveLength(2);
@@ -73,7 +75,7 @@ describe("user analytics", () => {
       expect(cards[1]).toHaveTextContent("Total Interaction Time2h 0m");
       expect(cards[2]).toHaveTextContent("Avg. Interaction Time10m");
       expect(screen.getByText("Showing 1 to 10 of 12 users")).toBeInTheDocument();
-      const query = Object.fromEntries(api.callsTo(URL_KEY)[0]?.url.searchParams ?? []);
+      const query = Object.fromEntries(api.callsTo(ANALYTICS)[0]?.url.searchParams ?? []);
       expect(query).toMatchObject({
         sortBy: "lastInteraction",
         sortOrder: "-1",
@@ -88,19 +90,19 @@ describe("user analytics", () => {
       const user = userEvent.setup();
       await user.click(screen.getByRole("button", { name: "Next" }));
       await waitFor(() =>
-        expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("page")).toBe("2"),
+        expect(api.callsTo(ANALYTICS).at(-1)?.url.searchParams.get("page")).toBe("2"),
       );
       await user.type(screen.getByLabelText("Search users by name or email"), "SECOND");
       await waitFor(() =>
-        expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("search")).toBe("SECOND"),
+        expect(api.callsTo(ANALYTICS).at(-1)?.url.searchParams.get("search")).toBe("SECOND"),
       );
-      expect(api.callsTo(URL_KEY).at(-1)?.url.searchParams.get("page")).toBe("1");
+      expect(api.callsTo(ANALYTICS).at(-1)?.url.searchParams.get("page")).toBe("1");
     },
   );
 
   it("a failed image becomes an initials avatar", SLOW, async () => {
     signInAdmin();
-    mockAdminApi({ [URL_KEY]: () => jsonResponse(page([interaction()])) });
+    mockAdminApi([on(ANALYTICS, () => jsonResponse(page([interaction()])))]);
     renderApp("/admin/UserAnalytics");
     const row = (await screen.findAllByTestId("analytics-row"))[0];
     if (!row) throw new Error("no row");
@@ -111,7 +113,7 @@ describe("user analytics", () => {
 
   it("empty: no interactions yet", SLOW, async () => {
     signInAdmin();
-    mockAdminApi({ [URL_KEY]: () => jsonResponse(page([])) });
+    mockAdminApi([on(ANALYTICS, () => jsonResponse(page([])))]);
     renderApp("/admin/UserAnalytics");
     expect(await screen.findByText("No user interactions yet")).toBeInTheDocument();
     expect(screen.getByText("Showing 0 users")).toBeInTheDocument();
@@ -122,13 +124,13 @@ describe("user analytics", () => {
     SLOW,
     async () => {
       signInAdmin();
-      mockAdminApi({
-        [URL_KEY]: () => jsonResponse({ success: false, message: "Database busy" }, 400),
-      });
+      mockAdminApi([
+        on(ANALYTICS, () => jsonResponse({ success: false, message: "Database busy" }, 400)),
+      ]);
       const { unmount } = renderApp("/admin/UserAnalytics");
       expect(await screen.findByText("Error loading analytics: Database busy")).toBeInTheDocument();
       unmount();
-      mockAdminApi({ [URL_KEY]: () => jsonResponse({ nonsense: true }) });
+      mockAdminApi([on(ANALYTICS, () => jsonResponse({ nonsense: true }))]);
       renderApp("/admin/UserAnalytics");
       expect(await screen.findByText(/^Error loading analytics: /)).toBeInTheDocument();
     },

@@ -1,6 +1,7 @@
 import { configure, screen, within } from "@testing-library/react";
-import type { AuditEntry } from "@twinline/contracts";
+import { type AuditEntry, routes } from "@twinline/contracts";
 import { describe, expect, it, vi } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
@@ -20,7 +21,7 @@ function entry(patch: Partial<AuditEntry>): AuditEntry {
     after: null,
     ip: "203.0.113.9",
     method: "PUT",
-    path: "/api/settings",
+    path: routes.settings.save.path,
     createdAt: "2025-02-03T10:00:00.000Z",
     ...patch,
   };
@@ -47,14 +48,15 @@ const rows: AuditEntry[] = [
 describe("the audit log screen", () => {
   it("names each target by its label and lists only what changed, field by field", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/audit-log": () =>
+    mockAdminApi([
+      on(routes.audit.list, () =>
         jsonResponse({
           success: true,
           data: rows,
           pagination: { total: 3, page: 1, limit: 20, pages: 1 },
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/audit-log");
     const [settings, subscription, page] = await screen.findAllByTestId(
       "audit-row",

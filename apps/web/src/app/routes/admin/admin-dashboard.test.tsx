@@ -1,7 +1,9 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { growth, mockAdminApi, signInAdmin } from "./test-api";
 
@@ -35,12 +37,12 @@ describe("admin dashboard", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    mockAdminApi({
-      "GET /api/admin/dashboard/metrics": async () => {
+    mockAdminApi([
+      on(routes.dashboards.metrics, async () => {
         await gate;
         return jsonResponse(growth);
-      },
-    });
+      }),
+    ]);
     renderApp("/admin/dashboard");
     await screen.findByRole("heading", { name: "Dashboard", level: 1 });
     expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$0.00");
@@ -69,14 +71,12 @@ describe("admin dashboard", () => {
       expect(cardValue("revenue-card", "This Month's Revenue")).toHaveTextContent("$1,200.00");
       expect(cardValue("revenue-card", "Last Month's Revenue")).toHaveTextContent("$3,400.25");
       expect(await screen.findByTestId("series-charts")).toBeInTheDocument();
-      expect(api.callsTo("GET /api/admin/dashboard/series")[0]?.url.searchParams.get("days")).toBe(
-        "30",
-      );
+      expect(api.callsTo(routes.dashboards.series)[0]?.url.searchParams.get("days")).toBe("30");
       await userEvent.setup().click(screen.getByRole("button", { name: "90 days" }));
       await waitFor(() =>
-        expect(
-          api.callsTo("GET /api/admin/dashboard/series").at(-1)?.url.searchParams.get("days"),
-        ).toBe("90"),
+        expect(api.callsTo(routes.dashboards.series).at(-1)?.url.searchParams.get("days")).toBe(
+          "90",
+        ),
       );
       expect(screen.getByRole("button", { name: "90 days" })).toHaveAttribute(
         "aria-pressed",
@@ -95,9 +95,9 @@ describe("admin dashboard", () => {
           : { value: 0 },
       ]),
     );
-    mockAdminApi({
-      "GET /api/admin/dashboard/metrics": () => jsonResponse({ success: true, data: zero }),
-    });
+    mockAdminApi([
+      on(routes.dashboards.metrics, () => jsonResponse({ success: true, data: zero })),
+    ]);
     renderApp("/admin/dashboard");
     await waitFor(() => expect(cardValue("metric-card", "Total Users")).toHaveTextContent("0"));
     expect(cardValue("metric-card", "Total Revenue")).toHaveTextContent("$0.00");
@@ -106,10 +106,9 @@ describe("admin dashboard", () => {
 
   it("error: Failed to load dashboard metrics", SLOW, async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/dashboard/metrics": () =>
-        jsonResponse({ success: false, message: "boom" }, 400),
-    });
+    mockAdminApi([
+      on(routes.dashboards.metrics, () => jsonResponse({ success: false, message: "boom" }, 400)),
+    ]);
     renderApp("/admin/dashboard");
     expect(await screen.findByText("Failed to load dashboard metrics")).toBeInTheDocument();
   });

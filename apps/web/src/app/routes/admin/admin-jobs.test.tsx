@@ -1,7 +1,8 @@
 import { configure, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { AdminJob, AdminJobsResponse } from "@twinline/contracts";
+import { type AdminJob, type AdminJobsResponse, routes } from "@twinline/contracts";
 import { describe, expect, it, vi } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
@@ -40,13 +41,13 @@ describe("the Jobs panel", () => {
   it("shows each queue's counts and a failed job's error; Retry queues it again", async () => {
     signInAdmin();
     let current: AdminJob = failed;
-    const calls = mockAdminApi({
-      "GET /api/admin/jobs": () => jsonResponse(page([current])),
-      "POST /api/admin/jobs/:id/retry": () => {
+    const calls = mockAdminApi([
+      on(routes.jobs.list, () => jsonResponse(page([current]))),
+      on(routes.jobs.retry, () => {
         current = { ...failed, state: "retry", retryLimit: 3 };
         return jsonResponse({ success: true, message: "Job queued for a retry", data: current });
-      },
-    });
+      }),
+    ]);
     renderApp("/admin/jobs");
     const [queue] = await screen.findAllByTestId("queue-row", {}, { timeout: 15_000 });
     expect(queue?.textContent).toContain("billing.renewals");
@@ -59,24 +60,20 @@ describe("the Jobs panel", () => {
     await userEvent.setup().click(within(row).getByRole("button", { name: /Retry/ }));
     expect(await screen.findByText("Job queued for a retry")).toBeTruthy();
     expect(await screen.findByText("Waiting to retry")).toBeTruthy();
-    expect(
-      calls.calls.some(
-        (call) =>
-          call.method === "POST" && call.url.pathname === `/api/admin/jobs/${failed._id}/retry`,
-      ),
-    ).toBe(true);
+    expect(calls.callsTo(routes.jobs.retry, { id: failed._id })).toHaveLength(1);
     expect(screen.queryByRole("button", { name: /^Retry / })).toBeNull();
   });
 
   it("says so when there are no jobs, and offers a retry when the list cannot load", async () => {
     signInAdmin();
     let broken = true;
-    mockAdminApi({
-      "GET /api/admin/jobs": () =>
+    mockAdminApi([
+      on(routes.jobs.list, () =>
         broken
           ? jsonResponse({ success: false, message: "Internal Server Error" }, 500)
           : jsonResponse(page([])),
-    });
+      ),
+    ]);
     renderApp("/admin/jobs");
     expect(
       await screen.findByText("Failed to load the jobs", {}, { timeout: 15_000 }),

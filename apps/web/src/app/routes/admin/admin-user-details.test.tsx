@@ -1,9 +1,10 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { DataExport } from "@twinline/contracts";
+import { type DataExport, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { downloadFile } from "@/lib/csv";
+import { on, onPath } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { detailUser, mockAdminApi, signInAdmin } from "./test-api";
 
@@ -33,9 +34,9 @@ const activeSubscription = {
 
 function showUser(user = detailUser()) {
   signInAdmin();
-  return mockAdminApi({
-    "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: user }),
-  });
+  return mockAdminApi([
+    on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: user })),
+  ]);
 }
 
 describe("user details", () => {
@@ -211,10 +212,11 @@ describe("user details", () => {
 
   it("says User not found for an unknown id", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/users/:id": () =>
+    mockAdminApi([
+      on(routes.adminUsers.detail, () =>
         jsonResponse({ success: false, message: "User not found" }, 404),
-    });
+      ),
+    ]);
     renderApp("/admin/users/nope");
     expect(await screen.findByRole("heading", { name: "User not found" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Back to Users" })).toBeInTheDocument();
@@ -222,9 +224,9 @@ describe("user details", () => {
 
   it("says Failed to load user details on other failures", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/users/:id": () => jsonResponse({ success: false, message: "x" }, 500),
-    });
+    mockAdminApi([
+      on(routes.adminUsers.detail, () => jsonResponse({ success: false, message: "x" }, 500)),
+    ]);
     renderApp("/admin/users/u1");
     expect(
       await screen.findByRole("heading", { name: "Error loading user details" }),
@@ -235,37 +237,40 @@ describe("user details", () => {
   it("deactivates behind the confirmation and reloads the user", async () => {
     signInAdmin();
     let active = true;
-    const api = mockAdminApi({
-      "GET /api/admin/users/:id": () =>
+    const api = mockAdminApi([
+      on(routes.adminUsers.detail, () =>
         jsonResponse({ success: true, data: detailUser({ isActive: active }) }),
-      "PUT /api/admin/users/:id/status": () => {
+      ),
+      on(routes.adminUsers.status, () => {
         active = false;
         return jsonResponse({
           success: true,
           data: detailUser({ isActive: false }),
           message: "User deactivated successfully",
         });
-      },
-    });
+      }),
+    ]);
     renderApp("/admin/users/u1");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Deactivate User" }));
     const dialog = await screen.findByRole("alertdialog", { name: "Deactivate user?" });
     await user.click(within(dialog).getByRole("button", { name: "Deactivate" }));
     expect(await screen.findByRole("button", { name: "Activate User" })).toBeInTheDocument();
-    expect(api.callsTo("PUT /api/admin/users/u1/status")[0]?.body).toEqual({
+    expect(api.callsTo(routes.adminUsers.status, { userId: "u1" })[0]?.body).toEqual({
       action: "deactivate",
     });
-    await waitFor(() => expect(api.callsTo("GET /api/admin/users/u1").length).toBeGreaterThan(1));
+    await waitFor(() =>
+      expect(api.callsTo(routes.adminUsers.detail, { userId: "u1" }).length).toBeGreaterThan(1),
+    );
     expect(screen.getByTestId("profile-card")).toHaveTextContent("Inactive");
   });
 
   it("says Failed to deactivate user when it fails", async () => {
     showUser();
-    mockAdminApi({
-      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
-      "PUT /api/admin/users/:id/status": () => jsonResponse({ success: false, message: "x" }, 500),
-    });
+    mockAdminApi([
+      on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
+      on(routes.adminUsers.status, () => jsonResponse({ success: false, message: "x" }, 500)),
+    ]);
     renderApp("/admin/users/u1");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Deactivate User" }));
@@ -316,15 +321,17 @@ describe("user details", () => {
         pagination: { total: rows.length, page, limit, pages: Math.ceil(rows.length / limit) },
       });
     };
-    const api = mockAdminApi({
-      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
-      "GET /api/admin/users/:id/transactions": ({ url }) => {
+    const api = mockAdminApi([
+      on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
+      onPath("GET /api/admin/users/:id/transactions", ({ url }) => {
         const search = url.searchParams.get("search");
         const rows = search ? all.filter((row) => row.status.includes(search)) : all;
         return answer(url.searchParams.get("sortOrder") === "1" ? [...rows].reverse() : rows, url);
-      },
-      "GET /api/admin/users/:id/subscription-transactions": ({ url }) => answer([payment], url),
-    });
+      }),
+      onPath("GET /api/admin/users/:id/subscription-transactions", ({ url }) =>
+        answer([payment], url),
+      ),
+    ]);
     renderApp("/admin/users/u1");
     const recentCredits = (
       await screen.findByRole("heading", { name: "Recent Credit Transactions" })
@@ -377,19 +384,23 @@ describe("user details: the fan's data export", () => {
     const save = vi.spyOn(downloadFile, "save").mockImplementation(() => {});
     let latest: DataExport | null = null;
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
-      "GET /api/admin/users/:id/data-export": () => jsonResponse({ success: true, data: latest }),
-      "POST /api/admin/users/:id/data-export": () => {
+    const api = mockAdminApi([
+      on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
+      onPath("GET /api/admin/users/:id/data-export", () =>
+        jsonResponse({ success: true, data: latest }),
+      ),
+      onPath("POST /api/admin/users/:id/data-export", () => {
         latest = { ...readyExport, status: "ready" };
         return jsonResponse(
           { success: true, message: "The data export is being prepared.", data: latest },
           202,
         );
-      },
-      "GET /api/admin/users/:id/data-export/:exportId/download": () =>
-        new Response("zip", { headers: { "content-type": "application/zip" } }),
-    });
+      }),
+      onPath(
+        "GET /api/admin/users/:id/data-export/:exportId/download",
+        () => new Response("zip", { headers: { "content-type": "application/zip" } }),
+      ),
+    ]);
     renderApp("/admin/users/u1");
     const actions = await screen.findByTestId("privacy-actions", {}, { timeout: 15_000 });
     const user = userEvent.setup();

@@ -1,7 +1,9 @@
 import { configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { detailUser, listUser, mockAdminApi, signInAdmin, usersPage } from "./test-api";
 
@@ -30,14 +32,15 @@ const cara = listUser({
 });
 
 function usersApi(total = 3) {
-  return mockAdminApi({
-    "GET /api/admin/users": ({ url }) =>
+  return mockAdminApi([
+    on(routes.adminUsers.list, ({ url }) =>
       jsonResponse(usersPage([jane, bob, cara], Number(url.searchParams.get("page") ?? 1), total)),
-  });
+    ),
+  ]);
 }
 
 function lastQuery(api: ReturnType<typeof mockAdminApi>) {
-  const calls = api.callsTo("GET /api/admin/users");
+  const calls = api.callsTo(routes.adminUsers.list);
   return Object.fromEntries(calls.at(-1)?.url.searchParams ?? []);
 }
 
@@ -55,7 +58,7 @@ describe("users screen", () => {
       sortOrder: "-1",
       status: "all",
     });
-    expect(api.callsTo("GET /api/admin/users")[0]?.headers.get("authorization")).toBe(
+    expect(api.callsTo(routes.adminUsers.list)[0]?.headers.get("authorization")).toBe(
       "Bearer admin-token",
     );
 
@@ -131,7 +134,7 @@ describe("users screen", () => {
     });
     await waitFor(() => expect(lastQuery(api)).toMatchObject({ search: "jane", page: "1" }));
     const searches = api
-      .callsTo("GET /api/admin/users")
+      .callsTo(routes.adminUsers.list)
       .filter((c) => c.url.searchParams.has("search"));
     expect(searches).toHaveLength(1);
   });
@@ -159,12 +162,13 @@ describe("users screen", () => {
   it("shows the empty and error states", async () => {
     signInAdmin();
     let fail = false;
-    mockAdminApi({
-      "GET /api/admin/users": () =>
+    mockAdminApi([
+      on(routes.adminUsers.list, () =>
         fail
           ? jsonResponse({ success: false, message: "Boom" }, 500)
           : jsonResponse(usersPage([], 1, 0)),
-    });
+      ),
+    ]);
     const first = renderApp("/admin/users");
     expect(await screen.findByText("No users found")).toBeInTheDocument();
     first.unmount();
@@ -177,17 +181,17 @@ describe("users screen", () => {
   it("deactivates only after confirming, then reloads the list", async () => {
     signInAdmin();
     let active = true;
-    const api = mockAdminApi({
-      "GET /api/admin/users": () => jsonResponse(usersPage([listUser({ isActive: active })])),
-      "PUT /api/admin/users/:id/status": () => {
+    const api = mockAdminApi([
+      on(routes.adminUsers.list, () => jsonResponse(usersPage([listUser({ isActive: active })]))),
+      on(routes.adminUsers.status, () => {
         active = false;
         return jsonResponse({
           success: true,
           data: detailUser({ isActive: false }),
           message: "User deactivated successfully",
         });
-      },
-    });
+      }),
+    ]);
     renderApp("/admin/users");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Deactivate Jade Fan" }));
@@ -200,13 +204,15 @@ describe("users screen", () => {
     await screen.findByRole("alertdialog");
     await user.keyboard("{Escape}");
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
-    expect(api.callsTo("PUT /api/admin/users/u1/status")).toHaveLength(0);
+    expect(api.callsTo(routes.adminUsers.status, { userId: "u1" })).toHaveLength(0);
 
     await user.click(screen.getByRole("button", { name: "Deactivate Jade Fan" }));
     dialog = await screen.findByRole("alertdialog");
     await user.click(within(dialog).getByRole("button", { name: "Deactivate" }));
-    await waitFor(() => expect(api.callsTo("PUT /api/admin/users/u1/status")).toHaveLength(1));
-    const [put] = api.callsTo("PUT /api/admin/users/u1/status");
+    await waitFor(() =>
+      expect(api.callsTo(routes.adminUsers.status, { userId: "u1" })).toHaveLength(1),
+    );
+    const [put] = api.callsTo(routes.adminUsers.status, { userId: "u1" });
     expect(put?.body).toEqual({ action: "deactivate" });
     expect(put?.headers.get("csrf-token")).toBe("csrf-1");
     expect(await screen.findByText("User deactivated successfully")).toBeInTheDocument();
@@ -215,11 +221,10 @@ describe("users screen", () => {
 
   it("says 'Failed to activate user' when activation fails", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/users": () => jsonResponse(usersPage([listUser({ isActive: false })])),
-      "PUT /api/admin/users/:id/status": () =>
-        jsonResponse({ success: false, message: "nope" }, 500),
-    });
+    mockAdminApi([
+      on(routes.adminUsers.list, () => jsonResponse(usersPage([listUser({ isActive: false })]))),
+      on(routes.adminUsers.status, () => jsonResponse({ success: false, message: "nope" }, 500)),
+    ]);
     renderApp("/admin/users");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Activate Jade Fan" }));
@@ -230,11 +235,12 @@ describe("users screen", () => {
 
   it("shows the server's reason when deactivating is refused (the admin's own account)", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/users": () => jsonResponse(usersPage([listUser()])),
-      "PUT /api/admin/users/:id/status": () =>
+    mockAdminApi([
+      on(routes.adminUsers.list, () => jsonResponse(usersPage([listUser()]))),
+      on(routes.adminUsers.status, () =>
         jsonResponse({ success: false, message: "You cannot deactivate your own account" }, 400),
-    });
+      ),
+    ]);
     renderApp("/admin/users");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Deactivate Jade Fan" }));

@@ -3,11 +3,13 @@ import {
   type AdminUserDetail,
   type AdminUserListItem,
   defaultPublicSettings,
+  routes,
 } from "@twinline/contracts";
 import {
   type MockedApi,
   type MockResolver,
   mockApi,
+  on,
   onPath,
   type RouteMock,
 } from "@/test/api-mock";
@@ -97,7 +99,7 @@ export const growth = {
 
 export function seriesOf(days: number) {
   return {
-    success: true,
+    success: true as const,
     data: {
       days,
       points: Array.from({ length: days }, (_, i) => ({
@@ -127,8 +129,9 @@ export function mockAdminApi(mocks: RouteMock[] | Record<string, MockResolver> =
         valid: true,
         admin: testAdmin,
       })),
-      onPath("GET /api/admin/dashboard/metrics", () => growth),
-      onPath("GET /api/admin/dashboard/series", ({ url }) =>
+      // The users screen reads only the growth figures of the dashboard's answer.
+      on(routes.dashboards.metrics, () => growth as never),
+      on(routes.dashboards.series, ({ url }) =>
         seriesOf(Number(url.searchParams.get("days") ?? 30)),
       ),
     ],

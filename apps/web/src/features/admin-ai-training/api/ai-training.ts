@@ -1,22 +1,26 @@
 import { queryOptions } from "@tanstack/react-query";
 import {
   type AiTraining,
-  aiTrainingResponseSchema,
   type KnowledgeDocument,
-  knowledgeDocumentResponseSchema,
-  messageResponseSchema,
+  routes,
   UPLOAD_LIMITS,
   VOICE_SAMPLE_TYPES,
   type VoiceSample,
-  voiceCloneResponseSchema,
-  voiceIdResponseSchema,
-  voiceSampleResponseSchema,
+  voiceSampleAudioAddress,
 } from "@twinline/contracts";
-import { ApiError, api, type UploadProgress, uploadWithProgress } from "@/lib/api-client";
+import {
+  ApiError,
+  apiRequest,
+  callRoute,
+  routeUrl,
+  tokenFor,
+  type UploadProgress,
+  uploadRoute,
+} from "@/lib/api-client";
 
 /**
- * The persona's training calls (admin-side spec, section 7). Every URL here lacks /admin, so each
- * call passes `token: "admin"` (decision 0008).
+ * The persona's training calls (admin-side spec, section 7), through the route table
+ * (routes.aiTraining, admin only: the admin token comes from the definitions' access).
  */
 
 export const aiTrainingKeys = {
@@ -40,11 +44,7 @@ export const AI_TRAINING_MESSAGES = {
 } as const;
 
 export async function fetchAiTraining(signal?: AbortSignal): Promise<AiTraining> {
-  const answer = await api.get("/api/ai-training", {
-    signal,
-    token: "admin",
-    schema: aiTrainingResponseSchema,
-  });
+  const answer = await callRoute(routes.aiTraining.read, { signal });
   return answer.data;
 }
 
@@ -54,13 +54,9 @@ export const aiTrainingQuery = () =>
     queryFn: ({ signal }) => fetchAiTraining(signal),
   });
 
-/** PUT /api/ai-training/system-prompt; resolves to the server's message, if any. */
+/** Saves the system prompt; resolves to the server's message, if any. */
 export async function saveSystemPrompt(systemPrompt: string): Promise<string | null> {
-  const answer = await api.put(
-    "/api/ai-training/system-prompt",
-    { systemPrompt },
-    { token: "admin", schema: aiTrainingResponseSchema },
-  );
+  const answer = await callRoute(routes.aiTraining.systemPrompt, { body: { systemPrompt } });
   return answer.message || null;
 }
 
@@ -69,48 +65,38 @@ interface UploadOptions {
   signal?: AbortSignal;
 }
 
-/** POST /api/ai-training/knowledge-documents: one PDF under `documents`, with progress. */
+/** Uploads one PDF under `documents`, with progress. */
 export async function uploadKnowledgeDocument(
   file: File,
   options: UploadOptions = {},
 ): Promise<{ document: KnowledgeDocument; message: string }> {
   const form = new FormData();
   form.append("documents", file);
-  const answer = await uploadWithProgress("/api/ai-training/knowledge-documents", form, {
-    ...options,
-    token: "admin",
-    schema: knowledgeDocumentResponseSchema,
-  });
+  const answer = await uploadRoute(routes.aiTraining.uploadDocument, form, options);
   return { document: answer.data, message: answer.message };
 }
 
 export async function deleteKnowledgeDocument(id: string): Promise<void> {
-  await api.delete(`/api/ai-training/knowledge-documents/${encodeURIComponent(id)}`, {
-    token: "admin",
-    schema: messageResponseSchema,
-  });
+  await callRoute(routes.aiTraining.deleteDocument, { params: { id } });
 }
 
-/** POST /api/ai-training/voice-sample: one audio file under `voiceSample`, with progress. */
+/** Uploads one audio file under `voiceSample`, with progress. */
 export async function uploadVoiceSample(
   file: File,
   options: UploadOptions = {},
 ): Promise<{ sample: VoiceSample; message: string }> {
   const form = new FormData();
   form.append("voiceSample", file);
-  const answer = await uploadWithProgress("/api/ai-training/voice-sample", form, {
-    ...options,
-    token: "admin",
-    schema: voiceSampleResponseSchema,
-  });
+  const answer = await uploadRoute(routes.aiTraining.uploadVoiceSample, form, options);
   return { sample: answer.data, message: answer.message };
 }
 
-/** GET /api/ai-training/voice-sample/audio as a blob (the admin token cannot ride on <audio src>). */
+/** The stored sample's audio as a blob (the admin token cannot ride on <audio src>). */
 export async function fetchVoiceSampleAudio(signal?: AbortSignal): Promise<Blob> {
-  const body = await api.get("/api/ai-training/voice-sample/audio", {
+  const body = await apiRequest(routeUrl(voiceSampleAudioAddress), {
+    method: voiceSampleAudioAddress.method,
     signal,
-    token: "admin",
+    token: tokenFor(voiceSampleAudioAddress.access),
     responseType: "blob",
   });
   // Checked by shape: in tests the Blob may come from another realm than the page's.
@@ -124,27 +110,20 @@ export async function fetchVoiceSampleAudio(signal?: AbortSignal): Promise<Blob>
   return body as Blob;
 }
 
-/** PUT /api/ai-training/voice-id; resolves to the stored id and the server's message. */
+/** Sets the voice id; resolves to the stored id and the server's message. */
 export async function updateVoiceId(
   voiceId: string,
 ): Promise<{ voiceId: string | null; message: string | null }> {
-  const answer = await api.put(
-    "/api/ai-training/voice-id",
-    { voiceId },
-    { token: "admin", schema: voiceIdResponseSchema },
-  );
+  const answer = await callRoute(routes.aiTraining.voiceId, { body: { voiceId } });
   return { voiceId: answer.data.voiceId, message: answer.message || null };
 }
 
-/** POST /api/ai-training/generate-voice-clone; resolves to the new voice id. */
+/** Clones the voice from the stored sample; resolves to the new voice id. */
 export async function generateVoiceClone(input: {
   name: string;
   description: string;
 }): Promise<{ voiceId: string; message: string }> {
-  const answer = await api.post("/api/ai-training/generate-voice-clone", input, {
-    token: "admin",
-    schema: voiceCloneResponseSchema,
-  });
+  const answer = await callRoute(routes.aiTraining.generateVoiceClone, { body: input });
   return { voiceId: answer.data.voiceId, message: answer.message };
 }
 

@@ -1,9 +1,17 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { AiTraining, KnowledgeDocument, VoiceSample } from "@twinline/contracts";
+import {
+  type AiTraining,
+  type KnowledgeDocument,
+  routeKey,
+  routes,
+  type VoiceSample,
+  voiceSampleAudioAddress,
+} from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
+import { on, onPath, type RouteMock } from "@/test/api-mock";
 import { installFakeXhr } from "@/test/fake-xhr";
 import { jsonResponse, renderApp } from "@/test/render";
 
@@ -50,15 +58,18 @@ function training(patch: Partial<AiTraining> = {}): AiTraining {
   };
 }
 
-function trainingApi(data: AiTraining, routes: Parameters<typeof mockAdminApi>[0] = {}) {
-  return mockAdminApi({
-    "GET /api/ai-training": () => jsonResponse({ success: true, data }),
-    "GET /api/ai-training/voice-sample/audio": () =>
-      new Response("ID3", {
-        headers: { "content-type": "audio/mpeg" },
-      }),
-    ...routes,
-  });
+function trainingApi(data: AiTraining, mocks: RouteMock[] = []) {
+  return mockAdminApi([
+    ...mocks,
+    on(routes.aiTraining.read, () => jsonResponse({ success: true, data })),
+    onPath(
+      routeKey(voiceSampleAudioAddress),
+      () =>
+        new Response("ID3", {
+          headers: { "content-type": "audio/mpeg" },
+        }),
+    ),
+  ]);
 }
 
 async function openPage(options: Parameters<typeof userEvent.setup>[0] = {}) {
@@ -84,7 +95,7 @@ describe("AI Training", () => {
     expect(row).toHaveTextContent("2.5 MB");
     expect(row).toHaveTextContent("Mar 4, 2025");
     expect(row).toHaveTextContent("12 passages");
-    expect(api.callsTo("GET /api/ai-training")[0]?.headers.get("authorization")).toBe(
+    expect(api.callsTo(routes.aiTraining.read)[0]?.headers.get("authorization")).toBe(
       "Bearer admin-token",
     );
   });
@@ -95,22 +106,21 @@ describe("AI Training", () => {
     signInAdmin();
     expect(await screen.findByText("No knowledge documents yet")).toBeInTheDocument();
     first.unmount();
-    mockAdminApi({
-      "GET /api/ai-training": () => jsonResponse({ success: false }, 500),
-    });
+    mockAdminApi([on(routes.aiTraining.read, () => jsonResponse({ success: false }, 500))]);
     renderApp("/admin/AITraining");
     expect(await screen.findByRole("alert")).toHaveTextContent("Failed to load AI Training data");
   });
 
   it("saves the system prompt with the admin token and shows the tick", async () => {
-    const api = trainingApi(training(), {
-      "PUT /api/ai-training/system-prompt": () =>
+    const api = trainingApi(training(), [
+      on(routes.aiTraining.systemPrompt, () =>
         jsonResponse({
           success: true,
           message: "System prompt updated",
           data: { ...training(), systemPrompt: "You are Nova, warm and brief." },
         }),
-    });
+      ),
+    ]);
     const user = await openPage();
     const prompt = screen.getByLabelText("System prompt");
     await user.clear(prompt);
@@ -118,7 +128,7 @@ describe("AI Training", () => {
     await user.click(screen.getByRole("button", { name: "Save System Prompt" }));
     expect(await screen.findByText("System prompt updated")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Saved" })).toBeInTheDocument();
-    const [put] = api.callsTo("PUT /api/ai-training/system-prompt");
+    const [put] = api.callsTo(routes.aiTraining.systemPrompt);
     expect(put?.body).toEqual({ systemPrompt: "You are Nova, warm and brief." });
     expect(put?.headers.get("authorization")).toBe("Bearer admin-token");
   });
@@ -126,18 +136,21 @@ describe("AI Training", () => {
   it("uploads a PDF with a progress bar, then lists it", async () => {
     let answer: (response: Response) => void = () => {};
     const added: KnowledgeDocument = { ...guide, _id: "d2", originalName: "faq.pdf", passages: 3 };
-    const api = trainingApi(training(), {
-      "POST /api/ai-training/knowledge-documents": () =>
-        new Promise<Response>((resolve) => {
-          answer = resolve;
-        }),
-    });
+    const api = trainingApi(training(), [
+      on(
+        routes.aiTraining.uploadDocument,
+        () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      ),
+    ]);
     const user = await openPage();
     await user.upload(screen.getByLabelText("Upload PDF"), pdf());
     const bar = await screen.findByRole("progressbar", { name: "Uploading faq.pdf" });
     await waitFor(() => expect(bar).toHaveAttribute("aria-valuenow", "50"));
     expect(screen.getByLabelText("Upload PDF")).toBeDisabled();
-    const [call] = api.callsTo("POST /api/ai-training/knowledge-documents");
+    const [call] = api.callsTo(routes.aiTraining.uploadDocument);
     expect(call?.headers.get("authorization")).toBe("Bearer admin-token");
     expect(call?.headers.get("csrf-token")).toBe("csrf-1");
 
@@ -151,10 +164,11 @@ describe("AI Training", () => {
   });
 
   it("checks type and size on the client, and shows the server's reason for a refused PDF", async () => {
-    const api = trainingApi(training(), {
-      "POST /api/ai-training/knowledge-documents": () =>
+    const api = trainingApi(training(), [
+      on(routes.aiTraining.uploadDocument, () =>
         jsonResponse({ success: false, message: "This PDF has no text to learn from" }, 400),
-    });
+      ),
+    ]);
     const user = await openPage({ applyAccept: false });
     const input = screen.getByLabelText("Upload PDF");
     await user.upload(input, new File(["x"], "notes.txt", { type: "text/plain" }));
@@ -163,7 +177,7 @@ describe("AI Training", () => {
     expect(
       await screen.findAllByText("File is too large. The maximum size is 50 MB"),
     ).not.toHaveLength(0);
-    expect(api.callsTo("POST /api/ai-training/knowledge-documents")).toHaveLength(0);
+    expect(api.callsTo(routes.aiTraining.uploadDocument)).toHaveLength(0);
 
     await user.upload(input, pdf("scan.pdf"));
     expect(
@@ -173,12 +187,13 @@ describe("AI Training", () => {
 
   it("deletes a document after confirming; a failure says so", async () => {
     let fail = true;
-    const api = trainingApi(training(), {
-      "DELETE /api/ai-training/knowledge-documents/:id": () =>
+    const api = trainingApi(training(), [
+      on(routes.aiTraining.deleteDocument, () =>
         fail
           ? jsonResponse({ success: false }, 500)
           : jsonResponse({ success: true, message: "Document deleted" }),
-    });
+      ),
+    ]);
     const user = await openPage();
     await user.click(screen.getByRole("button", { name: "Delete fan-guide.pdf" }));
     let dialog = await screen.findByRole("alertdialog", { name: "Delete document?" });
@@ -193,27 +208,28 @@ describe("AI Training", () => {
     dialog = await screen.findByRole("alertdialog");
     await user.click(within(dialog).getByRole("button", { name: "Delete" }));
     expect(await screen.findByText("No knowledge documents yet")).toBeInTheDocument();
-    expect(api.callsTo("DELETE /api/ai-training/knowledge-documents/d1")).toHaveLength(2);
+    expect(api.callsTo(routes.aiTraining.deleteDocument, { id: "d1" })).toHaveLength(2);
     // Its Delete button went with the row: focus goes to the nearest control, not the page top.
     await waitFor(() => expect(screen.getByLabelText("Upload PDF")).toHaveFocus());
   });
 
   it("uploads a voice sample with progress and plays the stored one", async () => {
-    const api = trainingApi(training({ voiceSample: sample }), {
-      "POST /api/ai-training/voice-sample": () =>
+    const api = trainingApi(training({ voiceSample: sample }), [
+      on(routes.aiTraining.uploadVoiceSample, () =>
         jsonResponse({
           success: true,
           message: "Voice sample uploaded successfully",
           data: { ...sample, originalName: "new-take.wav", filename: "def.wav" },
         }),
-    });
+      ),
+    ]);
     const user = await openPage({ applyAccept: false });
     expect(screen.getByTestId("voice-sample")).toHaveTextContent("voice.mp3");
     const player = await screen.findByLabelText("Play voice.mp3");
     expect(player).toHaveAttribute("src", "blob:voice-sample");
-    expect(
-      api.callsTo("GET /api/ai-training/voice-sample/audio")[0]?.headers.get("authorization"),
-    ).toBe("Bearer admin-token");
+    expect(api.callsTo(routeKey(voiceSampleAudioAddress))[0]?.headers.get("authorization")).toBe(
+      "Bearer admin-token",
+    );
 
     const input = screen.getByLabelText("Replace Sample");
     await user.upload(input, new File(["x"], "notes.txt", { type: "text/plain" }));
@@ -226,7 +242,7 @@ describe("AI Training", () => {
     expect(
       await screen.findAllByText("File is too large. The maximum size is 100 MB"),
     ).not.toHaveLength(0);
-    expect(api.callsTo("POST /api/ai-training/voice-sample")).toHaveLength(0);
+    expect(api.callsTo(routes.aiTraining.uploadVoiceSample)).toHaveLength(0);
 
     await user.upload(input, new File(["RIFF"], "new-take.wav", { type: "audio/wav" }));
     expect(await screen.findByText("Voice sample uploaded successfully")).toBeInTheDocument();
@@ -235,8 +251,8 @@ describe("AI Training", () => {
 
   it("switches the voice id between display and edit mode", async () => {
     let fail = true;
-    const api = trainingApi(training(), {
-      "PUT /api/ai-training/voice-id": ({ body }) =>
+    const api = trainingApi(training(), [
+      on(routes.aiTraining.voiceId, ({ body }) =>
         fail
           ? jsonResponse({ success: false }, 500)
           : jsonResponse({
@@ -244,7 +260,8 @@ describe("AI Training", () => {
               message: "Voice ID updated",
               data: { voiceId: (body as { voiceId: string }).voiceId || null },
             }),
-    });
+      ),
+    ]);
     const user = await openPage();
     expect(screen.getByTestId("voice-id")).toHaveTextContent("No voice ID set");
     await user.click(screen.getByRole("button", { name: "Set Voice ID" }));
@@ -262,7 +279,7 @@ describe("AI Training", () => {
     fail = false;
     await user.click(screen.getByRole("button", { name: "Save Voice ID" }));
     expect(await screen.findByTestId("voice-id")).toHaveTextContent("voice_123");
-    expect(api.callsTo("PUT /api/ai-training/voice-id").at(-1)?.body).toEqual({
+    expect(api.callsTo(routes.aiTraining.voiceId).at(-1)?.body).toEqual({
       voiceId: "voice_123",
     });
 
@@ -277,7 +294,7 @@ describe("AI Training", () => {
     await user.clear(screen.getByRole("textbox", { name: "Voice ID" }));
     await user.click(screen.getByRole("button", { name: "Save Voice ID" }));
     expect(await screen.findByTestId("voice-id")).toHaveTextContent("No voice ID set");
-    expect(api.callsTo("PUT /api/ai-training/voice-id").at(-1)?.body).toEqual({ voiceId: "" });
+    expect(api.callsTo(routes.aiTraining.voiceId).at(-1)?.body).toEqual({ voiceId: "" });
   });
 
   it("needs a voice sample before generating a clone", async () => {
@@ -290,14 +307,15 @@ describe("AI Training", () => {
     );
     // Once: not a toast as well (issue 24).
     expect(screen.getAllByText("Please upload a voice sample first")).toHaveLength(1);
-    expect(api.callsTo("POST /api/ai-training/generate-voice-clone")).toHaveLength(0);
+    expect(api.callsTo(routes.aiTraining.generateVoiceClone)).toHaveLength(0);
   });
 
   it("generates a clone from the stored sample and shows the new voice id", async () => {
-    const api = trainingApi(training({ voiceSample: sample }), {
-      "POST /api/ai-training/generate-voice-clone": () =>
+    const api = trainingApi(training({ voiceSample: sample }), [
+      on(routes.aiTraining.generateVoiceClone, () =>
         jsonResponse({ success: true, message: "Voice clone created", data: { voiceId: "vc-9" } }),
-    });
+      ),
+    ]);
     const user = await openPage();
     await user.click(screen.getByRole("button", { name: "Generate Voice Clone" }));
     expect(await screen.findByText("Voice name is required")).toBeInTheDocument();
@@ -305,7 +323,7 @@ describe("AI Training", () => {
     await user.click(screen.getByRole("button", { name: "Generate Voice Clone" }));
     expect(await screen.findByText("Voice clone created")).toBeInTheDocument();
     expect(screen.getByTestId("voice-id")).toHaveTextContent("vc-9");
-    const [call] = api.callsTo("POST /api/ai-training/generate-voice-clone");
+    const [call] = api.callsTo(routes.aiTraining.generateVoiceClone);
     expect(call?.body).toEqual({ name: "Nova", description: "" });
     expect(call?.headers.get("authorization")).toBe("Bearer admin-token");
   });

@@ -1,10 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import {
-  crisisReferralsResponseSchema,
-  type UserAnalyticsQuery,
-  userAnalyticsResponseSchema,
-} from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { crisisReferralsExportAddress, routes, type UserAnalyticsQuery } from "@twinline/contracts";
+import { apiRequest, callRoute, routeUrl, tokenFor } from "@/lib/api-client";
 
 /** Page size of the analytics table and its refresh (admin-side spec, section 9). */
 export const ANALYTICS_PAGE_SIZE = 10;
@@ -14,15 +10,14 @@ export const analyticsKeys = {
   list: (params: UserAnalyticsQuery) => ["admin", "user-analytics", params] as const,
 };
 
-/** GET /api/admin/user-analytics: one page and the totals. */
+/** The user analytics: one page and the totals. */
 export const userAnalyticsQuery = (params: UserAnalyticsQuery) =>
   queryOptions({
     queryKey: analyticsKeys.list(params),
     queryFn: ({ signal }) =>
-      api.get("/api/admin/user-analytics", {
+      callRoute(routes.dashboards.userAnalytics, {
         signal,
         query: { ...params, search: params.search || undefined },
-        schema: userAnalyticsResponseSchema,
       }),
     placeholderData: keepPreviousData,
     refetchInterval: ANALYTICS_REFRESH_MS,
@@ -31,22 +26,20 @@ export const userAnalyticsQuery = (params: UserAnalyticsQuery) =>
 /** The crisis referrals window shown and exported (days, UTC). */
 export const CRISIS_REFERRAL_DAYS = 30;
 
-/** GET /api/admin/analytics/crisis-referrals: referrals per UTC day (no personal data). */
+/** The crisis referrals per UTC day (no personal data). */
 export const crisisReferralsQuery = (days = CRISIS_REFERRAL_DAYS) =>
   queryOptions({
     queryKey: ["admin", "crisis-referrals", days] as const,
     queryFn: ({ signal }) =>
-      api.get("/api/admin/analytics/crisis-referrals", {
-        signal,
-        query: { days },
-        schema: crisisReferralsResponseSchema,
-      }),
+      callRoute(routes.chatLogs.crisisReferrals, { signal, query: { days } }),
     refetchInterval: ANALYTICS_REFRESH_MS,
   });
 
-/** GET /api/admin/analytics/crisis-referrals/export: the same days as CSV. */
+/** The same days as CSV (a file: called by its address, with the admin token). */
 export async function exportCrisisReferrals(days = CRISIS_REFERRAL_DAYS): Promise<Blob> {
-  const answer = await api.get<unknown>("/api/admin/analytics/crisis-referrals/export", {
+  const answer: unknown = await apiRequest(routeUrl(crisisReferralsExportAddress), {
+    method: crisisReferralsExportAddress.method,
+    token: tokenFor(crisisReferralsExportAddress.access),
     query: { days },
     responseType: "blob",
   });

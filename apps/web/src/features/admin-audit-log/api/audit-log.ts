@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { type AuditTargetType, auditLogResponseSchema } from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { type AuditTargetType, routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 
 export const AUDIT_PAGE_SIZE = 20;
 
@@ -20,13 +20,13 @@ export const EMPTY_AUDIT_FILTERS: AuditFilters = {
   endDate: "",
 };
 
-/** GET /api/admin/audit-log: empty filters and "all" are left out of the query. */
+/** One page of the audit log: empty filters and "all" are left out of the query. */
 export async function fetchAuditLog(filters: AuditFilters, page: number, signal?: AbortSignal) {
   const query: Record<string, string> = { page: String(page), limit: String(AUDIT_PAGE_SIZE) };
   for (const [key, value] of Object.entries(filters)) {
     if (value && value !== "all") query[key] = value.trim();
   }
-  return api.get("/api/admin/audit-log", { signal, query, schema: auditLogResponseSchema });
+  return callRoute(routes.audit.list, { signal, query });
 }
 
 export const auditLogQuery = (filters: AuditFilters, page: number) =>

@@ -3,11 +3,11 @@ import {
   type ChatLog,
   type ChatLogsQuery,
   type ChatMessage,
-  chatLogsResponseSchema,
-  messagesPageResponseSchema,
+  chatLogsExportAddress,
   type Pagination,
+  routes,
 } from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { apiRequest, callRoute, routeUrl, tokenFor } from "@/lib/api-client";
 
 /** Rows per page of the chat logs table. */
 export const CHAT_LOGS_PAGE_SIZE = 10;
@@ -68,15 +68,14 @@ export function filterQuery(params: Omit<ChatLogsParams, "page">) {
   };
 }
 
-/** GET /api/admin/chat-logs. */
+/** One page of the chat logs (routes.chatLogs.list). */
 export async function fetchChatLogs(
   params: ChatLogsParams,
   signal?: AbortSignal,
 ): Promise<ChatLogsPage> {
-  const answer = await api.get("/api/admin/chat-logs", {
+  const answer = await callRoute(routes.chatLogs.list, {
     signal,
     query: { page: params.page, limit: CHAT_LOGS_PAGE_SIZE, ...filterQuery(params) },
-    schema: chatLogsResponseSchema,
   });
   return { logs: answer.data, pagination: answer.pagination };
 }
@@ -88,16 +87,16 @@ export const chatLogsQuery = (params: ChatLogsParams) =>
     placeholderData: keepPreviousData,
   });
 
-/** GET /api/admin/chat-logs/{id}/messages: page 1 holds the newest, each page oldest to newest. */
+/** One conversation's messages: page 1 holds the newest, each page oldest to newest. */
 export async function fetchConversation(
   id: string,
   page: number,
   signal?: AbortSignal,
 ): Promise<ConversationPage> {
-  const answer = await api.get(`/api/admin/chat-logs/${encodeURIComponent(id)}/messages`, {
+  const answer = await callRoute(routes.chatLogs.messages, {
     signal,
+    params: { id },
     query: { page, limit: CONVERSATION_PAGE_SIZE },
-    schema: messagesPageResponseSchema,
   });
   return answer.data;
 }
@@ -109,9 +108,11 @@ export const conversationQuery = (id: string, page: number) =>
     placeholderData: keepPreviousData,
   });
 
-/** GET /api/admin/chat-logs/export: every row matching the filters, as CSV. */
+/** Every row matching the filters, as CSV (a file: called by its address, with the admin token). */
 export async function exportChatLogs(params: Omit<ChatLogsParams, "page">): Promise<Blob> {
-  const answer = await api.get<unknown>("/api/admin/chat-logs/export", {
+  const answer: unknown = await apiRequest(routeUrl(chatLogsExportAddress), {
+    method: chatLogsExportAddress.method,
+    token: tokenFor(chatLogsExportAddress.access),
     query: filterQuery(params),
     responseType: "blob",
     timeoutMs: EXPORT_TIMEOUT_MS,

@@ -1,9 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import {
-  adminDashboardFullResponseSchema,
-  adminDashboardSeriesResponseSchema,
-} from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 
 /** The dashboard and the analytics refresh every 5 minutes (admin-side spec, section 9). */
 export const ADMIN_REFRESH_MS = 5 * 60_000;
@@ -16,32 +13,20 @@ export const adminDashboardKeys = {
   series: (days: SeriesDays) => ["admin", "dashboard", "series", days] as const,
 };
 
-/** GET /api/admin/dashboard/metrics. */
+/** The dashboard's figures (routes.dashboards.metrics). */
 export const adminMetricsQuery = () =>
   queryOptions({
     queryKey: adminDashboardKeys.metrics,
-    queryFn: async ({ signal }) =>
-      (
-        await api.get("/api/admin/dashboard/metrics", {
-          signal,
-          schema: adminDashboardFullResponseSchema,
-        })
-      ).data,
+    queryFn: async ({ signal }) => (await callRoute(routes.dashboards.metrics, { signal })).data,
     refetchInterval: ADMIN_REFRESH_MS,
   });
 
-/** GET /api/admin/dashboard/series?days=30|90. */
+/** The daily series over the last 30 or 90 days (routes.dashboards.series). */
 export const adminSeriesQuery = (days: SeriesDays) =>
   queryOptions({
     queryKey: adminDashboardKeys.series(days),
     queryFn: async ({ signal }) =>
-      (
-        await api.get("/api/admin/dashboard/series", {
-          signal,
-          query: { days },
-          schema: adminDashboardSeriesResponseSchema,
-        })
-      ).data,
+      (await callRoute(routes.dashboards.series, { signal, query: { days } })).data,
     refetchInterval: ADMIN_REFRESH_MS,
     placeholderData: keepPreviousData,
   });

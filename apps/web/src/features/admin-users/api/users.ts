@@ -3,15 +3,13 @@ import {
   type AdminUserDetail,
   type AdminUserListItem,
   type AdminUsersQuery,
-  adminUserDetailResponseSchema,
-  adminUsersResponseSchema,
   type Pagination,
+  routes,
   type UserGrowth,
   userGrowthSchema,
-  userStatusResponseSchema,
 } from "@twinline/contracts";
 import { z } from "zod";
-import { api } from "@/lib/api-client";
+import { apiRequest, callRoute, routeUrl, tokenFor } from "@/lib/api-client";
 
 /** Page size of the users table (admin-side spec, section 9). */
 export const USERS_PAGE_SIZE = 10;
@@ -38,13 +36,12 @@ export const adminUsersKeys = {
   growth: ["admin", "dashboard", "metrics"] as const,
 };
 
-/** GET /api/admin/users with the spec's query (limit 10, status=all). */
+/** One page of users with the spec's query (limit 10, status=all). */
 export async function fetchAdminUsers(
   params: UsersListParams,
   signal?: AbortSignal,
 ): Promise<UsersPage> {
-  const body = await api.get("/api/admin/users", {
-    schema: adminUsersResponseSchema,
+  const body = await callRoute(routes.adminUsers.list, {
     signal,
     query: {
       page: params.page,
@@ -65,15 +62,12 @@ export const adminUsersQuery = (params: UsersListParams) =>
     placeholderData: keepPreviousData,
   });
 
-/** GET /api/admin/users/{userId}. */
+/** One user's details. */
 export async function fetchAdminUser(
   userId: string,
   signal?: AbortSignal,
 ): Promise<AdminUserDetail> {
-  const body = await api.get(`/api/admin/users/${encodeURIComponent(userId)}`, {
-    schema: adminUserDetailResponseSchema,
-    signal,
-  });
+  const body = await callRoute(routes.adminUsers.detail, { signal, params: { userId } });
   return body.data;
 }
 
@@ -83,9 +77,15 @@ export const adminUserQuery = (userId: string) =>
     queryFn: ({ signal }) => fetchAdminUser(userId, signal),
   });
 
-/** GET /api/admin/dashboard/metrics, read for the four user-growth figures. */
+/**
+ * The dashboard's figures (routes.dashboards.metrics), read only for the four user-growth ones:
+ * its own narrower schema, so the users screen does not fail on a figure it does not show.
+ */
 export async function fetchUserGrowth(signal?: AbortSignal): Promise<UserGrowth> {
-  const body = await api.get("/api/admin/dashboard/metrics", {
+  const route = routes.dashboards.metrics;
+  const body = await apiRequest(routeUrl(route), {
+    method: route.method,
+    token: tokenFor(route.access),
     schema: z.object({ data: userGrowthSchema }),
     signal,
   });
@@ -100,24 +100,19 @@ export const userGrowthQuery = () =>
 
 export type UserStatusAction = "activate" | "deactivate";
 
-/** PUT /api/admin/users/{id}/status; resolves to the server's message. */
+/** Activates or deactivates a user; resolves to the server's message. */
 export async function setUserStatus(userId: string, action: UserStatusAction): Promise<string> {
-  const body = await api.put(
-    `/api/admin/users/${encodeURIComponent(userId)}/status`,
-    { action },
-    { schema: userStatusResponseSchema },
-  );
+  const body = await callRoute(routes.adminUsers.status, {
+    params: { userId },
+    body: { action },
+  });
   return body.message;
 }
 
 /**
- * PUT /api/admin/users/{id}/date-of-birth: the admin's correction (the fan cannot change it);
+ * Corrects a user's date of birth, the admin's correction (the fan cannot change it);
  * the audit log keeps the old and the new date. Resolves to the server's message.
  */
 export async function correctDateOfBirth(userId: string, dateOfBirth: string) {
-  return api.put(
-    `/api/admin/users/${encodeURIComponent(userId)}/date-of-birth`,
-    { dateOfBirth },
-    { schema: userStatusResponseSchema },
-  );
+  return callRoute(routes.adminUsers.dateOfBirth, { params: { userId }, body: { dateOfBirth } });
 }

@@ -1,0 +1,63 @@
+import {
+  chatLogsQuerySchema,
+  chatLogsResponseSchema,
+  chatPageQuerySchema,
+  conversationIdParamsSchema,
+  messagesPageResponseSchema,
+} from "../chat";
+import { crisisReferralsQuerySchema, crisisReferralsResponseSchema } from "../crisis";
+import { defineRoute, type RouteAddress } from "./define";
+
+const tags = ["admin"];
+const errors = [400, 401, 403, 404];
+
+/** The admin's chat logs and the crisis referral figures (apps/server/src/modules/chat). */
+export const chatLogsRoutes = {
+  list: defineRoute({
+    method: "GET",
+    path: "/api/admin/chat-logs",
+    access: "admin",
+    tags,
+    summary: "Conversations, paged, searched by user name or e-mail, filtered and sorted",
+    query: chatLogsQuerySchema,
+    response: chatLogsResponseSchema,
+    errors,
+  }),
+  messages: defineRoute({
+    method: "GET",
+    path: "/api/admin/chat-logs/:id/messages",
+    access: "admin",
+    tags,
+    summary: "One conversation's messages, page 1 the newest",
+    params: conversationIdParamsSchema,
+    query: chatPageQuerySchema,
+    response: messagesPageResponseSchema,
+    errors,
+  }),
+  crisisReferrals: defineRoute({
+    method: "GET",
+    path: "/api/admin/analytics/crisis-referrals",
+    access: "admin",
+    tags,
+    summary: "Crisis referrals per UTC day over the last `days` days (no personal data)",
+    query: crisisReferralsQuerySchema,
+    response: crisisReferralsResponseSchema,
+    errors: [400, 401, 403],
+  }),
+} as const;
+
+/**
+ * The CSV downloads: files, not JSON, so addresses (no answer schema); the server registers them
+ * by hand with their own OpenAPI entries (decision 0086).
+ */
+export const chatLogsExportAddress = {
+  method: "GET",
+  path: "/api/admin/chat-logs/export",
+  access: "admin",
+} as const satisfies RouteAddress;
+
+export const crisisReferralsExportAddress = {
+  method: "GET",
+  path: "/api/admin/analytics/crisis-referrals/export",
+  access: "admin",
+} as const satisfies RouteAddress;
