@@ -1,5 +1,6 @@
 import { chatRoutes } from "./chat";
 import type { RouteDefinition } from "./define";
+import { fanDashboardRoutes } from "./fan-dashboard";
 import { healthRoutes } from "./health";
 import { mailRoutes } from "./mail";
 import { memoryRoutes } from "./memory";
@@ -22,6 +23,7 @@ export { voiceSocketAddress } from "./voice";
  */
 export const routes = {
   chat: chatRoutes,
+  fanDashboard: fanDashboardRoutes,
   health: healthRoutes,
   mail: mailRoutes,
   memory: memoryRoutes,

@@ -2,14 +2,15 @@ import {
   adminDashboardFullResponseSchema,
   adminDashboardSeriesQuerySchema,
   adminDashboardSeriesResponseSchema,
+  routes,
   userAnalyticsQuerySchema,
   userAnalyticsResponseSchema,
-  userDashboardMetricsResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ADMIN_PREFIX } from "../../plugins/admin-scope.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import type { DashboardsService } from "./service.ts";
 
 const errors = errorResponses(400, 401, 403);
@@ -19,27 +20,15 @@ export interface DashboardsRoutesOptions {
   dashboards: DashboardsService;
 }
 
-/** The user's overview figures (behind requireUser). */
+/** The user's overview figures (routes.fanDashboard: requireUser from access). */
 export const userDashboardRoutes: FastifyPluginAsyncZod<DashboardsRoutesOptions> = async (
   app,
   { dashboards },
 ) => {
-  app.get(
-    "/api/users/dashboard-metrics",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ["users"],
-        security,
-        summary: "The signed-in user's overview: credits, calls, messages, credit use",
-        response: { 200: userDashboardMetricsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await dashboards.userMetrics(currentUser(request)),
-    }),
-  );
+  registerRoute(app, routes.fanDashboard.metrics, async (request) => ({
+    success: true as const,
+    data: await dashboards.userMetrics(currentUser(request)),
+  }));
 };
 
 /** The admin's dashboard and analytics; registered through adminGuarded (requireAdmin). */
