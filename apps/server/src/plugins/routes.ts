@@ -49,6 +49,13 @@ export interface RouteExtras {
 
 /** The fastify `schema` of a definition: validation and the OpenAPI entry. */
 export function routeSchema(route: RouteDefinition) {
+  const response = {
+    // A `file` route's bytes (audio, a ZIP, a page) have no schema in the document; one with
+    // no error statuses either has no `response` at all (the document's "Default Response").
+    ...(route.kind === "file" ? {} : { [route.status ?? 200]: route.response }),
+    ...route.otherResponses,
+    ...errorResponses(...(route.errors ?? [])),
+  };
   return {
     tags: [...route.tags],
     summary: route.summary,
@@ -58,11 +65,8 @@ export function routeSchema(route: RouteDefinition) {
     ...(route.params ? { params: route.params } : {}),
     ...(route.query ? { querystring: route.query } : {}),
     ...(route.body ? { body: route.body } : {}),
-    response: {
-      [route.status ?? 200]: route.response,
-      ...route.otherResponses,
-      ...errorResponses(...(route.errors ?? [])),
-    },
+    ...(route.produces ? { produces: [...route.produces] } : {}),
+    ...(Object.keys(response).length ? { response } : {}),
   };
 }
 

@@ -1,20 +1,24 @@
 import { queryOptions } from "@tanstack/react-query";
-import { dataExportRequestedResponseSchema, dataExportResponseSchema } from "@twinline/contracts";
-import { ApiError, api } from "@/lib/api-client";
+import { routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 
 /**
- * The data-export calls of one account, under `base`: "/api/users" for the fan's own (profile),
- * "/api/admin/users/{id}" for the admin's hand-over on the fan's request (audited by the server).
- * The same three calls either way: the newest export (polled while it is being built), a new
- * one (built in the background), and its ZIP.
+ * The data-export calls of one account: the fan's own (profile, routes.privacy.latestExport...)
+ * when `userId` is absent, else the admin's hand-over on that fan's request
+ * (routes.privacy.adminLatestExport..., audited by the server). The same three calls either way:
+ * the newest export (polled while it is being built), a new one (built in the background), and
+ * its ZIP.
  */
-export function dataExportApi(base: string, queryKey: readonly unknown[]) {
+export function dataExportApi(userId: string | undefined, queryKey: readonly unknown[]) {
+  const latest = ({ signal }: { signal: AbortSignal }) =>
+    userId === undefined
+      ? callRoute(routes.privacy.latestExport, { signal })
+      : callRoute(routes.privacy.adminLatestExport, { signal, params: { userId } });
   return {
     query: () =>
       queryOptions({
         queryKey,
-        queryFn: async ({ signal }) =>
-          (await api.get(`${base}/data-export`, { signal, schema: dataExportResponseSchema })).data,
+        queryFn: async ({ signal }) => (await latest({ signal })).data,
         refetchInterval: (query) => {
           const status = query.state.data?.status;
           return status === "queued" || status === "running" ? 3000 : false;
@@ -22,22 +26,22 @@ export function dataExportApi(base: string, queryKey: readonly unknown[]) {
       }),
 
     request: () =>
-      api.post(`${base}/data-export`, undefined, { schema: dataExportRequestedResponseSchema }),
+      userId === undefined
+        ? callRoute(routes.privacy.requestExport)
+        : callRoute(routes.privacy.adminRequestExport, { params: { userId } }),
 
     /** The ZIP as a blob (the Bearer token cannot ride on a plain link); a large one may take a while. */
     async download(exportId: string): Promise<Blob> {
-      const body = await api.get(`${base}/data-export/${encodeURIComponent(exportId)}/download`, {
-        responseType: "blob",
-        timeoutMs: 300_000,
-      });
-      if (!body || typeof body !== "object" || !("size" in body)) {
-        throw new ApiError("The download could not be read", {
-          status: 200,
-          body,
-          kind: "invalid-response",
-        });
-      }
-      return body as Blob;
+      const options = { responseType: "blob", timeoutMs: 300_000 } as const;
+      const body =
+        userId === undefined
+          ? await callRoute(routes.privacy.downloadExport, { ...options, params: { id: exportId } })
+          : await callRoute(routes.privacy.adminDownloadExport, {
+              ...options,
+              params: { userId, id: exportId },
+            });
+      // Checked by the route's schema (fileAnswerSchema: bytes, else "invalid-response").
+      return body as unknown as Blob;
     },
   };
 }

@@ -18,8 +18,12 @@ export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 export type RouteAccess = "public" | "fan" | "admin";
 
-/** `json` (default), `upload` (multipart request) or `stream` (server-sent events answer). */
-export type RouteKind = "json" | "upload" | "stream";
+/**
+ * `json` (default), `upload` (multipart request), `stream` (server-sent events answer) or `file`
+ * (the success answer is bytes, not JSON: audio, a ZIP, an HTML page; `response` types what the
+ * web reads and the OpenAPI document lists no schema for it, as it did before the table).
+ */
+export type RouteKind = "json" | "upload" | "stream" | "file";
 
 /**
  * Where a route is and who may call it, with no schema: the few calls on the landing page's first
@@ -49,6 +53,8 @@ export interface RouteDefinition extends RouteAddress {
   readonly errors?: readonly number[];
   /** Left out of the OpenAPI document. */
   readonly hidden?: boolean;
+  /** The answer's media types for the OpenAPI document (a `file` route's HTML page). */
+  readonly produces?: readonly string[];
 }
 
 /** Defines one endpoint; the object is returned as written, its literal types kept. */

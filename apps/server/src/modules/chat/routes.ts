@@ -2,29 +2,15 @@ import { PassThrough } from "node:stream";
 import {
   CHAT_MESSAGES,
   type ChatMessage,
-  chatDeletedResponseSchema,
-  chatPageQuerySchema,
-  chatUsageResponseSchema,
-  conversationIdParamsSchema,
-  conversationsResponseSchema,
-  dailyLimitErrorSchema,
-  errorEnvelopeSchema,
-  messagesPageResponseSchema,
+  routes,
   type SendMessageResult,
-  sendMessageRequestSchema,
-  sendMessageResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { currentUser } from "../../plugins/auth.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import { type ChatService, ClientGoneError, type ReplyOptions } from "./service.ts";
-
-const errors = errorResponses(400, 401, 403, 404);
-const tags = ["chat"];
-const security = bearerSecurity;
 
 /** One server-sent event. */
 export function sseEvent(event: string, data: unknown): string {
@@ -85,135 +71,46 @@ export function answerReply(
     .send(stream as never);
 }
 
+/** The member chat (routes.chat: requireUser from access). */
 export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService }> = async (app, { chat }) => {
-  app.addHook("onRequest", app.requireUser);
+  registerRoute(app, routes.chat.send, async (request, reply) => {
+    // Refusals (bad input, the daily limit, an unknown conversation) are JSON answers.
+    const prepared = await chat.prepare(currentUser(request), request.body);
+    const notices = "notices" in prepared ? prepared.notices : (prepared.crisis.notices ?? []);
+    return answerReply(request, reply, notices, (options) => chat.reply(prepared, options));
+  });
 
-  app.post(
-    "/api/chat/message",
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          "Sends a message to the persona. With Accept: text/event-stream the reply streams as " +
-          "server-sent events (notice... when the product gives one, token..., then done or error).",
-        body: sendMessageRequestSchema,
-        response: {
-          200: sendMessageResponseSchema,
-          ...errors,
-          403: z.union([dailyLimitErrorSchema, errorEnvelopeSchema]),
-          // No date of birth yet (an account older than the age gate): the web asks for it.
-          428: errorEnvelopeSchema,
-          502: errorEnvelopeSchema,
-        },
-      },
-    },
-    async (request, reply) => {
-      // Refusals (bad input, the daily limit, an unknown conversation) are JSON answers.
-      const prepared = await chat.prepare(currentUser(request), request.body);
-      const notices = "notices" in prepared ? prepared.notices : (prepared.crisis.notices ?? []);
-      return answerReply(request, reply, notices, (options) => chat.reply(prepared, options));
-    },
-  );
+  registerRoute(app, routes.chat.messages, async (request) => ({
+    success: true as const,
+    data: await chat.userMessages(currentUser(request), request.query),
+  }));
 
-  app.get(
-    "/api/chat/messages",
-    {
-      schema: {
-        tags,
-        security,
-        summary: "The user's messages across conversations, page 1 the newest",
-        querystring: chatPageQuerySchema,
-        response: { 200: messagesPageResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await chat.userMessages(currentUser(request), request.query),
-    }),
-  );
+  registerRoute(app, routes.chat.conversations, async (request) => ({
+    success: true as const,
+    data: await chat.conversations(currentUser(request)),
+  }));
 
-  app.get(
-    "/api/chat/conversations",
-    {
-      schema: {
-        tags,
-        security,
-        summary: "The user's conversations, the most recently active first",
-        response: { 200: conversationsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await chat.conversations(currentUser(request)),
-    }),
-  );
+  registerRoute(app, routes.chat.conversationMessages, async (request) => ({
+    success: true as const,
+    data: await chat.conversationMessages(
+      request.params.id,
+      currentUser(request).id,
+      request.query,
+    ),
+  }));
 
-  app.get(
-    "/api/chat/conversations/:id/messages",
-    {
-      schema: {
-        tags,
-        security,
-        summary: "One conversation's messages, page 1 the newest",
-        params: conversationIdParamsSchema,
-        querystring: chatPageQuerySchema,
-        response: { 200: messagesPageResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await chat.conversationMessages(
-        request.params.id,
-        currentUser(request).id,
-        request.query,
-      ),
-    }),
-  );
+  registerRoute(app, routes.chat.deleteConversation, async (request) => {
+    await chat.deleteConversation(currentUser(request), request.params.id);
+    return { success: true as const, message: CHAT_MESSAGES.conversationDeleted };
+  });
 
-  app.delete(
-    "/api/chat/conversations/:id",
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Deletes one conversation and its messages",
-        params: conversationIdParamsSchema,
-        response: { 200: chatDeletedResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      await chat.deleteConversation(currentUser(request), request.params.id);
-      return { success: true as const, message: CHAT_MESSAGES.conversationDeleted };
-    },
-  );
+  registerRoute(app, routes.chat.clearHistory, async (request) => {
+    await chat.clearHistory(currentUser(request));
+    return { success: true as const, message: CHAT_MESSAGES.historyCleared };
+  });
 
-  app.delete(
-    "/api/chat/clear-history",
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Deletes every conversation of the user",
-        response: { 200: chatDeletedResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      await chat.clearHistory(currentUser(request));
-      return { success: true as const, message: CHAT_MESSAGES.historyCleared };
-    },
-  );
-
-  app.get(
-    "/api/chat/usage",
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Messages sent, today's count and the free messages left (or unlimited)",
-        response: { 200: chatUsageResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({ success: true as const, data: await chat.usage(currentUser(request)) }),
-  );
+  registerRoute(app, routes.chat.usage, async (request) => ({
+    success: true as const,
+    data: await chat.usage(currentUser(request)),
+  }));
 };

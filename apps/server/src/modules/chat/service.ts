@@ -7,6 +7,7 @@ import {
   type Conversation,
   countWords,
   PRODUCT_KIND_LABELS,
+  routes,
   type SendMessageRequest,
   type SendMessageResult,
 } from "@twinline/contracts";
@@ -262,7 +263,7 @@ export function createChatService(options: ChatServiceOptions) {
         place: { kind: "chat", conversationId: body.conversationId, title: titleFrom(message) },
         content: message,
         flag,
-        origin: "/api/chat/message",
+        origin: routes.chat.send.path,
       }),
       repository.usage(user.id, day),
     ]);
@@ -302,7 +303,7 @@ export function createChatService(options: ChatServiceOptions) {
       userId: prepared.user.id,
       place: { kind: "chat", conversationId: prepared.conversationId, title: "" },
       flag,
-      origin: "/api/chat/message",
+      origin: routes.chat.send.path,
     });
     // A crisis turn costs no free message.
     await giveBack(prepared);

@@ -1,14 +1,9 @@
 import { randomUUID } from "node:crypto";
-import {
-  CONTACT_MESSAGES,
-  contactRequestSchema,
-  contactResponseSchema,
-  tooManyAttemptsMessage,
-} from "@twinline/contracts";
+import { CONTACT_MESSAGES, routes, tooManyAttemptsMessage } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { HttpError } from "../../plugins/errors.ts";
-import { errorResponses } from "../../plugins/openapi.ts";
 import type { RateLimitSettings } from "../../plugins/rate-limit.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import { enqueueFanEmail } from "./enqueue.ts";
 
 /** Messages one address may send, and all addresses together (docs/decisions/0067). */
@@ -46,32 +41,21 @@ export const contactRoutes: FastifyPluginAsyncZod<ContactRoutesOptions> = async 
     }
   };
 
-  app.post(
-    "/api/contact",
-    {
-      schema: {
-        tags: ["pages"],
-        summary: "Sends a message to the operator's contact address",
-        body: contactRequestSchema,
-        response: { 200: contactResponseSchema, ...errorResponses(400, 403, 429, 503) },
-      },
-    },
-    async (request) => {
-      await refuseOver(`contact:address:${request.ip}`, limits.perAddress);
-      await refuseOver("contact:all", limits.overall);
-      const { name, email, message, website } = request.body;
-      // A bot filled the field no person sees: it is told "sent" and nothing is sent.
-      if (website) return { success: true as const, message: CONTACT_MESSAGES.sent };
-      const { contactEmail } = await app.settings.get();
-      if (!contactEmail) throw new HttpError(503, CONTACT_MESSAGES.unavailable);
-      await enqueueFanEmail(app.database.db, {
-        kind: "contact_message",
-        key: `contact:${randomUUID()}`,
-        toAddress: contactEmail,
-        payload: { fromName: name, fromEmail: email, message },
-      });
-      options.kick();
-      return { success: true as const, message: CONTACT_MESSAGES.sent };
-    },
-  );
+  registerRoute(app, routes.mail.contact, async (request) => {
+    await refuseOver(`contact:address:${request.ip}`, limits.perAddress);
+    await refuseOver("contact:all", limits.overall);
+    const { name, email, message, website } = request.body;
+    // A bot filled the field no person sees: it is told "sent" and nothing is sent.
+    if (website) return { success: true as const, message: CONTACT_MESSAGES.sent };
+    const { contactEmail } = await app.settings.get();
+    if (!contactEmail) throw new HttpError(503, CONTACT_MESSAGES.unavailable);
+    await enqueueFanEmail(app.database.db, {
+      kind: "contact_message",
+      key: `contact:${randomUUID()}`,
+      toAddress: contactEmail,
+      payload: { fromName: name, fromEmail: email, message },
+    });
+    options.kick();
+    return { success: true as const, message: CONTACT_MESSAGES.sent };
+  });
 };

@@ -1,4 +1,4 @@
-import type { PublicSettings } from "@twinline/contracts";
+import { type PublicSettings, routes } from "@twinline/contracts";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
@@ -51,7 +51,7 @@ export function logoUrlOf(settings: Pick<PublicSettings, "lightThemeLogo">, publ
 }
 
 export const unsubscribeUrlOf = (publicUrl: string, token: string) =>
-  `${publicUrl}/api/mail/unsubscribe?token=${encodeURIComponent(token)}`;
+  `${publicUrl}${routes.mail.unsubscribe.path}?token=${encodeURIComponent(token)}`;
 
 /**
  * Claims up to BATCH due mails: `sending`, one more attempt, leased until now + SEND_LEASE_MS.

@@ -1,20 +1,19 @@
-import { UNSUBSCRIBE_MESSAGES } from "@twinline/contracts";
+import { routes, UNSUBSCRIBE_MESSAGES } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { mailPreferences, users } from "../../db/schema/index.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import { escapeHtml } from "./templates/layout.ts";
 import type { UnsubscribeTokens } from "./unsubscribe-token.ts";
 
-export const UNSUBSCRIBE_PATH = "/api/mail/unsubscribe";
+/** The unsubscribe link's path (routes.mail: GET the page, POST the choice). */
+export const UNSUBSCRIBE_PATH = routes.mail.unsubscribe.path;
 
 const page = (siteName: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>E-mail preferences · ${escapeHtml(siteName)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid #555;background:#6d28d9;color:#fff;cursor:pointer}</style>
 </head><body><main><h1>${escapeHtml(siteName)}</h1>${body}</main></body></html>`;
-
-const tokenQuery = z.object({ token: z.string().max(200).optional() });
 
 /**
  * The unsubscribe link of mail that is not transactional (docs/decisions/0066). GET shows a
@@ -33,37 +32,24 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod<{ tokens: UnsubscribeToken
     (_request, _body, done) => done(null, {}),
   );
   const siteName = async () => (await app.settings.get()).siteName;
-  const schema = {
-    tags: ["mail"],
-    querystring: tokenQuery,
-    produces: ["text/html"],
-  };
-
-  app.get(
-    UNSUBSCRIBE_PATH,
-    { schema: { ...schema, summary: "The unsubscribe page of a mail's link" } },
-    async (request, reply) => {
-      const token = request.query.token ?? "";
-      reply.type("text/html; charset=utf-8");
-      if (!tokens.verify(token)) {
-        reply.code(400);
-        return page(await siteName(), `<p>${escapeHtml(UNSUBSCRIBE_MESSAGES.invalid)}</p>`);
-      }
-      const action = `${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
-      return page(
-        await siteName(),
-        `<p>${escapeHtml(UNSUBSCRIBE_MESSAGES.confirm)}</p>
+  registerRoute(app, routes.mail.unsubscribePage, async (request, reply) => {
+    const token = request.query.token ?? "";
+    reply.type("text/html; charset=utf-8");
+    if (!tokens.verify(token)) {
+      reply.code(400);
+      return page(await siteName(), `<p>${escapeHtml(UNSUBSCRIBE_MESSAGES.invalid)}</p>`);
+    }
+    const action = `${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
+    return page(
+      await siteName(),
+      `<p>${escapeHtml(UNSUBSCRIBE_MESSAGES.confirm)}</p>
 <form method="post" action="${escapeHtml(action)}"><button type="submit">Unsubscribe</button></form>`,
-      );
-    },
-  );
+    );
+  });
 
-  app.post(
-    UNSUBSCRIBE_PATH,
-    {
-      config: { csrf: false },
-      schema: { ...schema, summary: "Stops the fan's mail that is not transactional" },
-    },
+  registerRoute(
+    app,
+    routes.mail.unsubscribe,
     async (request, reply) => {
       const userId = tokens.verify(request.query.token ?? "");
       reply.type("text/html; charset=utf-8");
@@ -79,5 +65,6 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod<{ tokens: UnsubscribeToken
       );
       return page(await siteName(), `<p>${escapeHtml(UNSUBSCRIBE_MESSAGES.done)}</p>`);
     },
+    { config: { csrf: false } },
   );
 };

@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
-import { adminGuarded } from "../../plugins/admin-scope.ts";
 import type { AuditActor } from "../audit/in-transaction.ts";
 import { deleteAccount } from "./deletion.ts";
 import { privacyAdminRoutes, privacyUserRoutes } from "./routes.ts";
@@ -74,7 +73,8 @@ export const privacyModule = fp<PrivacyModuleOptions>(
     app.addHook("onClose", async () => exports.settled());
 
     await app.register(privacyUserRoutes);
-    await app.register(adminGuarded(privacyAdminRoutes));
+    // Guarded for admins by their definitions (routes.privacy, decision 0086).
+    await app.register(privacyAdminRoutes);
   },
   { name: "privacy", dependencies: ["accounts", "uploads", "billing", "voice", "audit", "jobs"] },
 );

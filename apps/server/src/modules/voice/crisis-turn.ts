@@ -1,4 +1,4 @@
-import { crisisSpokenText } from "@twinline/contracts";
+import { crisisSpokenText, voiceSocketAddress } from "@twinline/contracts";
 import type { CrisisDesk, StoredFlag } from "../chat/crisis.ts";
 
 export type { StoredFlag };
@@ -28,7 +28,7 @@ export function createCallCrisis(desk: CrisisDesk): CallCrisis {
         place: { kind: "call", callId: call.id },
         content,
         flag,
-        origin: "/api/voice-call/ws",
+        origin: voiceSocketAddress.path,
       });
     },
   };

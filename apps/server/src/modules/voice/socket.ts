@@ -6,6 +6,7 @@ import {
   VOICE_MIN_UTTERANCE_BYTES,
   type VoiceServerMessage,
   voiceClientMessageSchema,
+  voiceSocketAddress,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { WebSocket } from "ws";
@@ -13,7 +14,8 @@ import { z } from "zod";
 import { HttpError } from "../../plugins/errors.ts";
 import type { CallSocket, LiveCall, VoiceService } from "./service.ts";
 
-export const VOICE_SOCKET_PATH = "/api/voice-call/ws";
+/** Where the live call's socket listens (an address of the route table, not a route of it). */
+export const VOICE_SOCKET_PATH = voiceSocketAddress.path;
 
 const querySchema = z.object({
   token: z.string().max(4096).optional(),

@@ -1,9 +1,10 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { VoiceCallRecord } from "@twinline/contracts";
+import { routes, type VoiceCallRecord } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
-import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { mockApi, on, onPath, reply } from "@/test/api-mock";
+import { makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
 configure({ asyncUtilTimeout: 5000 });
@@ -25,36 +26,32 @@ function record(n: number): VoiceCallRecord {
   };
 }
 
-/** `total` calls, newest first, answered page by page as the server does. */
+/** `total` calls, newest first, answered page by page as the server does (msw, routes.voice). */
 function historyApi(total: number, fail = () => false) {
   storeSession();
   const all = Array.from({ length: total }, (_, i) => record(total - i));
-  return mockAuthApi({
-    "GET /api/auth/me": { success: true, data: makeUser() },
-    "GET /api/voice-call/history": () => jsonResponse({}),
-  }).fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), "http://localhost");
-    const method = (init?.method ?? "GET").toUpperCase();
-    if (url.pathname === "/api/csrf-token") return jsonResponse({ csrfToken: "t" });
-    if (url.pathname === "/api/auth/me") return jsonResponse({ success: true, data: makeUser() });
-    if (url.pathname === "/api/settings") return jsonResponse({});
-    if (method === "GET" && url.pathname === "/api/voice-call/history") {
-      if (fail()) return jsonResponse({ success: false, message: "boom" }, 500);
-      const page = Number(url.searchParams.get("page"));
-      const limit = Number(url.searchParams.get("limit"));
-      return jsonResponse({
-        success: true,
-        calls: all.slice((page - 1) * limit, page * limit),
-        pagination: { total, page, limit, pages: Math.max(1, Math.ceil(total / limit)) },
-      });
-    }
-    return jsonResponse({ success: false, message: "Not Found" }, 404);
-  });
+  return mockApi(
+    [
+      // The account (auth is not on the route table yet).
+      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+      on(routes.voice.history, ({ url }) => {
+        if (fail()) return reply({ success: false, message: "boom" }, 500);
+        const page = Number(url.searchParams.get("page"));
+        const limit = Number(url.searchParams.get("limit"));
+        return {
+          success: true as const,
+          calls: all.slice((page - 1) * limit, page * limit),
+          pagination: { total, page, limit, pages: Math.max(1, Math.ceil(total / limit)) },
+        };
+      }),
+    ],
+    { settings: {} },
+  );
 }
 
 describe("call history", () => {
   it("shows 10 calls per page with duration and credits, and pages with neighbours and ellipses", async () => {
-    const fetchMock = historyApi(95);
+    const api = historyApi(95);
     const { router } = renderApp("/dashboard/call-history");
     await waitFor(() => expect(screen.getAllByTestId("call-row")).toHaveLength(10));
     const first = screen.getAllByTestId("call-row")[0] as HTMLElement;
@@ -81,10 +78,9 @@ describe("call history", () => {
     await userEvent.click(within(pager).getByRole("button", { name: "Previous page" }));
     await waitFor(() => expect(labels()).toEqual(["", "1", "…", "7", "8", "9", "10", ""]));
 
-    const asked = fetchMock.mock.calls
-      .map(([input]) => new URL(String(input), "http://localhost"))
-      .filter((url) => url.pathname === "/api/voice-call/history")
-      .map((url) => url.searchParams.get("limit"));
+    const asked = api
+      .callsTo(routes.voice.history)
+      .map((call) => call.url.searchParams.get("limit"));
     expect(new Set(asked)).toEqual(new Set(["10"]));
   });
 

@@ -5,11 +5,13 @@ import {
   aiNoticeText,
   type ChatMessage,
   defaultPublicSettings,
+  routes,
   type SendMessageResult,
 } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type ApiCall, jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { type ApiCall, mockApi, on, onPath } from "@/test/api-mock";
+import { jsonResponse, makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { ChatPage } from "./components/chat-page";
 import { CHAT_TEXT } from "./messages";
@@ -83,16 +85,33 @@ function sse(events: [string, unknown][]): Response {
   return new Response(text.join(""), { headers: { "content-type": "text/event-stream" } });
 }
 
-type Handler = (call: ApiCall) => Response | Promise<Response>;
+type Answer = ((call: ApiCall) => Response | Promise<Response>) | object;
 
-function chatApi(routes: Record<string, Handler | object> = {}, total = 3) {
+/** The chat's calls through msw (routes.chat); the account through onPath until auth moves. */
+function chatApi(
+  answers: {
+    messages?: Answer;
+    usage?: Answer;
+    send?: Answer;
+    clear?: Answer;
+    settings?: unknown;
+  } = {},
+  total = 3,
+) {
   storeSession();
-  return mockAuthApi({
-    "GET /api/auth/me": { success: true, data: makeUser() },
-    "GET /api/chat/messages": () => jsonResponse(pageOf(total, 1)),
-    "GET /api/chat/usage": usage(),
-    ...routes,
-  });
+  return mockApi(
+    [
+      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+      on(
+        routes.chat.messages,
+        (answers.messages ?? (() => jsonResponse(pageOf(total, 1)))) as never,
+      ),
+      on(routes.chat.usage, (answers.usage ?? usage()) as never),
+      ...(answers.send ? [on(routes.chat.send, answers.send as never)] : []),
+      ...(answers.clear ? [on(routes.chat.clearHistory, answers.clear as never)] : []),
+    ],
+    { settings: answers.settings ?? defaultPublicSettings },
+  );
 }
 
 /** The chat screen alone, with a Subscribe spy (the route passes navigation). */
@@ -125,7 +144,7 @@ describe("chat screen", () => {
 
   it("marks a message whose reply failed, as the server keeps it (after a reload too)", async () => {
     chatApi({
-      "GET /api/chat/messages": () =>
+      messages: () =>
         jsonResponse({
           success: true,
           data: {
@@ -141,14 +160,14 @@ describe("chat screen", () => {
   });
 
   it("shows unlimited for subscribers", async () => {
-    chatApi({ "GET /api/chat/usage": usage("unlimited") });
+    chatApi({ usage: usage("unlimited") });
     renderChat();
     expect(await screen.findByText("Unlimited messages")).toBeInTheDocument();
   });
 
   it("shows the user's message at once and renders the reply as it streams", async () => {
     const stream = controlledStream();
-    const api = chatApi({ "POST /api/chat/message": () => stream.response });
+    const api = chatApi({ send: () => stream.response });
     renderChat();
     await screen.findByText("Message 3");
     const user = userEvent.setup();
@@ -159,11 +178,11 @@ describe("chat screen", () => {
     expect(mine).toHaveTextContent("Hello");
     expect(await screen.findByTestId("typing-indicator")).toBeInTheDocument();
 
-    const [call] = api.callsTo("POST /api/chat/message");
+    const [call] = api.callsTo(routes.chat.send);
     expect(call?.body).toEqual({ message: "Hello", conversationId: CONVERSATION });
     expect(call?.headers.get("accept")).toBe("text/event-stream");
     expect(call?.headers.get("authorization")).toBe("Bearer user-token");
-    expect(call?.headers.get("csrf-token")).toBe("t");
+    expect(call?.headers.get("csrf-token")).toBe("csrf-1");
 
     await act(async () => stream.event("token", { text: "Hi" }));
     await waitFor(() =>
@@ -196,7 +215,7 @@ describe("chat screen", () => {
       content: aiNoticeText("AI Celebrity Assistant"),
     });
     const stream = controlledStream();
-    chatApi({ "POST /api/chat/message": () => stream.response });
+    chatApi({ send: () => stream.response });
     renderChat();
     await screen.findByText("Message 3");
     expect(screen.getByTestId("ai-marker")).toHaveTextContent("AI");
@@ -226,29 +245,29 @@ describe("chat screen", () => {
 
   it("Shift+Enter adds a line; empty and blank messages are not sent", async () => {
     const api = chatApi({
-      "POST /api/chat/message": () => sse([["done", result("ok")]]),
+      send: () => sse([["done", result("ok")]]),
     });
     renderChat();
     await screen.findByText("Message 3");
     const user = userEvent.setup();
     await user.type(box(), "   {Enter}");
     await user.type(box(), "{Shift>}{Enter}{/Shift}");
-    expect(api.callsTo("POST /api/chat/message")).toHaveLength(0);
+    expect(api.callsTo(routes.chat.send)).toHaveLength(0);
     expect(screen.getByRole("button", { name: "Send message" })).toBeDisabled();
 
     await user.clear(box());
     await user.type(box(), "line one{Shift>}{Enter}{/Shift}line two");
     expect(box()).toHaveValue("line one\nline two");
-    expect(api.callsTo("POST /api/chat/message")).toHaveLength(0);
+    expect(api.callsTo(routes.chat.send)).toHaveLength(0);
     await user.keyboard("{Enter}");
-    await waitFor(() => expect(api.callsTo("POST /api/chat/message")).toHaveLength(1));
-    expect(api.callsTo("POST /api/chat/message")[0]?.body).toMatchObject({
+    await waitFor(() => expect(api.callsTo(routes.chat.send)).toHaveLength(1));
+    expect(api.callsTo(routes.chat.send)[0]?.body).toMatchObject({
       message: "line one\nline two",
     });
   });
 
   it("counts words and blocks typing past maxWordsPerMessage", async () => {
-    chatApi({ "GET /api/settings": { ...defaultPublicSettings, maxWordsPerMessage: 3 } });
+    chatApi({ settings: { ...defaultPublicSettings, maxWordsPerMessage: 3 } });
     renderChat();
     await screen.findByText("Message 3");
     await waitFor(() => expect(screen.getByTestId("word-counter")).toHaveTextContent("0 / 3"));
@@ -262,7 +281,7 @@ describe("chat screen", () => {
 
   it("on the daily limit shows the bubble, the toast with the limit and Subscribe, and gives the text back", async () => {
     chatApi({
-      "POST /api/chat/message": () =>
+      send: () =>
         jsonResponse(
           {
             success: false,
@@ -289,8 +308,7 @@ describe("chat screen", () => {
 
   it("on a failed reply the server kept shows the fallback bubble and 'Failed to get AI response'", async () => {
     chatApi({
-      "POST /api/chat/message": () =>
-        jsonResponse({ success: false, message: "Failed to get AI response" }, 502),
+      send: () => jsonResponse({ success: false, message: "Failed to get AI response" }, 502),
     });
     renderChat();
     await screen.findByText("Message 3");
@@ -303,7 +321,7 @@ describe("chat screen", () => {
 
   it("on a stream error event shows the fallback bubble", async () => {
     chatApi({
-      "POST /api/chat/message": () =>
+      send: () =>
         sse([
           ["token", { text: "Half a rep" }],
           ["error", { message: "Failed to get AI response", status: 502 }],
@@ -319,9 +337,8 @@ describe("chat screen", () => {
 
   it("when the service cannot be reached: fallback bubble, 'Error communicating with AI service', text back", async () => {
     chatApi({
-      "POST /api/chat/message": () => {
-        throw new TypeError("Failed to fetch");
-      },
+      // A network failure, as fetch reports it.
+      send: () => Response.error(),
     });
     renderChat();
     await screen.findByText("Message 3");
@@ -334,7 +351,7 @@ describe("chat screen", () => {
 
   it("clears the history after the confirmation", async () => {
     const api = chatApi({
-      "DELETE /api/chat/clear-history": { success: true, message: "Chat history cleared" },
+      clear: { success: true, message: "Chat history cleared" },
     });
     renderChat();
     await screen.findByText("Message 3");
@@ -343,7 +360,7 @@ describe("chat screen", () => {
     const dialog = await screen.findByRole("alertdialog");
     expect(dialog).toHaveTextContent(CHAT_TEXT.clearConfirm);
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
-    expect(api.callsTo("DELETE /api/chat/clear-history")).toHaveLength(0);
+    expect(api.callsTo(routes.chat.clearHistory)).toHaveLength(0);
 
     await user.click(screen.getByRole("button", { name: "Clear chat history" }));
     await user.click(
@@ -352,15 +369,14 @@ describe("chat screen", () => {
       }),
     );
     await waitFor(() => expect(screen.queryByText("Message 3")).not.toBeInTheDocument());
-    expect(api.callsTo("DELETE /api/chat/clear-history")).toHaveLength(1);
+    expect(api.callsTo(routes.chat.clearHistory)).toHaveLength(1);
     expect(await screen.findByText("Chat history cleared")).toBeInTheDocument();
     expect(screen.getByText(/Say hello to/)).toBeInTheDocument();
   });
 
   it("says 'Failed to clear chat history' when clearing fails", async () => {
     chatApi({
-      "DELETE /api/chat/clear-history": () =>
-        jsonResponse({ success: false, message: "Internal Server Error" }, 500),
+      clear: () => jsonResponse({ success: false, message: "Internal Server Error" }, 500),
     });
     renderChat();
     await screen.findByText("Message 3");
@@ -376,17 +392,15 @@ describe("chat screen", () => {
   });
 
   it("loads older messages within 30 px of the top and keeps the reader's place", async () => {
-    const api = chatApi();
-    // The recorded calls keep only the path: answer the pages from the real URL here.
     const asked: number[] = [];
-    const inner = api.fetchMock.getMockImplementation();
-    api.fetchMock.mockImplementation(async (input, init) => {
-      const url = new URL(String(input), "http://localhost");
-      if (url.pathname !== "/api/chat/messages") return (inner as typeof fetch)(input, init);
-      const page = Number(url.searchParams.get("page"));
-      expect(url.searchParams.get("limit")).toBe("20");
-      asked.push(page);
-      return jsonResponse(pageOf(25, page));
+    chatApi({
+      messages: ({ url }: ApiCall) => {
+        const page = Number(url.searchParams.get("page"));
+        asked.push(page);
+        return url.searchParams.get("limit") === "20"
+          ? jsonResponse(pageOf(25, page))
+          : jsonResponse({ success: false, message: "limit" }, 400);
+      },
     });
     renderChat();
     await screen.findByText("Message 25");
@@ -423,7 +437,7 @@ describe("chat screen", () => {
   it("says 'Failed to load chat data' with a retry when the history cannot load", async () => {
     let fail = true;
     chatApi({
-      "GET /api/chat/messages": () =>
+      messages: () =>
         fail
           ? jsonResponse({ success: false, message: "Internal Server Error" }, 500)
           : jsonResponse(pageOf(1, 1)),
@@ -437,7 +451,7 @@ describe("chat screen", () => {
 
   it("renders replies as sanitised markdown with safe links", async () => {
     chatApi({
-      "GET /api/chat/messages": () =>
+      messages: () =>
         jsonResponse({
           success: true,
           data: {

@@ -5,10 +5,13 @@ import {
   CRISIS_TEXT,
   crisisMessageText,
   DEFAULT_CRISIS_RESOURCES,
+  defaultPublicSettings,
+  routes,
   type SendMessageResult,
 } from "@twinline/contracts";
 import { afterEach, describe, expect, it } from "vitest";
-import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { mockApi, on, onPath } from "@/test/api-mock";
+import { makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { ChatPage } from "./components/chat-page";
 
@@ -45,24 +48,30 @@ function crisisResult(): SendMessageResult {
   };
 }
 
+/** The chat's calls through msw (routes.chat); the account through onPath until auth moves. */
 function chatApi(messages: ChatMessage[] = []) {
   storeSession();
-  return mockAuthApi({
-    "GET /api/auth/me": { success: true, data: makeUser() },
-    "GET /api/chat/messages": () =>
-      jsonResponse({
-        success: true,
+  return mockApi(
+    [
+      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+      on(routes.chat.messages, {
+        success: true as const,
         data: { messages, pagination: { total: messages.length, page: 1, limit: 20, pages: 1 } },
       }),
-    "GET /api/chat/usage": {
-      success: true,
-      data: { total: 2, sentToday: 2, dailyLimit: 5, remaining: 3 },
-    },
-    "POST /api/chat/message": () =>
-      new Response(`event: done\ndata: ${JSON.stringify(crisisResult())}\n\n`, {
-        headers: { "content-type": "text/event-stream" },
+      on(routes.chat.usage, {
+        success: true as const,
+        data: { total: 2, sentToday: 2, dailyLimit: 5, remaining: 3 },
       }),
-  });
+      on(
+        routes.chat.send,
+        () =>
+          new Response(`event: done\ndata: ${JSON.stringify(crisisResult())}\n\n`, {
+            headers: { "content-type": "text/event-stream" },
+          }),
+      ),
+    ],
+    { settings: defaultPublicSettings },
+  );
 }
 
 const renderChat = () =>

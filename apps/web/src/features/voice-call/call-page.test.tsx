@@ -1,9 +1,10 @@
 import { act, configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { defaultPublicSettings } from "@twinline/contracts";
+import { defaultPublicSettings, routes, voiceSocketAddress } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { type MockResolver, mockApi, on, onPath } from "@/test/api-mock";
+import { jsonResponse, makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import type { CallDeps, MicrophoneHandlers, PlayerHandlers, SocketLike } from "./call/call-session";
 import { CallPage } from "./components/call-page";
@@ -23,13 +24,19 @@ const credits = (credits: number, patch: object = {}) => ({
   ...patch,
 });
 
-function callApi(routes: Parameters<typeof mockAuthApi>[0] = {}) {
+type Answer = MockResolver | object;
+
+/** The call page's calls through msw (routes.voice); the account through onPath until auth moves. */
+function callApi(answers: { credits?: Answer; end?: Answer; settings?: unknown } = {}) {
   storeSession();
-  return mockAuthApi({
-    "GET /api/auth/me": { success: true, data: makeUser() },
-    "GET /api/voice-call/check-credits": credits(50),
-    ...routes,
-  });
+  return mockApi(
+    [
+      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+      on(routes.voice.checkCredits, (answers.credits ?? credits(50)) as never),
+      ...(answers.end ? [on(routes.voice.end, answers.end as never)] : []),
+    ],
+    { settings: answers.settings ?? defaultPublicSettings },
+  );
 }
 
 /** A socket, microphone and player standing in for the browser's (see call-session tests). */
@@ -42,7 +49,7 @@ function fakeDevices() {
   })[] = [];
   let mic!: MicrophoneHandlers;
   const makeDeps = (csrf: string | null): CallDeps => ({
-    socketUrl: () => `ws://test/api/voice-call/ws?csrf=${csrf}`,
+    socketUrl: () => `ws://test${voiceSocketAddress.path}?csrf=${csrf}`,
     createSocket: (url) => {
       const socket = {
         url,
@@ -82,8 +89,8 @@ function fakeDevices() {
       close: vi.fn(),
     }),
     reportEnd: async (duration) => {
-      const { api } = await import("@/lib/api-client");
-      return api.post("/api/voice-call/end", { duration });
+      const { endCall } = await import("./api/voice-call");
+      return endCall(duration);
     },
     notifyError: (message) => toast.error(message),
     notifyWarning: (message) => toast(message),
@@ -116,18 +123,18 @@ describe("call start screen", () => {
   it("refreshes the credits on demand", async () => {
     let balance = 50;
     const api = callApi({
-      "GET /api/voice-call/check-credits": () => jsonResponse(credits(balance)),
+      credits: () => jsonResponse(credits(balance)),
     });
     renderCall();
     expect(await screen.findByTestId("call-credits")).toHaveTextContent("50 credits");
     balance = 35;
     await userEvent.click(screen.getByRole("button", { name: "Refresh credits" }));
     await waitFor(() => expect(screen.getByTestId("call-credits")).toHaveTextContent("35 credits"));
-    expect(api.callsTo("GET /api/voice-call/check-credits")).toHaveLength(2);
+    expect(api.callsTo(routes.voice.checkCredits)).toHaveLength(2);
   });
 
   it("says how many credits are needed when there are too few, and cannot start", async () => {
-    callApi({ "GET /api/voice-call/check-credits": credits(3) });
+    callApi({ credits: credits(3) });
     renderCall();
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Not enough credits to start a call");
@@ -143,7 +150,7 @@ describe("call start screen", () => {
 
   it("says voice calls are off when the settings turn them off", async () => {
     callApi({
-      "GET /api/settings": {
+      settings: {
         ...defaultPublicSettings,
         aiProfile: { ...defaultPublicSettings.aiProfile, enableVoiceConversation: false },
       },
@@ -158,7 +165,7 @@ describe("call start screen", () => {
   it("a failed credit check says so, and Try again asks again", async () => {
     let fail = true;
     callApi({
-      "GET /api/voice-call/check-credits": () =>
+      credits: () =>
         fail ? jsonResponse({ success: false, message: "boom" }, 500) : jsonResponse(credits(20)),
     });
     renderCall();
@@ -172,8 +179,7 @@ describe("call start screen", () => {
 
   it("a 401 on the credit check ends the session and goes to the login", async () => {
     callApi({
-      "GET /api/voice-call/check-credits": () =>
-        jsonResponse({ success: false, message: "Unauthorized" }, 401),
+      credits: () => jsonResponse({ success: false, message: "Unauthorized" }, 401),
     });
     const { router } = renderCall();
     await waitFor(() => expect(router.state.location.pathname).toBe("/auth"));
@@ -241,7 +247,7 @@ describe("call overlay", () => {
 
   it("places a call, shows what was heard and answered, hangs up and closes the record", async () => {
     const api = callApi({
-      "POST /api/voice-call/end": {
+      end: {
         success: true,
         call: {
           _id: "c1",
@@ -317,11 +323,11 @@ describe("call overlay", () => {
     await user.click(screen.getByRole("button", { name: "Hang up" }));
     expect(screen.getByTestId("call-status")).toHaveTextContent("Call ended");
     expect(socket.sent).toContainEqual(JSON.stringify({ type: "end" }));
-    await waitFor(() => expect(api.callsTo("POST /api/voice-call/end")).toHaveLength(1), {
+    await waitFor(() => expect(api.callsTo(routes.voice.end)).toHaveLength(1), {
       timeout: 4000,
     });
     // The whole seconds the call lasted (a moment in this test).
-    const [report] = api.callsTo("POST /api/voice-call/end");
+    const [report] = api.callsTo(routes.voice.end);
     const duration = (report?.body as { duration?: number } | undefined)?.duration;
     expect(Number.isInteger(duration)).toBe(true);
     expect(duration).toBeLessThan(10);

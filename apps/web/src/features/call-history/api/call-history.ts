@@ -1,11 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import {
-  type CallHistoryQuery,
-  callDetailResponseSchema,
-  callHistoryResponseSchema,
-} from "@twinline/contracts";
+import { type CallHistoryQuery, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
-import { api } from "@/lib/api-client";
+import { callRoute } from "@/lib/api-client";
 
 export const CALL_HISTORY_TEXT = {
   failedFetch: "Failed to fetch call history",
@@ -15,16 +11,15 @@ export const CALL_HISTORY_TEXT = {
     "Nothing was said on this call, or its transcript was cleared with the chat history.",
 } as const;
 
-/** GET /api/voice-call/history?page&limit (calls, pagination). */
+/** routes.voice.history ?page&limit (calls, pagination). */
 export const callHistoryQuery = (params: CallHistoryQuery) =>
   queryOptions({
     queryKey: ["voice-call", "history", params.page, params.limit] as const,
     queryFn: async ({ signal }) => {
       try {
-        return await api.get("/api/voice-call/history", {
+        return await callRoute(routes.voice.history, {
           signal,
           query: { page: params.page, limit: params.limit },
-          schema: callHistoryResponseSchema,
         });
       } catch (error) {
         if (!signal.aborted) toast.error(CALL_HISTORY_TEXT.failedFetch, { id: "call-history" });
@@ -34,13 +29,9 @@ export const callHistoryQuery = (params: CallHistoryQuery) =>
     placeholderData: keepPreviousData,
   });
 
-/** GET /api/voice-call/calls/{id}: the call and its stored transcript (loaded when opened). */
+/** routes.voice.call: the call and its stored transcript (loaded when opened). */
 export const callDetailQuery = (callId: string) =>
   queryOptions({
     queryKey: ["voice-call", "call", callId] as const,
-    queryFn: ({ signal }) =>
-      api.get(`/api/voice-call/calls/${encodeURIComponent(callId)}`, {
-        signal,
-        schema: callDetailResponseSchema,
-      }),
+    queryFn: ({ signal }) => callRoute(routes.voice.call, { signal, params: { id: callId } }),
   });

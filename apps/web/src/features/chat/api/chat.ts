@@ -2,19 +2,14 @@ import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import {
   type ChatMessage,
   type ChatUsage,
-  chatDeletedResponseSchema,
   chatStreamEventSchemas,
-  chatUsageResponseSchema,
-  messagesPageResponseSchema,
   type Pagination,
-  type routes,
+  routes,
   type SendMessageResult,
-  sendMessageResponseSchema,
 } from "@twinline/contracts";
 import {
   ApiError,
-  api,
-  apiStream,
+  callRoute,
   errorMessage,
   streamRoute,
   type TypedStreamEvent,
@@ -32,12 +27,11 @@ export const chatKeys = {
   usage: ["chat", "usage"] as const,
 };
 
-/** GET /api/chat/messages: page 1 holds the newest messages, each page oldest to newest. */
+/** routes.chat.messages: page 1 holds the newest messages, each page oldest to newest. */
 export async function fetchMessagesPage(page: number, signal?: AbortSignal): Promise<MessagesPage> {
-  const answer = await api.get("/api/chat/messages", {
+  const answer = await callRoute(routes.chat.messages, {
     signal,
     query: { page, limit: CHAT_PAGE_SIZE },
-    schema: messagesPageResponseSchema,
   });
   return answer.data;
 }
@@ -53,9 +47,9 @@ export const messagesQuery = () =>
     gcTime: CHAT_CACHE_MS,
   });
 
-/** GET /api/chat/usage: messages sent, today's free messages left or "unlimited". */
+/** routes.chat.usage: messages sent, today's free messages left or "unlimited". */
 export async function fetchUsage(signal?: AbortSignal): Promise<ChatUsage> {
-  const answer = await api.get("/api/chat/usage", { signal, schema: chatUsageResponseSchema });
+  const answer = await callRoute(routes.chat.usage, { signal });
   return answer.data;
 }
 
@@ -67,9 +61,9 @@ export const usageQuery = () =>
     gcTime: CHAT_CACHE_MS,
   });
 
-/** DELETE /api/chat/clear-history. */
+/** routes.chat.clearHistory. */
 export async function clearHistory(): Promise<void> {
-  await api.delete("/api/chat/clear-history", { schema: chatDeletedResponseSchema });
+  await callRoute(routes.chat.clearHistory);
 }
 
 /**
@@ -85,8 +79,8 @@ export class ChatStreamError extends Error {
 }
 
 export interface SendOptions {
-  /** The anonymous trial's send (routes.trial.message); the member chat's when absent. */
-  route?: typeof routes.trial.message;
+  /** The anonymous trial's send (routes.trial.message); the member chat's (routes.chat.send) when absent. */
+  route?: typeof routes.trial.message | typeof routes.chat.send;
   message: string;
   conversationId?: string | null;
   signal?: AbortSignal;
@@ -97,7 +91,7 @@ export interface SendOptions {
 }
 
 /**
- * POST /api/chat/message (or the trial's) with `Accept: text/event-stream`: the reply streams through `onToken`
+ * routes.chat.send (or the trial's) with `Accept: text/event-stream`: the reply streams through `onToken`
  * and the call resolves to the `done` event's result. A server answering plain JSON works too.
  */
 export async function sendChatMessage({
@@ -125,9 +119,7 @@ export async function sendChatMessage({
       }
     },
   };
-  const outcome = route
-    ? await streamRoute(route, request)
-    : await apiStream("/api/chat/message", { ...request, schema: sendMessageResponseSchema });
+  const outcome = await streamRoute(route ?? routes.chat.send, request);
   if (!outcome.streamed) {
     onToken(outcome.body.data.response);
     return outcome.body.data;

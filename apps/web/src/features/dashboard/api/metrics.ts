@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { userDashboardMetricsResponseSchema } from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 
 /** The dashboard data cache of the user-side spec (section 9): 1 minute. */
 export const DASHBOARD_CACHE_MS = 60_000;
@@ -9,12 +9,9 @@ export const dashboardKeys = {
   metrics: ["dashboard", "metrics"] as const,
 };
 
-/** GET /api/users/dashboard-metrics. */
+/** routes.dashboards.userMetrics. */
 export async function fetchDashboardMetrics(signal?: AbortSignal) {
-  const body = await api.get("/api/users/dashboard-metrics", {
-    signal,
-    schema: userDashboardMetricsResponseSchema,
-  });
+  const body = await callRoute(routes.dashboards.userMetrics, { signal });
   return body.data;
 }
 

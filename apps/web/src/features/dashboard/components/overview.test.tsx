@@ -1,15 +1,25 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { UserDashboardMetrics } from "@twinline/contracts";
+import { defaultPublicSettings, routes, type UserDashboardMetrics } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
-import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { type MockResolver, mockApi, on, onPath } from "@/test/api-mock";
+import { jsonResponse, makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { OVERVIEW_TEXT } from "./overview-page";
 
 // The first render loads lazy route bundles; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });
 
-const me = { "GET /api/auth/me": { success: true, data: makeUser({ credits: 240 }) } };
+/** The account (auth is not on the route table yet) and the overview's figures, through msw. */
+function overviewApi(metricsAnswer: MockResolver) {
+  return mockApi(
+    [
+      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser({ credits: 240 }) })),
+      on(routes.dashboards.userMetrics, metricsAnswer as never),
+    ],
+    { settings: defaultPublicSettings },
+  );
+}
 
 function metrics(patch: Partial<UserDashboardMetrics> = {}): UserDashboardMetrics {
   return {
@@ -45,9 +55,7 @@ function metrics(patch: Partial<UserDashboardMetrics> = {}): UserDashboardMetric
   };
 }
 
-const ok = (data: UserDashboardMetrics) => ({
-  "GET /api/users/dashboard-metrics": { success: true, data },
-});
+const ok = (data: UserDashboardMetrics) => () => jsonResponse({ success: true, data });
 
 // Lazy bundles, typing and clicks: give slow, shared machines time.
 const SLOW = { timeout: 20_000 };
@@ -62,12 +70,9 @@ describe("user overview /dashboard", () => {
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      mockAuthApi({
-        ...me,
-        "GET /api/users/dashboard-metrics": async () => {
-          await gate;
-          return jsonResponse({ success: true, data: metrics() });
-        },
+      overviewApi(async () => {
+        await gate;
+        return jsonResponse({ success: true, data: metrics() });
       });
       renderApp("/dashboard");
       const calls = await screen.findByTestId("card-calls");
@@ -111,9 +116,8 @@ describe("user overview /dashboard", () => {
     SLOW,
     async () => {
       storeSession();
-      mockAuthApi({
-        ...me,
-        ...ok(
+      overviewApi(
+        ok(
           metrics({
             user: {
               credits: 0,
@@ -126,7 +130,7 @@ describe("user overview /dashboard", () => {
             lastActivity: null,
           }),
         ),
-      });
+      );
       renderApp("/dashboard");
       expect(await screen.findByText("No transactions yet")).toBeInTheDocument();
       expect(screen.getByText("No credits used in the last 30 days")).toBeInTheDocument();
@@ -141,9 +145,8 @@ describe("user overview /dashboard", () => {
     SLOW,
     async () => {
       storeSession();
-      mockAuthApi({
-        ...me,
-        ...ok(
+      overviewApi(
+        ok(
           metrics({
             user: {
               credits: 0,
@@ -160,7 +163,7 @@ describe("user overview /dashboard", () => {
             lastActivity: null,
           }),
         ),
-      });
+      );
       renderApp("/dashboard");
       const card = await screen.findByTestId("card-subscription");
       await waitFor(() => expect(card).toHaveTextContent("Canceling"));
@@ -172,11 +175,7 @@ describe("user overview /dashboard", () => {
 
   it("error: the inline message and the toast", SLOW, async () => {
     storeSession();
-    mockAuthApi({
-      ...me,
-      "GET /api/users/dashboard-metrics": () =>
-        jsonResponse({ success: false, message: "boom" }, 500),
-    });
+    overviewApi(() => jsonResponse({ success: false, message: "boom" }, 500));
     renderApp("/dashboard");
     expect(await screen.findByText(OVERVIEW_TEXT.loadFailedInline)).toBeInTheDocument();
     expect(await screen.findByText(OVERVIEW_TEXT.loadFailedToast)).toBeInTheDocument();
@@ -185,13 +184,11 @@ describe("user overview /dashboard", () => {
   it("a failed refresh keeps the figures and says Refresh failed", SLOW, async () => {
     storeSession();
     let fail = false;
-    mockAuthApi({
-      ...me,
-      "GET /api/users/dashboard-metrics": () =>
-        fail
-          ? jsonResponse({ success: false, message: "boom" }, 400)
-          : jsonResponse({ success: true, data: metrics() }),
-    });
+    overviewApi(() =>
+      fail
+        ? jsonResponse({ success: false, message: "boom" }, 400)
+        : jsonResponse({ success: true, data: metrics() }),
+    );
     renderApp("/dashboard");
     const calls = await screen.findByTestId("card-calls");
     await waitFor(() => expect(within(calls).getByText("3")).toBeInTheDocument());
@@ -205,7 +202,7 @@ describe("user overview /dashboard", () => {
 
   it("goes on to the tab a character page asked for", SLOW, async () => {
     storeSession();
-    mockAuthApi(me);
+    overviewApi(ok(metrics()));
     const { router } = renderApp("/dashboard?initialTab=chat&characterId=1");
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/chat"));
   });

@@ -1,26 +1,22 @@
 import { queryOptions } from "@tanstack/react-query";
-import {
-  authConfigResponseSchema,
-  type DeleteAccountRequest,
-  messageResponseSchema,
-} from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { authConfigResponseSchema, type DeleteAccountRequest, routes } from "@twinline/contracts";
+import { api, callRoute } from "@/lib/api-client";
 import { dataExportApi } from "@/lib/data-export";
 
-const ownExport = dataExportApi("/api/users", ["data-export"]);
+const ownExport = dataExportApi(undefined, ["data-export"]);
 
-/** GET /api/users/data-export: the newest export; polled while it is being built. */
+/** routes.privacy.latestExport: the newest export; polled while it is being built. */
 export const dataExportQuery = ownExport.query;
 
-/** POST /api/users/data-export: built in the background, announced by e-mail. */
+/** routes.privacy.requestExport: built in the background, announced by e-mail. */
 export const requestDataExport = ownExport.request;
 
-/** GET /api/users/data-export/{id}/download: the ZIP as a blob. */
+/** routes.privacy.downloadExport: the ZIP as a blob. */
 export const downloadDataExport = ownExport.download;
 
-/** POST /api/users/delete-account: the account is gone when it answers. */
+/** routes.privacy.deleteAccount: the account is gone when it answers. */
 export function deleteAccount(body: DeleteAccountRequest) {
-  return api.post("/api/users/delete-account", body, { schema: messageResponseSchema });
+  return callRoute(routes.privacy.deleteAccount, { body });
 }
 
 /** The Google client id (for a Google-only account's confirmation), or null when off. */

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { Memory } from "@twinline/contracts";
+import { defaultPublicSettings, type Memory, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { mockApi, on, onPath } from "@/test/api-mock";
+import { makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
 afterEach(() => {
@@ -31,23 +32,28 @@ describe("/dashboard/profile: what the persona remembers", () => {
         },
       ],
     };
-    const changed = { success: true, message: "Memory deleted" };
-    const { callsTo } = mockAuthApi({
-      "GET /api/auth/me": { success: true, data: makeUser() },
-      "GET /api/memory": () => Response.json({ success: true, data: memory }),
-      "DELETE /api/memory/facts/f1": () => {
-        memory = { ...memory, facts: memory.facts.filter((fact) => fact._id !== "f1") };
-        return Response.json(changed);
-      },
-      "DELETE /api/memory/summary": () => {
-        memory = { ...memory, summary: null };
-        return Response.json(changed);
-      },
-      "PATCH /api/memory": (call) => {
-        memory = { ...memory, enabled: (call.body as { enabled: boolean }).enabled };
-        return Response.json({ success: true, message: "Memory settings updated" });
-      },
-    });
+    const changed = { success: true as const, message: "Memory deleted" };
+    const api = mockApi(
+      [
+        // The account (auth is not on the route table yet).
+        onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+        onPath("GET /api/auth/config", () => ({ googleClientId: null })),
+        on(routes.memory.view, () => ({ success: true as const, data: memory })),
+        on(routes.memory.forgetFact, ({ params }) => {
+          memory = { ...memory, facts: memory.facts.filter((fact) => fact._id !== params.id) };
+          return changed;
+        }),
+        on(routes.memory.deleteSummary, () => {
+          memory = { ...memory, summary: null };
+          return changed;
+        }),
+        on(routes.memory.setEnabled, ({ body }) => {
+          memory = { ...memory, enabled: (body as { enabled: boolean }).enabled };
+          return { success: true as const, message: "Memory settings updated" };
+        }),
+      ],
+      { settings: defaultPublicSettings },
+    );
     renderApp("/dashboard/profile");
     const user = userEvent.setup();
     const section = await screen.findByTestId("memory-section");
@@ -61,7 +67,7 @@ describe("/dashboard/profile: what the persona remembers", () => {
     await waitFor(() =>
       expect(within(section).queryByText("My cat is named Pixel.")).not.toBeInTheDocument(),
     );
-    expect(callsTo("DELETE /api/memory/facts/f1")).toHaveLength(1);
+    expect(api.callsTo(routes.memory.forgetFact, { id: "f1" })).toHaveLength(1);
 
     await user.click(within(section).getByRole("button", { name: "Delete the summary" }));
     expect(await within(section).findByText("No summary yet.")).toBeInTheDocument();
@@ -70,6 +76,6 @@ describe("/dashboard/profile: what the persona remembers", () => {
     expect(toggle).toBeChecked();
     await user.click(toggle);
     await waitFor(() => expect(within(section).getByRole("switch")).not.toBeChecked());
-    expect(callsTo("PATCH /api/memory")[0]?.body).toEqual({ enabled: false });
+    expect(api.callsTo(routes.memory.setEnabled)[0]?.body).toEqual({ enabled: false });
   });
 });

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { DataExport } from "@twinline/contracts";
+import { type DataExport, defaultPublicSettings, routes, type User } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeUser, mockAuthApi, storeSession } from "@/test/auth";
+import { mockApi, on, onPath, type RouteMock, reply } from "@/test/api-mock";
+import { makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
 afterEach(() => {
@@ -20,32 +21,46 @@ const queued: DataExport = {
   sizeBytes: null,
 };
 
+/** The profile page's calls through msw: the account (auth is not on the route table yet), memory. */
+function profileApi(user: User, mocks: RouteMock[]) {
+  return mockApi(
+    [
+      onPath("GET /api/auth/me", () => ({ success: true, data: user })),
+      onPath("GET /api/auth/config", () => ({ googleClientId: null })),
+      on(routes.memory.view, {
+        success: true as const,
+        data: { enabled: true, summary: null, facts: [] },
+      }),
+      ...mocks,
+    ],
+    { settings: defaultPublicSettings },
+  );
+}
+
 describe("/dashboard/profile: my data and my account", () => {
   it("asks for the export and says it is being prepared; shows the server's refusal", async () => {
     storeSession();
     let latest: DataExport | null = null;
     let refuse = false;
-    const { callsTo } = mockAuthApi({
-      "GET /api/auth/me": { success: true, data: makeUser() },
-      "GET /api/memory": { success: true, data: { enabled: true, summary: null, facts: [] } },
-      "GET /api/users/data-export": () => Response.json({ success: true, data: latest }),
-      "POST /api/users/data-export": () => {
+    const api = profileApi(makeUser(), [
+      on(routes.privacy.latestExport, () => ({ success: true as const, data: latest })),
+      on(routes.privacy.requestExport, () => {
         if (refuse) {
-          return Response.json(
+          return reply(
             {
               success: false,
               message: "You can ask for your data 3 times a day. Please try again later.",
             },
-            { status: 429 },
+            429,
           );
         }
         latest = queued;
-        return Response.json(
+        return reply(
           { success: true, message: "Your data export is being prepared.", data: queued },
-          { status: 202 },
+          202,
         );
-      },
-    });
+      }),
+    ]);
     renderApp("/dashboard/profile");
     const user = userEvent.setup();
     const section = await screen.findByTestId("data-export-section");
@@ -55,7 +70,7 @@ describe("/dashboard/profile: my data and my account", () => {
     await user.click(within(section).getByRole("button", { name: "Download my data" }));
     expect(await within(section).findByText(/We are preparing your data/)).toBeInTheDocument();
     expect(within(section).getByRole("button", { name: "Download my data" })).toBeDisabled();
-    expect(callsTo("POST /api/users/data-export")).toHaveLength(1);
+    expect(api.callsTo(routes.privacy.requestExport)).toHaveLength(1);
 
     latest = { ...queued, status: "failed" };
     refuse = true;
@@ -69,18 +84,14 @@ describe("/dashboard/profile: my data and my account", () => {
 
   it("deletes the account only with the password and DELETE typed, then signs out", async () => {
     storeSession();
-    const { callsTo } = mockAuthApi({
-      "GET /api/auth/me": { success: true, data: makeUser({ hasPassword: true }) },
-      "GET /api/memory": { success: true, data: { enabled: true, summary: null, facts: [] } },
-      "GET /api/users/data-export": { success: true, data: null },
-      "POST /api/users/delete-account": (call) =>
-        (call.body as { password: string }).password === "right password"
-          ? Response.json({ success: true, message: "Your account has been deleted." })
-          : Response.json(
-              { success: false, message: "The password is incorrect" },
-              { status: 400 },
-            ),
-    });
+    const api = profileApi(makeUser({ hasPassword: true }), [
+      on(routes.privacy.latestExport, { success: true as const, data: null }),
+      on(routes.privacy.deleteAccount, ({ body }) =>
+        (body as { password: string }).password === "right password"
+          ? { success: true as const, message: "Your account has been deleted." }
+          : reply({ success: false, message: "The password is incorrect" }, 400),
+      ),
+    ]);
     renderApp("/dashboard/profile");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Delete account" }));
@@ -97,7 +108,7 @@ describe("/dashboard/profile: my data and my account", () => {
     await user.type(password, "right password");
     await user.click(submit);
     expect(await screen.findByText("Your account has been deleted.")).toBeInTheDocument();
-    expect(callsTo("POST /api/users/delete-account").at(-1)?.body).toEqual({
+    expect(api.callsTo(routes.privacy.deleteAccount).at(-1)?.body).toEqual({
       confirmation: "DELETE",
       password: "right password",
     });

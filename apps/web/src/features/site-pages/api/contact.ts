@@ -1,6 +1,6 @@
-import { type ContactRequest, contactResponseSchema } from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { type ContactRequest, routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 
-/** POST /api/contact: the visitor's message, mailed to the operator. */
+/** routes.mail.contact: the visitor's message, mailed to the operator. */
 export const sendContactMessage = (input: ContactRequest) =>
-  api.post("/api/contact", input, { schema: contactResponseSchema });
+  callRoute(routes.mail.contact, { body: input });

@@ -1,26 +1,25 @@
 import { queryOptions } from "@tanstack/react-query";
-import { checkCreditsResponseSchema, endCallResponseSchema } from "@twinline/contracts";
-import { api, getApiBaseUrl } from "@/lib/api-client";
+import { routes, voiceSocketAddress } from "@twinline/contracts";
+import { callRoute, getApiBaseUrl } from "@/lib/api-client";
 import { getUserToken } from "@/lib/storage";
 
 export const voiceCallKeys = {
   credits: ["voice-call", "check-credits"] as const,
 };
 
-/** GET /api/voice-call/check-credits: credits, creditsPerMinute, hasCredits, voiceEnabled. */
+/** routes.voice.checkCredits: credits, creditsPerMinute, hasCredits, voiceEnabled. */
 export const checkCreditsQuery = () =>
   queryOptions({
     queryKey: voiceCallKeys.credits,
-    queryFn: ({ signal }) =>
-      api.get("/api/voice-call/check-credits", { signal, schema: checkCreditsResponseSchema }),
+    queryFn: ({ signal }) => callRoute(routes.voice.checkCredits, { signal }),
     // Always asked afresh when the start screen opens: the balance moves with every call.
     staleTime: 0,
     retry: false,
   });
 
-/** POST /api/voice-call/end {duration}: closes the call record (the retries are the caller's). */
+/** routes.voice.end {duration}: closes the call record (the retries are the caller's). */
 export function endCall(duration: number) {
-  return api.post("/api/voice-call/end", { duration }, { schema: endCallResponseSchema });
+  return callRoute(routes.voice.end, { body: { duration } });
 }
 
 /**
@@ -29,7 +28,7 @@ export function endCall(duration: number) {
  */
 export function voiceSocketUrl(csrf: string | null, location: Location = window.location): string {
   const base = getApiBaseUrl() || location.origin;
-  const url = new URL("/api/voice-call/ws", base);
+  const url = new URL(voiceSocketAddress.path, base);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   url.searchParams.set("token", getUserToken() ?? "");
   if (csrf) url.searchParams.set("csrf", csrf);

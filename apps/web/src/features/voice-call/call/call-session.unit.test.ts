@@ -1,4 +1,4 @@
-import { VOICE_CLOSE_CODES, VOICE_MESSAGES } from "@twinline/contracts";
+import { VOICE_CLOSE_CODES, VOICE_MESSAGES, voiceSocketAddress } from "@twinline/contracts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CALL_TEXT } from "../messages";
 import {
@@ -11,6 +11,8 @@ import {
   RecordingUnsupportedError,
   type SocketLike,
 } from "./call-session";
+
+const SOCKET_URL = `ws://test${voiceSocketAddress.path}?token=t`;
 
 /** A WebSocket the test opens, feeds and closes by hand. */
 class FakeSocket implements SocketLike {
@@ -66,7 +68,7 @@ function setup(overrides: Partial<CallDeps> = {}) {
     close: vi.fn(),
   } satisfies PlayerLike;
   const deps: CallDeps = {
-    socketUrl: () => "ws://test/api/voice-call/ws?token=t",
+    socketUrl: () => SOCKET_URL,
     createSocket: (url) => {
       const socket = new FakeSocket(url);
       sockets.push(socket);
@@ -133,7 +135,7 @@ describe("call session: connecting", () => {
     const started = t.session.start();
     expect(t.session.getState().status).toBe("connecting");
     await vi.advanceTimersByTimeAsync(0);
-    expect(t.socket().url).toBe("ws://test/api/voice-call/ws?token=t");
+    expect(t.socket().url).toBe(SOCKET_URL);
     t.socket().open();
     expect(t.socket().binaryType).toBe("arraybuffer");
     t.socket().serverSends(STARTED);
