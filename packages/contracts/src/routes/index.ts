@@ -1,3 +1,4 @@
+import { adminSessionRoutes, authRoutes, userAccountRoutes } from "./auth";
 import type { RouteDefinition } from "./define";
 import { promotionRoutes } from "./promotions";
 import { pushRoutes } from "./push";
@@ -6,6 +7,7 @@ import { settingsRoutes, sitePagesRoutes } from "./settings";
 import { trialRoutes } from "./trial";
 
 export * from "./addresses";
+export { ADMIN_API_PREFIX, AUTH_COOKIE_PATH } from "./auth";
 export * from "./define";
 
 /**
@@ -13,6 +15,9 @@ export * from "./define";
  * definition here and one handler in its server module (decision 0086).
  */
 export const routes = {
+  account: userAccountRoutes,
+  adminSession: adminSessionRoutes,
+  auth: authRoutes,
   promotions: promotionRoutes,
   push: pushRoutes,
   security: securityRoutes,
