@@ -23,14 +23,8 @@ import {
   signupRequestSchema,
   updateProfileRequestSchema,
 } from "../auth";
-import { API_ROOT } from "./addresses";
+import { logoutAddress, meAddress } from "./auth-addresses";
 import { defineRoute } from "./define";
-
-/** The path of the cookies only the sign-in calls carry (the age refusal's mark, decision 0054). */
-export const AUTH_COOKIE_PATH = `${API_ROOT}/auth`;
-
-/** Where the admin API lives. */
-export const ADMIN_API_PREFIX = `${API_ROOT}/admin`;
 
 const tags = ["auth"];
 const errors = [400, 401, 403, 409, 429];
@@ -102,18 +96,14 @@ export const authRoutes = {
     errors,
   }),
   me: defineRoute({
-    method: "GET",
-    path: "/api/auth/me",
-    access: "fan",
+    ...meAddress,
     tags,
     summary: "The signed-in user",
     response: meResponseSchema,
     errors,
   }),
   logout: defineRoute({
-    method: "POST",
-    path: "/api/auth/logout",
-    access: "fan",
+    ...logoutAddress,
     tags,
     summary: "Ends this session's token on the server (every instance), until its expiry",
     response: messageResponseSchema,

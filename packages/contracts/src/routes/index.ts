@@ -7,7 +7,7 @@ import { settingsRoutes, sitePagesRoutes } from "./settings";
 import { trialRoutes } from "./trial";
 
 export * from "./addresses";
-export { ADMIN_API_PREFIX, AUTH_COOKIE_PATH } from "./auth";
+export * from "./auth-addresses";
 export * from "./define";
 
 /**
