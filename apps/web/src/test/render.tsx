@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
-import { routes } from "@twinline/contracts";
 import { render } from "@testing-library/react";
+import { routes } from "@twinline/contracts";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
 import { vi } from "vitest";
 import { AppProvider } from "@/app/provider";

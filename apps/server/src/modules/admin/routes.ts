@@ -4,8 +4,8 @@ import {
   adminUsersQuerySchema,
   adminUsersResponseSchema,
   dateOfBirthRequestSchema,
-  userStatusActionSchema,
   routes,
+  userStatusActionSchema,
   userStatusResponseSchema,
 } from "@twinline/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
