@@ -44,11 +44,15 @@ export function mockAuthApi(mocks: RouteMock[] | Record<string, Handler | object
   const given = Array.isArray(mocks)
     ? mocks
     : Object.entries(mocks).map(([key, answer]) =>
-        onPath(key, (call) =>
-          typeof answer === "function"
-            ? (answer as Handler)({ ...call, path: call.url.pathname })
-            : answer,
-        ),
+        onPath(key, async (call) => {
+          if (typeof answer !== "function") return answer;
+          try {
+            return await (answer as Handler)({ ...call, path: call.url.pathname });
+          } catch {
+            // A handler that throws stood for a failed fetch: a network error, as fetch gives.
+            return Response.error();
+          }
+        }),
       );
   const mocked = mockApi(
     [
