@@ -1,8 +1,9 @@
+import { ADMIN_API_PREFIX } from "@twinline/contracts";
 import type { FastifyPluginOptions } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 
 /** Where the admin API lives. */
-export const ADMIN_PREFIX = "/api/admin";
+export const ADMIN_PREFIX = ADMIN_API_PREFIX;
 
 /**
  * THE admin guard (docs/decisions/0029-one-way-per-thing.md): wraps a plugin of admin-only
@@ -13,8 +14,8 @@ export const ADMIN_PREFIX = "/api/admin";
  *
  *   await app.register(adminGuarded(myAdminRoutes), options);
  *
- * The only admin route outside it is POST /api/admin/login. Routes migrated to the route table
- * (decision 0086) are guarded by their definition's `access: "admin"` instead (registerRoute,
+ * Routes migrated to the route table (decision 0086: the admin's sign-in and session among
+ * them) are guarded by their definition's `access: "admin"` instead (registerRoute,
  * plugins/routes.ts); this wrapper goes with the last module not migrated.
  */
 export function adminGuarded<T extends FastifyPluginOptions>(

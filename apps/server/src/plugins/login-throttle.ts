@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { tooManyAttemptsMessage } from "@twinline/contracts";
+import { API_ROOT, tooManyAttemptsMessage } from "@twinline/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AttemptCounters } from "./attempt-counters.ts";
 import { HttpError } from "./errors.ts";
@@ -80,7 +80,7 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
 
   const setDeviceCookie = (reply: FastifyReply, account: string, device: string) => {
     reply.setCookie(deviceCookieName(account), `${digestOf(account)}.${device}`, {
-      path: "/api",
+      path: API_ROOT,
       httpOnly: true,
       sameSite: "strict",
       signed: true,
@@ -117,7 +117,7 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
 
     forgetDevice(reply, email) {
       reply.clearCookie(deviceCookieName(accountOf(email)), {
-        path: "/api",
+        path: API_ROOT,
         httpOnly: true,
         sameSite: "strict",
         secure: options.secureCookies,

@@ -1,7 +1,7 @@
-import { defaultPublicSettings, type User } from "@twinline/contracts";
+import { defaultPublicSettings, routes, type User } from "@twinline/contracts";
 import { vi } from "vitest";
-import { resetCsrfToken } from "@/lib/api-client";
 import { STORAGE_KEYS } from "@/lib/storage";
+import { type ApiCall as MockCall, mockApi, on, onPath, type RouteMock } from "./api-mock";
 import { jsonResponse } from "./render";
 
 /** A user as the server sends it. */
@@ -28,50 +28,44 @@ export function storeSession(user: User | null = makeUser(), token = "user-token
   if (user) localStorage.setItem(STORAGE_KEYS.userData, JSON.stringify(user));
 }
 
-export interface ApiCall {
-  method: string;
-  path: string;
-  body: unknown;
-  headers: Headers;
-}
+/** A call as a "METHOD /path" record's handler sees it: the msw call and its pathname. */
+export type ApiCall = MockCall & { path: string };
 
 type Handler = (call: ApiCall) => Response | Promise<Response>;
 
 /**
- * Stubs fetch: /api/csrf-token, /api/settings (defaults) and /api/auth/config (no Google) are
- * answered unless `routes` has them; `routes` maps "METHOD /path" to a handler or a body.
- * Unmatched calls get 404. Returns the recorded calls.
+ * The fan screens' network, through msw (src/test/api-mock.ts, decision 0086): `mocks` first, as
+ * `on(route, ...)` of the table or, for modules not migrated yet, a "METHOD /path" record of
+ * handlers or bodies; then the CSRF token, the public settings and the sign-in configuration (no
+ * Google). Unknown calls get 404. `fetchMock` spies on fetch (calls go on to msw) for the tests
+ * that read or wrap it.
  */
-export function mockAuthApi(routes: Record<string, Handler | object> = {}) {
-  resetCsrfToken();
-  const calls: ApiCall[] = [];
-  const all: Record<string, Handler | object> = {
-    "GET /api/csrf-token": { csrfToken: "t" },
-    "GET /api/settings": defaultPublicSettings,
-    "GET /api/auth/config": { googleClientId: null },
-    ...routes,
-  };
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), "http://localhost");
-    const method = (init?.method ?? "GET").toUpperCase();
-    const text = typeof init?.body === "string" ? init.body : undefined;
-    const call: ApiCall = {
-      method,
-      path: url.pathname,
-      body: text ? JSON.parse(text) : undefined,
-      headers: new Headers(init?.headers),
-    };
-    if (url.pathname !== "/api/csrf-token") calls.push(call);
-    const route = all[`${method} ${url.pathname}`];
-    if (route === undefined) return jsonResponse({ success: false, message: "Not Found" }, 404);
-    return typeof route === "function" ? (route as Handler)(call) : jsonResponse(route);
-  });
+export function mockAuthApi(mocks: RouteMock[] | Record<string, Handler | object> = []) {
+  const given = Array.isArray(mocks)
+    ? mocks
+    : Object.entries(mocks).map(([key, answer]) =>
+        onPath(key, async (call) => {
+          if (typeof answer !== "function") return answer;
+          try {
+            return await (answer as Handler)({ ...call, path: call.url.pathname });
+          } catch {
+            // A handler that throws stood for a failed fetch: a network error, as fetch gives.
+            return Response.error();
+          }
+        }),
+      );
+  const mocked = mockApi(
+    [
+      ...given,
+      on(routes.security.csrfToken, { csrfToken: "t" }),
+      on(routes.auth.config, { googleClientId: null }),
+    ],
+    { settings: defaultPublicSettings },
+  );
+  const network = globalThis.fetch;
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => network(input, init));
   vi.stubGlobal("fetch", fetchMock);
-  return {
-    calls,
-    fetchMock,
-    callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key),
-  };
+  return { ...mocked, fetchMock };
 }
 
 export { jsonResponse };

@@ -1,10 +1,11 @@
 import { QueryClient } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
+import { routes } from "@twinline/contracts";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
 import { vi } from "vitest";
 import { AppProvider } from "@/app/provider";
 import { createRoutes } from "@/app/router";
-import { resetCsrfToken } from "@/lib/api-client";
+import { mockApi as mockNetwork, on } from "./api-mock";
 
 export function testQueryClient() {
   return new QueryClient({
@@ -19,19 +20,15 @@ export function jsonResponse(body: unknown, status = 200): Response {
   });
 }
 
-/** Answers /api/csrf-token and /api/settings (with `settings`, or a failure when null). */
+/**
+ * Answers the CSRF token and the public settings (with `settings`, or a failure when null)
+ * through msw (src/test/api-mock.ts); anything else 404. Returns a spy on fetch (calls go on to
+ * msw).
+ */
 export function mockApi(settings: unknown | null) {
-  resetCsrfToken();
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const url = String(input);
-    if (url.endsWith("/api/csrf-token")) return jsonResponse({ csrfToken: "t" });
-    if (url.endsWith("/api/settings")) {
-      return settings === null
-        ? jsonResponse({ success: false, message: "Internal Server Error" }, 500)
-        : jsonResponse(settings);
-    }
-    return jsonResponse({ success: false, message: "Not Found" }, 404);
-  });
+  mockNetwork([on(routes.security.csrfToken, { csrfToken: "t" })], { settings });
+  const network = globalThis.fetch;
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => network(input, init));
   vi.stubGlobal("fetch", fetchMock);
   return fetchMock;
 }

@@ -1,6 +1,7 @@
 import { adminUsersRoutes } from "./admin-users";
 import { aiTrainingRoutes } from "./ai-training";
 import { auditRoutes } from "./audit";
+import { adminSessionRoutes, authRoutes, userAccountRoutes } from "./auth";
 import { chatRoutes } from "./chat";
 import { chatLogsRoutes } from "./chat-logs";
 import { dashboardsRoutes } from "./dashboards";
@@ -19,6 +20,7 @@ import { voiceRoutes } from "./voice";
 
 export * from "./addresses";
 export { voiceSampleAudioAddress } from "./ai-training";
+export * from "./auth-addresses";
 export { chatLogsExportAddress, crisisReferralsExportAddress } from "./chat-logs";
 export * from "./define";
 export * from "./files";
@@ -40,6 +42,9 @@ export const routes = {
   mail: mailRoutes,
   memory: memoryRoutes,
   privacy: privacyRoutes,
+  account: userAccountRoutes,
+  adminSession: adminSessionRoutes,
+  auth: authRoutes,
   promotions: promotionRoutes,
   push: pushRoutes,
   security: securityRoutes,

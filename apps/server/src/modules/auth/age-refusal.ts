@@ -1,3 +1,4 @@
+import { AUTH_COOKIE_PATH } from "@twinline/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 /**
@@ -19,7 +20,7 @@ export function wasRefusedForAge(request: FastifyRequest): boolean {
 
 export function markRefusedForAge(reply: FastifyReply, secure: boolean): void {
   reply.setCookie(AGE_REFUSED_COOKIE, "1", {
-    path: "/api/auth",
+    path: AUTH_COOKIE_PATH,
     httpOnly: true,
     sameSite: "strict",
     signed: true,

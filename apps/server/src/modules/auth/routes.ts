@@ -1,27 +1,9 @@
-import {
-  AUTH_MESSAGES,
-  authConfigResponseSchema,
-  authResponseSchema,
-  changePasswordRequestSchema,
-  dateOfBirthRequestSchema,
-  forgotPasswordRequestSchema,
-  googleLoginRequestSchema,
-  loginRequestSchema,
-  meResponseSchema,
-  messageResponseSchema,
-  passwordChangedResponseSchema,
-  profileResponseSchema,
-  resetPasswordRequestSchema,
-  signupRequestSchema,
-  UNDER_AGE_CODE,
-  updateProfileRequestSchema,
-} from "@twinline/contracts";
+import { AUTH_MESSAGES, routes, UNDER_AGE_CODE } from "@twinline/contracts";
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { currentTokenClaims, currentUser } from "../../plugins/auth.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
+import { registerRoute } from "../../plugins/routes.ts";
 import { markRefusedForAge, wasRefusedForAge } from "./age-refusal.ts";
 import type { SignInListener } from "./plugin.ts";
 import type { AuthService, Session } from "./service.ts";
@@ -29,8 +11,6 @@ import type { AuthService, Session } from "./service.ts";
 export const LOGOUT_MESSAGE = "Logged out";
 
 const answer = (session: Session) => ({ success: true as const, ...session });
-
-const errors = errorResponses(400, 401, 403, 409, 429);
 
 /** A token answer must never be kept by a browser or a proxy cache. */
 export const noStore: onRequestHookHandler = (_request, reply, done) => {
@@ -51,7 +31,6 @@ export interface AuthRoutesOptions {
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { auth } = options;
   const rateLimit = app.authRateLimit;
-  const tags = ["auth"];
 
   /** The session's user signed in from this request: the listeners' steps run. */
   const signedIn = async (request: FastifyRequest, session: Session) => {
@@ -70,32 +49,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     throw error;
   };
 
-  app.get(
-    "/api/auth/config",
-    {
-      schema: {
-        tags,
-        summary: "Public sign-in configuration (the Google client id, or null)",
-        response: { 200: authConfigResponseSchema },
-      },
-    },
-    async () => ({ googleClientId: options.googleClientId ?? null }),
-  );
+  registerRoute(app, routes.auth.config, async () => ({
+    googleClientId: options.googleClientId ?? null,
+  }));
 
-  app.post(
-    "/api/auth/signup",
-    {
-      config: { rateLimit },
-      onRequest: noStore,
-      schema: {
-        tags,
-        summary:
-          "Creates an account (granting the default credits) and signs it in; refused (403, " +
-          "nothing stored) under the minimum age",
-        body: signupRequestSchema,
-        response: { 201: authResponseSchema, ...errors },
-      },
-    },
+  registerRoute(
+    app,
+    routes.auth.signup,
     async (request, reply) => {
       const session = await auth
         .signup(request.body, wasRefusedForAge(request))
@@ -103,19 +63,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       app.loginThrottle.trustDevice(request, reply, session.user.email);
       return reply.code(201).send(answer(await signedIn(request, session)));
     },
+    { config: { rateLimit }, onRequest: noStore },
   );
 
-  app.post(
-    "/api/auth/login",
-    {
-      onRequest: noStore,
-      schema: {
-        tags,
-        summary: "Signs in with e-mail and password",
-        body: loginRequestSchema,
-        response: { 200: authResponseSchema, ...errors },
-      },
-    },
+  registerRoute(
+    app,
+    routes.auth.login,
     async (request, reply) =>
       answer(
         await signedIn(
@@ -125,22 +78,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
           ),
         ),
       ),
+    { onRequest: noStore },
   );
 
-  app.post(
-    "/api/auth/google",
-    {
-      config: { rateLimit },
-      onRequest: noStore,
-      schema: {
-        tags,
-        summary:
-          "Signs in with a Google ID token, creating (with the date of birth, old enough) or " +
-          "linking the account",
-        body: googleLoginRequestSchema,
-        response: { 200: authResponseSchema, ...errors },
-      },
-    },
+  registerRoute(
+    app,
+    routes.auth.google,
     async (request, reply) => {
       const { token, dateOfBirth } = request.body;
       const session = await auth
@@ -149,131 +92,61 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       app.loginThrottle.trustDevice(request, reply, session.user.email);
       return answer(await signedIn(request, session));
     },
+    { config: { rateLimit }, onRequest: noStore },
   );
 
-  app.post(
-    "/api/auth/forgotpassword",
-    {
-      config: { rateLimit },
-      schema: {
-        tags,
-        summary: "Mails a password reset link (same answer whether or not the account exists)",
-        body: forgotPasswordRequestSchema,
-        response: { 200: messageResponseSchema, ...errors },
-      },
-    },
+  registerRoute(
+    app,
+    routes.auth.forgotPassword,
     async (request) => {
       await auth.forgotPassword(request.body.email);
       return { success: true as const, message: AUTH_MESSAGES.forgotPasswordSent };
     },
+    { config: { rateLimit } },
   );
 
-  app.put(
-    "/api/auth/resetpassword/:token",
-    {
-      config: { rateLimit },
-      onRequest: noStore,
-      schema: {
-        tags,
-        summary: "Sets a new password with a reset link's token, and signs in",
-        params: z.object({ token: z.string() }),
-        body: resetPasswordRequestSchema,
-        response: { 200: authResponseSchema, ...errors },
-      },
-    },
+  registerRoute(
+    app,
+    routes.auth.resetPassword,
     async (request, reply) => {
       const session = await auth.resetPassword(request.params.token, request.body.password);
       // The reset link proves the mailbox: this device may keep signing in to the account.
       app.loginThrottle.trustDevice(request, reply, session.user.email);
       return answer(await signedIn(request, session));
     },
+    { config: { rateLimit }, onRequest: noStore },
   );
 
-  app.get(
-    "/api/auth/me",
-    {
-      onRequest: [noStore, app.requireUser],
-      schema: {
-        tags,
-        summary: "The signed-in user",
-        security: bearerSecurity,
-        response: { 200: meResponseSchema, ...errors },
-      },
-    },
+  registerRoute(
+    app,
+    routes.auth.me,
     async (request) => ({ success: true as const, data: await auth.me(currentUser(request)) }),
+    { onRequest: noStore },
   );
 
-  app.put(
-    "/api/users/profile",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ["users"],
-        summary: "Changes the signed-in user's name",
-        security: bearerSecurity,
-        body: updateProfileRequestSchema,
-        response: { 200: profileResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      user: await auth.updateProfile(currentUser(request), request.body.name),
-    }),
-  );
+  registerRoute(app, routes.account.profile, async (request) => ({
+    success: true as const,
+    user: await auth.updateProfile(currentUser(request), request.body.name),
+  }));
 
-  app.put(
-    "/api/users/date-of-birth",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ["users"],
-        summary:
-          "Gives the date of birth of an account made before sign-up asked (409 once one is " +
-          "stored: only the admin corrects it)",
-        security: bearerSecurity,
-        body: dateOfBirthRequestSchema,
-        response: { 200: profileResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      user: await auth.giveDateOfBirth(currentUser(request), request.body.dateOfBirth),
-    }),
-  );
+  registerRoute(app, routes.account.dateOfBirth, async (request) => ({
+    success: true as const,
+    user: await auth.giveDateOfBirth(currentUser(request), request.body.dateOfBirth),
+  }));
 
-  app.put(
-    "/api/users/password",
-    {
-      onRequest: [noStore, app.requireUser],
-      schema: {
-        tags: ["users"],
-        summary: "Changes the password; earlier tokens end and a fresh one is answered",
-        security: bearerSecurity,
-        body: changePasswordRequestSchema,
-        response: { 200: passwordChangedResponseSchema, ...errors },
-      },
-    },
+  registerRoute(
+    app,
+    routes.account.password,
     async (request) => ({
       success: true as const,
       message: AUTH_MESSAGES.passwordChanged,
       token: await auth.changePassword(currentUser(request), request.body),
     }),
+    { onRequest: noStore },
   );
 
-  app.post(
-    "/api/auth/logout",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary: "Ends this session's token on the server (every instance), until its expiry",
-        security: bearerSecurity,
-        response: { 200: messageResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      await auth.logout(currentTokenClaims(request));
-      return { success: true as const, message: LOGOUT_MESSAGE };
-    },
-  );
+  registerRoute(app, routes.auth.logout, async (request) => {
+    await auth.logout(currentTokenClaims(request));
+    return { success: true as const, message: LOGOUT_MESSAGE };
+  });
 };

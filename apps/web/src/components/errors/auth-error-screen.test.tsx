@@ -1,5 +1,7 @@
 import { render, screen } from "@testing-library/react";
+import { routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { AuthErrorScreen } from "./auth-error-screen";
 
 describe("AuthErrorScreen", () => {
@@ -15,9 +17,9 @@ describe("start-up refresh failures", () => {
     const { jsonResponse, mockAuthApi, storeSession } = await import("@/test/auth");
     const { renderApp } = await import("@/test/render");
     storeSession();
-    mockAuthApi({
-      "GET /api/auth/me": () => jsonResponse({ success: false, message: "Server down" }, 500),
-    });
+    mockAuthApi([
+      on(routes.auth.me, () => jsonResponse({ success: false, message: "Server down" }, 500)),
+    ]);
     renderApp("/dashboard");
     expect(
       await screen.findByRole("heading", { name: "Authentication Error" }),

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { User } from "@twinline/contracts";
+import { logoutAddress, type User } from "@twinline/contracts";
 import {
   createContext,
   type ReactNode,
@@ -9,7 +9,7 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
-import { api, onUnauthorized } from "../api-client";
+import { answerReader, callAddress, onUnauthorized } from "../api-client";
 import { SETTINGS_QUERY_KEY } from "../settings";
 import { getUserToken, STORAGE_KEYS } from "../storage";
 import { type SessionGrant, type SessionStatus, SessionStore } from "./session-store";
@@ -88,17 +88,17 @@ export interface AuthState {
 /**
  * Asks the server to end the token (POST /api/auth/logout, decision 0003), fire and forget: the
  * local session ends at once whatever the answer, so no answer is read (and no schema parsed:
- * this module is on the landing page, which stays free of zod, decision 0033). The token is read
- * now, before it is cleared.
+ * this module is on the landing page, which stays free of zod, decision 0033: the route's
+ * zod-free address). The token is read now, before it is cleared.
  */
+const ignoredAnswer = answerReader((body) => body);
+
 function endTokenOnServer(): void {
   const token = getUserToken();
   if (!token) return;
-  void api
-    .post("/api/auth/logout", undefined, {
-      headers: { Authorization: `Bearer ${token}` },
-    })
-    .catch(() => {});
+  void callAddress(logoutAddress, ignoredAnswer, {
+    headers: { Authorization: `Bearer ${token}` },
+  }).catch(() => {});
 }
 
 /** The session: the current user and the calls that change it. */

@@ -1,6 +1,8 @@
+import { routes } from "@twinline/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
-import { api } from "../api-client";
+import { callRoute } from "../api-client";
 import { STORAGE_KEYS } from "../storage";
 import { normalizeUser, SessionStore } from "./session-store";
 
@@ -16,23 +18,23 @@ function clockAt(start = 1_000_000) {
 describe("session start-up", () => {
   it("shows the stored user at once, then refreshes it from GET /api/auth/me", async () => {
     storeSession(makeUser({ credits: 10 }));
-    const { callsTo } = mockAuthApi({
-      "GET /api/auth/me": { success: true, data: makeUser({ credits: 55 }) },
-    });
+    const { callsTo } = mockAuthApi([
+      on(routes.auth.me, { success: true, data: makeUser({ credits: 55 }) }),
+    ]);
     const store = new SessionStore();
     expect(store.getState()).toMatchObject({ status: "authenticated", user: { credits: 10 } });
     await store.start();
-    expect(callsTo("GET /api/auth/me")).toHaveLength(1);
-    expect(callsTo("GET /api/auth/me")[0]?.headers.get("Authorization")).toBe("Bearer user-token");
+    expect(callsTo(routes.auth.me)).toHaveLength(1);
+    expect(callsTo(routes.auth.me)[0]?.headers.get("Authorization")).toBe("Bearer user-token");
     expect(store.getState().user?.credits).toBe(55);
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.userData) ?? "{}").credits).toBe(55);
   });
 
   it("logs out when the start-up refresh answers 401", async () => {
     storeSession();
-    mockAuthApi({
-      "GET /api/auth/me": () => jsonResponse({ success: false, message: "Not authorized" }, 401),
-    });
+    mockAuthApi([
+      on(routes.auth.me, () => jsonResponse({ success: false, message: "Not authorized" }, 401)),
+    ]);
     const store = new SessionStore();
     await store.start();
     expect(store.getState()).toEqual({ status: "anonymous", user: null });
@@ -42,9 +44,9 @@ describe("session start-up", () => {
 
   it("marks the start failed, keeping the token, when the refresh fails otherwise", async () => {
     storeSession();
-    mockAuthApi({
-      "GET /api/auth/me": () => jsonResponse({ success: false, message: "Server down" }, 500),
-    });
+    mockAuthApi([
+      on(routes.auth.me, () => jsonResponse({ success: false, message: "Server down" }, 500)),
+    ]);
     const store = new SessionStore();
     await store.start();
     expect(store.getState()).toMatchObject({ startFailed: true });
@@ -53,7 +55,7 @@ describe("session start-up", () => {
 
   it("is loading while a token without user data is checked", async () => {
     storeSession(null);
-    mockAuthApi({ "GET /api/auth/me": { success: true, data: makeUser() } });
+    mockAuthApi([on(routes.auth.me, { success: true, data: makeUser() })]);
     const store = new SessionStore();
     expect(store.getState().status).toBe("loading");
     await store.start();
@@ -141,12 +143,11 @@ describe("sign-in, logout and 401", () => {
 
   it("ends the session after any 401 answer", async () => {
     storeSession();
-    mockAuthApi({
-      "GET /api/users/dashboard-metrics": () =>
-        jsonResponse({ success: false, message: "Not authorized" }, 401),
-    });
+    mockAuthApi([
+      on(routes.push.state, () => jsonResponse({ success: false, message: "Not authorized" }, 401)),
+    ]);
     const store = new SessionStore();
-    await expect(api.get("/api/users/dashboard-metrics")).rejects.toMatchObject({ status: 401 });
+    await expect(callRoute(routes.push.state)).rejects.toMatchObject({ status: 401 });
     expect(localStorage.getItem(STORAGE_KEYS.userToken)).toBeNull();
     store.handleUnauthorized();
     expect(store.getState().status).toBe("anonymous");

@@ -1,5 +1,5 @@
-import type { User } from "@twinline/contracts";
-import { ApiError, answerReader, api } from "../api-client";
+import { meAddress, type User } from "@twinline/contracts";
+import { ApiError, answerReader, callAddress } from "../api-client";
 import { getUserToken, readStorage, removeStorage, STORAGE_KEYS, writeStorage } from "../storage";
 
 /**
@@ -17,7 +17,7 @@ import { getUserToken, readStorage, removeStorage, STORAGE_KEYS, writeStorage } 
 
 export const USER_REFRESH_THROTTLE_MS = 500;
 export const PROFILE_FETCH_CACHE_MS = 5000;
-export const ME_PATH = "/api/auth/me";
+export const ME_PATH = meAddress.path;
 
 export type SessionStatus = "anonymous" | "loading" | "authenticated";
 
@@ -97,7 +97,7 @@ function writeStoredUser(user: User): void {
 const meAnswer = answerReader((body) => normalizeUser((body as { data?: unknown } | null)?.data));
 
 async function fetchMe(): Promise<User> {
-  return api.get(ME_PATH, { responseType: "json", schema: meAnswer });
+  return callAddress(meAddress, meAnswer, { responseType: "json" });
 }
 
 interface SessionStoreOptions {

@@ -1,6 +1,8 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import { describe, expect, it, vi } from "vitest";
+import { on, onPath } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { detailUser, mockAdminApi, signInAdmin, testAdmin, usersPage } from "./test-api";
 
@@ -9,15 +11,16 @@ configure({ asyncUtilTimeout: 5000 });
 
 describe("admin guard", () => {
   it("sends a visitor without a token to /admin/Login and returns there after login", async () => {
-    const api = mockAdminApi({
-      "POST /api/admin/login": () =>
+    const api = mockAdminApi([
+      on(routes.adminSession.login, () =>
         jsonResponse({ success: true, token: "fresh-token", admin: testAdmin }),
-      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
-    });
+      ),
+      onPath("GET /api/admin/users/:id", () => jsonResponse({ success: true, data: detailUser() })),
+    ]);
     const { router } = renderApp("/admin/users/u1?tab=credits");
     expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/admin/Login");
-    expect(api.callsTo("GET /api/admin/verify-token")).toHaveLength(0);
+    expect(api.callsTo(routes.adminSession.verifyToken)).toHaveLength(0);
 
     const user = userEvent.setup();
     await user.type(screen.getByLabelText("Email"), " Admin@Example.com ");
@@ -27,7 +30,7 @@ describe("admin guard", () => {
     expect(await screen.findByRole("heading", { name: "User Details" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/admin/users/u1");
     expect(router.state.location.search).toBe("?tab=credits");
-    const [login] = api.callsTo("POST /api/admin/login");
+    const [login] = api.callsTo(routes.adminSession.login);
     expect(login?.body).toEqual({ email: "admin@example.com", password: "secret-pass" });
     expect(login?.headers.get("csrf-token")).toBe("csrf-1");
     expect(localStorage.getItem("adminToken")).toBe("fresh-token");
@@ -36,16 +39,18 @@ describe("admin guard", () => {
       email: "admin@example.com",
     });
     // The guard checked the new token with the server.
-    expect(api.callsTo("GET /api/admin/verify-token")[0]?.headers.get("authorization")).toBe(
+    expect(api.callsTo(routes.adminSession.verifyToken)[0]?.headers.get("authorization")).toBe(
       "Bearer fresh-token",
     );
   });
 
   it("goes to /admin/dashboard after a direct login", async () => {
-    mockAdminApi({
-      "POST /api/admin/login": () => jsonResponse({ success: true, token: "t2", admin: testAdmin }),
-      "GET /api/admin/users": () => jsonResponse(usersPage([])),
-    });
+    mockAdminApi([
+      on(routes.adminSession.login, () =>
+        jsonResponse({ success: true, token: "t2", admin: testAdmin }),
+      ),
+      onPath("GET /api/admin/users", () => jsonResponse(usersPage([]))),
+    ]);
     const { router } = renderApp("/admin/login");
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("Email"), "admin@example.com");
@@ -57,10 +62,11 @@ describe("admin guard", () => {
 
   it("removes a token the server reports invalid and redirects to login", async () => {
     signInAdmin("stale");
-    mockAdminApi({
-      "GET /api/admin/verify-token": () =>
+    mockAdminApi([
+      on(routes.adminSession.verifyToken, () =>
         jsonResponse({ success: false, message: "Invalid token" }, 401),
-    });
+      ),
+    ]);
     const { router } = renderApp("/admin/users");
     expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/admin/Login");
@@ -72,10 +78,11 @@ describe("admin guard", () => {
 
   it("treats valid: false as invalid too", async () => {
     signInAdmin("stale");
-    mockAdminApi({
-      "GET /api/admin/verify-token": () =>
+    mockAdminApi([
+      on(routes.adminSession.verifyToken, () =>
         jsonResponse({ success: true, valid: false, admin: testAdmin }),
-    });
+      ),
+    ]);
     renderApp("/admin/users");
     expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
     expect(localStorage.getItem("adminToken")).toBeNull();
@@ -83,7 +90,7 @@ describe("admin guard", () => {
 
   it("shows a spinner while the check runs", async () => {
     signInAdmin();
-    mockAdminApi({ "GET /api/admin/verify-token": () => new Promise<Response>(() => {}) });
+    mockAdminApi([on(routes.adminSession.verifyToken, () => new Promise<Response>(() => {}))]);
     renderApp("/admin/users");
     expect(await screen.findByTestId("admin-guard-spinner")).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("Checking your admin session");
@@ -93,13 +100,14 @@ describe("admin guard", () => {
   it("offers a retry, not a logout, when the check cannot reach the server", async () => {
     signInAdmin();
     let fail = true;
-    mockAdminApi({
-      "GET /api/admin/verify-token": () =>
+    mockAdminApi([
+      on(routes.adminSession.verifyToken, () =>
         fail
           ? jsonResponse({ success: false, message: "Internal Server Error" }, 500)
           : jsonResponse({ success: true, valid: true, admin: testAdmin }),
-      "GET /api/admin/users": () => jsonResponse(usersPage([])),
-    });
+      ),
+      onPath("GET /api/admin/users", () => jsonResponse(usersPage([]))),
+    ]);
     renderApp("/admin/users");
     const retry = await screen.findByRole("button", { name: "Try again" });
     expect(localStorage.getItem("adminToken")).toBe("admin-token");
@@ -125,9 +133,11 @@ describe("admin guard", () => {
 
   it("sends the admin to login when any admin call answers 401", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/users": () => jsonResponse({ success: false, message: "Expired" }, 401),
-    });
+    mockAdminApi([
+      onPath("GET /api/admin/users", () =>
+        jsonResponse({ success: false, message: "Expired" }, 401),
+      ),
+    ]);
     const { router } = renderApp("/admin/users?page=2");
     expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
     expect(router.state.location.state).toEqual({ from: "/admin/users?page=2" });
@@ -138,17 +148,17 @@ describe("admin layout", () => {
   it("logs out: admin tokens and session storage cleared, back to /admin/login", async () => {
     signInAdmin();
     sessionStorage.setItem("something", "x");
-    const api = mockAdminApi({
-      "GET /api/admin/users": () => jsonResponse(usersPage([])),
-      "POST /api/admin/logout": () => jsonResponse({ success: true, message: "Logged out" }),
-    });
+    const api = mockAdminApi([
+      onPath("GET /api/admin/users", () => jsonResponse(usersPage([]))),
+      on(routes.adminSession.logout, () => jsonResponse({ success: true, message: "Logged out" })),
+    ]);
     const { router } = renderApp("/admin/users");
     await userEvent.setup().click(await screen.findByRole("button", { name: "Logout" }));
     expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/admin/login");
     // The server ends the token too, called with the token as it was before it was cleared.
-    await waitFor(() => expect(api.callsTo("POST /api/admin/logout")).toHaveLength(1));
-    expect(api.callsTo("POST /api/admin/logout")[0]?.headers.get("authorization")).toBe(
+    await waitFor(() => expect(api.callsTo(routes.adminSession.logout)).toHaveLength(1));
+    expect(api.callsTo(routes.adminSession.logout)[0]?.headers.get("authorization")).toBe(
       "Bearer admin-token",
     );
     expect(localStorage.getItem("adminToken")).toBeNull();
@@ -158,7 +168,7 @@ describe("admin layout", () => {
 
   it("collapses the sidebar and remembers it", async () => {
     signInAdmin();
-    mockAdminApi({ "GET /api/admin/users": () => jsonResponse(usersPage([])) });
+    mockAdminApi([onPath("GET /api/admin/users", () => jsonResponse(usersPage([])))]);
     const first = renderApp("/admin/users");
     const sidebar = await screen.findByTestId("admin-sidebar");
     expect(sidebar).toHaveAttribute("data-state", "expanded");
@@ -188,7 +198,7 @@ describe("admin layout", () => {
           removeEventListener: () => {},
         }) as unknown as MediaQueryList,
     );
-    mockAdminApi({ "GET /api/admin/users": () => jsonResponse(usersPage([])) });
+    mockAdminApi([onPath("GET /api/admin/users", () => jsonResponse(usersPage([])))]);
     renderApp("/admin/users");
     const open = await screen.findByRole("button", { name: "Open menu" });
     expect(screen.queryByTestId("admin-sidebar")).not.toBeInTheDocument();
@@ -202,7 +212,7 @@ describe("admin layout", () => {
 
   it("gives focus back to Change Password when its dialog closes on Escape", async () => {
     signInAdmin();
-    mockAdminApi({ "GET /api/admin/users": () => jsonResponse(usersPage([])) });
+    mockAdminApi([onPath("GET /api/admin/users", () => jsonResponse(usersPage([])))]);
     renderApp("/admin/users");
     const opener = await screen.findByRole("button", { name: "Change Password" });
     const user = userEvent.setup();

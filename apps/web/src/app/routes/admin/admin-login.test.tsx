@@ -1,6 +1,8 @@
 import { configure, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
+import { on, onPath } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi } from "./test-api";
 
@@ -32,14 +34,15 @@ describe("admin login", () => {
     await user.click(await screen.findByRole("button", { name: "Sign In" }));
     expect(await screen.findByText("Please enter a valid email address")).toBeInTheDocument();
     expect(screen.getByText("Password is required")).toBeInTheDocument();
-    expect(api.callsTo("POST /api/admin/login")).toHaveLength(0);
+    expect(api.callsTo(routes.adminSession.login)).toHaveLength(0);
   });
 
   it("shows the server's message for wrong credentials and stores nothing", async () => {
-    mockAdminApi({
-      "POST /api/admin/login": () =>
+    mockAdminApi([
+      on(routes.adminSession.login, () =>
         jsonResponse({ success: false, message: "Invalid email or password" }, 401),
-    });
+      ),
+    ]);
     renderApp("/admin/login");
     await submitLogin();
     expect(await screen.findByRole("alert")).toHaveTextContent("Invalid email or password");
@@ -47,52 +50,56 @@ describe("admin login", () => {
   });
 
   it("says 'Login failed. Please try again.' when the server fails", async () => {
-    mockAdminApi({
-      "POST /api/admin/login": () =>
+    mockAdminApi([
+      on(routes.adminSession.login, () =>
         jsonResponse({ success: false, message: "Internal Server Error" }, 500),
-    });
+      ),
+    ]);
     renderApp("/admin/login");
     await submitLogin();
     expect(await screen.findByRole("alert")).toHaveTextContent("Login failed. Please try again.");
   });
 
   it("cannot log in without a security token", async () => {
-    const api = mockAdminApi({
-      "GET /api/csrf-token": () => jsonResponse({ message: "down" }, 503),
-    });
+    const api = mockAdminApi([
+      on(routes.security.csrfToken, () => jsonResponse({ message: "down" }, 503)),
+    ]);
     renderApp("/admin/login");
     await submitLogin();
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "Failed to initialize security token. Please try refreshing the page",
     );
-    expect(api.callsTo("POST /api/admin/login")).toHaveLength(0);
+    expect(api.callsTo(routes.adminSession.login)).toHaveLength(0);
   });
 
   it("refreshes the CSRF token once and then gives up with the spec's message", async () => {
     let n = 0;
-    const api = mockAdminApi({
-      "GET /api/csrf-token": () => jsonResponse({ csrfToken: `csrf-${++n}` }),
-      "POST /api/admin/login": () =>
+    const api = mockAdminApi([
+      on(routes.security.csrfToken, () => jsonResponse({ csrfToken: `csrf-${++n}` })),
+      on(routes.adminSession.login, () =>
         jsonResponse({ success: false, message: "Invalid CSRF token" }, 403),
-    });
+      ),
+    ]);
     renderApp("/admin/login");
     await submitLogin();
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "Login failed after token refresh. Please try again.",
     );
-    const logins = api.callsTo("POST /api/admin/login");
+    const logins = api.callsTo(routes.adminSession.login);
     expect(logins).toHaveLength(2);
     expect(logins[0]?.headers.get("csrf-token")).not.toBe(logins[1]?.headers.get("csrf-token"));
   });
 
   it("says so when the token cannot be refreshed", async () => {
     let n = 0;
-    mockAdminApi({
-      "GET /api/csrf-token": () =>
+    mockAdminApi([
+      on(routes.security.csrfToken, () =>
         ++n === 1 ? jsonResponse({ csrfToken: "csrf-1" }) : jsonResponse({}, 503),
-      "POST /api/admin/login": () =>
+      ),
+      on(routes.adminSession.login, () =>
         jsonResponse({ success: false, message: "Invalid CSRF token" }, 403),
-    });
+      ),
+    ]);
     renderApp("/admin/login");
     await submitLogin();
     expect(await screen.findByRole("alert")).toHaveTextContent(
@@ -102,8 +109,8 @@ describe("admin login", () => {
 
   it("logs in after one CSRF refresh", async () => {
     let attempts = 0;
-    mockAdminApi({
-      "POST /api/admin/login": () =>
+    mockAdminApi([
+      on(routes.adminSession.login, () =>
         ++attempts === 1
           ? jsonResponse({ success: false, message: "Invalid CSRF token" }, 403)
           : jsonResponse({
@@ -111,13 +118,15 @@ describe("admin login", () => {
               token: "tok",
               admin: { _id: "a", id: "a", name: "A", email: "admin@example.com", role: "admin" },
             }),
-      "GET /api/admin/users": () =>
+      ),
+      onPath("GET /api/admin/users", () =>
         jsonResponse({
           success: true,
           data: [],
           pagination: { total: 0, page: 1, limit: 10, pages: 0 },
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/login");
     await submitLogin();
     expect(await screen.findByRole("heading", { name: "Dashboard", level: 1 })).toBeInTheDocument();

@@ -1,10 +1,5 @@
-import {
-  type Admin,
-  adminLoginResponseSchema,
-  adminPasswordChangedResponseSchema,
-  verifyTokenResponseSchema,
-} from "@twinline/contracts";
-import { ApiError, api, errorMessage, getCsrfToken } from "@/lib/api-client";
+import { type Admin, routes } from "@twinline/contracts";
+import { ApiError, callRoute, errorMessage, getCsrfToken } from "@/lib/api-client";
 import { storeAdminSession } from "./session";
 
 /** Error texts of the admin login (admin-side spec, section 8), spelled exactly. */
@@ -38,9 +33,7 @@ export async function loginAdmin(credentials: {
 }): Promise<{ token: string; admin: Admin }> {
   if (!(await getCsrfToken())) throw new AdminLoginError(ADMIN_LOGIN_ERRORS.csrfInit);
   try {
-    const answer = await api.post("/api/admin/login", credentials, {
-      schema: adminLoginResponseSchema,
-    });
+    const answer = await callRoute(routes.adminSession.login, { body: credentials });
     return { token: answer.token, admin: answer.admin };
   } catch (error) {
     throw new AdminLoginError(await loginErrorMessage(error));
@@ -72,10 +65,7 @@ export type VerifyResult = { valid: true; admin: Admin } | { valid: false };
  */
 export async function verifyAdminToken(signal?: AbortSignal): Promise<VerifyResult> {
   try {
-    const answer = await api.get("/api/admin/verify-token", {
-      signal,
-      schema: verifyTokenResponseSchema,
-    });
+    const answer = await callRoute(routes.adminSession.verifyToken, { signal });
     return answer.valid ? { valid: true, admin: answer.admin } : { valid: false };
   } catch (error) {
     if (
@@ -96,9 +86,7 @@ export async function changeAdminPassword(input: {
   currentPassword: string;
   newPassword: string;
 }): Promise<string> {
-  const answer = await api.put("/api/admin/change-password", input, {
-    schema: adminPasswordChangedResponseSchema,
-  });
+  const answer = await callRoute(routes.adminSession.changePassword, { body: input });
   storeAdminSession(answer.token);
   return answer.message || "Password changed successfully";
 }

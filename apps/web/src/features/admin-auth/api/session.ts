@@ -1,5 +1,5 @@
-import { type Admin, messageResponseSchema } from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { type Admin, routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 import {
   getAdminToken,
   readStorage,
@@ -46,12 +46,9 @@ export function clearAdminSession(): void {
 export function logoutAdmin(): void {
   const token = getAdminToken();
   if (token) {
-    void api
-      .post("/api/admin/logout", undefined, {
-        headers: { Authorization: `Bearer ${token}` },
-        schema: messageResponseSchema,
-      })
-      .catch(() => {});
+    void callRoute(routes.adminSession.logout, {
+      headers: { Authorization: `Bearer ${token}` },
+    }).catch(() => {});
   }
   clearAdminSession();
   try {

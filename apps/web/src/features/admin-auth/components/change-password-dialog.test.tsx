@@ -1,9 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import toast, { Toaster } from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetCsrfToken } from "@/lib/api-client";
+import { mockApi, on } from "@/test/api-mock";
 import { jsonResponse, testQueryClient } from "@/test/render";
 import { ChangePasswordDialog } from "./change-password-dialog";
 
@@ -12,12 +13,7 @@ afterEach(() => {
 });
 
 function setup(answer: () => Response) {
-  resetCsrfToken();
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    if (String(input).endsWith("/api/csrf-token")) return jsonResponse({ csrfToken: "c" });
-    return answer();
-  });
-  vi.stubGlobal("fetch", fetchMock);
+  const api = mockApi([on(routes.adminSession.changePassword, () => answer())]);
   const onOpenChange = vi.fn();
   render(
     <QueryClientProvider client={testQueryClient()}>
@@ -25,15 +21,14 @@ function setup(answer: () => Response) {
       <Toaster />
     </QueryClientProvider>,
   );
-  return { fetchMock, onOpenChange, user: userEvent.setup() };
+  return { api, onOpenChange, user: userEvent.setup() };
 }
 
-const put = (fetchMock: ReturnType<typeof vi.fn>) =>
-  fetchMock.mock.calls.filter(([url]) => String(url).endsWith("/api/admin/change-password"));
+const put = (api: ReturnType<typeof mockApi>) => api.callsTo(routes.adminSession.changePassword);
 
 describe("Change Password dialog", () => {
   it("keeps Save disabled and explains the rule until the fields are valid", async () => {
-    const { fetchMock, user } = setup(() => jsonResponse({ success: true, message: "ok" }));
+    const { api, user } = setup(() => jsonResponse({ success: true, message: "ok" }));
     const dialog = screen.getByRole("dialog", { name: "Change Password" });
     const submit = screen.getByRole("button", { name: "Change Password" });
     expect(dialog).toBeInTheDocument();
@@ -53,7 +48,7 @@ describe("Change Password dialog", () => {
     );
     expect(submit).toBeDisabled();
     await user.keyboard("{Enter}");
-    expect(put(fetchMock)).toHaveLength(0);
+    expect(put(api)).toHaveLength(0);
 
     await user.type(screen.getByLabelText("New Password"), "def");
     await user.type(screen.getByLabelText("Confirm New Password"), "def");
@@ -62,7 +57,7 @@ describe("Change Password dialog", () => {
   });
 
   it("sends currentPassword and newPassword, then closes", async () => {
-    const { fetchMock, onOpenChange, user } = setup(() =>
+    const { api, onOpenChange, user } = setup(() =>
       jsonResponse({
         success: true,
         message: "Password changed successfully",
@@ -74,9 +69,9 @@ describe("Change Password dialog", () => {
     await user.type(screen.getByLabelText("Confirm New Password"), "new-pass");
     await user.click(screen.getByRole("button", { name: "Change Password" }));
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
-    const [[, init]] = put(fetchMock) as [[string, RequestInit]];
-    expect(init.method).toBe("PUT");
-    expect(JSON.parse(String(init.body))).toEqual({
+    const [call] = put(api);
+    expect(call?.method).toBe("PUT");
+    expect(call?.body).toEqual({
       currentPassword: "old-pass",
       newPassword: "new-pass",
     });

@@ -1,10 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import {
-  authConfigResponseSchema,
-  authResponseSchema,
-  messageResponseSchema,
-} from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api";
 
 /** The auth calls of the user-side spec (section 7). */
 
@@ -19,11 +15,11 @@ export interface SignupInput extends LoginInput {
 }
 
 export function login(input: LoginInput) {
-  return api.post("/api/auth/login", input, { schema: authResponseSchema });
+  return callRoute(routes.auth.login, { body: input });
 }
 
 export function signup(input: SignupInput) {
-  return api.post("/api/auth/signup", input, { schema: authResponseSchema });
+  return callRoute(routes.auth.signup, { body: input });
 }
 
 /**
@@ -31,21 +27,17 @@ export function signup(input: SignupInput) {
  * form's date of birth goes with it: a Google account new here is made only with one.
  */
 export function googleLogin(token: string, dateOfBirth?: string) {
-  return api.post("/api/auth/google", dateOfBirth ? { token, dateOfBirth } : { token }, {
-    schema: authResponseSchema,
+  return callRoute(routes.auth.google, {
+    body: dateOfBirth ? { token, dateOfBirth } : { token },
   });
 }
 
 export function forgotPassword(email: string) {
-  return api.post("/api/auth/forgotpassword", { email }, { schema: messageResponseSchema });
+  return callRoute(routes.auth.forgotPassword, { body: { email } });
 }
 
 export function resetPassword(token: string, password: string) {
-  return api.put(
-    `/api/auth/resetpassword/${encodeURIComponent(token)}`,
-    { password },
-    { schema: authResponseSchema },
-  );
+  return callRoute(routes.auth.resetPassword, { params: { token }, body: { password } });
 }
 
 /** Public sign-in configuration: the Google client id, null when Google sign-in is off. */
@@ -58,7 +50,7 @@ export async function getAuthConfig({
 }: {
   signal?: AbortSignal;
 } = {}): Promise<AuthConfig> {
-  const answer = await api.get("/api/auth/config", { signal, schema: authConfigResponseSchema });
+  const answer = await callRoute(routes.auth.config, { signal });
   const id = answer.googleClientId;
   return { googleClientId: typeof id === "string" && id.trim() ? id.trim() : null };
 }

@@ -1,11 +1,12 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { AGE_MESSAGES, MINORS_NOTICE } from "@twinline/contracts";
+import { AGE_MESSAGES, MINORS_NOTICE, routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
-const grant = { success: true, token: "fresh-token", user: makeUser() };
+const grant = { success: true as const, token: "fresh-token", user: makeUser() };
 
 async function openModal(button: "Login" | "Sign Up") {
   const user = userEvent.setup();
@@ -40,10 +41,11 @@ describe("login / sign-up modal", () => {
   });
 
   it("shows the server's message on a wrong password, and switching modes clears it", async () => {
-    mockAuthApi({
-      "POST /api/auth/login": () =>
+    mockAuthApi([
+      on(routes.auth.login, () =>
         jsonResponse({ success: false, message: "Invalid email or password" }, 401),
-    });
+      ),
+    ]);
     renderApp("/");
     const { user, dialog } = await openModal("Login");
     await user.type(within(dialog).getByLabelText("Email"), "loyal@example.com");
@@ -59,7 +61,7 @@ describe("login / sign-up modal", () => {
   });
 
   it("falls back to the spec's message when the server gives none", async () => {
-    mockAuthApi({ "POST /api/auth/signup": () => new Response("", { status: 500 }) });
+    mockAuthApi([on(routes.auth.signup, () => new Response("", { status: 500 }))]);
     renderApp("/");
     const { user, dialog } = await openModal("Sign Up");
     await user.type(within(dialog).getByLabelText("Name"), "Loyal");
@@ -81,14 +83,15 @@ describe("login / sign-up modal", () => {
     expect(await within(dialog).findByText("Name is required")).toBeInTheDocument();
     expect(within(dialog).getByText("Please enter a valid email address")).toBeInTheDocument();
     expect(within(dialog).getByText(AGE_MESSAGES.dateOfBirthRequired)).toBeInTheDocument();
-    expect(callsTo("POST /api/auth/signup")).toHaveLength(0);
+    expect(callsTo(routes.auth.signup)).toHaveLength(0);
   });
 
   it("asks the date of birth, says minors may be unsuited, and shows an under-age refusal", async () => {
-    mockAuthApi({
-      "POST /api/auth/signup": () =>
+    mockAuthApi([
+      on(routes.auth.signup, () =>
         jsonResponse({ success: false, message: AGE_MESSAGES.underAge(18) }, 403),
-    });
+      ),
+    ]);
     renderApp("/");
     const { user, dialog } = await openModal("Sign Up");
     expect(within(dialog).getByLabelText("Date of birth")).toHaveAttribute("type", "date");
@@ -102,10 +105,10 @@ describe("login / sign-up modal", () => {
   });
 
   it("signs up, stores the session, closes and goes to /dashboard", async () => {
-    const { callsTo } = mockAuthApi({
-      "POST /api/auth/signup": grant,
-      "GET /api/auth/me": { success: true, data: makeUser() },
-    });
+    const { callsTo } = mockAuthApi([
+      on(routes.auth.signup, grant),
+      on(routes.auth.me, { success: true, data: makeUser() }),
+    ]);
     const { router } = renderApp("/");
     const { user, dialog } = await openModal("Sign Up");
     await user.type(within(dialog).getByLabelText("Name"), "Loyal Fan");
@@ -114,7 +117,7 @@ describe("login / sign-up modal", () => {
     await user.type(within(dialog).getByLabelText("Date of birth"), "1990-05-17");
     await user.click(within(dialog).getByRole("button", { name: "Create Account" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
-    expect(callsTo("POST /api/auth/signup")[0]?.body).toEqual({
+    expect(callsTo(routes.auth.signup)[0]?.body).toEqual({
       name: "Loyal Fan",
       email: "loyal@example.com",
       password: "long-enough",
@@ -126,10 +129,11 @@ describe("login / sign-up modal", () => {
   });
 
   it("a server error in the sign-up form clears as soon as a field changes", async () => {
-    mockAuthApi({
-      "POST /api/auth/signup": () =>
+    mockAuthApi([
+      on(routes.auth.signup, () =>
         jsonResponse({ success: false, message: "User already exists" }, 409),
-    });
+      ),
+    ]);
     renderApp("/");
     const { user, dialog } = await openModal("Sign Up");
     await user.type(within(dialog).getByLabelText("Name"), "Loyal Fan");
@@ -154,27 +158,27 @@ describe("login / sign-up modal", () => {
 
 describe("forgot-password modal", () => {
   it("asks for an e-mail, then shows Email Sent!", async () => {
-    const { callsTo } = mockAuthApi({
-      "POST /api/auth/forgotpassword": { success: true, message: "sent" },
-    });
+    const { callsTo } = mockAuthApi([
+      on(routes.auth.forgotPassword, { success: true, message: "sent" }),
+    ]);
     renderApp("/");
     const { user, dialog } = await openModal("Login");
     await user.click(within(dialog).getByRole("button", { name: "Forgot password?" }));
     await user.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
     expect(within(dialog).getByText("Please enter your email address")).toBeInTheDocument();
-    expect(callsTo("POST /api/auth/forgotpassword")).toHaveLength(0);
+    expect(callsTo(routes.auth.forgotPassword)).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText("Email"), "loyal@example.com");
     await user.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
     expect(await within(dialog).findByRole("heading", { name: "Email Sent!" })).toBeInTheDocument();
     expect(dialog).toHaveTextContent(/If an account exists for that email/);
-    expect(callsTo("POST /api/auth/forgotpassword")[0]?.body).toEqual({
+    expect(callsTo(routes.auth.forgotPassword)[0]?.body).toEqual({
       email: "loyal@example.com",
     });
   });
 
   it("says Failed to send reset link. Please try again. without a server message", async () => {
-    mockAuthApi({ "POST /api/auth/forgotpassword": () => new Response("", { status: 502 }) });
+    mockAuthApi([on(routes.auth.forgotPassword, () => new Response("", { status: 502 }))]);
     renderApp("/");
     const { user, dialog } = await openModal("Login");
     await user.click(within(dialog).getByRole("button", { name: "Forgot password?" }));
@@ -189,7 +193,7 @@ describe("forgot-password modal", () => {
 describe("landing header when logged in", () => {
   it("shows Dashboard and Logout, and the hero goes to chat and call", async () => {
     storeSession();
-    mockAuthApi({ "GET /api/auth/me": { success: true, data: makeUser() } });
+    mockAuthApi([on(routes.auth.me, { success: true, data: makeUser() })]);
     renderApp("/");
     const header = screen.getByRole("banner");
     expect(within(header).getByRole("link", { name: "Dashboard" })).toHaveAttribute(

@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { defaultPublicSettings } from "@twinline/contracts";
+import { defaultPublicSettings, routes } from "@twinline/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { resetTokenProblem } from "./reset-password-page";
@@ -14,12 +15,12 @@ afterEach(() => {
 
 describe("/auth", () => {
   it("has Login and Sign Up tabs, theme toggle, logo home and the persona name in the footer", async () => {
-    mockAuthApi({
-      "GET /api/settings": {
+    mockAuthApi([
+      on(routes.settings.public, {
         ...defaultPublicSettings,
         aiProfile: { ...defaultPublicSettings.aiProfile, name: "Nova Star" },
-      },
-    });
+      }),
+    ]);
     renderApp("/auth");
     const user = userEvent.setup();
     expect(await screen.findByRole("tab", { name: "Login" })).toHaveAttribute(
@@ -35,16 +36,16 @@ describe("/auth", () => {
 
   it("sends signed-in visitors to /dashboard", async () => {
     storeSession();
-    mockAuthApi({ "GET /api/auth/me": { success: true, data: makeUser() } });
+    mockAuthApi([on(routes.auth.me, { success: true, data: makeUser() })]);
     const { router } = renderApp("/auth");
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
   });
 
   it("logs in and goes to /dashboard", async () => {
-    mockAuthApi({
-      "POST /api/auth/login": { success: true, token: "t1", user: makeUser() },
-      "GET /api/auth/me": { success: true, data: makeUser() },
-    });
+    mockAuthApi([
+      on(routes.auth.login, { success: true, token: "t1", user: makeUser() }),
+      on(routes.auth.me, { success: true, data: makeUser() }),
+    ]);
     const { router } = renderApp("/auth");
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("Email"), "loyal@example.com");
@@ -54,7 +55,7 @@ describe("/auth", () => {
   });
 
   it("forgot password shows Check your email and Back to Login", async () => {
-    mockAuthApi({ "POST /api/auth/forgotpassword": { success: true, message: "ok" } });
+    mockAuthApi([on(routes.auth.forgotPassword, { success: true, message: "ok" })]);
     renderApp("/auth");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Forgot password?" }));
@@ -66,7 +67,7 @@ describe("/auth", () => {
   });
 
   it("forgot password failure on the page: Failed to process your request. Please try again.", async () => {
-    mockAuthApi({ "POST /api/auth/forgotpassword": () => new Response("", { status: 500 }) });
+    mockAuthApi([on(routes.auth.forgotPassword, () => new Response("", { status: 500 }))]);
     renderApp("/auth");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Forgot password?" }));
@@ -115,7 +116,7 @@ describe("/reset-password/{resettoken}", () => {
     await user.type(screen.getByLabelText("Confirm Password"), "654321");
     await user.click(screen.getByRole("button", { name: "Reset Password" }));
     expect(screen.getByText("Passwords do not match.")).toBeInTheDocument();
-    expect(callsTo(`PUT /api/auth/resetpassword/${TOKEN}`)).toHaveLength(0);
+    expect(callsTo(routes.auth.resetPassword)).toHaveLength(0);
 
     // Show / hide toggles.
     expect(password).toHaveAttribute("type", "password");
@@ -124,10 +125,10 @@ describe("/reset-password/{resettoken}", () => {
   });
 
   it("resets, signs in, shows the success view and goes to /dashboard after 3 s", async () => {
-    const { callsTo } = mockAuthApi({
-      [`PUT /api/auth/resetpassword/${TOKEN}`]: { success: true, token: "t2", user: makeUser() },
-      "GET /api/auth/me": { success: true, data: makeUser() },
-    });
+    const { callsTo } = mockAuthApi([
+      on(routes.auth.resetPassword, { success: true, token: "t2", user: makeUser() }),
+      on(routes.auth.me, { success: true, data: makeUser() }),
+    ]);
     const { router } = renderApp(`/reset-password/${TOKEN}`);
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("New Password"), "brand-new");
@@ -141,7 +142,7 @@ describe("/reset-password/{resettoken}", () => {
       "href",
       "/dashboard",
     );
-    expect(callsTo(`PUT /api/auth/resetpassword/${TOKEN}`)[0]?.body).toEqual({
+    expect(callsTo(routes.auth.resetPassword)[0]?.body).toEqual({
       password: "brand-new",
     });
     expect(localStorage.getItem("userToken")).toBe("t2");
@@ -153,13 +154,14 @@ describe("/reset-password/{resettoken}", () => {
   });
 
   it("turns into Invalid Reset Link when the server says the token is invalid or expired", async () => {
-    mockAuthApi({
-      [`PUT /api/auth/resetpassword/${TOKEN}`]: () =>
+    mockAuthApi([
+      on(routes.auth.resetPassword, () =>
         jsonResponse(
           { success: false, message: "Password reset link is invalid or has expired" },
           400,
         ),
-    });
+      ),
+    ]);
     renderApp(`/reset-password/${TOKEN}`);
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("New Password"), "brand-new");
@@ -169,9 +171,7 @@ describe("/reset-password/{resettoken}", () => {
   });
 
   it("shows the default error when the server gives no message", async () => {
-    mockAuthApi({
-      [`PUT /api/auth/resetpassword/${TOKEN}`]: () => new Response("", { status: 500 }),
-    });
+    mockAuthApi([on(routes.auth.resetPassword, () => new Response("", { status: 500 }))]);
     renderApp(`/reset-password/${TOKEN}`);
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("New Password"), "brand-new");

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { AGE_MESSAGES } from "@twinline/contracts";
+import { AGE_MESSAGES, routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
+import { on, onPath } from "@/test/api-mock";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
@@ -14,12 +15,12 @@ const USAGE = { success: true, data: { total: 0, sentToday: 0, dailyLimit: 5, re
 function olderAccountApi(putAnswer: () => Response) {
   const older = makeUser({ dateOfBirth: null });
   storeSession(older);
-  return mockAuthApi({
-    "GET /api/auth/me": { success: true, data: older },
-    "GET /api/chat/messages": EMPTY_PAGE,
-    "GET /api/chat/usage": USAGE,
-    "PUT /api/users/date-of-birth": putAnswer,
-  });
+  return mockAuthApi([
+    on(routes.auth.me, { success: true, data: older }),
+    onPath("GET /api/chat/messages", () => EMPTY_PAGE),
+    onPath("GET /api/chat/usage", () => USAGE),
+    on(routes.account.dateOfBirth, putAnswer),
+  ]);
 }
 
 describe("the date of birth of an account made before sign-up asked", () => {
@@ -35,7 +36,7 @@ describe("the date of birth of an account made before sign-up asked", () => {
     await user.type(within(dialog).getByLabelText("Date of birth"), "1990-05-17");
     await user.click(within(dialog).getByRole("button", { name: "Continue" }));
     await waitFor(() => expect(screen.queryByTestId("date-of-birth-gate")).not.toBeInTheDocument());
-    expect(callsTo("PUT /api/users/date-of-birth")[0]?.body).toEqual({
+    expect(callsTo(routes.account.dateOfBirth)[0]?.body).toEqual({
       dateOfBirth: "1990-05-17",
     });
     expect(await screen.findByRole("textbox", { name: /^Message / })).toBeInTheDocument();

@@ -3,13 +3,13 @@ import {
   AGE_RULES,
   dateOfBirthRequestSchema,
   MINORS_NOTICE,
-  profileResponseSchema,
+  routes,
   utcToday,
 } from "@twinline/contracts";
 import { type ReactNode, useState } from "react";
 import { FormMessage, TextField } from "@/components/ui/field";
 import { FormDialog } from "@/components/ui/form-dialog";
-import { api, errorMessage } from "@/lib/api-client";
+import { callRoute, errorMessage } from "@/lib/api-client";
 import { useAuth } from "@/lib/auth/auth-provider";
 import { useAppNavigate } from "@/lib/navigation";
 
@@ -21,7 +21,7 @@ export const DATE_OF_BIRTH_GATE_TEXT = {
 
 /** PUT /api/users/date-of-birth: only while none is stored (decision 0054). */
 function giveDateOfBirth(dateOfBirth: string) {
-  return api.put("/api/users/date-of-birth", { dateOfBirth }, { schema: profileResponseSchema });
+  return callRoute(routes.account.dateOfBirth, { body: { dateOfBirth } });
 }
 
 /**

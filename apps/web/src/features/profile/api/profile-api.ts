@@ -1,16 +1,12 @@
-import { passwordChangedResponseSchema, profileResponseSchema } from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api";
 
 /** PUT /api/users/profile: the user as saved. */
 export function updateProfile(name: string) {
-  return api.put("/api/users/profile", { name }, { schema: profileResponseSchema });
+  return callRoute(routes.account.profile, { body: { name } });
 }
 
 /** PUT /api/users/password: earlier tokens end, so the answer carries a fresh one. */
 export function changePassword(currentPassword: string, newPassword: string) {
-  return api.put(
-    "/api/users/password",
-    { currentPassword, newPassword },
-    { schema: passwordChangedResponseSchema },
-  );
+  return callRoute(routes.account.password, { body: { currentPassword, newPassword } });
 }

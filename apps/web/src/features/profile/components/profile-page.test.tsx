@@ -1,7 +1,9 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
@@ -9,19 +11,20 @@ afterEach(() => {
   toast.remove();
 });
 
-const me = { "GET /api/auth/me": { success: true, data: makeUser() } };
+const me = [on(routes.auth.me, { success: true, data: makeUser() })];
 
 describe("/dashboard/profile", () => {
   it("saves the name only when it is non-empty and changed; e-mail is read-only", async () => {
     storeSession();
-    const { callsTo } = mockAuthApi({
+    const { callsTo } = mockAuthApi([
       ...me,
-      "PUT /api/users/profile": (call) =>
+      on(routes.account.profile, (call) =>
         jsonResponse({
           success: true,
           user: makeUser({ name: (call.body as { name: string }).name }),
         }),
-    });
+      ),
+    ]);
     renderApp("/dashboard/profile");
     const user = userEvent.setup();
     const name = await screen.findByLabelText("Name");
@@ -35,13 +38,13 @@ describe("/dashboard/profile", () => {
     await user.type(name, " Club");
     await user.click(save);
     expect(await screen.findByText("Profile updated successfully")).toBeInTheDocument();
-    expect(callsTo("PUT /api/users/profile")[0]?.body).toEqual({ name: "Loyal Fan Club" });
+    expect(callsTo(routes.account.profile)[0]?.body).toEqual({ name: "Loyal Fan Club" });
     expect(JSON.parse(localStorage.getItem("userData") ?? "{}").name).toBe("Loyal Fan Club");
   });
 
   it("toasts Update Failed with the server message, else Failed to update profile", async () => {
     storeSession();
-    mockAuthApi({ ...me, "PUT /api/users/profile": () => new Response("", { status: 500 }) });
+    mockAuthApi([...me, on(routes.account.profile, () => new Response("", { status: 500 }))]);
     renderApp("/dashboard/profile");
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("Name"), "!");
@@ -52,14 +55,14 @@ describe("/dashboard/profile", () => {
 
   it("checks the password change: required, 8 characters, matching", async () => {
     storeSession();
-    const { callsTo } = mockAuthApi({
+    const { callsTo } = mockAuthApi([
       ...me,
-      "PUT /api/users/password": {
+      on(routes.account.password, {
         success: true,
         message: "Password updated successfully",
         token: "fresh-token",
-      },
-    });
+      }),
+    ]);
     renderApp("/dashboard/profile");
     const user = userEvent.setup();
     const submit = await screen.findByRole("button", { name: "Update Password" });
@@ -78,13 +81,13 @@ describe("/dashboard/profile", () => {
     await user.type(screen.getByLabelText("New Password"), "long-enough");
     await user.click(submit);
     expect(await screen.findByText("Passwords don't match")).toBeInTheDocument();
-    expect(callsTo("PUT /api/users/password")).toHaveLength(0);
+    expect(callsTo(routes.account.password)).toHaveLength(0);
 
     await user.clear(screen.getByLabelText("Confirm New Password"));
     await user.type(screen.getByLabelText("Confirm New Password"), "long-enough");
     await user.click(submit);
     expect(await screen.findByText("Password updated successfully")).toBeInTheDocument();
-    expect(callsTo("PUT /api/users/password")[0]?.body).toEqual({
+    expect(callsTo(routes.account.password)[0]?.body).toEqual({
       currentPassword: "old-password",
       newPassword: "long-enough",
     });
@@ -93,9 +96,9 @@ describe("/dashboard/profile", () => {
 
   it("tells Google-linked accounts to use Google, and shows the server's refusal", async () => {
     storeSession(makeUser({ googleId: "google-123" }));
-    mockAuthApi({
-      "GET /api/auth/me": { success: true, data: makeUser({ googleId: "google-123" }) },
-      "PUT /api/users/password": () =>
+    mockAuthApi([
+      on(routes.auth.me, { success: true, data: makeUser({ googleId: "google-123" }) }),
+      on(routes.account.password, () =>
         jsonResponse(
           {
             success: false,
@@ -104,7 +107,8 @@ describe("/dashboard/profile", () => {
           },
           400,
         ),
-    });
+      ),
+    ]);
     renderApp("/dashboard/profile");
     const user = userEvent.setup();
     expect(await screen.findByText(/use your Google account/)).toBeInTheDocument();
