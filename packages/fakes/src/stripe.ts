@@ -36,6 +36,11 @@ export interface FakeStripe extends FakeHttpServer {
   /** Coupons and the promotion codes on them (percent_off or amount_off, duration once). */
   coupons: Map<string, Json>;
   promotionCodes: Map<string, Json>;
+  /**
+   * How a percentage off rounds a half minor unit: "up" (the default) or "even". Stripe's rule is
+   * its own; a test sets the other one to show that the app sells what Stripe charges.
+   */
+  rounding: { percentHalf: "up" | "even" };
   /** A refund made in Stripe's dashboard (no metadata): the charge, refreshed, and the refund. */
   refundInDashboard(paymentIntentId: string, amount?: number): { charge: Json; refund: Json };
   /** A dispute opened by the card holder's bank on a payment. */
@@ -133,6 +138,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const products = new Map<string, Json>();
   const prices = new Map<string, Json>();
   const sessions = new Map<string, Json>();
+  const rounding: { percentHalf: "up" | "even" } = { percentHalf: "up" };
   const subscriptions = new Map<string, Json>();
   const invoices = new Map<string, Json>();
   const customers = new Map<string, Json>();
@@ -531,15 +537,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
           (body.subscription_data as Json | undefined)?.trial_period_days ?? 0,
         );
         const subtotal = Number(price.unit_amount);
-        // Stripe's rounding of a percentage: to the nearest minor unit, a half up.
+        // A percentage rounds to the nearest minor unit, a half as `rounding` says.
         const amountDiscount = discount
           ? discount.coupon.percent_off !== null
             ? Math.min(
                 subtotal,
-                Math.floor(
-                  (subtotal * Math.round(Number(discount.coupon.percent_off) * 100) + 5_000) /
-                    10_000,
-                ),
+                percentOff(subtotal, Math.round(Number(discount.coupon.percent_off) * 100)),
               )
             : Math.min(subtotal, Number(discount.coupon.amount_off))
           : 0;
@@ -868,8 +871,19 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     return subscription;
   };
 
+  /** `basisPoints` of `amount`, in minor units, a half rounded as `rounding` says. */
+  function percentOff(amount: number, basisPoints: number): number {
+    const tenThousandths = amount * basisPoints;
+    const whole = Math.floor(tenThousandths / 10_000);
+    const rest = tenThousandths - whole * 10_000;
+    if (rest > 5_000) return whole + 1;
+    if (rest < 5_000) return whole;
+    return rounding.percentHalf === "up" || whole % 2 === 1 ? whole + 1 : whole;
+  }
+
   return {
     ...server,
+    rounding,
     products,
     prices,
     sessions,

@@ -348,6 +348,9 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
       // The hosted page is part of this app, at the origin the buyer returns to (their session
       // is there): {origin of successUrl}/checkout/sandbox/{sessionId}.
       const url = `${new URL(input.successUrl).origin}/checkout/sandbox/${sessionId}`;
+      const amountTotalMinor = input.trialDays
+        ? 0
+        : input.item.amountMinor - (input.discount?.amountOffMinor ?? 0);
       await store.put(sessionId, "checkout.session", {
         id: sessionId,
         object: "checkout.session",
@@ -364,9 +367,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         amount_subtotal: input.item.amountMinor,
         amount_discount: input.discount?.amountOffMinor ?? 0,
         // A free trial's checkout charges nothing (Stripe's amount_total is 0 too).
-        amount_total: input.trialDays
-          ? 0
-          : input.item.amountMinor - (input.discount?.amountOffMinor ?? 0),
+        amount_total: amountTotalMinor,
         trial_days: input.trialDays ?? 0,
         currency: input.item.currency,
         item: input.item as unknown as Json,
@@ -376,7 +377,7 @@ export function createSandboxPayments(options?: SandboxOptions): PaymentsProvide
         expires_at: seconds(expiresAt),
         created: seconds(now()),
       });
-      return { sessionId, url, expiresAt };
+      return { sessionId, url, expiresAt, amountTotalMinor };
     },
 
     async retrieveCheckoutSession(sessionId) {

@@ -412,6 +412,7 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
           sessionId: session.id,
           url: session.url,
           expiresAt: new Date(session.expires_at * 1000),
+          amountTotalMinor: session.amount_total ?? null,
         };
       }),
 

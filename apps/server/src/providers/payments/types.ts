@@ -125,6 +125,11 @@ export interface CreatedCheckout {
   sessionId: string;
   url: string;
   expiresAt: Date;
+  /**
+   * What the provider will charge, as it computed it (Stripe's `amount_total`: the discount of a
+   * promotion code is Stripe's own arithmetic); null when it does not say.
+   */
+  amountTotalMinor: number | null;
 }
 
 /** A checkout session as the provider has it now (re-read, never taken from the event). */

@@ -40,10 +40,11 @@ import { isOpenSubscription } from "../../users/subscription-state.ts";
 import type { CatalogueService } from "../catalogue/catalogue-service.ts";
 import { recordFailedCheckout } from "../fulfilment/failed-payments.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
-import type {
-  AppliedPromotion,
-  PromotionsService,
-  PromotionTarget,
+import {
+  type AppliedPromotion,
+  type PromotionsService,
+  type PromotionTarget,
+  saleAfterProviderRounding,
 } from "../promotions/promotions-service.ts";
 import { providerCall } from "../provider-call.ts";
 import type { SubscriptionsReader } from "../subscriptions/subscriptions-reader.ts";
@@ -185,6 +186,13 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         trialDays: of.trialDays ?? 0,
       }),
     );
+    const discountMinor = of.promotion?.applied.discountMinor ?? 0;
+    const sale = of.promotion
+      ? saleAfterProviderRounding(
+          { amountMinor: of.recorded.amountMinor, discountMinor },
+          created.amountTotalMinor,
+        )
+      : { amountMinor: of.recorded.amountMinor, discountMinor };
     try {
       // The session and the consent it was opened under are written together, or neither is.
       await db.transaction(async (tx) => {
@@ -199,9 +207,10 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           mode: of.mode,
           userId: user.id,
           ...of.recorded,
+          amountMinor: sale.amountMinor,
           promotionCodeId: of.promotion?.applied.row.id ?? null,
           promotionCode: of.promotion?.applied.row.code ?? null,
-          discountMinor: of.promotion?.applied.discountMinor ?? 0,
+          discountMinor: sale.discountMinor,
           url: created.url,
           successUrl,
           cancelUrl,

@@ -65,6 +65,26 @@ export function discountFor(row: PromotionCodeRow, priceMinor: number): number {
 }
 
 /**
+ * What a checkout with a code sells, once its provider has made the session. Stripe computes the
+ * discount itself from the coupon: a total one minor unit from ours is its rounding of a half
+ * minor unit, the fan is charged that total, so that is what is sold (and the discount is what
+ * it took off). Any other difference is not rounding: ours stands, and the payment's check
+ * (fulfilment/verify-payment.ts) grants nothing on an amount that does not match it.
+ */
+export function saleAfterProviderRounding(
+  ours: { amountMinor: number; discountMinor: number },
+  providerTotalMinor: number | null,
+): { amountMinor: number; discountMinor: number } {
+  if (providerTotalMinor === null || Math.abs(providerTotalMinor - ours.amountMinor) !== 1) {
+    return ours;
+  }
+  return {
+    amountMinor: providerTotalMinor,
+    discountMinor: ours.discountMinor - (providerTotalMinor - ours.amountMinor),
+  };
+}
+
+/**
  * The uses of a code: checkouts paid with it, and open ones (each holds a use until it expires
  * or is paid). Counted under the code's row lock by `reserve`.
  */

@@ -88,6 +88,41 @@ describe("promotion codes on Stripe (issue 27 item 4): coupons, promotion codes,
     expect(promotion.times_redeemed).toBe(1);
   });
 
+  it("a half minor unit rounded Stripe's way, not ours: what Stripe charges is what is sold, and granted", async () => {
+    // 12.5% of 1,012 is 126.5: a half up here (127 off), a half to even at this Stripe (126).
+    fake.rounding.percentHalf = "even";
+    try {
+      await createCode({ code: "HALFCENT", kind: "percent", percentOff: 12.5 });
+      const pack = await createPackage(t, admin, { name: "Half cent", credits: 40, price: 10.12 });
+      const fan = await signUp(t);
+      const before = await balanceOf(t, fan.token);
+      const checkout = await call(t, "POST", "/api/payments/create-checkout-session", {
+        token: fan.token,
+        body: {
+          packageId: pack._id,
+          consentVersion: CONSENT_VERSIONS.credits,
+          promotionCode: "HALFCENT",
+        },
+      });
+      expect(checkout.statusCode, checkout.body).toBe(200);
+      const session = fake.sessions.get(checkout.json().sessionId) as Json;
+      expect(session).toMatchObject({ amount_total: 886, total_details: { amount_discount: 126 } });
+      const done = fake.completeCheckout(String(session.id));
+      const answer = await deliver(t, fake.event("checkout.session.completed", done.session));
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(await balanceOf(t, fan.token)).toBe(before + 40);
+      const [row] = await paymentRows(fan.user.id);
+      expect(row).toMatchObject({
+        status: "success",
+        amountMinor: 886,
+        discountMinor: 126,
+        promotionCode: "HALFCENT",
+      });
+    } finally {
+      fake.rounding.percentHalf = "up";
+    }
+  });
+
   it("lowers a plan's first invoice only, and a disabled code is disabled at Stripe too", async () => {
     const code = await createCode({
       code: "PLAN2OFF",
