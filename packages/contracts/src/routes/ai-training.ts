@@ -9,8 +9,8 @@ import {
   voiceIdResponseSchema,
   voiceSampleResponseSchema,
 } from "../ai-training";
-import type { RouteAddress } from "./define";
 import { defineRoute } from "./define";
+import { fileAnswerSchema } from "./files";
 
 const tags = ["ai-training"];
 const errors = [400, 401, 403, 404, 413];
@@ -87,14 +87,15 @@ export const aiTrainingRoutes = {
     response: voiceCloneResponseSchema,
     errors,
   }),
+  /** The stored voice sample's audio (Range requests supported): a file. */
+  voiceSampleAudio: defineRoute({
+    method: "GET",
+    path: "/api/ai-training/voice-sample/audio",
+    access: "admin",
+    kind: "file",
+    tags: ["ai-training"],
+    summary: "The stored voice sample's audio (Range requests supported)",
+    produces: ["audio/mpeg", "audio/wav", "audio/webm"],
+    response: fileAnswerSchema,
+  }),
 } as const;
-
-/**
- * The stored voice sample's audio (Range requests supported): a file, not JSON, so an address
- * (no answer schema); the server registers it by hand with its `produces` (decision 0086).
- */
-export const voiceSampleAudioAddress = {
-  method: "GET",
-  path: "/api/ai-training/voice-sample/audio",
-  access: "admin",
-} as const satisfies RouteAddress;

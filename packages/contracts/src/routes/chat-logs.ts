@@ -1,4 +1,5 @@
 import {
+  chatLogsExportQuerySchema,
   chatLogsQuerySchema,
   chatLogsResponseSchema,
   chatPageQuerySchema,
@@ -6,7 +7,8 @@ import {
   messagesPageResponseSchema,
 } from "../chat";
 import { crisisReferralsQuerySchema, crisisReferralsResponseSchema } from "../crisis";
-import { defineRoute, type RouteAddress } from "./define";
+import { defineRoute } from "./define";
+import { fileAnswerSchema } from "./files";
 
 const tags = ["admin"];
 const errors = [400, 401, 403, 404];
@@ -44,20 +46,27 @@ export const chatLogsRoutes = {
     response: crisisReferralsResponseSchema,
     errors: [400, 401, 403],
   }),
+  /** The CSV downloads: files (`kind: "file"`), streamed by the server. */
+  export: defineRoute({
+    method: "GET",
+    path: "/api/admin/chat-logs/export",
+    access: "admin",
+    kind: "file",
+    tags,
+    summary: "Every conversation matching the filters, as CSV",
+    query: chatLogsExportQuerySchema,
+    response: fileAnswerSchema,
+    errors,
+  }),
+  crisisReferralsExport: defineRoute({
+    method: "GET",
+    path: "/api/admin/analytics/crisis-referrals/export",
+    access: "admin",
+    kind: "file",
+    tags,
+    summary: "Crisis referrals per UTC day over the last `days` days, as CSV",
+    query: crisisReferralsQuerySchema,
+    response: fileAnswerSchema,
+    errors: [400, 401, 403],
+  }),
 } as const;
-
-/**
- * The CSV downloads: files, not JSON, so addresses (no answer schema); the server registers them
- * by hand with their own OpenAPI entries (decision 0086).
- */
-export const chatLogsExportAddress = {
-  method: "GET",
-  path: "/api/admin/chat-logs/export",
-  access: "admin",
-} as const satisfies RouteAddress;
-
-export const crisisReferralsExportAddress = {
-  method: "GET",
-  path: "/api/admin/analytics/crisis-referrals/export",
-  access: "admin",
-} as const satisfies RouteAddress;

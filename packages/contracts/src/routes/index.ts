@@ -19,9 +19,7 @@ import { trialRoutes } from "./trial";
 import { voiceRoutes } from "./voice";
 
 export * from "./addresses";
-export { voiceSampleAudioAddress } from "./ai-training";
 export * from "./auth-addresses";
-export { chatLogsExportAddress, crisisReferralsExportAddress } from "./chat-logs";
 export * from "./define";
 export * from "./files";
 export { voiceSocketAddress } from "./voice";

@@ -1,7 +1,6 @@
-import { routes, UPLOAD_LIMITS, voiceSampleAudioAddress } from "@twinline/contracts";
+import { routes, UPLOAD_LIMITS } from "@twinline/contracts";
 import type { FastifyPluginAsync } from "fastify";
 import { HttpError } from "../../plugins/errors.ts";
-import { bearerSecurity } from "../../plugins/openapi.ts";
 import { registerRoute } from "../../plugins/routes.ts";
 import { receiveOneFile } from "../../plugins/uploads.ts";
 import type { FileStorage } from "../../providers/storage/index.ts";
@@ -85,41 +84,28 @@ export const aiTrainingRoutes: FastifyPluginAsync<AiTrainingRoutesOptions> = asy
     };
   });
 
-  // An audio file, not JSON: registered by hand from its address (admin: requireAdmin).
-  app.get(
-    voiceSampleAudioAddress.path,
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags: ["ai-training"],
-        security: bearerSecurity,
-        summary: "The stored voice sample's audio (Range requests supported)",
-        produces: ["audio/mpeg", "audio/wav", "audio/webm"],
-      },
-    },
-    async (request, reply) => {
-      const sample = await service.voiceSampleFile();
-      const range = parseRange(request.headers.range, sample.size);
+  registerRoute(app, routes.aiTraining.voiceSampleAudio, async (request, reply) => {
+    const sample = await service.voiceSampleFile();
+    const range = parseRange(request.headers.range, sample.size);
+    reply
+      .header("content-type", sample.contentType)
+      .header("accept-ranges", "bytes")
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", "private, no-cache");
+    if (range === "invalid") {
+      reply.header("content-range", `bytes */${sample.size}`);
+      throw new HttpError(416, "Requested range not satisfiable");
+    }
+    if (range) {
       reply
-        .header("content-type", sample.contentType)
-        .header("accept-ranges", "bytes")
-        .header("x-content-type-options", "nosniff")
-        .header("cache-control", "private, no-cache");
-      if (range === "invalid") {
-        reply.header("content-range", `bytes */${sample.size}`);
-        throw new HttpError(416, "Requested range not satisfiable");
-      }
-      if (range) {
-        reply
-          .code(206)
-          .header("content-range", `bytes ${range.start}-${range.end}/${sample.size}`)
-          .header("content-length", range.end - range.start + 1);
-        return reply.send(files.read(sample.name, range));
-      }
-      reply.header("content-length", sample.size);
-      return reply.send(files.read(sample.name));
-    },
-  );
+        .code(206)
+        .header("content-range", `bytes ${range.start}-${range.end}/${sample.size}`)
+        .header("content-length", range.end - range.start + 1);
+      return reply.send(files.read(sample.name, range));
+    }
+    reply.header("content-length", sample.size);
+    return reply.send(files.read(sample.name));
+  });
 
   registerRoute(app, routes.aiTraining.voiceId, async (request) => ({
     success: true as const,

@@ -1,8 +1,8 @@
 import {
   type AiTraining,
   type KnowledgeDocument,
+  routes,
   type VoiceSample,
-  voiceSampleAudioAddress,
 } from "@twinline/contracts";
 import { HttpError } from "../../plugins/errors.ts";
 import { discard, type ReceivedFile, storedNameFor } from "../../plugins/uploads.ts";
@@ -36,7 +36,7 @@ export const AI_TRAINING_MESSAGES = {
 } as const;
 
 /** Where the admin's player fetches the stored sample. */
-export const VOICE_SAMPLE_AUDIO_PATH = voiceSampleAudioAddress.path;
+export const VOICE_SAMPLE_AUDIO_PATH = routes.aiTraining.voiceSampleAudio.path;
 
 const AUDIO_EXTS = new Set(["mp3", "wav", "webm"]);
 

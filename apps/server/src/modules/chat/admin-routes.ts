@@ -1,21 +1,8 @@
 import { Readable } from "node:stream";
-import {
-  CHAT_LOGS_CSV_HEADER,
-  type ChatLog,
-  chatLogsExportAddress,
-  chatLogsExportQuerySchema,
-  csvRow,
-  routes,
-} from "@twinline/contracts";
+import { CHAT_LOGS_CSV_HEADER, type ChatLog, csvRow, routes } from "@twinline/contracts";
 import type { FastifyPluginAsync } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { registerRoute } from "../../plugins/routes.ts";
 import type { ChatService } from "./service.ts";
-
-const errors = errorResponses(400, 401, 403, 404);
-const tags = ["admin"];
-const security = bearerSecurity;
 
 function chatLogCsvRow(log: ChatLog & { transcript: string }): string {
   return csvRow([
@@ -42,48 +29,34 @@ export const chatLogsRoutes: FastifyPluginAsync<{ chat: ChatService }> = async (
     return { success: true as const, data: logs, pagination };
   });
 
-  // A CSV file, not JSON: registered by hand from its address (admin: requireAdmin).
-  app.withTypeProvider<ZodTypeProvider>().get(
-    chatLogsExportAddress.path,
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        security,
-        summary: "Every conversation matching the filters, as CSV",
-        querystring: chatLogsExportQuerySchema,
-        response: { ...errors },
-      },
-    },
-    async (request, reply) => {
-      // The first batch is read before the answer begins: a query the database refuses is an
-      // ordinary error answer (400 or 500), never a 200 cut short.
-      const batches = chat.allChatLogs(request.query)[Symbol.asyncIterator]();
-      const first = await batches.next();
-      async function* lines() {
-        try {
-          yield csvRow(CHAT_LOGS_CSV_HEADER);
-          if (first.done) return;
-          yield first.value.map(chatLogCsvRow).join("");
-          for (let next = await batches.next(); !next.done; next = await batches.next()) {
-            yield next.value.map(chatLogCsvRow).join("");
-          }
-        } catch (error) {
-          // The status is sent already; the client sees a cut download, the log says why.
-          request.log.error({ err: error }, "Chat logs CSV export failed while streaming");
-          throw error;
-        } finally {
-          await batches.return?.(undefined);
+  registerRoute(app, routes.chatLogs.export, async (request, reply) => {
+    // The first batch is read before the answer begins: a query the database refuses is an
+    // ordinary error answer (400 or 500), never a 200 cut short.
+    const batches = chat.allChatLogs(request.query)[Symbol.asyncIterator]();
+    const first = await batches.next();
+    async function* lines() {
+      try {
+        yield csvRow(CHAT_LOGS_CSV_HEADER);
+        if (first.done) return;
+        yield first.value.map(chatLogCsvRow).join("");
+        for (let next = await batches.next(); !next.done; next = await batches.next()) {
+          yield next.value.map(chatLogCsvRow).join("");
         }
+      } catch (error) {
+        // The status is sent already; the client sees a cut download, the log says why.
+        request.log.error({ err: error }, "Chat logs CSV export failed while streaming");
+        throw error;
+      } finally {
+        await batches.return?.(undefined);
       }
-      const date = new Date().toISOString().slice(0, 10);
-      return reply
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="chat-logs-${date}.csv"`)
-        .header("cache-control", "no-store")
-        .send(Readable.from(lines()) as never);
-    },
-  );
+    }
+    const date = new Date().toISOString().slice(0, 10);
+    return reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="chat-logs-${date}.csv"`)
+      .header("cache-control", "no-store")
+      .send(Readable.from(lines()) as never);
+  });
 
   registerRoute(app, routes.chatLogs.messages, async (request) => ({
     success: true as const,

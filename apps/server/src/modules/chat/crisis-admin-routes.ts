@@ -1,21 +1,9 @@
-import {
-  CRISIS_REFERRALS_CSV_HEADER,
-  crisisReferralsExportAddress,
-  crisisReferralsQuerySchema,
-  csvRow,
-  routes,
-} from "@twinline/contracts";
+import { CRISIS_REFERRALS_CSV_HEADER, csvRow, routes } from "@twinline/contracts";
 import type { FastifyPluginAsync } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Database } from "../../db/client.ts";
-import { bearerSecurity, errorResponses } from "../../plugins/openapi.ts";
 import { registerRoute } from "../../plugins/routes.ts";
 import { referralsByDay } from "./crisis-repository.ts";
 import { utcDay } from "./repository.ts";
-
-const errors = errorResponses(400, 401, 403);
-const tags = ["admin"];
-const security = bearerSecurity;
 
 /**
  * The crisis referrals per UTC day (issue 25, item 3): a count and nothing about anyone, the
@@ -32,31 +20,17 @@ export const crisisReferralsRoutes: FastifyPluginAsync<{
     return { success: true as const, data: { total, days } };
   });
 
-  // A CSV file, not JSON: registered by hand from its address (admin: requireAdmin).
-  app.withTypeProvider<ZodTypeProvider>().get(
-    crisisReferralsExportAddress.path,
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        security,
-        summary: "Crisis referrals per UTC day over the last `days` days, as CSV",
-        querystring: crisisReferralsQuerySchema,
-        response: { ...errors },
-      },
-    },
-    async (request, reply) => {
-      const today = utcDay(now());
-      const days = await referralsByDay(db, today, request.query.days);
-      const body = [
-        csvRow(CRISIS_REFERRALS_CSV_HEADER),
-        ...days.map((day) => csvRow([day.date, day.referrals])),
-      ].join("");
-      return reply
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="crisis-referrals-${today}.csv"`)
-        .header("cache-control", "no-store")
-        .send(body as never);
-    },
-  );
+  registerRoute(app, routes.chatLogs.crisisReferralsExport, async (request, reply) => {
+    const today = utcDay(now());
+    const days = await referralsByDay(db, today, request.query.days);
+    const body = [
+      csvRow(CRISIS_REFERRALS_CSV_HEADER),
+      ...days.map((day) => csvRow([day.date, day.referrals])),
+    ].join("");
+    return reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="crisis-referrals-${today}.csv"`)
+      .header("cache-control", "no-store")
+      .send(body as never);
+  });
 };

@@ -6,17 +6,8 @@ import {
   UPLOAD_LIMITS,
   VOICE_SAMPLE_TYPES,
   type VoiceSample,
-  voiceSampleAudioAddress,
 } from "@twinline/contracts";
-import {
-  ApiError,
-  apiRequest,
-  callRoute,
-  routeUrl,
-  tokenFor,
-  type UploadProgress,
-  uploadRoute,
-} from "@/lib/api-client";
+import { callRoute, type UploadProgress, uploadRoute } from "@/lib/api-client";
 
 /**
  * The persona's training calls (admin-side spec, section 7), through the route table
@@ -93,21 +84,12 @@ export async function uploadVoiceSample(
 
 /** The stored sample's audio as a blob (the admin token cannot ride on <audio src>). */
 export async function fetchVoiceSampleAudio(signal?: AbortSignal): Promise<Blob> {
-  const body = await apiRequest(routeUrl(voiceSampleAudioAddress), {
-    method: voiceSampleAudioAddress.method,
+  // Checked by the route's schema (bytes, else an "invalid-response" error).
+  const body = await callRoute(routes.aiTraining.voiceSampleAudio, {
     signal,
-    token: tokenFor(voiceSampleAudioAddress.access),
     responseType: "blob",
   });
-  // Checked by shape: in tests the Blob may come from another realm than the page's.
-  if (!body || typeof body !== "object" || !("size" in body)) {
-    throw new ApiError("The voice sample could not be loaded", {
-      status: 200,
-      body,
-      kind: "invalid-response",
-    });
-  }
-  return body as Blob;
+  return body as unknown as Blob;
 }
 
 /** Sets the voice id; resolves to the stored id and the server's message. */

@@ -6,7 +6,6 @@ import {
   routeKey,
   routes,
   type VoiceSample,
-  voiceSampleAudioAddress,
 } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -63,7 +62,7 @@ function trainingApi(data: AiTraining, mocks: RouteMock[] = []) {
     ...mocks,
     on(routes.aiTraining.read, () => jsonResponse({ success: true, data })),
     onPath(
-      routeKey(voiceSampleAudioAddress),
+      routeKey(routes.aiTraining.voiceSampleAudio),
       () =>
         new Response("ID3", {
           headers: { "content-type": "audio/mpeg" },
@@ -227,9 +226,9 @@ describe("AI Training", () => {
     expect(screen.getByTestId("voice-sample")).toHaveTextContent("voice.mp3");
     const player = await screen.findByLabelText("Play voice.mp3");
     expect(player).toHaveAttribute("src", "blob:voice-sample");
-    expect(api.callsTo(routeKey(voiceSampleAudioAddress))[0]?.headers.get("authorization")).toBe(
-      "Bearer admin-token",
-    );
+    expect(
+      api.callsTo(routeKey(routes.aiTraining.voiceSampleAudio))[0]?.headers.get("authorization"),
+    ).toBe("Bearer admin-token");
 
     const input = screen.getByLabelText("Replace Sample");
     await user.upload(input, new File(["x"], "notes.txt", { type: "text/plain" }));

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { crisisReferralsExportAddress, routes, type UserAnalyticsQuery } from "@twinline/contracts";
-import { apiRequest, callRoute, routeUrl, tokenFor } from "@/lib/api-client";
+import { routes, type UserAnalyticsQuery } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 
 /** Page size of the analytics table and its refresh (admin-side spec, section 9). */
 export const ANALYTICS_PAGE_SIZE = 10;
@@ -35,14 +35,11 @@ export const crisisReferralsQuery = (days = CRISIS_REFERRAL_DAYS) =>
     refetchInterval: ANALYTICS_REFRESH_MS,
   });
 
-/** The same days as CSV (a file: called by its address, with the admin token). */
+/** The same days as CSV (a file route: the answer's bytes, checked by its schema). */
 export async function exportCrisisReferrals(days = CRISIS_REFERRAL_DAYS): Promise<Blob> {
-  const answer: unknown = await apiRequest(routeUrl(crisisReferralsExportAddress), {
-    method: crisisReferralsExportAddress.method,
-    token: tokenFor(crisisReferralsExportAddress.access),
+  const body = await callRoute(routes.chatLogs.crisisReferralsExport, {
     query: { days },
     responseType: "blob",
   });
-  if (answer && typeof answer === "object" && "arrayBuffer" in answer) return answer as Blob;
-  return new Blob([typeof answer === "string" ? answer : ""], { type: "text/csv" });
+  return body as unknown as Blob;
 }

@@ -3,11 +3,10 @@ import {
   type ChatLog,
   type ChatLogsQuery,
   type ChatMessage,
-  chatLogsExportAddress,
   type Pagination,
   routes,
 } from "@twinline/contracts";
-import { apiRequest, callRoute, routeUrl, tokenFor } from "@/lib/api-client";
+import { callRoute } from "@/lib/api-client";
 
 /** Rows per page of the chat logs table. */
 export const CHAT_LOGS_PAGE_SIZE = 10;
@@ -108,16 +107,12 @@ export const conversationQuery = (id: string, page: number) =>
     placeholderData: keepPreviousData,
   });
 
-/** Every row matching the filters, as CSV (a file: called by its address, with the admin token). */
+/** Every row matching the filters, as CSV (a file route: the answer's bytes, checked by its schema). */
 export async function exportChatLogs(params: Omit<ChatLogsParams, "page">): Promise<Blob> {
-  const answer: unknown = await apiRequest(routeUrl(chatLogsExportAddress), {
-    method: chatLogsExportAddress.method,
-    token: tokenFor(chatLogsExportAddress.access),
+  const body = await callRoute(routes.chatLogs.export, {
     query: filterQuery(params),
     responseType: "blob",
     timeoutMs: EXPORT_TIMEOUT_MS,
   });
-  // A Blob (checked by shape: test environments can have two Blob classes).
-  if (answer && typeof answer === "object" && "arrayBuffer" in answer) return answer as Blob;
-  return new Blob([typeof answer === "string" ? answer : ""], { type: "text/csv" });
+  return body as unknown as Blob;
 }
