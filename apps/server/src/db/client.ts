@@ -7,6 +7,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { NamedStatementsClient } from "./named-statements-client.ts";
 import { type NotificationHub, openNotificationHub } from "./notifications.ts";
 import { openPgliteThread, type PgliteThread } from "./pglite-thread.ts";
 import * as schema from "./schema/index.ts";
@@ -47,6 +48,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
+      // Each parameterized statement parsed once per connection (decision 0090).
+      Client: NamedStatementsClient,
       max: 10,
       // A database that does not answer must fail a request, not hang it.
       connectionTimeoutMillis: 5_000,

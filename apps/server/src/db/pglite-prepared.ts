@@ -49,13 +49,17 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * sync together. The `capacity` most recently used statements are kept; older ones are closed.
  * Results are parsed by PGlite's own parser, with the same serializers and parsers as `query`.
  */
+let caches = 0;
+
 export function createPreparedQueries(db: PGlite, capacity = 500): PreparedQueries {
   const statements = new Map<string, Prepared>();
+  // Names of this cache's own (another cache on the same session never takes one of them).
+  const prefix = `twinline_${++caches}_`;
   let nextName = 0;
   const run = (message: Uint8Array) => db.execProtocolStream(message, { syncToFs: false });
 
   const prepare = async (sql: string): Promise<Prepared> => {
-    const name = `twinline_${++nextName}`;
+    const name = `${prefix}${++nextName}`;
     const described = await run(
       concat([
         serialize.parse({ name, text: sql }),
