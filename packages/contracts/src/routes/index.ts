@@ -1,8 +1,8 @@
 import { adminUsersRoutes } from "./admin-users";
 import { aiTrainingRoutes } from "./ai-training";
 import { auditRoutes } from "./audit";
-import { adminBillingRoutes, billingRoutes } from "./billing";
 import { adminSessionRoutes, authRoutes, userAccountRoutes } from "./auth";
+import { adminBillingRoutes, billingRoutes } from "./billing";
 import { chatRoutes } from "./chat";
 import { chatLogsRoutes } from "./chat-logs";
 import { dashboardsRoutes } from "./dashboards";
