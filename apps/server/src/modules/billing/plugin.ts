@@ -107,7 +107,8 @@ export interface BillingModuleOptions {
  * Billing (docs/decisions/0016, 0017): the catalogue, checkout (Stripe or the sandbox),
  * webhooks, subscriptions and transactions. Every route is registered from the route table
  * (routes.billing, routes.adminBilling; decision 0086): admin routes guarded by requireAdmin, the
- * fan's by requireUser, from their `access`; the webhook is open and checked by its signature. Needs providers and accounts registered before it.
+ * fan's by requireUser, from their `access`; the webhook is open and checked by its signature.
+ * Needs providers and accounts registered before it.
  */
 export const billingModule = fp<BillingModuleOptions>(
   async (app: FastifyInstance, options) => {
