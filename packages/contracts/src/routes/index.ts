@@ -2,6 +2,7 @@ import { adminUsersRoutes } from "./admin-users";
 import { aiTrainingRoutes } from "./ai-training";
 import { auditRoutes } from "./audit";
 import { adminSessionRoutes, authRoutes, userAccountRoutes } from "./auth";
+import { adminBillingRoutes, billingRoutes } from "./billing";
 import { chatRoutes } from "./chat";
 import { chatLogsRoutes } from "./chat-logs";
 import { dashboardsRoutes } from "./dashboards";
@@ -32,6 +33,8 @@ export const routes = {
   adminUsers: adminUsersRoutes,
   aiTraining: aiTrainingRoutes,
   audit: auditRoutes,
+  billing: billingRoutes,
+  adminBilling: adminBillingRoutes,
   chatLogs: chatLogsRoutes,
   dashboards: dashboardsRoutes,
   jobs: jobsRoutes,

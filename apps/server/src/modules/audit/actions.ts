@@ -61,40 +61,48 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "settings",
     target: param("kind"),
   },
-  "POST /api/subscriptions": { action: "plan.create", targetType: "plan", target: created },
-  "PUT /api/subscriptions/:id": { action: "plan.update", targetType: "plan", target: param("id") },
-  "PATCH /api/subscriptions/:id/toggle-status": {
+  [routeKey(routes.adminBilling.createPlan)]: {
+    action: "plan.create",
+    targetType: "plan",
+    target: created,
+  },
+  [routeKey(routes.adminBilling.updatePlan)]: {
+    action: "plan.update",
+    targetType: "plan",
+    target: param("id"),
+  },
+  [routeKey(routes.adminBilling.togglePlan)]: {
     action: "plan.toggle_status",
     targetType: "plan",
     target: param("id"),
   },
-  "DELETE /api/subscriptions/:id": {
+  [routeKey(routes.adminBilling.deletePlan)]: {
     action: "plan.delete",
     targetType: "plan",
     target: param("id"),
   },
-  "POST /api/subscriptions/sync-stripe": { action: "plan.sync_stripe", targetType: "plan" },
-  "POST /api/credit-packages": {
+  [routeKey(routes.adminBilling.syncPlans)]: { action: "plan.sync_stripe", targetType: "plan" },
+  [routeKey(routes.adminBilling.createPackage)]: {
     action: "package.create",
     targetType: "package",
     target: created,
   },
-  "PUT /api/credit-packages/:id": {
+  [routeKey(routes.adminBilling.updatePackage)]: {
     action: "package.update",
     targetType: "package",
     target: param("id"),
   },
-  "PATCH /api/credit-packages/:id/toggle-status": {
+  [routeKey(routes.adminBilling.togglePackage)]: {
     action: "package.toggle_status",
     targetType: "package",
     target: param("id"),
   },
-  "DELETE /api/credit-packages/:id": {
+  [routeKey(routes.adminBilling.deletePackage)]: {
     action: "package.delete",
     targetType: "package",
     target: param("id"),
   },
-  "POST /api/credit-packages/sync-stripe": {
+  [routeKey(routes.adminBilling.syncPackages)]: {
     action: "package.sync_stripe",
     targetType: "package",
   },
@@ -108,7 +116,7 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "user",
     target: param("userId"),
   },
-  "POST /api/admin/users/:userId/credits": {
+  [routeKey(routes.adminBilling.adjustCredits)]: {
     action: "user.credits_adjust",
     targetType: "user",
     target: param("userId"),
@@ -123,12 +131,12 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "user",
     target: param("userId"),
   },
-  "POST /api/admin/users/:userId/subscription/cancel": {
+  [routeKey(routes.adminBilling.cancelSubscription)]: {
     action: "subscription.cancel",
     targetType: "subscription",
     target: actedOnSubscription,
   },
-  "POST /api/admin/users/:userId/subscription/resume": {
+  [routeKey(routes.adminBilling.resumeSubscription)]: {
     action: "subscription.resume",
     targetType: "subscription",
     target: actedOnSubscription,
@@ -138,7 +146,7 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "other",
     target: param("id"),
   },
-  "POST /api/admin/payments/:id/refund": {
+  [routeKey(routes.adminBilling.refundPayment)]: {
     action: "payment.refund",
     targetType: "payment",
     target: param("id"),

@@ -105,9 +105,10 @@ export interface BillingModuleOptions {
 
 /**
  * Billing (docs/decisions/0016, 0017): the catalogue, checkout (Stripe or the sandbox),
- * webhooks, subscriptions and transactions. Admin-only routes are in ONE scope guarded by
- * requireAdmin; the user's routes are behind requireUser; the webhook is open and checked by
- * its signature. Needs providers and accounts registered before it.
+ * webhooks, subscriptions and transactions. Every route is registered from the route table
+ * (routes.billing, routes.adminBilling; decision 0086): admin routes guarded by requireAdmin, the
+ * fan's by requireUser, from their `access`; the webhook is open and checked by its signature.
+ * Needs providers and accounts registered before it.
  */
 export const billingModule = fp<BillingModuleOptions>(
   async (app: FastifyInstance, options) => {
@@ -251,24 +252,13 @@ export const billingModule = fp<BillingModuleOptions>(
       webhookSecret: options.config.stripe.webhookSecret,
       onApplied: (event) => observeLag("stripe", event),
     });
-    await app.register(async (guarded) => {
-      guarded.addHook("onRequest", guarded.requireAdmin);
-      await guarded.register(adminCatalogueRoutes, { catalogue, subscriptions });
-      await guarded.register(adminBillingRoutes, { transactions });
-    });
-    // Guarded for admins by their definitions (routes.promotions, decision 0086); registered
-    // between the other admin routes so the OpenAPI document keeps its order.
+    // The admin's routes are guarded by their definitions (routes.adminBilling, routes.promotions;
+    // decision 0086), registered in the order the OpenAPI document has them.
+    await app.register(adminCatalogueRoutes, { catalogue, subscriptions });
+    await app.register(adminBillingRoutes, { transactions });
     await app.register(adminPromotionRoutes, { promotions });
-    await app.register(async (guarded) => {
-      guarded.addHook("onRequest", guarded.requireAdmin);
-      await guarded.register(adminExportRoutes, { transactions });
-      await guarded.register(adminMoneyRoutes, {
-        db,
-        refunds: refundsService,
-        subscriptions,
-        reader,
-      });
-    });
+    await app.register(adminExportRoutes, { transactions });
+    await app.register(adminMoneyRoutes, { db, refunds: refundsService, subscriptions, reader });
   },
   { name: "billing", dependencies: ["providers", "accounts", "jobs", "fan-mail", "push"] },
 );

@@ -46,6 +46,12 @@ interface CommonOptions {
   timeoutMs?: number;
   headers?: Record<string, string>;
   responseType?: RequestOptions["responseType"];
+  /**
+   * The stored token to send instead of the one `access` names: a public route that shows more
+   * to an admin's token (the credit packages, decision 0016) is called by the admin screen with
+   * "admin".
+   */
+  token?: BearerKind;
 }
 
 export type CallOptions<R extends RouteDefinition> = CommonOptions &
@@ -71,7 +77,7 @@ function requestOptions(
     signal: options.signal,
     timeoutMs: options.timeoutMs,
     responseType: options.responseType,
-    token: tokenFor(route.access),
+    token: options.token ?? tokenFor(route.access),
     schema,
   };
 }

@@ -1,11 +1,9 @@
-import { BILLING_MESSAGES, isSafeText, webhookResponseSchema } from "@twinline/contracts";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { BILLING_MESSAGES, isSafeText, routes } from "@twinline/contracts";
+import type { FastifyPluginAsync } from "fastify";
 import { HttpError } from "../../../plugins/errors.ts";
-import { errorResponses } from "../../../plugins/openapi.ts";
+import { registerRoute } from "../../../plugins/routes.ts";
 import { type PaymentEvent, verifyStripeWebhook } from "../../../providers/payments/index.ts";
 import type { Fulfilment } from "./fulfilment.ts";
-
-export const WEBHOOK_PATH = "/api/payments/webhook";
 
 /**
  * Every string of the event can be stored and compared (no NUL, no lone surrogate), at any
@@ -34,21 +32,14 @@ export interface WebhookRoutesOptions {
  * RAW body is the check, so this scope parses JSON as a Buffer. 400 on a bad signature; 200 once
  * applied (or known already); a failure answers 500 and Stripe delivers again.
  */
-export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, options) => {
+export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (app, options) => {
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
     done(null, body),
   );
 
-  app.post(
-    WEBHOOK_PATH,
-    {
-      config: { csrf: false },
-      schema: {
-        tags: ["payments"],
-        summary: "Stripe webhook (Stripe-Signature on the raw body)",
-        response: { 200: webhookResponseSchema, ...errorResponses(400, 500) },
-      },
-    },
+  registerRoute(
+    app,
+    routes.billing.webhook,
     async (request) => {
       const secret = options.webhookSecret;
       if (!secret) throw new HttpError(400, BILLING_MESSAGES.webhookNotConfigured);
@@ -74,5 +65,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       if (!handled.duplicate) options.onApplied?.(event);
       return { received: true as const, ...(handled.duplicate ? { duplicate: true } : {}) };
     },
+    { config: { csrf: false } },
   );
 };

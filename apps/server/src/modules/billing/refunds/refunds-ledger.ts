@@ -1,4 +1,4 @@
-import type { PaymentRefund } from "@twinline/contracts";
+import { type PaymentRefund, routePath, routes } from "@twinline/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import {
@@ -169,7 +169,7 @@ async function actorOfRefund(tx: Database, refund: PaymentRefundRow): Promise<Au
       adminEmail: admin?.email ?? "",
       ip: "",
       method: "POST",
-      path: `/api/admin/payments/${refund.paymentId}/refund`,
+      path: routePath(routes.adminBilling.refundPayment.path, { id: String(refund.paymentId) }),
     };
   }
   return systemActor(`refund:${refund.kind}`);

@@ -1,23 +1,18 @@
 import { Readable } from "node:stream";
 import {
-  adminCreditTransactionsQuerySchema,
-  adminSubscriptionHistoryQuerySchema,
-  adminSubscriptionTransactionsQuerySchema,
   CREDIT_TRANSACTIONS_CSV_COLUMNS,
   type CsvValue,
   creditTransactionCsvRow,
   csvRow,
+  routes,
   SUBSCRIPTION_HISTORY_CSV_COLUMNS,
   SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
   subscriptionHistoryCsvRow,
   subscriptionTransactionCsvRow,
 } from "@twinline/contracts";
-import type { FastifyReply } from "fastify";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { bearerSecurity, errorResponses } from "../../../plugins/openapi.ts";
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { registerRoute } from "../../../plugins/routes.ts";
 import type { TransactionsRepository } from "./transactions-repository.ts";
-
-const tags = ["admin billing"];
 
 /** The CSV as it is read: a BOM (spreadsheets then read UTF-8), the header, then each batch. */
 async function* csvLines<T>(
@@ -44,79 +39,44 @@ function sendCsv(reply: FastifyReply, fileName: string, lines: AsyncIterable<str
  * "Export all" of the three admin transaction screens: every row matching the list's filters
  * and sort (page and limit are ignored), streamed as CSV with the page export's columns and
  * cells (contracts/csv.ts), read 500 rows at a time, so memory stays flat however many rows
- * match. Registered in the billing module's admin-guarded scope.
+ * match. Guarded for admins by their definitions (routes.adminBilling, `kind: "file"`).
  */
-export const adminExportRoutes: FastifyPluginAsyncZod<{
+export const adminExportRoutes: FastifyPluginAsync<{
   transactions: TransactionsRepository;
 }> = async (app, { transactions }) => {
-  const schema = (summary: string) => ({
-    tags,
-    security: bearerSecurity,
-    summary,
-    produces: ["text/csv"],
-    response: errorResponses(400, 401, 403),
+  registerRoute(app, routes.adminBilling.creditTransactionsExport, (request, reply) => {
+    sendCsv(
+      reply,
+      "credit-transactions",
+      csvLines(
+        CREDIT_TRANSACTIONS_CSV_COLUMNS,
+        creditTransactionCsvRow,
+        transactions.exportCredits(request.query),
+      ),
+    );
   });
 
-  app.get(
-    "/api/admin/credit-transactions/export",
-    {
-      schema: {
-        ...schema("Every credit purchase matching the filters, as CSV (streamed)"),
-        querystring: adminCreditTransactionsQuerySchema,
-      },
-    },
-    (request, reply) => {
-      sendCsv(
-        reply,
-        "credit-transactions",
-        csvLines(
-          CREDIT_TRANSACTIONS_CSV_COLUMNS,
-          creditTransactionCsvRow,
-          transactions.exportCredits(request.query),
-        ),
-      );
-    },
-  );
+  registerRoute(app, routes.adminBilling.subscriptionTransactionsExport, (request, reply) => {
+    sendCsv(
+      reply,
+      "subscription-transactions",
+      csvLines(
+        SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
+        subscriptionTransactionCsvRow,
+        transactions.exportSubscriptionPayments(request.query),
+      ),
+    );
+  });
 
-  app.get(
-    "/api/admin/subscription-transactions/export",
-    {
-      schema: {
-        ...schema("Every subscription payment matching the filters, as CSV (streamed)"),
-        querystring: adminSubscriptionTransactionsQuerySchema,
-      },
-    },
-    (request, reply) => {
-      sendCsv(
-        reply,
-        "subscription-transactions",
-        csvLines(
-          SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
-          subscriptionTransactionCsvRow,
-          transactions.exportSubscriptionPayments(request.query),
-        ),
-      );
-    },
-  );
-
-  app.get(
-    "/api/admin/subscription-history/export",
-    {
-      schema: {
-        ...schema("Every subscription event matching the filters, as CSV (streamed)"),
-        querystring: adminSubscriptionHistoryQuerySchema,
-      },
-    },
-    (request, reply) => {
-      sendCsv(
-        reply,
-        "subscription-history",
-        csvLines(
-          SUBSCRIPTION_HISTORY_CSV_COLUMNS,
-          subscriptionHistoryCsvRow,
-          transactions.exportHistory(request.query),
-        ),
-      );
-    },
-  );
+  registerRoute(app, routes.adminBilling.subscriptionHistoryExport, (request, reply) => {
+    sendCsv(
+      reply,
+      "subscription-history",
+      csvLines(
+        SUBSCRIPTION_HISTORY_CSV_COLUMNS,
+        subscriptionHistoryCsvRow,
+        transactions.exportHistory(request.query),
+      ),
+    );
+  });
 };

@@ -1,9 +1,10 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { CreditPackage, SubscriptionPlan } from "@twinline/contracts";
-import { BILLING_MESSAGES } from "@twinline/contracts";
+import { BILLING_MESSAGES, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
@@ -60,8 +61,8 @@ const packagesAnswer = (list: CreditPackage[]) =>
 describe("/admin/subscriptions", () => {
   it("shows the plans as cards with ids truncated to 10 characters", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/subscriptions": () =>
+    const api = mockAdminApi([
+      on(routes.adminBilling.plans, () =>
         jsonResponse({
           success: true,
           data: [
@@ -69,7 +70,8 @@ describe("/admin/subscriptions", () => {
             plan({ _id: "p2", name: "Silver", isActive: false }),
           ],
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/subscriptions");
     const cards = await screen.findAllByTestId("plan-card");
     expect(cards).toHaveLength(2);
@@ -82,7 +84,7 @@ describe("/admin/subscriptions", () => {
     expect(cards[1]).toHaveTextContent("Inactive");
     expect(cards[1]).toHaveTextContent("0 active subscribers");
     // The admin token goes with the plan list although its URL has no /admin.
-    expect(api.callsTo("GET /api/subscriptions")[0]?.headers.get("Authorization")).toBe(
+    expect(api.callsTo(routes.adminBilling.plans)[0]?.headers.get("Authorization")).toBe(
       "Bearer admin-token",
     );
   });
@@ -90,12 +92,13 @@ describe("/admin/subscriptions", () => {
   it("says Failed to load subscription plans, and shows the empty state", async () => {
     signInAdmin();
     let fail = true;
-    mockAdminApi({
-      "GET /api/subscriptions": () =>
+    mockAdminApi([
+      on(routes.adminBilling.plans, () =>
         fail
           ? jsonResponse({ success: false, message: "x" }, 500)
           : jsonResponse({ success: true, data: [] }),
-    });
+      ),
+    ]);
     renderApp("/admin/subscriptions");
     expect(await screen.findByRole("alert")).toHaveTextContent("Failed to load subscription plans");
     fail = false;
@@ -105,15 +108,16 @@ describe("/admin/subscriptions", () => {
 
   it("adds a plan with the spec's defaults and checks the name", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/subscriptions": () => jsonResponse({ success: true, data: [] }),
-      "POST /api/subscriptions": () =>
+    const api = mockAdminApi([
+      on(routes.adminBilling.plans, () => jsonResponse({ success: true, data: [] })),
+      on(routes.adminBilling.createPlan, () =>
         jsonResponse({
           success: true,
           message: "Subscription plan created successfully",
           data: plan(),
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/subscriptions");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Add New Plan" }));
@@ -137,7 +141,7 @@ describe("/admin/subscriptions", () => {
     await user.type(within(dialog).getByLabelText("Features"), "Unlimited messages\nPriority");
     await user.click(within(dialog).getByRole("button", { name: "Create Plan" }));
     expect(await screen.findByText("Subscription plan created successfully")).toBeInTheDocument();
-    expect(api.callsTo("POST /api/subscriptions")[0]?.body).toMatchObject({
+    expect(api.callsTo(routes.adminBilling.createPlan)[0]?.body).toMatchObject({
       name: "Gold",
       price: 19.99,
       currency: "usd",
@@ -151,11 +155,12 @@ describe("/admin/subscriptions", () => {
 
   it("edits with interval and count read-only, and prefers the server's failure message", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/subscriptions": () => jsonResponse({ success: true, data: [plan()] }),
-      "PUT /api/subscriptions/:id": () =>
+    const api = mockAdminApi([
+      on(routes.adminBilling.plans, () => jsonResponse({ success: true, data: [plan()] })),
+      on(routes.adminBilling.updatePlan, () =>
         jsonResponse({ success: false, message: "Price must be at most 999999.99" }, 400),
-    });
+      ),
+    ]);
     renderApp("/admin/subscriptions");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Edit Gold" }));
@@ -164,18 +169,19 @@ describe("/admin/subscriptions", () => {
     expect(within(dialog).getByLabelText("Interval count")).toHaveAttribute("readonly");
     await user.click(within(dialog).getByRole("button", { name: "Save Changes" }));
     expect(await screen.findByText("Price must be at most 999999.99")).toBeInTheDocument();
-    const body = api.callsTo(`PUT /api/subscriptions/${plan()._id}`)[0]?.body as object;
+    const body = api.callsTo(routes.adminBilling.updatePlan, { id: plan()._id })[0]?.body as object;
     expect(body).not.toHaveProperty("interval");
     expect(body).not.toHaveProperty("intervalCount");
   });
 
   it("deletes only after the plan name is typed exactly", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/subscriptions": () => jsonResponse({ success: true, data: [plan()] }),
-      "DELETE /api/subscriptions/:id": () =>
+    const api = mockAdminApi([
+      on(routes.adminBilling.plans, () => jsonResponse({ success: true, data: [plan()] })),
+      on(routes.adminBilling.deletePlan, () =>
         jsonResponse({ success: true, message: "Subscription plan deleted successfully" }),
-    });
+      ),
+    ]);
     renderApp("/admin/subscriptions");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Delete Gold" }));
@@ -189,15 +195,16 @@ describe("/admin/subscriptions", () => {
     await user.type(within(dialog).getByRole("textbox"), "Gold");
     await user.click(remove);
     expect(await screen.findByText("Subscription plan deleted successfully")).toBeInTheDocument();
-    expect(api.callsTo(`DELETE /api/subscriptions/${plan()._id}`)).toHaveLength(1);
+    expect(api.callsTo(routes.adminBilling.deletePlan, { id: plan()._id })).toHaveLength(1);
   });
 
   it("warns, with the count, before deleting a plan people are subscribed to", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/subscriptions": () =>
+    mockAdminApi([
+      on(routes.adminBilling.plans, () =>
         jsonResponse({ success: true, data: [plan({ subscriberCount: 3 })] }),
-    });
+      ),
+    ]);
     renderApp("/admin/subscriptions");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Delete Gold" }));
@@ -209,9 +216,9 @@ describe("/admin/subscriptions", () => {
 
   it("says Stripe is not configured when Sync runs without a key", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/subscriptions": () => jsonResponse({ success: true, data: [plan()] }),
-      "POST /api/subscriptions/sync-stripe": () =>
+    mockAdminApi([
+      on(routes.adminBilling.plans, () => jsonResponse({ success: true, data: [plan()] })),
+      on(routes.adminBilling.syncPlans, () =>
         jsonResponse({
           success: true,
           message: BILLING_MESSAGES.stripeNotConfigured,
@@ -220,7 +227,8 @@ describe("/admin/subscriptions", () => {
           updated: 0,
           deactivated: 0,
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/subscriptions");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Sync with Stripe" }));
@@ -230,13 +238,11 @@ describe("/admin/subscriptions", () => {
 
   it("syncs with Stripe, toggles a plan, and toasts their failures", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/subscriptions": () => jsonResponse({ success: true, data: [plan()] }),
-      "POST /api/subscriptions/sync-stripe": () =>
-        jsonResponse({ success: false, message: "x" }, 500),
-      "PATCH /api/subscriptions/:id/toggle-status": () =>
-        jsonResponse({ success: false, message: "x" }, 500),
-    });
+    mockAdminApi([
+      on(routes.adminBilling.plans, () => jsonResponse({ success: true, data: [plan()] })),
+      on(routes.adminBilling.syncPlans, () => jsonResponse({ success: false, message: "x" }, 500)),
+      on(routes.adminBilling.togglePlan, () => jsonResponse({ success: false, message: "x" }, 500)),
+    ]);
     renderApp("/admin/subscriptions");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Sync with Stripe" }));
@@ -249,8 +255,8 @@ describe("/admin/subscriptions", () => {
 describe("/admin/ManageCredits", () => {
   it("shows the table; sorts by Credits and by discounted Price", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/credit-packages": () =>
+    const api = mockAdminApi([
+      on(routes.billing.packages, () =>
         packagesAnswer([
           pkg({
             _id: "a",
@@ -270,7 +276,8 @@ describe("/admin/ManageCredits", () => {
           }),
           pkg({ _id: "c", name: "Gamma", credits: 300, price: 20, isActive: false }),
         ]),
-    });
+      ),
+    ]);
     renderApp("/admin/ManageCredits");
     const names = () =>
       screen
@@ -285,6 +292,10 @@ describe("/admin/ManageCredits", () => {
     expect(alpha).toHaveTextContent("Not synced");
     expect(screen.getAllByTestId("package-row")[1]).toHaveTextContent("prod_1");
     expect(screen.getAllByTestId("package-row")[2]).toHaveTextContent("Inactive");
+    // The open list is asked with the admin's token: only an admin's sees inactive packages.
+    expect(api.callsTo(routes.billing.packages)[0]?.headers.get("Authorization")).toBe(
+      "Bearer admin-token",
+    );
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: /Credits/ }));
     expect(names().map((n) => n?.slice(0, 4))).toEqual(["Beta", "Gamm", "Alph"]);
@@ -297,9 +308,9 @@ describe("/admin/ManageCredits", () => {
 
   it("with no packages shows No Credit Packages Found with Sync and Create Package", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/credit-packages": () => packagesAnswer([]),
-      "POST /api/credit-packages/sync-stripe": () =>
+    mockAdminApi([
+      on(routes.billing.packages, () => packagesAnswer([])),
+      on(routes.adminBilling.syncPackages, () =>
         jsonResponse({
           success: true,
           message: "Credit Plan Sync Completed",
@@ -308,7 +319,8 @@ describe("/admin/ManageCredits", () => {
           updated: 0,
           deactivated: 0,
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/ManageCredits");
     expect(await screen.findByText("No Credit Packages Found")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Create Package" })).toBeInTheDocument();
@@ -318,24 +330,25 @@ describe("/admin/ManageCredits", () => {
 
   it("says Failed to load credit packages", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/credit-packages": () => jsonResponse({ success: false, message: "x" }, 500),
-    });
+    mockAdminApi([
+      on(routes.billing.packages, () => jsonResponse({ success: false, message: "x" }, 500)),
+    ]);
     renderApp("/admin/ManageCredits");
     expect(await screen.findByRole("alert")).toHaveTextContent("Failed to load credit packages");
   });
 
   it("adds a package with the defaults, the checks and the discount preview", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/credit-packages": () => packagesAnswer([]),
-      "POST /api/credit-packages": () =>
+    const api = mockAdminApi([
+      on(routes.billing.packages, () => packagesAnswer([])),
+      on(routes.adminBilling.createPackage, () =>
         jsonResponse({
           success: true,
           message: "Credit package created successfully",
           data: pkg(),
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/ManageCredits");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Add Package" }));
@@ -362,7 +375,7 @@ describe("/admin/ManageCredits", () => {
     expect(preview).toHaveTextContent("Savings$10.00");
     await user.click(within(dialog).getByRole("button", { name: "Create Package" }));
     expect(await screen.findByText("Credit package created successfully")).toBeInTheDocument();
-    expect(api.callsTo("POST /api/credit-packages")[0]?.body).toMatchObject({
+    expect(api.callsTo(routes.adminBilling.createPackage)[0]?.body).toMatchObject({
       name: "Mega",
       credits: 1000,
       price: 40,
@@ -374,11 +387,12 @@ describe("/admin/ManageCredits", () => {
 
   it("edits in Edit Credit Package (product id read-only) and shows the server's failure", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/credit-packages": () => packagesAnswer([pkg()]),
-      "PUT /api/credit-packages/:id": () =>
+    mockAdminApi([
+      on(routes.billing.packages, () => packagesAnswer([pkg()])),
+      on(routes.adminBilling.updatePackage, () =>
         jsonResponse({ success: false, message: "Package not found" }, 404),
-    });
+      ),
+    ]);
     renderApp("/admin/ManageCredits");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Edit Starter" }));
@@ -393,17 +407,19 @@ describe("/admin/ManageCredits", () => {
 
   it("deletes in Delete Credit Package after the exact name; toggles the row at once", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/credit-packages": () => packagesAnswer([pkg()]),
-      "DELETE /api/credit-packages/:id": () =>
+    mockAdminApi([
+      on(routes.billing.packages, () => packagesAnswer([pkg()])),
+      on(routes.adminBilling.deletePackage, () =>
         jsonResponse({ success: true, message: "Credit package deleted successfully" }),
-      "PATCH /api/credit-packages/:id/toggle-status": () =>
+      ),
+      on(routes.adminBilling.togglePackage, () =>
         jsonResponse({
           success: true,
           message: "Package deactivated successfully",
           data: pkg({ isActive: false }),
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/ManageCredits");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Deactivate Starter" }));

@@ -5,9 +5,11 @@ import type {
   AdminSubscriptionTransaction,
   SubscriptionHistoryEvent,
 } from "@twinline/contracts";
+import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { downloadCsv, downloadFile } from "@/lib/csv";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { mockAdminApi, signInAdmin } from "./test-api";
 
@@ -101,9 +103,9 @@ const revenue = {
 describe("/admin/credit-transactions", () => {
   it("shows the revenue cards, the rows with their badges, and the count", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () =>
+    const api = mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () =>
         jsonResponse(
           page(
             [
@@ -118,7 +120,8 @@ describe("/admin/credit-transactions", () => {
             12,
           ),
         ),
-    });
+      ),
+    ]);
     renderApp("/admin/credit-transactions");
     const table = await screen.findByRole("table", { name: "Credit Transactions" });
     await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
@@ -144,8 +147,10 @@ describe("/admin/credit-transactions", () => {
     expect(within(table).getByTestId("failure-reason")).toHaveTextContent(
       "Paid 0.01 USD for a sale of 45.00 USD: nothing granted",
     );
-    expect(api.callsTo("GET /api/admin/revenue")[0]?.url.searchParams.get("kind")).toBe("credits");
-    const query = api.callsTo("GET /api/admin/credit-transactions")[0]?.url.searchParams;
+    expect(api.callsTo(routes.adminBilling.revenue)[0]?.url.searchParams.get("kind")).toBe(
+      "credits",
+    );
+    const query = api.callsTo(routes.adminBilling.creditTransactions)[0]?.url.searchParams;
     expect(query?.get("limit")).toBe("10");
     expect(query?.get("sortBy")).toBe("transactionDate");
     expect(query?.get("sortOrder")).toBe("-1");
@@ -154,11 +159,12 @@ describe("/admin/credit-transactions", () => {
 
   it("a payment refunded in part keeps Success and says how much went back", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () =>
+    mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () =>
         jsonResponse(page([credit({ amount: 31.99, refundedAmount: 10 })])),
-    });
+      ),
+    ]);
     renderApp("/admin/credit-transactions");
     const table = await screen.findByRole("table", { name: "Credit Transactions" });
     expect(await within(table).findByText("Refunded $10.00 of $31.99")).toBeInTheDocument();
@@ -167,30 +173,30 @@ describe("/admin/credit-transactions", () => {
 
   it("re-queries at once on a status change, on Search with the text and dates, and on sort", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
-    });
+    const api = mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () => jsonResponse(page([credit()]))),
+    ]);
     renderApp("/admin/credit-transactions");
     await screen.findByRole("table", { name: "Credit Transactions" });
     const user = userEvent.setup();
     await user.selectOptions(screen.getByLabelText("Status"), "failed");
     await waitFor(() =>
       expect(
-        api.callsTo("GET /api/admin/credit-transactions").at(-1)?.url.searchParams.get("status"),
+        api.callsTo(routes.adminBilling.creditTransactions).at(-1)?.url.searchParams.get("status"),
       ).toBe("failed"),
     );
     await user.type(screen.getByLabelText("User ID/Email"), "user1@");
     await user.type(screen.getByLabelText("Start Date"), "2025-02-01");
     await user.click(screen.getByRole("button", { name: "Search" }));
     await waitFor(() => {
-      const q = api.callsTo("GET /api/admin/credit-transactions").at(-1)?.url.searchParams;
+      const q = api.callsTo(routes.adminBilling.creditTransactions).at(-1)?.url.searchParams;
       expect(q?.get("userId")).toBe("user1@");
       expect(q?.get("startDate")).toBe("2025-02-01");
     });
     await user.click(screen.getByRole("button", { name: /^Credits/ }));
     await waitFor(() => {
-      const q = api.callsTo("GET /api/admin/credit-transactions").at(-1)?.url.searchParams;
+      const q = api.callsTo(routes.adminBilling.creditTransactions).at(-1)?.url.searchParams;
       expect(q?.get("sortBy")).toBe("credits");
       expect(q?.get("sortOrder")).toBe("-1");
     });
@@ -198,11 +204,12 @@ describe("/admin/credit-transactions", () => {
 
   it("exports the current page as CSV with the spec's columns, N/A and the date in the name", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () =>
+    mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () =>
         jsonResponse(page([credit(), credit({ _id: "c2", stripePaymentId: null, userId: null })])),
-    });
+      ),
+    ]);
     renderApp("/admin/credit-transactions");
     await screen.findByText("Showing 2 of 2 transactions");
     await userEvent.click(screen.getByRole("button", { name: "Export CSV" }));
@@ -223,19 +230,22 @@ describe("/admin/credit-transactions", () => {
   it("Export all asks the server for every row of the filters and saves its CSV", async () => {
     signInAdmin();
     const saveFile = vi.spyOn(downloadFile, "save").mockImplementation(() => {});
-    const api = mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()], 25)),
-      "GET /api/admin/credit-transactions/export": () =>
-        new Response('\uFEFF"Date"\r\n"2025-02-03"\r\n', {
-          headers: { "content-type": "text/csv; charset=utf-8" },
-        }),
-    });
+    const api = mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () => jsonResponse(page([credit()], 25))),
+      on(
+        routes.adminBilling.creditTransactionsExport,
+        () =>
+          new Response('\uFEFF"Date"\r\n"2025-02-03"\r\n', {
+            headers: { "content-type": "text/csv; charset=utf-8" },
+          }),
+      ),
+    ]);
     renderApp("/admin/credit-transactions?status=failed&sortBy=amount&sortOrder=1&page=2");
     await screen.findByText("Showing 1 of 25 transactions");
     await userEvent.click(screen.getByRole("button", { name: "Export all" }));
     expect(await screen.findByText("Export Complete")).toBeInTheDocument();
-    const asked = api.callsTo("GET /api/admin/credit-transactions/export")[0]?.url.searchParams;
+    const asked = api.callsTo(routes.adminBilling.creditTransactionsExport)[0]?.url.searchParams;
     expect(asked?.get("status")).toBe("failed");
     expect(asked?.get("sortBy")).toBe("amount");
     expect(asked?.get("sortOrder")).toBe("1");
@@ -249,12 +259,13 @@ describe("/admin/credit-transactions", () => {
 
   it("Export all toasts the screen's failure when the server fails", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
-      "GET /api/admin/credit-transactions/export": () =>
+    mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () => jsonResponse(page([credit()]))),
+      on(routes.adminBilling.creditTransactionsExport, () =>
         jsonResponse({ success: false, message: "Boom" }, 500),
-    });
+      ),
+    ]);
     renderApp("/admin/credit-transactions");
     await screen.findByText("Showing 1 of 1 transactions");
     await userEvent.click(screen.getByRole("button", { name: "Export all" }));
@@ -264,13 +275,16 @@ describe("/admin/credit-transactions", () => {
   it("shows 5 skeleton rows while loading, then the empty text", async () => {
     signInAdmin();
     let answer: () => void = () => {};
-    mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () =>
-        new Promise<Response>((resolve) => {
-          answer = () => resolve(jsonResponse(page([])));
-        }),
-    });
+    mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(
+        routes.adminBilling.creditTransactions,
+        () =>
+          new Promise<Response>((resolve) => {
+            answer = () => resolve(jsonResponse(page([])));
+          }),
+      ),
+    ]);
     renderApp("/admin/credit-transactions");
     expect(await screen.findAllByTestId("skeleton-row")).toHaveLength(5);
     answer();
@@ -280,43 +294,44 @@ describe("/admin/credit-transactions", () => {
 
   it("toasts Failed to fetch credit transactions", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () =>
+    mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () =>
         jsonResponse({ success: false, message: "x" }, 500),
-    });
+      ),
+    ]);
     renderApp("/admin/credit-transactions");
     expect(await screen.findByText("Failed to fetch credit transactions")).toBeInTheDocument();
   });
 
   it("Refresh re-asks and toasts Refreshed", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
-    });
+    const api = mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () => jsonResponse(page([credit()]))),
+    ]);
     renderApp("/admin/credit-transactions");
     await screen.findByText("Showing 1 of 1 transactions");
     await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
     expect(await screen.findByText("Refreshed")).toBeInTheDocument();
-    expect(api.callsTo("GET /api/admin/credit-transactions")).toHaveLength(2);
+    expect(api.callsTo(routes.adminBilling.creditTransactions)).toHaveLength(2);
   });
 });
 
 describe("/admin/subscription-transactions", () => {
   it("shows plan, amount in its currency and the pending badge; exports its CSV", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/subscription-transactions": () => jsonResponse(page([payment()])),
-    });
+    const api = mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.subscriptionTransactions, () => jsonResponse(page([payment()]))),
+    ]);
     renderApp("/admin/subscription-transactions");
     const table = await screen.findByRole("table", { name: "Subscription Transactions" });
     expect(await within(table).findByText("Gold")).toBeInTheDocument();
     expect(within(table).getByText("€19.99")).toBeInTheDocument();
     expect(within(table).getByText("Pending")).toBeInTheDocument();
     expect(within(table).getByText("in_1")).toBeInTheDocument();
-    expect(api.callsTo("GET /api/admin/revenue")[0]?.url.searchParams.get("kind")).toBe(
+    expect(api.callsTo(routes.adminBilling.revenue)[0]?.url.searchParams.get("kind")).toBe(
       "subscriptions",
     );
     await userEvent.click(screen.getByRole("button", { name: "Export CSV" }));
@@ -330,34 +345,35 @@ describe("/admin/subscription-transactions", () => {
 
   it("with no admin token says Authentication Error and asks nothing", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/subscription-transactions": () => jsonResponse(page([])),
-    });
+    const api = mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.subscriptionTransactions, () => jsonResponse(page([]))),
+    ]);
     renderApp("/admin/subscription-transactions");
     await screen.findByRole("table", { name: "Subscription Transactions" });
     // The token goes (another tab logged out); the screen is opened again.
     localStorage.removeItem("adminToken");
     sessionStorage.removeItem("adminToken");
-    const before = api.callsTo("GET /api/admin/subscription-transactions").length;
+    const before = api.callsTo(routes.adminBilling.subscriptionTransactions).length;
     await userEvent.click(screen.getByRole("link", { name: "Subscription History" }));
     await userEvent.click(screen.getByRole("link", { name: "Subscription Transactions" }));
     expect(
       await screen.findByText("Authentication Error: Please log in again to continue."),
     ).toBeInTheDocument();
-    expect(api.callsTo("GET /api/admin/subscription-transactions")).toHaveLength(before);
+    expect(api.callsTo(routes.adminBilling.subscriptionTransactions)).toHaveLength(before);
   });
 
   it("toasts Error with the server's text, and clears the list", async () => {
     signInAdmin();
     let fail = false;
-    mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/subscription-transactions": () =>
+    mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.subscriptionTransactions, () =>
         fail
           ? jsonResponse({ success: false, message: "startDate must be a date" }, 400)
           : jsonResponse(page([payment()])),
-    });
+      ),
+    ]);
     renderApp("/admin/subscription-transactions");
     await screen.findByText("Showing 1 of 1 transactions");
     fail = true;
@@ -369,10 +385,10 @@ describe("/admin/subscription-transactions", () => {
 
   it("says No subscription transactions found", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/subscription-transactions": () => jsonResponse(page([])),
-    });
+    mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.subscriptionTransactions, () => jsonResponse(page([]))),
+    ]);
     renderApp("/admin/subscription-transactions");
     expect(await screen.findByText("No subscription transactions found")).toBeInTheDocument();
   });
@@ -381,15 +397,16 @@ describe("/admin/subscription-transactions", () => {
 describe("/admin/subscription-history", () => {
   it("shows the events with status colours, period, auto renew and the filters", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/subscription-history": () =>
+    const api = mockAdminApi([
+      on(routes.adminBilling.subscriptionHistory, () =>
         jsonResponse(
           page([
             event(),
             event({ _id: "e2", eventType: "payment_failed", status: "past_due", autoRenew: false }),
           ]),
         ),
-    });
+      ),
+    ]);
     renderApp("/admin/subscription-history");
     const table = await screen.findByRole("table", { name: "Subscription History" });
     await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
@@ -400,14 +417,14 @@ describe("/admin/subscription-history", () => {
     expect(within(table).getByText("Yes")).toBeInTheDocument();
     expect(within(table).getByText("No")).toBeInTheDocument();
     expect(screen.queryAllByTestId("revenue-card")).toHaveLength(0);
-    const q = api.callsTo("GET /api/admin/subscription-history")[0]?.url.searchParams;
+    const q = api.callsTo(routes.adminBilling.subscriptionHistory)[0]?.url.searchParams;
     expect(q?.get("sortBy")).toBe("timestamp");
     const user = userEvent.setup();
     await user.selectOptions(screen.getByLabelText("Event Type"), "renewed");
     await waitFor(() =>
       expect(
         api
-          .callsTo("GET /api/admin/subscription-history")
+          .callsTo(routes.adminBilling.subscriptionHistory)
           .at(-1)
           ?.url.searchParams.get("eventType"),
       ).toBe("renewed"),
@@ -417,14 +434,14 @@ describe("/admin/subscription-history", () => {
     await waitFor(() =>
       expect(
         api
-          .callsTo("GET /api/admin/subscription-history")
+          .callsTo(routes.adminBilling.subscriptionHistory)
           .at(-1)
           ?.url.searchParams.get("sortOrder"),
       ).toBe("1"),
     );
     await user.click(screen.getByRole("button", { name: /^Amount/ }));
     await waitFor(() => {
-      const last = api.callsTo("GET /api/admin/subscription-history").at(-1)?.url.searchParams;
+      const last = api.callsTo(routes.adminBilling.subscriptionHistory).at(-1)?.url.searchParams;
       expect(last?.get("sortBy")).toBe("amount");
       expect(last?.get("sortOrder")).toBe("-1");
     });
@@ -440,10 +457,11 @@ describe("/admin/subscription-history", () => {
   it("shows the empty text and toasts the failure", async () => {
     signInAdmin();
     let fail = false;
-    mockAdminApi({
-      "GET /api/admin/subscription-history": () =>
+    mockAdminApi([
+      on(routes.adminBilling.subscriptionHistory, () =>
         fail ? jsonResponse({ success: false, message: "x" }, 500) : jsonResponse(page([])),
-    });
+      ),
+    ]);
     renderApp("/admin/subscription-history");
     expect(await screen.findByText("No subscription history records found")).toBeInTheDocument();
     fail = true;
@@ -460,10 +478,10 @@ describe("a payment's details", () => {
     signInAdmin();
     const text =
       "I want my 500 credits ($45.00) delivered immediately, and I acknowledge that I lose my right of withdrawal for the credits I use.";
-    const api = mockAdminApi({
-      "GET /api/admin/revenue": () => jsonResponse(revenue),
-      "GET /api/admin/credit-transactions": () => jsonResponse(page([credit()])),
-      "GET /api/admin/payments/c1": () =>
+    const api = mockAdminApi([
+      on(routes.adminBilling.revenue, () => jsonResponse(revenue)),
+      on(routes.adminBilling.creditTransactions, () => jsonResponse(page([credit()]))),
+      on(routes.adminBilling.payment, () =>
         jsonResponse({
           success: true,
           data: {
@@ -494,7 +512,8 @@ describe("a payment's details", () => {
             refunds: [],
           },
         }),
-    });
+      ),
+    ]);
     renderApp("/admin/credit-transactions");
     const table = await screen.findByRole("table", { name: "Credit Transactions" });
     await userEvent.click(await within(table).findByRole("button", { name: "Details" }));
@@ -502,6 +521,6 @@ describe("a payment's details", () => {
     expect(consent).toHaveTextContent(text);
     expect(consent).toHaveTextContent("credits-delivery-2026-11-26");
     expect(consent).toHaveTextContent("203.0.113.7");
-    expect(api.callsTo("GET /api/admin/payments/c1")).toHaveLength(1);
+    expect(api.callsTo(routes.adminBilling.payment, { id: "c1" })).toHaveLength(1);
   });
 });

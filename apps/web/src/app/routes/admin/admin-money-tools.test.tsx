@@ -1,7 +1,9 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 import { detailUser, mockAdminApi, signInAdmin } from "./test-api";
 
@@ -57,11 +59,11 @@ const refundAnswer = {
 describe("money tools on the user details page", () => {
   it("refunds a purchase after the confirm dialog, sending the amount, reason and a request id", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
-      "GET /api/admin/users/:id/transactions": () => jsonResponse(page([purchase])),
-      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([])),
-      "POST /api/admin/payments/:id/refund": ({ body }) =>
+    const api = mockAdminApi([
+      on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
+      on(routes.adminBilling.userTransactions, () => jsonResponse(page([purchase]))),
+      on(routes.adminBilling.userSubscriptionTransactions, () => jsonResponse(page([]))),
+      on(routes.adminBilling.refundPayment, ({ body }) =>
         (body as { amount?: number }).amount === 20
           ? jsonResponse(
               {
@@ -71,7 +73,8 @@ describe("money tools on the user details page", () => {
               400,
             )
           : jsonResponse(refundAnswer),
-    });
+      ),
+    ]);
     const user = userEvent.setup();
     renderApp("/admin/users/u1?tab=credits");
     await user.click(await screen.findByRole("button", { name: "Refund" }));
@@ -83,7 +86,7 @@ describe("money tools on the user details page", () => {
     // Nothing is sent without a reason.
     await user.click(within(dialog).getByRole("button", { name: "Refund $10.00" }));
     expect(within(dialog).getByText("A reason is required")).toBeInTheDocument();
-    expect(api.callsTo("POST /api/admin/payments/pay1/refund")).toHaveLength(0);
+    expect(api.callsTo(routes.adminBilling.refundPayment, { id: "pay1" })).toHaveLength(0);
 
     // The server's refusal stays in the dialog.
     await user.type(within(dialog).getByLabelText("Reason"), "Partial");
@@ -94,7 +97,7 @@ describe("money tools on the user details page", () => {
     await user.click(within(dialog).getByRole("button", { name: "Refund $4.00" }));
     await waitFor(() => expect(screen.queryByTestId("refund-dialog")).toBeNull());
     expect(await screen.findByText("The payment was refunded")).toBeInTheDocument();
-    const [sent] = api.callsTo("POST /api/admin/payments/pay1/refund");
+    const [sent] = api.callsTo(routes.adminBilling.refundPayment, { id: "pay1" });
     expect(sent?.body).toMatchObject({ amount: 4, reason: "Partial" });
     expect((sent?.body as { requestId?: string } | undefined)?.requestId).toMatch(
       /^[0-9a-f-]{36}$/,
@@ -113,8 +116,8 @@ describe("money tools on the user details page", () => {
       invoiceId: "in_1",
       metadata: { packageName: null, invoiceNumber: "INV-1" },
     };
-    const api = mockAdminApi({
-      "GET /api/admin/users/:id": () =>
+    const api = mockAdminApi([
+      on(routes.adminUsers.detail, () =>
         jsonResponse({
           success: true,
           data: detailUser({
@@ -136,10 +139,11 @@ describe("money tools on the user details page", () => {
             },
           }),
         }),
-      "GET /api/admin/users/:id/transactions": () => jsonResponse(page([])),
-      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([planPayment])),
-      "POST /api/admin/payments/:id/refund": () => jsonResponse(refundAnswer),
-    });
+      ),
+      on(routes.adminBilling.userTransactions, () => jsonResponse(page([]))),
+      on(routes.adminBilling.userSubscriptionTransactions, () => jsonResponse(page([planPayment]))),
+      on(routes.adminBilling.refundPayment, () => jsonResponse(refundAnswer)),
+    ]);
     const user = userEvent.setup();
     renderApp("/admin/users/u1?tab=subscriptions");
     await user.click(await screen.findByRole("button", { name: "Refund" }));
@@ -151,15 +155,15 @@ describe("money tools on the user details page", () => {
     await user.type(within(dialog).getByLabelText("Reason"), "Never used it");
     await user.click(within(dialog).getByRole("button", { name: "Refund $20.00" }));
     await waitFor(() => expect(screen.queryByTestId("refund-dialog")).toBeNull());
-    const [sent] = api.callsTo("POST /api/admin/payments/sub-pay1/refund");
+    const [sent] = api.callsTo(routes.adminBilling.refundPayment, { id: "sub-pay1" });
     expect(sent?.body).toMatchObject({ reason: "Never used it", endSubscription: true });
   });
 
   it("offers the refund of a failed payment that was charged anyway, not of a declined one", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
-      "GET /api/admin/users/:id/transactions": () =>
+    mockAdminApi([
+      on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
+      on(routes.adminBilling.userTransactions, () =>
         jsonResponse(
           page([
             {
@@ -178,8 +182,9 @@ describe("money tools on the user details page", () => {
             },
           ]),
         ),
-      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([])),
-    });
+      ),
+      on(routes.adminBilling.userSubscriptionTransactions, () => jsonResponse(page([]))),
+    ]);
     const user = userEvent.setup();
     renderApp("/admin/users/u1?tab=credits");
     const buttons = await screen.findAllByRole("button", { name: "Refund" });
@@ -191,12 +196,13 @@ describe("money tools on the user details page", () => {
 
   it("after a refund in part, offers only what is left to refund", async () => {
     signInAdmin();
-    mockAdminApi({
-      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: detailUser() }),
-      "GET /api/admin/users/:id/transactions": () =>
+    mockAdminApi([
+      on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
+      on(routes.adminBilling.userTransactions, () =>
         jsonResponse(page([{ ...purchase, amount: 31.99, refundedAmount: 10 }])),
-      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(page([])),
-    });
+      ),
+      on(routes.adminBilling.userSubscriptionTransactions, () => jsonResponse(page([]))),
+    ]);
     const user = userEvent.setup();
     renderApp("/admin/users/u1?tab=credits");
     expect(await screen.findByText("Refunded $10.00 of $31.99")).toBeInTheDocument();
@@ -210,12 +216,14 @@ describe("money tools on the user details page", () => {
 
   it("changes credits and shows the server's reason when it refuses", async () => {
     signInAdmin();
-    const api = mockAdminApi({
-      "GET /api/admin/users/:id": () =>
+    const api = mockAdminApi([
+      on(routes.adminUsers.detail, () =>
         jsonResponse({ success: true, data: detailUser({ credits: 120 }) }),
-      "POST /api/admin/users/:id/credits": () =>
+      ),
+      on(routes.adminBilling.adjustCredits, () =>
         jsonResponse({ success: false, message: "The user's balance cannot go below zero" }, 400),
-    });
+      ),
+    ]);
     const user = userEvent.setup();
     renderApp("/admin/users/u1");
     await user.click(await screen.findByRole("button", { name: "Change credits" }));
@@ -227,10 +235,12 @@ describe("money tools on the user details page", () => {
     expect(
       await within(dialog).findByText("The user's balance cannot go below zero"),
     ).toBeInTheDocument();
-    expect(api.callsTo("POST /api/admin/users/u1/credits")[0]?.body).toMatchObject({
-      delta: -100,
-      reason: "Abuse",
-    });
+    expect(api.callsTo(routes.adminBilling.adjustCredits, { userId: "u1" })[0]?.body).toMatchObject(
+      {
+        delta: -100,
+        reason: "Abuse",
+      },
+    );
   });
 
   it("offers cancel and resume as the subscription allows", async () => {
@@ -251,12 +261,14 @@ describe("money tools on the user details page", () => {
       cancelAtPeriodEnd: true,
       stripeSubscriptionId: "sub_1",
     };
-    const api = mockAdminApi({
-      "GET /api/admin/users/:id": () =>
+    const api = mockAdminApi([
+      on(routes.adminUsers.detail, () =>
         jsonResponse({ success: true, data: detailUser({ subscription }) }),
-      "POST /api/admin/users/:id/subscription/resume": () =>
+      ),
+      on(routes.adminBilling.resumeSubscription, () =>
         jsonResponse({ success: false, message: "This subscription is not set to cancel" }, 400),
-    });
+      ),
+    ]);
     const user = userEvent.setup();
     renderApp("/admin/users/u1");
     const actions = await screen.findByTestId("money-actions");
@@ -269,7 +281,7 @@ describe("money tools on the user details page", () => {
     expect(await within(dialog).findByRole("alert")).toHaveTextContent(
       "This subscription is not set to cancel",
     );
-    expect(api.callsTo("POST /api/admin/users/u1/subscription/resume")[0]?.body).toEqual({
+    expect(api.callsTo(routes.adminBilling.resumeSubscription, { userId: "u1" })[0]?.body).toEqual({
       reason: "Asked",
     });
   });

@@ -1,100 +1,52 @@
 import { queryOptions } from "@tanstack/react-query";
-import {
-  billingMessageResponseSchema,
-  type CreditPackageCreate,
-  creditPackageResponseSchema,
-  creditPackagesResponseSchema,
-  type SubscriptionPlanCreate,
-  subscriptionPlanResponseSchema,
-  subscriptionPlansResponseSchema,
-  syncStripeResponseSchema,
-} from "@twinline/contracts";
-import { api } from "@/lib/api-client";
-
-// Plan and package management lives on URLs without /admin: the admin token is named (decision 0008).
-const ADMIN = { token: "admin" } as const;
+import { type CreditPackageCreate, routes, type SubscriptionPlanCreate } from "@twinline/contracts";
+import { callRoute } from "@/lib/api/route-client";
 
 export const catalogueKeys = {
   plans: ["admin", "billing", "plans"] as const,
   packages: ["admin", "billing", "packages"] as const,
 };
 
-/** GET /api/subscriptions: every plan, active or not. */
+/** Every plan, active or not (routes.adminBilling.plans). */
 export const adminPlansQuery = () =>
   queryOptions({
     queryKey: catalogueKeys.plans,
-    queryFn: async ({ signal }) =>
-      (
-        await api.get("/api/subscriptions", {
-          ...ADMIN,
-          signal,
-          schema: subscriptionPlansResponseSchema,
-        })
-      ).data,
+    queryFn: async ({ signal }) => (await callRoute(routes.adminBilling.plans, { signal })).data,
   });
 
 export const createPlan = (form: SubscriptionPlanCreate) =>
-  api.post("/api/subscriptions", form, { ...ADMIN, schema: subscriptionPlanResponseSchema });
+  callRoute(routes.adminBilling.createPlan, { body: form });
 /** Interval and interval count are fixed after creation: the update never sends them. */
 export const updatePlan = (id: string, form: SubscriptionPlanCreate) => {
   const { interval: _interval, intervalCount: _count, ...rest } = form;
-  return api.put(`/api/subscriptions/${encodeURIComponent(id)}`, rest, {
-    ...ADMIN,
-    schema: subscriptionPlanResponseSchema,
-  });
+  return callRoute(routes.adminBilling.updatePlan, { params: { id }, body: rest });
 };
 export const togglePlan = (id: string) =>
-  api.patch(`/api/subscriptions/${encodeURIComponent(id)}/toggle-status`, undefined, {
-    ...ADMIN,
-    schema: subscriptionPlanResponseSchema,
-  });
+  callRoute(routes.adminBilling.togglePlan, { params: { id } });
 export const deletePlan = (id: string) =>
-  api.delete(`/api/subscriptions/${encodeURIComponent(id)}`, {
-    ...ADMIN,
-    schema: billingMessageResponseSchema,
-  });
-export const syncPlans = () =>
-  api.post("/api/subscriptions/sync-stripe", undefined, {
-    ...ADMIN,
-    schema: syncStripeResponseSchema,
-  });
+  callRoute(routes.adminBilling.deletePlan, { params: { id } });
+export const syncPlans = () => callRoute(routes.adminBilling.syncPlans);
 
-/** GET /api/credit-packages: every package, active or not (admin token). */
+/**
+ * Every package, active or not: the open list called with the admin's token, which sees the
+ * inactive ones too (decision 0016; the addresses have no /admin, decision 0008).
+ */
 export const adminPackagesQuery = () =>
   queryOptions({
     queryKey: catalogueKeys.packages,
     queryFn: async ({ signal }) =>
-      (
-        await api.get("/api/credit-packages", {
-          ...ADMIN,
-          signal,
-          schema: creditPackagesResponseSchema,
-        })
-      ).packages,
+      (await callRoute(routes.billing.packages, { signal, token: "admin" })).packages,
   });
 
 export const createPackage = (form: CreditPackageCreate) =>
-  api.post("/api/credit-packages", form, { ...ADMIN, schema: creditPackageResponseSchema });
+  callRoute(routes.adminBilling.createPackage, { body: form });
 export const updatePackage = (id: string, form: CreditPackageCreate) =>
-  api.put(`/api/credit-packages/${encodeURIComponent(id)}`, form, {
-    ...ADMIN,
-    schema: creditPackageResponseSchema,
-  });
+  callRoute(routes.adminBilling.updatePackage, { params: { id }, body: form });
 export const togglePackage = (id: string) =>
-  api.patch(`/api/credit-packages/${encodeURIComponent(id)}/toggle-status`, undefined, {
-    ...ADMIN,
-    schema: creditPackageResponseSchema,
-  });
+  callRoute(routes.adminBilling.togglePackage, { params: { id } });
 export const deletePackage = (id: string) =>
-  api.delete(`/api/credit-packages/${encodeURIComponent(id)}`, {
-    ...ADMIN,
-    schema: billingMessageResponseSchema,
-  });
-export const syncPackages = () =>
-  api.post("/api/credit-packages/sync-stripe", undefined, {
-    ...ADMIN,
-    schema: syncStripeResponseSchema,
-  });
+  callRoute(routes.adminBilling.deletePackage, { params: { id } });
+export const syncPackages = () => callRoute(routes.adminBilling.syncPackages);
 
 /** Plan ids are shown truncated to 10 characters (admin-side spec, section 9). */
 export function truncateId(id: string | null | undefined): string | null {

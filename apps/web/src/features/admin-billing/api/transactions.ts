@@ -3,14 +3,10 @@ import {
   type AdminCreditTransactionsQuery,
   type AdminSubscriptionHistoryQuery,
   type AdminSubscriptionTransactionsQuery,
-  adminCreditTransactionsResponseSchema,
-  adminPaymentDetailsResponseSchema,
-  adminRevenueResponseSchema,
-  adminSubscriptionHistoryResponseSchema,
-  adminSubscriptionTransactionsResponseSchema,
   BILLING_DEFAULTS,
+  routes,
 } from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { callRoute } from "@/lib/api/route-client";
 
 /** Page size of the three transaction screens (admin-side spec, section 9). */
 export const ADMIN_TRANSACTIONS_PAGE_SIZE = BILLING_DEFAULTS.adminListLimit;
@@ -42,10 +38,9 @@ export const creditTransactionsQuery = (params: AdminCreditTransactionsQuery, en
   queryOptions({
     queryKey: transactionKeys.credit(params),
     queryFn: ({ signal }) =>
-      api.get("/api/admin/credit-transactions", {
+      callRoute(routes.adminBilling.creditTransactions, {
         signal,
-        query: withoutAll(params),
-        schema: adminCreditTransactionsResponseSchema,
+        query: withoutAll(params) as AdminCreditTransactionsQuery,
       }),
     placeholderData: keepPreviousData,
     enabled,
@@ -59,10 +54,9 @@ export const subscriptionTransactionsQuery = (
   queryOptions({
     queryKey: transactionKeys.subscription(params),
     queryFn: ({ signal }) =>
-      api.get("/api/admin/subscription-transactions", {
+      callRoute(routes.adminBilling.subscriptionTransactions, {
         signal,
-        query: withoutAll(params),
-        schema: adminSubscriptionTransactionsResponseSchema,
+        query: withoutAll(params) as AdminSubscriptionTransactionsQuery,
       }),
     placeholderData: keepPreviousData,
     enabled,
@@ -73,10 +67,9 @@ export const subscriptionHistoryQuery = (params: AdminSubscriptionHistoryQuery, 
   queryOptions({
     queryKey: transactionKeys.history(params),
     queryFn: ({ signal }) =>
-      api.get("/api/admin/subscription-history", {
+      callRoute(routes.adminBilling.subscriptionHistory, {
         signal,
-        query: withoutAll(params),
-        schema: adminSubscriptionHistoryResponseSchema,
+        query: withoutAll(params) as AdminSubscriptionHistoryQuery,
       }),
     placeholderData: keepPreviousData,
     enabled,
@@ -87,13 +80,7 @@ export const revenueQuery = (kind: RevenueKind) =>
   queryOptions({
     queryKey: transactionKeys.revenue(kind),
     queryFn: async ({ signal }) =>
-      (
-        await api.get("/api/admin/revenue", {
-          signal,
-          query: { kind },
-          schema: adminRevenueResponseSchema,
-        })
-      ).data,
+      (await callRoute(routes.adminBilling.revenue, { signal, query: { kind } })).data,
   });
 
 /** GET /api/admin/payments/{id}: one payment with its consent, refunds and withdrawal. */
@@ -101,10 +88,5 @@ export const paymentDetailsQuery = (paymentId: string) =>
   queryOptions({
     queryKey: ["admin", "billing", "payment", paymentId] as const,
     queryFn: async ({ signal }) =>
-      (
-        await api.get(`/api/admin/payments/${encodeURIComponent(paymentId)}`, {
-          signal,
-          schema: adminPaymentDetailsResponseSchema,
-        })
-      ).data,
+      (await callRoute(routes.adminBilling.payment, { signal, params: { id: paymentId } })).data,
   });

@@ -5,6 +5,7 @@ import {
   type CREDIT_TRANSACTION_SORT_FIELDS,
   CREDIT_TRANSACTIONS_CSV_COLUMNS,
   creditTransactionCsvRow,
+  routes,
 } from "@twinline/contracts";
 import { useListParams } from "@/hooks/use-list-params";
 import { formatCount } from "@/lib/format";
@@ -42,7 +43,7 @@ const COLUMNS: TransactionColumn<Row, (typeof CREDIT_TRANSACTION_SORT_FIELDS)[nu
 
 const CSV: CsvExport<Row> = {
   fileName: "credit-transactions",
-  allPath: "/api/admin/credit-transactions/export",
+  all: routes.adminBilling.creditTransactionsExport,
   columns: CREDIT_TRANSACTIONS_CSV_COLUMNS,
   row: creditTransactionCsvRow,
   done: "Export Complete",

@@ -1,9 +1,17 @@
+import type { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
-import { api, type QueryValue } from "@/lib/api-client";
+import { callRoute } from "@/lib/api/route-client";
+import type { QueryValue } from "@/lib/api-client";
 import { type CsvValue, csvFileName, downloadCsv, downloadFile, toCsv } from "@/lib/csv";
 
 /** A server export of many thousand rows takes longer than a list call. */
 const EXPORT_ALL_TIMEOUT_MS = 5 * 60_000;
+
+/** The server's "Export all" files (`kind: "file"` routes of the table). */
+export type CsvExportRoute =
+  | typeof routes.adminBilling.creditTransactionsExport
+  | typeof routes.adminBilling.subscriptionTransactionsExport
+  | typeof routes.adminBilling.subscriptionHistoryExport;
 
 /** A screen's CSV export (admin-side spec, section 7): its file, its columns and its toasts. */
 export interface CsvExport<Row> {
@@ -16,7 +24,7 @@ export interface CsvExport<Row> {
   done: string;
   failed: string;
   /** "Export all": the server's CSV of every row matching the filters (same columns). */
-  allPath: string;
+  all: CsvExportRoute;
 }
 
 /** Downloads the rows on screen as the screen's CSV and toasts how it went. */
@@ -43,11 +51,12 @@ export async function exportAllCsv<Row>(
     if (["string", "number", "boolean"].includes(typeof value)) query[key] = value as QueryValue;
   }
   try {
-    const blob = (await api.get(csv.allPath, {
-      query,
+    // The route's query schema checks the filters on the server; here they pass as they are.
+    const blob = (await callRoute(csv.all, {
+      query: query as never,
       responseType: "blob",
       timeoutMs: EXPORT_ALL_TIMEOUT_MS,
-    })) as Blob;
+    })) as unknown as Blob;
     downloadFile.save(csvFileName(csv.fileName), blob);
     toast.success(csv.done);
   } catch {

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import {
   adminSubscriptionHistoryQuerySchema,
   type SubscriptionHistoryEvent as Row,
+  routes,
   SUBSCRIPTION_HISTORY_CSV_COLUMNS,
   type SUBSCRIPTION_HISTORY_SORT_FIELDS,
   subscriptionHistoryCsvRow,
@@ -55,7 +56,7 @@ const STATUSES: Option[] = [
 
 const CSV: CsvExport<Row> = {
   fileName: "subscription-history",
-  allPath: "/api/admin/subscription-history/export",
+  all: routes.adminBilling.subscriptionHistoryExport,
   columns: SUBSCRIPTION_HISTORY_CSV_COLUMNS,
   row: subscriptionHistoryCsvRow,
   done: "Export Successful",

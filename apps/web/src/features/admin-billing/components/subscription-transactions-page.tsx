@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import {
   type AdminSubscriptionTransaction,
   adminSubscriptionTransactionsQuerySchema,
+  routes,
   type SUBSCRIPTION_TRANSACTION_SORT_FIELDS,
   SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
   subscriptionTransactionCsvRow,
@@ -36,7 +37,7 @@ const COLUMNS: TransactionColumn<Row, (typeof SUBSCRIPTION_TRANSACTION_SORT_FIEL
 
 const CSV: CsvExport<Row> = {
   fileName: "subscription-transactions",
-  allPath: "/api/admin/subscription-transactions/export",
+  all: routes.adminBilling.subscriptionTransactionsExport,
   columns: SUBSCRIPTION_TRANSACTIONS_CSV_COLUMNS,
   row: subscriptionTransactionCsvRow,
   done: "Export Complete",

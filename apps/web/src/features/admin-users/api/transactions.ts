@@ -1,9 +1,5 @@
-import {
-  type AdminUserTransactionSortField,
-  adminUserCreditTransactionsResponseSchema,
-  adminUserSubscriptionTransactionsResponseSchema,
-} from "@twinline/contracts";
-import { api } from "@/lib/api-client";
+import { type AdminUserTransactionSortField, routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api/route-client";
 import type {
   CreditTransactionRow,
   SubscriptionTransactionRow,
@@ -53,10 +49,10 @@ export async function fetchUserCreditTransactions(
   params: UserTransactionsParams,
   signal?: AbortSignal,
 ): Promise<TransactionsPage<CreditTransactionRow>> {
-  const body = await api.get(`/api/admin/users/${encodeURIComponent(userId)}/transactions`, {
+  const body = await callRoute(routes.adminBilling.userTransactions, {
     signal,
+    params: { userId },
     query: queryOf(params),
-    schema: adminUserCreditTransactionsResponseSchema,
   });
   return {
     rows: body.data.map((r) => ({
@@ -82,10 +78,11 @@ export async function fetchUserSubscriptionTransactions(
   params: UserTransactionsParams,
   signal?: AbortSignal,
 ): Promise<TransactionsPage<SubscriptionTransactionRow>> {
-  const body = await api.get(
-    `/api/admin/users/${encodeURIComponent(userId)}/subscription-transactions`,
-    { signal, query: queryOf(params), schema: adminUserSubscriptionTransactionsResponseSchema },
-  );
+  const body = await callRoute(routes.adminBilling.userSubscriptionTransactions, {
+    signal,
+    params: { userId },
+    query: queryOf(params),
+  });
   return {
     rows: body.data.map((r) => ({
       _id: r._id,

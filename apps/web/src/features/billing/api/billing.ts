@@ -3,23 +3,11 @@ import {
   BILLING_DEFAULTS,
   type CheckPromotionCodeResponse,
   CONSENT_VERSIONS,
-  cancelSubscriptionResponseSchema,
-  checkoutResponseSchema,
-  checkoutSessionResponseSchema,
-  checkPromotionCodeResponseSchema,
-  creditBalanceResponseSchema,
-  creditHistoryResponseSchema,
-  creditPackagesResponseSchema,
-  mySubscriptionResponseSchema,
-  planChangeResultSchema,
+  routes,
   type SandboxPayRequest,
-  sandboxRedirectResponseSchema,
-  subscriptionPlansResponseSchema,
-  userTransactionsResponseSchema,
-  withdrawalQuoteResponseSchema,
-  withdrawResponseSchema,
 } from "@twinline/contracts";
-import { ApiError, api } from "@/lib/api-client";
+import { callRoute } from "@/lib/api/route-client";
+import { ApiError } from "@/lib/api-client";
 
 /** Page sizes: 5 on the credits screen, 10 on the transactions screen (user-side spec, section 9). */
 export const CREDITS_HISTORY_PAGE_SIZE = BILLING_DEFAULTS.creditsPageHistoryLimit;
@@ -38,8 +26,7 @@ export const creditBalanceQuery = () =>
   queryOptions({
     queryKey: billingKeys.balance,
     queryFn: async ({ signal }) =>
-      (await api.get("/api/users/credit-balance", { signal, schema: creditBalanceResponseSchema }))
-        .available,
+      (await callRoute(routes.billing.creditBalance, { signal })).available,
   });
 
 /** GET /api/credit-packages: only the active ones, sorted by credits ascending. */
@@ -47,10 +34,7 @@ export const creditPackagesQuery = () =>
   queryOptions({
     queryKey: billingKeys.packages,
     queryFn: async ({ signal }) => {
-      const body = await api.get("/api/credit-packages", {
-        signal,
-        schema: creditPackagesResponseSchema,
-      });
+      const body = await callRoute(routes.billing.packages, { signal });
       return body.packages.filter((p) => p.isActive).sort((a, b) => a.credits - b.credits);
     },
   });
@@ -65,11 +49,12 @@ export const paymentHistoryQuery = (kind: HistoryKind, page: number, limit: numb
   queryOptions({
     queryKey: ["billing", "history", kind, page, limit] as const,
     queryFn: ({ signal }) =>
-      api.get(kind === "credits" ? "/api/payments/history" : "/api/payments/subscription-history", {
-        signal,
-        query: { page, limit },
-        schema: userTransactionsResponseSchema,
-      }),
+      callRoute(
+        kind === "credits"
+          ? routes.billing.paymentHistory
+          : routes.billing.subscriptionPaymentHistory,
+        { signal, query: { page, limit } },
+      ),
     placeholderData: keepPreviousData,
   });
 
@@ -78,11 +63,7 @@ export const creditHistoryQuery = (page: number, limit: number) =>
   queryOptions({
     queryKey: ["billing", "credit-history", page, limit] as const,
     queryFn: ({ signal }) =>
-      api.get("/api/users/credit-history", {
-        signal,
-        query: { page, limit },
-        schema: creditHistoryResponseSchema,
-      }),
+      callRoute(routes.billing.creditHistory, { signal, query: { page, limit } }),
     placeholderData: keepPreviousData,
   });
 
@@ -90,13 +71,7 @@ export const creditHistoryQuery = (page: number, limit: number) =>
 export const activePlansQuery = () =>
   queryOptions({
     queryKey: billingKeys.plans,
-    queryFn: async ({ signal }) =>
-      (
-        await api.get("/api/subscriptions/active-plans", {
-          signal,
-          schema: subscriptionPlansResponseSchema,
-        })
-      ).data,
+    queryFn: async ({ signal }) => (await callRoute(routes.billing.activePlans, { signal })).data,
   });
 
 /** GET /api/subscriptions/my-subscription ("inactive" with no plan when there is none). */
@@ -104,12 +79,7 @@ export const mySubscriptionQuery = () =>
   queryOptions({
     queryKey: billingKeys.subscription,
     queryFn: async ({ signal }) =>
-      (
-        await api.get("/api/subscriptions/my-subscription", {
-          signal,
-          schema: mySubscriptionResponseSchema,
-        })
-      ).data,
+      (await callRoute(routes.billing.mySubscription, { signal })).data,
   });
 
 /**
@@ -123,15 +93,13 @@ export async function createPackageCheckout({
   packageId: string;
   promotionCode?: string | null;
 }): Promise<string> {
-  const body = await api.post(
-    "/api/payments/create-checkout-session",
-    {
+  const body = await callRoute(routes.billing.packageCheckout, {
+    body: {
       packageId,
       consentVersion: CONSENT_VERSIONS.credits,
       ...(promotionCode ? { promotionCode } : {}),
     },
-    { schema: checkoutResponseSchema },
-  );
+  });
   return body.url;
 }
 
@@ -143,31 +111,29 @@ export async function createSubscriptionCheckout(
   planId: string,
   promotionCode?: string | null,
 ): Promise<string> {
-  const body = await api.post(
-    "/api/subscriptions/create-checkout",
-    { planId, consentVersion: CONSENT_VERSIONS.plan, ...(promotionCode ? { promotionCode } : {}) },
-    { schema: checkoutResponseSchema },
-  );
+  const body = await callRoute(routes.billing.planCheckout, {
+    body: {
+      planId,
+      consentVersion: CONSENT_VERSIONS.plan,
+      ...(promotionCode ? { promotionCode } : {}),
+    },
+  });
   return body.url;
 }
 
 /** POST /api/subscriptions/upgrade {planId}: the plan change result. */
 export function changePlan(planId: string) {
-  return api.post("/api/subscriptions/upgrade", { planId }, { schema: planChangeResultSchema });
+  return callRoute(routes.billing.upgrade, { body: { planId } });
 }
 
 /** POST /api/subscriptions/cancel: stops renewal at the period end. */
 export function cancelSubscription() {
-  return api.post("/api/subscriptions/cancel", undefined, {
-    schema: cancelSubscriptionResponseSchema,
-  });
+  return callRoute(routes.billing.cancel);
 }
 
 /** POST /api/subscriptions/resume: a plan set to cancel renews again. */
 export function resumeSubscription() {
-  return api.post("/api/subscriptions/resume", undefined, {
-    schema: cancelSubscriptionResponseSchema,
-  });
+  return callRoute(routes.billing.resume);
 }
 
 /** GET /api/payments/{id}/withdrawal: step 1 of a withdrawal, what it would do. */
@@ -175,23 +141,14 @@ export const withdrawalQuoteQuery = (paymentId: string) =>
   queryOptions({
     queryKey: ["billing", "withdrawal", paymentId] as const,
     queryFn: async ({ signal }) =>
-      (
-        await api.get(`/api/payments/${encodeURIComponent(paymentId)}/withdrawal`, {
-          signal,
-          schema: withdrawalQuoteResponseSchema,
-        })
-      ).data,
+      (await callRoute(routes.billing.withdrawalQuote, { params: { id: paymentId }, signal })).data,
     retry: false,
     staleTime: 0,
   });
 
 /** POST /api/payments/{id}/withdrawal {confirm: true}: step 2, withdraws once. */
 export function withdrawFromPurchase(paymentId: string) {
-  return api.post(
-    `/api/payments/${encodeURIComponent(paymentId)}/withdrawal`,
-    { confirm: true },
-    { schema: withdrawResponseSchema },
-  );
+  return callRoute(routes.billing.withdraw, { params: { id: paymentId }, body: { confirm: true } });
 }
 
 /**
@@ -225,12 +182,7 @@ export const checkoutSessionQuery = (sessionId: string) =>
   queryOptions({
     queryKey: ["billing", "checkout-session", sessionId] as const,
     queryFn: async ({ signal }) =>
-      (
-        await api.get(`/api/payments/checkout-sessions/${encodeURIComponent(sessionId)}`, {
-          signal,
-          schema: checkoutSessionResponseSchema,
-        })
-      ).data,
+      (await callRoute(routes.billing.checkoutSession, { params: { id: sessionId }, signal })).data,
   });
 
 /** GET /api/payments/sandbox/sessions/:id: what the sandbox checkout sells. */
@@ -238,31 +190,21 @@ export const sandboxSessionQuery = (sessionId: string) =>
   queryOptions({
     queryKey: ["billing", "sandbox-session", sessionId] as const,
     queryFn: async ({ signal }) =>
-      (
-        await api.get(`/api/payments/sandbox/sessions/${encodeURIComponent(sessionId)}`, {
-          signal,
-          schema: checkoutSessionResponseSchema,
-        })
-      ).data,
+      (await callRoute(routes.billing.sandboxSession, { params: { id: sessionId }, signal })).data,
   });
 
 /** POST /api/payments/sandbox/sessions/:id/pay: the success page's address, or a decline. */
 export async function paySandboxSession(sessionId: string, card: SandboxPayRequest) {
-  const body = await api.post(
-    `/api/payments/sandbox/sessions/${encodeURIComponent(sessionId)}/pay`,
-    card,
-    { schema: sandboxRedirectResponseSchema },
-  );
+  const body = await callRoute(routes.billing.sandboxPay, {
+    params: { id: sessionId },
+    body: card,
+  });
   return body.redirectUrl;
 }
 
 /** POST /api/payments/sandbox/sessions/:id/cancel: the cancel page's address. */
 export async function cancelSandboxSession(sessionId: string) {
-  const body = await api.post(
-    `/api/payments/sandbox/sessions/${encodeURIComponent(sessionId)}/cancel`,
-    undefined,
-    { schema: sandboxRedirectResponseSchema },
-  );
+  const body = await callRoute(routes.billing.sandboxCancel, { params: { id: sessionId } });
   return body.redirectUrl;
 }
 
@@ -277,10 +219,6 @@ export async function checkPromotionCode(
   code: string,
   target: { packageId: string } | { planId: string },
 ): Promise<PromotionQuote> {
-  const body = await api.post(
-    "/api/payments/promotion-codes/check",
-    { code, ...target },
-    { schema: checkPromotionCodeResponseSchema },
-  );
+  const body = await callRoute(routes.promotions.check, { body: { code, ...target } });
   return body.data;
 }

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { CONSENT_VERSIONS } from "@twinline/contracts";
+import { CONSENT_VERSIONS, routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
 import { ApiError, NetworkError } from "@/lib/api-client";
+import { on } from "@/test/api-mock";
 import { jsonResponse, mockAuthApi } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { checkoutErrorMessage, redirectTo } from "../api/billing";
@@ -19,35 +20,38 @@ import { meRoute, setUpBillingTests } from "../test/setup";
 
 setUpBillingTests();
 
-const base = {
-  ...meRoute,
-  "GET /api/users/credit-balance": { success: true, available: 250 },
-  "GET /api/subscriptions/my-subscription": subscriptionAnswer(noSubscription),
-  "GET /api/payments/history": historyAnswer([]),
-};
+const base = [
+  on(routes.billing.creditBalance, { success: true, available: 250 }),
+  on(routes.billing.mySubscription, subscriptionAnswer(noSubscription)),
+  on(routes.billing.paymentHistory, historyAnswer([])),
+  meRoute,
+];
 const packagesAnswer = (list: ReturnType<typeof pkg>[]) => ({
-  success: true,
+  success: true as const,
   data: list,
   packages: list,
 });
 
 describe("/dashboard/credits", () => {
   it("shows the balance, the subscription and the active packages sorted by credits", async () => {
-    mockAuthApi({
+    mockAuthApi([
+      on(
+        routes.billing.packages,
+        packagesAnswer([
+          pkg({
+            _id: "big",
+            name: "Big",
+            credits: 1000,
+            price: 80,
+            discount: 25,
+            discountedPrice: 60,
+          }),
+          pkg({ _id: "hidden", name: "Hidden", credits: 50, isActive: false }),
+          pkg({ _id: "small", name: "Small", credits: 100, price: 10, discountedPrice: 10 }),
+        ]),
+      ),
       ...base,
-      "GET /api/credit-packages": packagesAnswer([
-        pkg({
-          _id: "big",
-          name: "Big",
-          credits: 1000,
-          price: 80,
-          discount: 25,
-          discountedPrice: 60,
-        }),
-        pkg({ _id: "hidden", name: "Hidden", credits: 50, isActive: false }),
-        pkg({ _id: "small", name: "Small", credits: 100, price: 10, discountedPrice: 10 }),
-      ]),
-    });
+    ]);
     renderApp("/dashboard/credits");
     expect(await screen.findByTestId("credit-balance")).toHaveTextContent("250");
     expect(await screen.findByTestId("subscription-summary")).toHaveTextContent("Free");
@@ -66,13 +70,16 @@ describe("/dashboard/credits", () => {
 
   it("shows skeletons while loading, then the empty text when there are no packages", async () => {
     let answer: (r: Response) => void = () => {};
-    mockAuthApi({
+    mockAuthApi([
+      on(
+        routes.billing.packages,
+        () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      ),
       ...base,
-      "GET /api/credit-packages": () =>
-        new Promise<Response>((resolve) => {
-          answer = resolve;
-        }),
-    });
+    ]);
     renderApp("/dashboard/credits");
     expect(await screen.findByTestId("packages-loading")).toBeInTheDocument();
     answer(jsonResponse(packagesAnswer([])));
@@ -82,28 +89,28 @@ describe("/dashboard/credits", () => {
   });
 
   it("says Failed to load credit packages, balance and history, and retries", async () => {
-    const { callsTo } = mockAuthApi({
+    const { callsTo } = mockAuthApi([
+      on(routes.billing.creditBalance, () => jsonResponse({ success: false, message: "x" }, 500)),
+      on(routes.billing.paymentHistory, () => jsonResponse({ success: false, message: "x" }, 500)),
+      on(routes.billing.packages, () => jsonResponse({ success: false, message: "x" }, 500)),
       ...base,
-      "GET /api/users/credit-balance": () => jsonResponse({ success: false, message: "x" }, 500),
-      "GET /api/payments/history": () => jsonResponse({ success: false, message: "x" }, 500),
-      "GET /api/credit-packages": () => jsonResponse({ success: false, message: "x" }, 500),
-    });
+    ]);
     renderApp("/dashboard/credits");
     expect(await screen.findByText("Failed to load credit packages")).toBeInTheDocument();
     expect(await screen.findByText("Failed to load credit balance")).toBeInTheDocument();
     expect(await screen.findByText("Failed to load transaction history")).toBeInTheDocument();
-    const before = callsTo("GET /api/credit-packages").length;
+    const before = callsTo(routes.billing.packages).length;
     await userEvent.click(screen.getAllByRole("button", { name: "Try again" })[0] as HTMLElement);
-    await waitFor(() => expect(callsTo("GET /api/credit-packages").length).toBeGreaterThan(before));
+    await waitFor(() => expect(callsTo(routes.billing.packages).length).toBeGreaterThan(before));
   });
 
   it("refreshes the balance", async () => {
     let balance = 100;
-    mockAuthApi({
+    mockAuthApi([
+      on(routes.billing.packages, packagesAnswer([])),
+      on(routes.billing.creditBalance, () => jsonResponse({ success: true, available: balance })),
       ...base,
-      "GET /api/credit-packages": packagesAnswer([]),
-      "GET /api/users/credit-balance": () => jsonResponse({ success: true, available: balance }),
-    });
+    ]);
     renderApp("/dashboard/credits");
     expect(await screen.findByTestId("credit-balance")).toHaveTextContent("100");
     balance = 350;
@@ -112,16 +119,19 @@ describe("/dashboard/credits", () => {
   });
 
   it("pages the payment history 5 at a time", async () => {
-    const { fetchMock } = mockAuthApi({
-      ...base,
-      "GET /api/credit-packages": packagesAnswer([]),
-      "GET /api/payments/history": historyAnswer(
-        [transaction({ metadata: { packageName: "Mega", invoiceNumber: null }, amount: 45.5 })],
-        1,
-        5,
-        12,
+    const { fetchMock } = mockAuthApi([
+      on(routes.billing.packages, packagesAnswer([])),
+      on(
+        routes.billing.paymentHistory,
+        historyAnswer(
+          [transaction({ metadata: { packageName: "Mega", invoiceNumber: null }, amount: 45.5 })],
+          1,
+          5,
+          12,
+        ),
       ),
-    });
+      ...base,
+    ]);
     renderApp("/dashboard/credits");
     const list = await screen.findByTestId("credits-transactions");
     expect(await within(list).findByText("Mega")).toBeInTheDocument();
@@ -139,15 +149,15 @@ describe("/dashboard/credits", () => {
   });
 
   it("Buy starts the checkout of the package and goes to the answered url", async () => {
-    const { callsTo } = mockAuthApi({
-      ...base,
-      "GET /api/credit-packages": packagesAnswer([pkg({ _id: "p-9", name: "Starter" })]),
-      "POST /api/payments/create-checkout-session": {
+    const { callsTo } = mockAuthApi([
+      on(routes.billing.packages, packagesAnswer([pkg({ _id: "p-9", name: "Starter" })])),
+      on(routes.billing.packageCheckout, {
         success: true,
         url: "https://checkout.example/cs_1",
         sessionId: "cs_1",
-      },
-    });
+      }),
+      ...base,
+    ]);
     renderApp("/dashboard/credits");
     await userEvent.click(await screen.findByRole("button", { name: "Buy Starter" }));
     // The delivery consent is asked first: the checkout waits for the ticked box.
@@ -157,24 +167,24 @@ describe("/dashboard/credits", () => {
     const go = within(dialog).getByRole("button", { name: "Continue to payment" });
     expect(go).toBeDisabled();
     await userEvent.click(go);
-    expect(callsTo("POST /api/payments/create-checkout-session")).toHaveLength(0);
+    expect(callsTo(routes.billing.packageCheckout)).toHaveLength(0);
     await userEvent.click(box);
     await userEvent.click(go);
     await waitFor(() =>
       expect(redirectTo.go).toHaveBeenCalledWith("https://checkout.example/cs_1"),
     );
-    expect(callsTo("POST /api/payments/create-checkout-session")[0]?.body).toEqual({
+    expect(callsTo(routes.billing.packageCheckout)[0]?.body).toEqual({
       packageId: "p-9",
       consentVersion: CONSENT_VERSIONS.credits,
     });
   });
 
   it("warns of a balance below one call minute", async () => {
-    mockAuthApi({
+    mockAuthApi([
+      on(routes.billing.creditBalance, { success: true, available: 2 }),
+      on(routes.billing.packages, packagesAnswer([pkg()])),
       ...base,
-      "GET /api/users/credit-balance": { success: true, available: 2 },
-      "GET /api/credit-packages": packagesAnswer([pkg()]),
-    });
+    ]);
     renderApp("/dashboard/credits");
     const warnings = await screen.findAllByTestId("low-balance");
     expect(warnings.map((w) => w.textContent)).toContain(
@@ -183,12 +193,13 @@ describe("/dashboard/credits", () => {
   });
 
   it("toasts the checkout failure of the spec", async () => {
-    mockAuthApi({
-      ...base,
-      "GET /api/credit-packages": packagesAnswer([pkg()]),
-      "POST /api/payments/create-checkout-session": () =>
+    mockAuthApi([
+      on(routes.billing.packages, packagesAnswer([pkg()])),
+      on(routes.billing.packageCheckout, () =>
         jsonResponse({ success: false, message: "This credit package is not available" }, 400),
-    });
+      ),
+      ...base,
+    ]);
     renderApp("/dashboard/credits");
     await userEvent.click(await screen.findByRole("button", { name: "Buy Starter" }));
     const dialog = await screen.findByRole("dialog", { name: "Buy Starter" });
@@ -210,12 +221,12 @@ describe("/dashboard/credits", () => {
   });
 
   it("opens the Subscription dialog from the subscription card", async () => {
-    mockAuthApi({
+    mockAuthApi([
+      on(routes.billing.packages, packagesAnswer([])),
+      on(routes.billing.mySubscription, subscriptionAnswer(activeSubscription())),
+      on(routes.billing.activePlans, { success: true, data: [] }),
       ...base,
-      "GET /api/credit-packages": packagesAnswer([]),
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription()),
-      "GET /api/subscriptions/active-plans": { success: true, data: [] },
-    });
+    ]);
     renderApp("/dashboard/credits");
     expect(await screen.findByTestId("subscription-summary")).toHaveTextContent("Basic");
     await userEvent.click(screen.getByRole("button", { name: "Manage Subscription" }));
@@ -227,11 +238,10 @@ describe("checkout return", () => {
   it("after success, waits for the fulfilment, then shows it and the new balance", async () => {
     let fulfilled = false;
     let balance = 100;
-    mockAuthApi({
-      ...base,
-      "GET /api/credit-packages": packagesAnswer([]),
-      "GET /api/users/credit-balance": () => jsonResponse({ success: true, available: balance }),
-      "GET /api/payments/checkout-sessions/cs_test_1": () =>
+    mockAuthApi([
+      on(routes.billing.packages, packagesAnswer([])),
+      on(routes.billing.creditBalance, () => jsonResponse({ success: true, available: balance })),
+      on(routes.billing.checkoutSession, () =>
         jsonResponse({
           success: true,
           data: session(
@@ -240,7 +250,9 @@ describe("checkout return", () => {
               : { status: "complete", paymentStatus: "paid" },
           ),
         }),
-    });
+      ),
+      ...base,
+    ]);
     renderApp("/dashboard/credits?checkout=success&session_id=cs_test_1");
     expect(await screen.findByTestId("checkout-pending")).toHaveTextContent(
       "Confirming your payment",
@@ -255,7 +267,7 @@ describe("checkout return", () => {
   });
 
   it("after a cancel, says nothing was charged", async () => {
-    mockAuthApi({ ...base, "GET /api/credit-packages": packagesAnswer([]) });
+    mockAuthApi([on(routes.billing.packages, packagesAnswer([])), ...base]);
     renderApp("/dashboard/credits?checkout=canceled&session_id=cs_test_1");
     expect(await screen.findByTestId("checkout-cancelled")).toHaveTextContent(
       "Nothing was charged",
@@ -263,14 +275,14 @@ describe("checkout return", () => {
   });
 
   it("a failed payment says so", async () => {
-    mockAuthApi({
-      ...base,
-      "GET /api/credit-packages": packagesAnswer([]),
-      "GET /api/payments/checkout-sessions/cs_test_1": {
+    mockAuthApi([
+      on(routes.billing.packages, packagesAnswer([])),
+      on(routes.billing.checkoutSession, {
         success: true,
         data: session({ status: "expired" }),
-      },
-    });
+      }),
+      ...base,
+    ]);
     renderApp("/dashboard/credits?subscription=success&session_id=cs_test_1");
     expect(await screen.findByTestId("checkout-failed")).toHaveTextContent("Nothing was charged");
   });

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { CONSENT_VERSIONS } from "@twinline/contracts";
+import { CONSENT_VERSIONS, routes } from "@twinline/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatDate } from "@/lib/format";
+import { on, type RouteMock } from "@/test/api-mock";
 import { jsonResponse, mockAuthApi } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { redirectTo } from "../api/billing";
@@ -21,16 +22,16 @@ const basic = plan();
 const pro = plan({ _id: "plan-pro", name: "Pro", price: 19.99, features: ["Priority"] });
 const mini = plan({ _id: "plan-mini", name: "Mini", price: 4.99, features: [] });
 
-function setup(routes: Record<string, unknown> = {}) {
-  const api = mockAuthApi({
-    ...meRoute,
-    "GET /api/users/credit-balance": { success: true, available: 10 },
-    "GET /api/payments/history": historyAnswer([]),
-    "GET /api/credit-packages": { success: true, data: [], packages: [] },
-    "GET /api/subscriptions/active-plans": { success: true, data: [basic, pro, mini] },
-    "GET /api/subscriptions/my-subscription": subscriptionAnswer(noSubscription),
-    ...(routes as Record<string, object>),
-  });
+function setup(overrides: RouteMock[] = []) {
+  const api = mockAuthApi([
+    ...overrides,
+    on(routes.billing.creditBalance, { success: true, available: 10 }),
+    on(routes.billing.paymentHistory, historyAnswer([])),
+    on(routes.billing.packages, { success: true, data: [], packages: [] }),
+    on(routes.billing.activePlans, { success: true, data: [basic, pro, mini] }),
+    on(routes.billing.mySubscription, subscriptionAnswer(noSubscription)),
+    meRoute,
+  ]);
   renderApp("/dashboard/credits");
   return api;
 }
@@ -42,13 +43,13 @@ async function openDialog(button: "Subscribe Now" | "Manage Subscription") {
 
 describe("Subscription dialog", () => {
   it("without a subscription: Subscribe to a Plan, confirm needs a plan, then goes to checkout", async () => {
-    const { callsTo } = setup({
-      "POST /api/subscriptions/create-checkout": {
+    const { callsTo } = setup([
+      on(routes.billing.planCheckout, {
         success: true,
         url: "https://checkout.example/sub",
         sessionId: "cs_s",
-      },
-    });
+      }),
+    ]);
     const dialog = await openDialog("Subscribe Now");
     expect(
       within(dialog).getByRole("heading", { name: "Subscribe to a Plan" }),
@@ -73,7 +74,7 @@ describe("Subscription dialog", () => {
     await userEvent.click(within(dialog).getByRole("checkbox"));
     await userEvent.click(confirm);
     await waitFor(() => expect(redirectTo.go).toHaveBeenCalledWith("https://checkout.example/sub"));
-    expect(callsTo("POST /api/subscriptions/create-checkout")[0]?.body).toEqual({
+    expect(callsTo(routes.billing.planCheckout)[0]?.body).toEqual({
       planId: "plan-pro",
       consentVersion: CONSENT_VERSIONS.plan,
     });
@@ -81,12 +82,15 @@ describe("Subscription dialog", () => {
 
   it("shows a loading state, then Failed to load subscription plans with a retry", async () => {
     let fail: () => void = () => {};
-    setup({
-      "GET /api/subscriptions/active-plans": () =>
-        new Promise<Response>((resolve) => {
-          fail = () => resolve(jsonResponse({ success: false, message: "x" }, 500));
-        }),
-    });
+    setup([
+      on(
+        routes.billing.activePlans,
+        () =>
+          new Promise<Response>((resolve) => {
+            fail = () => resolve(jsonResponse({ success: false, message: "x" }, 500));
+          }),
+      ),
+    ]);
     const dialog = await openDialog("Subscribe Now");
     expect(await within(dialog).findByRole("status")).toHaveTextContent(
       /Loading subscription plans/,
@@ -99,7 +103,7 @@ describe("Subscription dialog", () => {
   });
 
   it("with no plans, says so", async () => {
-    setup({ "GET /api/subscriptions/active-plans": { success: true, data: [] } });
+    setup([on(routes.billing.activePlans, { success: true, data: [] })]);
     const dialog = await openDialog("Subscribe Now");
     expect(
       await within(dialog).findByText("No subscription plans are available right now."),
@@ -107,9 +111,7 @@ describe("Subscription dialog", () => {
   });
 
   it("active: Manage Subscription with the current block; the current plan cannot be confirmed", async () => {
-    setup({
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
-    });
+    setup([on(routes.billing.mySubscription, subscriptionAnswer(activeSubscription(basic)))]);
     const dialog = await openDialog("Manage Subscription");
     expect(
       within(dialog).getByRole("heading", { name: "Manage Subscription" }),
@@ -131,9 +133,9 @@ describe("Subscription dialog", () => {
   });
 
   it("changes the plan at once and shows the proration notice; Cancel is then hidden", async () => {
-    const { callsTo } = setup({
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
-      "POST /api/subscriptions/upgrade": {
+    const { callsTo } = setup([
+      on(routes.billing.mySubscription, subscriptionAnswer(activeSubscription(basic))),
+      on(routes.billing.upgrade, {
         success: true,
         message: "Subscription plan changed successfully",
         subscription: {
@@ -144,8 +146,8 @@ describe("Subscription dialog", () => {
           previousPlan: { _id: basic._id, name: basic.name, price: basic.price },
           change: "upgrade",
         },
-      },
-    });
+      }),
+    ]);
     const dialog = await openDialog("Manage Subscription");
     expect(
       await within(dialog).findByRole("button", { name: "Cancel Subscription" }),
@@ -155,15 +157,15 @@ describe("Subscription dialog", () => {
     const success = await within(dialog).findByTestId("change-success");
     expect(success).toHaveTextContent("Subscription plan changed successfully");
     expect(success).toHaveTextContent("$5.50 was charged now for the rest of this period.");
-    expect(callsTo("POST /api/subscriptions/upgrade")[0]?.body).toEqual({ planId: "plan-pro" });
+    expect(callsTo(routes.billing.upgrade)[0]?.body).toEqual({ planId: "plan-pro" });
     expect(within(dialog).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
     expect(within(dialog).getByRole("button", { name: "Change Plan" })).toBeDisabled();
   });
 
   it("a downgrade says the unused part is credited to the next invoice, with the amount", async () => {
-    setup({
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
-      "POST /api/subscriptions/upgrade": {
+    setup([
+      on(routes.billing.mySubscription, subscriptionAnswer(activeSubscription(basic))),
+      on(routes.billing.upgrade, {
         success: true,
         message: "Subscription plan changed successfully",
         subscription: {
@@ -174,8 +176,8 @@ describe("Subscription dialog", () => {
           previousPlan: { _id: basic._id, name: basic.name, price: basic.price },
           change: "downgrade",
         },
-      },
-    });
+      }),
+    ]);
     const dialog = await openDialog("Manage Subscription");
     await userEvent.click(await within(dialog).findByRole("button", { name: /Mini/ }));
     expect(within(dialog).getByTestId("change-banner")).toHaveTextContent(
@@ -187,9 +189,9 @@ describe("Subscription dialog", () => {
   });
 
   it("an upgrade paid from the account credit says so, as the banner announced", async () => {
-    setup({
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
-      "POST /api/subscriptions/upgrade": {
+    setup([
+      on(routes.billing.mySubscription, subscriptionAnswer(activeSubscription(basic))),
+      on(routes.billing.upgrade, {
         success: true,
         message: "Subscription plan changed successfully",
         subscription: {
@@ -200,8 +202,8 @@ describe("Subscription dialog", () => {
           previousPlan: { _id: basic._id, name: basic.name, price: basic.price },
           change: "upgrade",
         },
-      },
-    });
+      }),
+    ]);
     const dialog = await openDialog("Manage Subscription");
     await userEvent.click(await within(dialog).findByRole("button", { name: /Pro/ }));
     expect(within(dialog).getByTestId("change-banner")).toHaveTextContent(
@@ -216,10 +218,10 @@ describe("Subscription dialog", () => {
   });
 
   it("toasts Checkout Error / Failed to process subscription change", async () => {
-    setup({
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
-      "POST /api/subscriptions/upgrade": () => jsonResponse({ success: false, message: "x" }, 500),
-    });
+    setup([
+      on(routes.billing.mySubscription, subscriptionAnswer(activeSubscription(basic))),
+      on(routes.billing.upgrade, () => jsonResponse({ success: false, message: "x" }, 500)),
+    ]);
     const dialog = await openDialog("Manage Subscription");
     await userEvent.click(await within(dialog).findByRole("button", { name: /Pro/ }));
     await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
@@ -229,9 +231,9 @@ describe("Subscription dialog", () => {
 
   it("cancels at period end, or toasts Failed to cancel subscription", async () => {
     let fail = true;
-    const { callsTo } = setup({
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(activeSubscription(basic)),
-      "POST /api/subscriptions/cancel": () =>
+    const { callsTo } = setup([
+      on(routes.billing.mySubscription, subscriptionAnswer(activeSubscription(basic))),
+      on(routes.billing.cancel, () =>
         fail
           ? jsonResponse({ success: false, message: "x" }, 500)
           : jsonResponse({
@@ -239,7 +241,8 @@ describe("Subscription dialog", () => {
               message: "Your subscription will be canceled at the end of the current period",
               subscription: activeSubscription(basic, { cancelAtPeriodEnd: true }),
             }),
-    });
+      ),
+    ]);
     const dialog = await openDialog("Manage Subscription");
     const statement = `Your plan stays until ${formatDate("2025-03-01T00:00:00.000Z")}; you will not be charged again.`;
     await userEvent.click(
@@ -250,7 +253,7 @@ describe("Subscription dialog", () => {
     expect(ask).toHaveTextContent(statement);
     expect(statement).toBe("Your plan stays until Mar 1, 2025; you will not be charged again.");
     await userEvent.click(within(ask).getByRole("button", { name: "Keep subscription" }));
-    expect(callsTo("POST /api/subscriptions/cancel")).toHaveLength(0);
+    expect(callsTo(routes.billing.cancel)).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole("button", { name: "Cancel Subscription" }));
     ask = await screen.findByRole("alertdialog");
     await userEvent.click(within(ask).getByRole("button", { name: "Cancel subscription" }));
@@ -260,24 +263,27 @@ describe("Subscription dialog", () => {
     ask = await screen.findByRole("alertdialog");
     await userEvent.click(within(ask).getByRole("button", { name: "Cancel subscription" }));
     expect(await screen.findByText(statement)).toBeInTheDocument();
-    expect(callsTo("POST /api/subscriptions/cancel")).toHaveLength(2);
+    expect(callsTo(routes.billing.cancel)).toHaveLength(2);
   });
 
   it("a subscription set to cancel resumes with one button, no plan picked again", async () => {
-    const { callsTo } = setup({
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(
-        activeSubscription(basic, {
-          cancelAtPeriodEnd: true,
-          status: "canceled",
-          autoRenew: false,
-        }),
+    const { callsTo } = setup([
+      on(
+        routes.billing.mySubscription,
+        subscriptionAnswer(
+          activeSubscription(basic, {
+            cancelAtPeriodEnd: true,
+            status: "canceled",
+            autoRenew: false,
+          }),
+        ),
       ),
-      "POST /api/subscriptions/resume": {
+      on(routes.billing.resume, {
         success: true,
         message: "Your subscription will renew at the end of the current period",
         subscription: activeSubscription(basic),
-      },
-    });
+      }),
+    ]);
     const dialog = await openDialog("Manage Subscription");
     await userEvent.click(
       await within(dialog).findByRole("button", { name: "Resume subscription" }),
@@ -285,20 +291,23 @@ describe("Subscription dialog", () => {
     expect(
       await screen.findByText("Your subscription is resumed: it renews at the end of the period"),
     ).toBeInTheDocument();
-    expect(callsTo("POST /api/subscriptions/resume")).toHaveLength(1);
-    expect(callsTo("POST /api/subscriptions/upgrade")).toHaveLength(0);
+    expect(callsTo(routes.billing.resume)).toHaveLength(1);
+    expect(callsTo(routes.billing.upgrade)).toHaveLength(0);
   });
 
   it("a subscription set to cancel at period end shows Canceling and no Cancel button; a plan choice changes it", async () => {
-    const { callsTo } = setup({
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(
-        activeSubscription(basic, {
-          cancelAtPeriodEnd: true,
-          status: "canceled",
-          autoRenew: false,
-        }),
+    const { callsTo } = setup([
+      on(
+        routes.billing.mySubscription,
+        subscriptionAnswer(
+          activeSubscription(basic, {
+            cancelAtPeriodEnd: true,
+            status: "canceled",
+            autoRenew: false,
+          }),
+        ),
       ),
-    });
+    ]);
     const dialog = await openDialog("Manage Subscription");
     const current = await within(dialog).findByTestId("current-subscription");
     expect(
@@ -310,13 +319,13 @@ describe("Subscription dialog", () => {
     // Still in force: the same plan may be chosen again (renewal resumes), by a plan change.
     await userEvent.click(within(dialog).getByRole("button", { name: /Basic/ }));
     await userEvent.click(within(dialog).getByRole("button", { name: "Change Plan" }));
-    await waitFor(() => expect(callsTo("POST /api/subscriptions/upgrade")).toHaveLength(1));
-    expect(callsTo("POST /api/subscriptions/create-checkout")).toHaveLength(0);
+    await waitFor(() => expect(callsTo(routes.billing.upgrade)).toHaveLength(1));
+    expect(callsTo(routes.billing.planCheckout)).toHaveLength(0);
   });
 
   it("a free trial shows Trialing until its end, on the page and in the dialog (issue 27)", async () => {
     const trial = activeSubscription(basic, { status: "trialing", providerStatus: "trialing" });
-    setup({ "GET /api/subscriptions/my-subscription": subscriptionAnswer(trial) });
+    setup([on(routes.billing.mySubscription, subscriptionAnswer(trial))]);
     const until = `Trialing until ${formatDate(trial.endDate)}`;
     expect(await screen.findByTestId("subscription-summary")).toHaveTextContent(until);
     const dialog = await openDialog("Manage Subscription");
@@ -345,7 +354,7 @@ describe("Subscription dialog: a plan's free trial (decision 0083)", () => {
     trialDays: 14,
     features: [],
   });
-  const plans = { success: true, data: [basic, weekly, daily, quarterly] };
+  const plans = { success: true as const, data: [basic, weekly, daily, quarterly] };
 
   afterEach(() => {
     vi.useRealTimers();
@@ -354,7 +363,7 @@ describe("Subscription dialog: a plan's free trial (decision 0083)", () => {
   const card = (dialog: HTMLElement, name: RegExp) => within(dialog).getByRole("button", { name });
 
   it("announces the trial on its cards (1 day, N days) with the price charged after it; other cards unchanged", async () => {
-    setup({ "GET /api/subscriptions/active-plans": plans });
+    setup([on(routes.billing.activePlans, plans)]);
     const dialog = await openDialog("Subscribe Now");
     expect(await within(dialog).findAllByTestId("plan-trial")).toHaveLength(3);
     expect(card(dialog, /Weekly/)).toHaveTextContent("7-day free trial");
@@ -374,14 +383,14 @@ describe("Subscription dialog: a plan's free trial (decision 0083)", () => {
   it("the consent of a trial plan says when the card is charged; a plan without one keeps its words", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-11-27T10:00:00Z"));
-    const { callsTo } = setup({
-      "GET /api/subscriptions/active-plans": plans,
-      "POST /api/subscriptions/create-checkout": {
+    const { callsTo } = setup([
+      on(routes.billing.activePlans, plans),
+      on(routes.billing.planCheckout, {
         success: true,
         url: "https://checkout.example/trial",
         sessionId: "cs_t",
-      },
-    });
+      }),
+    ]);
     const dialog = await openDialog("Subscribe Now");
     await userEvent.click(await within(dialog).findByRole("button", { name: /Weekly/ }));
     const box = within(dialog).getByRole("checkbox", {
@@ -410,21 +419,24 @@ describe("Subscription dialog: a plan's free trial (decision 0083)", () => {
     await waitFor(() =>
       expect(redirectTo.go).toHaveBeenCalledWith("https://checkout.example/trial"),
     );
-    expect(callsTo("POST /api/subscriptions/create-checkout")[0]?.body).toEqual({
+    expect(callsTo(routes.billing.planCheckout)[0]?.body).toEqual({
       planId: "plan-week",
       consentVersion: CONSENT_VERSIONS.plan,
     });
   });
 
   it("a fan who had a subscription gets no trial: the cards and the consent do not offer one", async () => {
-    setup({
-      "GET /api/subscriptions/active-plans": plans,
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer({
-        ...noSubscription,
-        _id: "sub-old",
-        providerStatus: "canceled",
-      }),
-    });
+    setup([
+      on(routes.billing.activePlans, plans),
+      on(
+        routes.billing.mySubscription,
+        subscriptionAnswer({
+          ...noSubscription,
+          _id: "sub-old",
+          providerStatus: "canceled",
+        }),
+      ),
+    ]);
     const dialog = await openDialog("Subscribe Now");
     await userEvent.click(await within(dialog).findByRole("button", { name: /Weekly/ }));
     expect(within(dialog).queryByTestId("plan-trial")).toBeNull();

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { redirectTo } from "../api/billing";
@@ -19,25 +21,28 @@ setUpBillingTests({ signedIn: false });
 describe("/dashboard/transactions", () => {
   it("shows credit purchases, then subscription payments, 10 per page", async () => {
     storeSession();
-    const { fetchMock } = mockAuthApi({
-      ...meRoute,
-      "GET /api/payments/history": historyAnswer([transaction()], 1, 10, 25),
-      "GET /api/payments/subscription-history": historyAnswer(
-        [
-          transaction({
-            _id: "s1",
-            kind: "subscription",
-            credits: 0,
-            amount: 19.99,
-            planName: "Pro",
-            status: "pending",
-            metadata: { packageName: null, invoiceNumber: "INV-7" },
-          }),
-        ],
-        1,
-        10,
+    const { fetchMock } = mockAuthApi([
+      on(routes.billing.paymentHistory, historyAnswer([transaction()], 1, 10, 25)),
+      on(
+        routes.billing.subscriptionPaymentHistory,
+        historyAnswer(
+          [
+            transaction({
+              _id: "s1",
+              kind: "subscription",
+              credits: 0,
+              amount: 19.99,
+              planName: "Pro",
+              status: "pending",
+              metadata: { packageName: null, invoiceNumber: "INV-7" },
+            }),
+          ],
+          1,
+          10,
+        ),
       ),
-    });
+      meRoute,
+    ]);
     renderApp("/dashboard/transactions");
     expect(await screen.findByRole("tab", { name: "Credit Purchases" })).toHaveAttribute(
       "aria-selected",
@@ -48,7 +53,7 @@ describe("/dashboard/transactions", () => {
     expect(within(credits).getByText("Page 1 of 3")).toBeInTheDocument();
     expect(
       fetchMock.mock.calls.some(([url]) =>
-        String(url).includes("/api/payments/history?page=1&limit=10"),
+        String(url).includes(`${routes.billing.paymentHistory.path}?page=1&limit=10`),
       ),
     ).toBe(true);
     await userEvent.click(screen.getByRole("tab", { name: "Subscription Payments" }));
@@ -62,14 +67,17 @@ describe("/dashboard/transactions", () => {
 
   it("a payment refunded in part says how much went back", async () => {
     storeSession();
-    mockAuthApi({
-      ...meRoute,
-      "GET /api/payments/history": historyAnswer([
-        transaction({ amount: 31.99, refundedAmount: 10 }),
-        transaction({ _id: "t2", amount: 5, refundedAmount: 5, status: "refunded" }),
-      ]),
-      "GET /api/payments/subscription-history": historyAnswer([]),
-    });
+    mockAuthApi([
+      on(
+        routes.billing.paymentHistory,
+        historyAnswer([
+          transaction({ amount: 31.99, refundedAmount: 10 }),
+          transaction({ _id: "t2", amount: 5, refundedAmount: 5, status: "refunded" }),
+        ]),
+      ),
+      on(routes.billing.subscriptionPaymentHistory, historyAnswer([])),
+      meRoute,
+    ]);
     renderApp("/dashboard/transactions");
     const credits = await screen.findByTestId("credits-transactions");
     expect(await within(credits).findByText("Refunded $10.00 of $31.99")).toBeInTheDocument();
@@ -82,15 +90,17 @@ describe("/dashboard/transactions", () => {
   it("shows the empty texts, and each tab's failure with a refresh", async () => {
     storeSession();
     let fail = true;
-    mockAuthApi({
-      ...meRoute,
-      "GET /api/payments/history": () =>
+    mockAuthApi([
+      on(routes.billing.paymentHistory, () =>
         fail
           ? jsonResponse({ success: false, message: "x" }, 500)
           : jsonResponse(historyAnswer([])),
-      "GET /api/payments/subscription-history": () =>
+      ),
+      on(routes.billing.subscriptionPaymentHistory, () =>
         jsonResponse({ success: false, message: "x" }, 500),
-    });
+      ),
+      meRoute,
+    ]);
     renderApp("/dashboard/transactions");
     expect(await screen.findByText("Failed to load credit transactions")).toBeInTheDocument();
     fail = false;
@@ -105,14 +115,15 @@ describe("a failed Refresh", () => {
   it("keeps the rows and says the list may be out of date", async () => {
     storeSession();
     let fail = false;
-    mockAuthApi({
-      ...meRoute,
-      "GET /api/payments/history": () =>
+    mockAuthApi([
+      on(routes.billing.paymentHistory, () =>
         fail
           ? jsonResponse({ success: false, message: "x" }, 500)
           : jsonResponse(historyAnswer([transaction()])),
-      "GET /api/payments/subscription-history": () => jsonResponse(historyAnswer([])),
-    });
+      ),
+      on(routes.billing.subscriptionPaymentHistory, () => jsonResponse(historyAnswer([]))),
+      meRoute,
+    ]);
     renderApp("/dashboard/transactions");
     const credits = await screen.findByTestId("credits-transactions");
     expect(await within(credits).findByText("Starter")).toBeInTheDocument();
@@ -126,17 +137,17 @@ describe("a failed Refresh", () => {
 });
 
 describe("/checkout/sandbox/:sessionId", () => {
-  const path = "/api/payments/sandbox/sessions/cs_test_1";
+  const id = "cs_test_1";
 
   it("shows what is bought and the amount, labelled as the test checkout; the test card pays", async () => {
-    const { callsTo } = mockAuthApi({
-      [`GET ${path}`]: { success: true, data: session() },
-      [`POST ${path}/pay`]: {
+    const { callsTo } = mockAuthApi([
+      on(routes.billing.sandboxSession, { success: true, data: session() }),
+      on(routes.billing.sandboxPay, {
         success: true,
         redirectUrl: "/dashboard/credits?checkout=success&session_id=cs_test_1",
         data: session({ status: "complete", paymentStatus: "paid", fulfilled: true }),
-      },
-    });
+      }),
+    ]);
     renderApp("/checkout/sandbox/cs_test_1");
     expect(await screen.findByRole("heading", { name: /Sandbox Checkout/ })).toBeInTheDocument();
     expect(screen.getByRole("note")).toHaveTextContent("Test checkout (sandbox)");
@@ -152,7 +163,7 @@ describe("/checkout/sandbox/:sessionId", () => {
         "/dashboard/credits?checkout=success&session_id=cs_test_1",
       ),
     );
-    expect(callsTo(`POST ${path}/pay`)[0]?.body).toEqual({
+    expect(callsTo(routes.billing.sandboxPay, { id })[0]?.body).toEqual({
       cardNumber: "4242424242424242",
       expiry: "12/34",
       cvc: "123",
@@ -160,11 +171,12 @@ describe("/checkout/sandbox/:sessionId", () => {
   });
 
   it("shows the decline of the declined test card and stays on the page", async () => {
-    mockAuthApi({
-      [`GET ${path}`]: { success: true, data: session() },
-      [`POST ${path}/pay`]: () =>
+    mockAuthApi([
+      on(routes.billing.sandboxSession, { success: true, data: session() }),
+      on(routes.billing.sandboxPay, () =>
         jsonResponse({ success: false, message: "Your card was declined." }, 402),
-    });
+      ),
+    ]);
     renderApp("/checkout/sandbox/cs_test_1");
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("Card number"), "4000 0000 0000 0002");
@@ -176,14 +188,14 @@ describe("/checkout/sandbox/:sessionId", () => {
   });
 
   it("Cancel goes back to the cancel page", async () => {
-    mockAuthApi({
-      [`GET ${path}`]: { success: true, data: session() },
-      [`POST ${path}/cancel`]: {
+    mockAuthApi([
+      on(routes.billing.sandboxSession, { success: true, data: session() }),
+      on(routes.billing.sandboxCancel, {
         success: true,
         redirectUrl: "/dashboard/credits?checkout=canceled&session_id=cs_test_1",
         data: session({ status: "canceled" }),
-      },
-    });
+      }),
+    ]);
     renderApp("/checkout/sandbox/cs_test_1");
     await userEvent.click(await screen.findByRole("link", { name: "Cancel and return" }));
     await waitFor(() =>
@@ -194,10 +206,11 @@ describe("/checkout/sandbox/:sessionId", () => {
   });
 
   it("an unknown session shows the server's message; a paid one offers the way back", async () => {
-    mockAuthApi({
-      [`GET ${path}`]: () =>
+    mockAuthApi([
+      on(routes.billing.sandboxSession, () =>
         jsonResponse({ success: false, message: "Checkout session not found" }, 404),
-    });
+      ),
+    ]);
     renderApp("/checkout/sandbox/cs_test_1");
     expect(await screen.findByRole("alert")).toHaveTextContent("Checkout session not found");
   });
@@ -206,17 +219,16 @@ describe("/checkout/sandbox/:sessionId", () => {
 describe("chat's Subscribe", () => {
   it("opens the Subscription dialog on the chat screen", async () => {
     storeSession();
-    mockAuthApi({
-      ...meRoute,
-      "GET /api/chat/messages": {
+    mockAuthApi([
+      on(routes.chat.messages, {
         success: true,
         data: { messages: [], pagination: { total: 0, page: 1, limit: 20, pages: 1 } },
-      },
-      "GET /api/chat/usage": {
+      }),
+      on(routes.chat.usage, {
         success: true,
         data: { total: 5, sentToday: 5, dailyLimit: 5, remaining: 0 },
-      },
-      "POST /api/chat/message": () =>
+      }),
+      on(routes.chat.send, () =>
         jsonResponse(
           {
             success: false,
@@ -226,9 +238,11 @@ describe("chat's Subscribe", () => {
           },
           403,
         ),
-      "GET /api/subscriptions/active-plans": { success: true, data: [plan()] },
-      "GET /api/subscriptions/my-subscription": subscriptionAnswer(noSubscription),
-    });
+      ),
+      on(routes.billing.activePlans, { success: true, data: [plan()] }),
+      on(routes.billing.mySubscription, subscriptionAnswer(noSubscription)),
+      meRoute,
+    ]);
     renderApp("/dashboard/chat");
     const user = userEvent.setup();
     await user.type(await screen.findByRole("textbox", { name: /^Message / }), "Hi{Enter}");

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
+import { on } from "@/test/api-mock";
 import { jsonResponse, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { historyAnswer, transaction } from "../test/fixtures";
@@ -23,7 +25,7 @@ const quote = {
     endsPlan: false,
     deadline: new Date(Date.now() + 14 * 86_400_000).toISOString(),
   },
-};
+} as const;
 
 const withdrawn = {
   success: true,
@@ -41,25 +43,28 @@ const withdrawn = {
     },
     balance: 0,
   },
-};
+} as const;
 
 describe("Withdraw from a purchase", () => {
   it("shows Withdraw on the last 14 days' purchases only, then withdraws in two steps", async () => {
     storeSession();
-    const { callsTo } = mockAuthApi({
-      ...meRoute,
-      "GET /api/payments/history": historyAnswer(
-        [
-          transaction({ _id: "t-new", transactionDate: today }),
-          transaction({ _id: "t-old", transactionDate: "2025-02-03T10:00:00.000Z" }),
-          transaction({ _id: "t-done", transactionDate: today, withdrawnAt: today }),
-        ],
-        1,
-        10,
+    const { callsTo } = mockAuthApi([
+      on(
+        routes.billing.paymentHistory,
+        historyAnswer(
+          [
+            transaction({ _id: "t-new", transactionDate: today }),
+            transaction({ _id: "t-old", transactionDate: "2025-02-03T10:00:00.000Z" }),
+            transaction({ _id: "t-done", transactionDate: today, withdrawnAt: today }),
+          ],
+          1,
+          10,
+        ),
       ),
-      "GET /api/payments/t-new/withdrawal": quote,
-      "POST /api/payments/t-new/withdrawal": withdrawn,
-    });
+      on(routes.billing.withdrawalQuote, quote),
+      on(routes.billing.withdraw, withdrawn),
+      meRoute,
+    ]);
     renderApp("/dashboard/transactions");
     const list = await screen.findByTestId("credits-transactions");
     const buttons = await within(list).findAllByRole("button", { name: "Withdraw from Starter" });
@@ -72,7 +77,7 @@ describe("Withdraw from a purchase", () => {
     expect(within(dialog).getByText("70")).toBeInTheDocument();
     // Step 1 asks nothing of the server but the quote.
     await userEvent.click(within(dialog).getByRole("button", { name: "Withdraw" }));
-    expect(callsTo("POST /api/payments/t-new/withdrawal")).toHaveLength(0);
+    expect(callsTo(routes.billing.withdraw, { id: "t-new" })).toHaveLength(0);
     expect(within(dialog).getByRole("alert")).toHaveTextContent(
       "Confirm: withdraw from this purchase?",
     );
@@ -81,15 +86,17 @@ describe("Withdraw from a purchase", () => {
     expect(await within(dialog).findByTestId("withdraw-done")).toHaveTextContent(
       "You have withdrawn from this purchase",
     );
-    expect(callsTo("POST /api/payments/t-new/withdrawal")[0]?.body).toEqual({ confirm: true });
+    expect(callsTo(routes.billing.withdraw, { id: "t-new" })[0]?.body).toEqual({ confirm: true });
   });
 
   it("says why a purchase cannot be withdrawn from", async () => {
     storeSession();
-    mockAuthApi({
-      ...meRoute,
-      "GET /api/payments/history": historyAnswer([transaction({ transactionDate: today })], 1, 10),
-      "GET /api/payments/t1/withdrawal": () =>
+    mockAuthApi([
+      on(
+        routes.billing.paymentHistory,
+        historyAnswer([transaction({ transactionDate: today })], 1, 10),
+      ),
+      on(routes.billing.withdrawalQuote, () =>
         jsonResponse(
           {
             success: false,
@@ -97,7 +104,9 @@ describe("Withdraw from a purchase", () => {
           },
           409,
         ),
-    });
+      ),
+      meRoute,
+    ]);
     renderApp("/dashboard/transactions");
     await userEvent.click(await screen.findByRole("button", { name: "Withdraw from Starter" }));
     const dialog = await screen.findByRole("dialog");

@@ -91,7 +91,7 @@ export function activeSubscription(
 }
 
 export const subscriptionAnswer = (data: CurrentSubscription) => ({
-  success: true,
+  success: true as const,
   data,
   subscription: data,
 });
@@ -115,7 +115,7 @@ export function transaction(patch: Partial<UserTransaction> = {}): UserTransacti
 
 export function historyAnswer(rows: UserTransaction[], page = 1, limit = 5, total = rows.length) {
   return {
-    success: true,
+    success: true as const,
     data: rows,
     transactions: rows,
     pagination: { total, page, limit, pages: Math.max(1, Math.ceil(total / limit)) },

@@ -1,11 +1,13 @@
 import { configure } from "@testing-library/react";
+import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, vi } from "vitest";
+import { on } from "@/test/api-mock";
 import { makeUser, storeSession } from "@/test/auth";
 import { redirectTo } from "../api/billing";
 
-/** The signed-in fan's GET /api/auth/me, for mockAuthApi's routes. */
-export const meRoute = { "GET /api/auth/me": { success: true, data: makeUser() } };
+/** The signed-in fan's `me` (routes.auth.me), for mockAuthApi's routes. */
+export const meRoute = on(routes.auth.me, { success: true, data: makeUser() });
 
 /**
  * What every billing screen test file sets up, called once at its top: the page never leaves
