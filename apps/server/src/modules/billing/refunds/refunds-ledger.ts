@@ -211,7 +211,15 @@ export const refundClaim = (
   payment: PaymentRow,
   claim: Pick<
     typeof paymentRefunds.$inferInsert,
-    "kind" | "amountMinor" | "reason" | "sourceKey" | "adminId" | "providerRefundId" | "metadata"
+    | "kind"
+    | "amountMinor"
+    | "reason"
+    | "sourceKey"
+    | "adminId"
+    | "providerRefundId"
+    | "metadata"
+    // When a request makes it: on the billing clock, which the sweep reads its age on.
+    | "createdAt"
   >,
 ): typeof paymentRefunds.$inferInsert => ({
   paymentId: payment.id,

@@ -182,6 +182,8 @@ export function createRefundsService(options: RefundsServiceOptions) {
             sourceKey: input.sourceKey,
             adminId: input.actor.adminId,
             metadata: { ...input.metadata, [AUDIT_ACTOR_KEY]: input.actor },
+            // The sweep measures a claim's age on this clock (a request that died half-way).
+            createdAt: new Date(clock.now()),
           }),
         )
         .returning();

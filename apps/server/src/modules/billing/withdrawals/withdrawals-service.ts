@@ -229,6 +229,8 @@ export function createWithdrawalsService(options: WithdrawalsServiceOptions) {
             sourceKey: `withdrawal:${payment.id}:${Number(failedBefore?.n ?? 0)}`,
             adminId: null,
             providerRefundId: null,
+            // On the billing clock, which the refunds sweep reads a claim's age on.
+            createdAt: at,
             metadata: {
               endsPlan,
               withdrawnAt,
