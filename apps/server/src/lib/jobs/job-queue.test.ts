@@ -143,6 +143,30 @@ describe("a job sent on demand", () => {
   });
 });
 
+describe("a job is due as soon as it is sent", () => {
+  it("a pass right after each send runs it, every time (PGlite's clock counts milliseconds)", async () => {
+    const ran: number[] = [];
+    const t = await createTestApp({
+      jobWorkers: false,
+      billingSweeps: false,
+      register: async (app) => {
+        app.jobs.define("test.at-once", async (data: { n: number }) => {
+          ran.push(data.n);
+        });
+      },
+    });
+    apps.push(t);
+    // A send and a fetch often fall in the same millisecond; each pass must still find its job.
+    const missed: number[] = [];
+    for (let n = 0; n < 200; n += 1) {
+      await t.app.jobs.send("test.at-once", { n });
+      if ((await t.app.jobs.runDue("test.at-once")) !== 1) missed.push(n);
+    }
+    expect(missed).toEqual([]);
+    expect(ran).toEqual(Array.from({ length: 200 }, (_, n) => n));
+  });
+});
+
 describe("a job whose completion the database fails to record", () => {
   it("crashes nothing (pg-boss sends it without awaiting): the job stays claimed, to run again", async () => {
     const ran: string[] = [];

@@ -35,6 +35,15 @@ export interface SendOptions {
   singletonKey?: string;
 }
 
+/**
+ * When a job sent now may start: a second back, so that it is due at once. pg-boss fetches jobs
+ * whose start is strictly before now(), and PGlite's clock counts whole milliseconds, so a job
+ * sent with the default start (now()) and fetched within the same millisecond was skipped until
+ * the next poll or tick (a sweep left a claim for a whole period). An interval, not a date: it is
+ * read on the database's clock, whatever this machine's says.
+ */
+const DUE_NOW = "-1";
+
 /** Jobs claimed per fetch by `runDue` (each still runs and completes on its own). */
 const FETCH_BATCH = 10;
 
@@ -191,11 +200,10 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     },
     async send(name, data, sendOptions = {}) {
       if (!definitions.has(name)) throw new Error(`No job named ${name}`);
-      const id = await boss.send(
-        name,
-        data,
-        sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {},
-      );
+      const id = await boss.send(name, data, {
+        startAfter: DUE_NOW,
+        ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
+      });
       // This instance's worker looks at once rather than at its next poll.
       const worker = workers.get(name);
       if (worker) boss.notifyWorker(worker);
@@ -260,9 +268,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       await boss.send(
         name,
         { at: new Date(occurrence).toISOString() },
-        {
-          id: occurrenceJobId(name, occurrence),
-        },
+        { id: occurrenceJobId(name, occurrence), startAfter: DUE_NOW },
       );
       await runDue(name);
     } catch (error) {

@@ -445,7 +445,7 @@ describe("long-term recall", () => {
     try {
       for (let attempt = 0; attempt < 4; attempt += 1) {
         await t.app.database.db.execute(
-          sql`update pgboss.job set start_after = now() where id = ${queued?.id}::uuid`,
+          sql`update pgboss.job set start_after = now() - interval '1 second' where id = ${queued?.id}::uuid`,
         );
         await t.app.jobs.runDue(SUMMARY_JOB);
       }

@@ -31,7 +31,7 @@ async function letTimePassFor(t: TestApp, job: string) {
   );
   await t.app.jobs.maintain();
   await t.app.database.db.execute(
-    sql`UPDATE pgboss.job SET start_after = now() WHERE name = ${job} AND state = 'retry'`,
+    sql`UPDATE pgboss.job SET start_after = now() - interval '1 second' WHERE name = ${job} AND state = 'retry'`,
   );
 }
 
