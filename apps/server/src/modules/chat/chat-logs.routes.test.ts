@@ -163,7 +163,9 @@ describe("admin chat logs: real conversations, searched, filtered, sorted, paged
     expect(response.headers["content-disposition"]).toBe(
       `attachment; filename="chat-logs-${today}.csv"`,
     );
-    const lines = response.body.split("\r\n");
+    // A BOM first, as every CSV the server answers (lib/csv-download.ts): spreadsheets read UTF-8.
+    expect(response.body.startsWith("\uFEFF")).toBe(true);
+    const lines = response.body.slice(1).split("\r\n");
     // The project's one cell rule (contracts/csv.ts): every cell quoted, N/A for no transcript.
     expect(lines[0]).toBe(csvLine(CHAT_LOGS_CSV_HEADER));
     expect(lines.slice(1)).toEqual([

@@ -1,6 +1,7 @@
-import { CRISIS_REFERRALS_CSV_HEADER, csvRow, routes } from "@twinline/contracts";
+import { CRISIS_REFERRALS_CSV_HEADER, routes } from "@twinline/contracts";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/client.ts";
+import { sendCsvDownload } from "../../lib/csv-download.ts";
 import { registerRoute } from "../../plugins/routes.ts";
 import { referralsByDay } from "./crisis-repository.ts";
 import { utcDay } from "./repository.ts";
@@ -21,16 +22,14 @@ export const crisisReferralsRoutes: FastifyPluginAsync<{
   });
 
   registerRoute(app, routes.chatLogs.crisisReferralsExport, async (request, reply) => {
-    const today = utcDay(now());
-    const days = await referralsByDay(db, today, request.query.days);
-    const body = [
-      csvRow(CRISIS_REFERRALS_CSV_HEADER),
-      ...days.map((day) => csvRow([day.date, day.referrals])),
-    ].join("");
-    return reply
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="crisis-referrals-${today}.csv"`)
-      .header("cache-control", "no-store")
-      .send(body as never);
+    const day = now();
+    const days = await referralsByDay(db, utcDay(day), request.query.days);
+    return sendCsvDownload(request, reply, {
+      name: "crisis-referrals",
+      day,
+      header: CRISIS_REFERRALS_CSV_HEADER,
+      toRow: (row) => [row.date, row.referrals],
+      batches: [days],
+    });
   });
 };

@@ -273,7 +273,13 @@ describe("the crisis protocol on chat sends, with a moderation key (real SDK, fa
     });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers["content-type"]).toContain("text/csv");
-    const lines = csv.body.trim().split("\r\n");
+    expect(csv.headers["content-disposition"]).toBe(
+      `attachment; filename="crisis-referrals-${utcDay()}.csv"`,
+    );
+    const lines = csv.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe('"Date (UTC)","Crisis referrals"');
     expect(lines.at(-1)).toBe(`"${utcDay()}","${await referralsToday(t)}"`);
     expect(csv.body).not.toContain("@");
