@@ -11,4 +11,5 @@ export * from "./refunds";
 export * from "./shared";
 export * from "./subscriptions";
 export * from "./transactions";
+export * from "./trial";
 export * from "./withdrawal";

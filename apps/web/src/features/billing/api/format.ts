@@ -1,3 +1,4 @@
+import { trialDaysOffered } from "@twinline/contracts";
 import { formatMoney } from "@/lib/format";
 
 /** "month", "3 months", "year". */
@@ -42,13 +43,12 @@ export function priceAfterTrial(plan: {
 }
 
 /**
- * The free trial days a checkout of this plan would give this fan: the plan's, but only to a fan
- * who never had a subscription (one trial per fan, ever: the server's rule, decision 0083; the
- * my-subscription answer has no `_id` exactly when there is none).
+ * The free trial days a checkout of this plan would give this fan (the one rule,
+ * trialDaysOffered): the my-subscription answer has no `_id` exactly when they never had one.
  */
 export function trialDaysFor(
   plan: { trialDays: number },
   current: { _id: string | null } | null,
 ): number {
-  return plan.trialDays > 0 && (current === null || current._id === null) ? plan.trialDays : 0;
+  return trialDaysOffered(plan.trialDays, current !== null && current._id !== null);
 }
