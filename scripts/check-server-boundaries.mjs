@@ -4,7 +4,8 @@
 // server's imports are plain static strings, so reading them is enough.
 //
 // Three rules, for every non-test file under apps/server/src/modules/<X>/:
-// 1. X imports only the modules ALLOWED[X] names (the graph as it was when the rule was written).
+// 1. X depends only on the modules ALLOWED[X] names, by import or by using a decorator another
+//    module put on the app (`app.memory` is the memory module's): one graph says both.
 // 2. No new cycle between modules (KNOWN_TANGLE: the modules already tied when it was written).
 // 3. Nobody outside Y imports Y's repository (repository.ts, *-repository.ts), unless Y's
 //    repository is its public face (PUBLIC_REPOSITORIES) or the import predates the rule
@@ -16,26 +17,29 @@ import { fileURLToPath } from "node:url";
 export const BOUNDARIES_DECISION =
   "docs/decisions/0049-operator-loose-ends-and-server-boundaries.md";
 
-/** Which modules each module may import. */
+/**
+ * Which modules each module may depend on: by import, or by using a decorator another module
+ * put on the app (`app.memory`, `app.billing`...). Both are read into one graph (issue 29).
+ */
 export const ALLOWED = {
   admin: ["audit", "auth", "billing", "chat", "users"],
   "ai-training": [],
   audit: [],
   auth: ["credits", "settings", "users"],
   billing: ["audit", "credits", "dashboards", "fan-mail", "push", "users"],
-  chat: ["ai-training", "audit", "settings", "users"],
+  chat: ["ai-training", "audit", "memory", "push", "settings", "users"],
   credits: ["fan-mail"],
-  "fan-mail": ["push"],
+  "fan-mail": ["push", "settings"],
   dashboards: ["chat", "users"],
   health: [],
   jobs: [],
-  memory: ["ai-training", "chat", "settings"],
-  privacy: ["audit"],
-  push: [],
+  memory: ["ai-training", "settings"],
+  privacy: ["audit", "auth", "billing", "voice"],
+  push: ["settings"],
   settings: ["audit"],
-  trial: ["chat", "settings"],
+  trial: ["auth", "chat", "memory", "settings"],
   users: [],
-  voice: ["chat", "credits", "settings"],
+  voice: ["chat", "credits", "memory", "settings"],
 };
 
 /** users has no service: its repository and mapper are what other modules read accounts with. */
@@ -72,9 +76,31 @@ function moduleOf(path) {
   return parts.length > 1 && !parts[0].startsWith("..") ? parts[0] : null;
 }
 
+/** `app.decorate("name", ...)` (with or without a type argument): the decorator a module owns. */
+const DECORATION = /\.decorate(?:<[^>]*>)?\(\s*["'](\w+)["']/g;
+/** A use of an app decorator: `app.name` (the modules' plugins name their instance `app`). */
+const DECORATOR_USE = /\bapp\.(\w+)\b/g;
+
+/** Which module decorates the app with each name (the rest come from plugins/ and app.ts). */
+function decoratorOwners() {
+  const owners = new Map();
+  for (const file of sourceFiles(modulesDir)) {
+    const owner = moduleOf(file);
+    if (!owner) continue;
+    for (const match of readFileSync(file, "utf8").matchAll(DECORATION))
+      owners.set(match[1], owner);
+  }
+  return owners;
+}
+
 export function checkBoundaries() {
   const problems = [];
   const edges = new Map();
+  const owners = decoratorOwners();
+  const addEdge = (from, to) => {
+    if (!edges.has(from)) edges.set(from, new Set());
+    edges.get(from).add(to);
+  };
   for (const file of sourceFiles(modulesDir)) {
     const from = moduleOf(file);
     if (!from) continue;
@@ -83,6 +109,17 @@ export function checkBoundaries() {
       continue;
     }
     const text = readFileSync(file, "utf8");
+    // A decorator is a dependency as much as an import: one graph says both (issue 29).
+    for (const name of new Set([...text.matchAll(DECORATOR_USE)].map((match) => match[1]))) {
+      const to = owners.get(name);
+      if (!to || to === from) continue;
+      if (!ALLOWED[from].includes(to)) {
+        problems.push(
+          `${relative(modulesDir, file)}: "${from}" uses app.${name} of "${to}" (ALLOWED.${from})`,
+        );
+      }
+      addEdge(from, to);
+    }
     for (const match of text.matchAll(SPECIFIER)) {
       const specifier = match[1] ?? match[2] ?? match[3];
       if (!specifier?.startsWith(".")) continue;
@@ -98,8 +135,7 @@ export function checkBoundaries() {
       if (isRepository && !PUBLIC_REPOSITORIES.has(to) && !KNOWN_REPOSITORY_IMPORTS.has(where)) {
         problems.push(`${where}: reaches into "${to}"'s repository; use its service`);
       }
-      if (!edges.has(from)) edges.set(from, new Set());
-      edges.get(from).add(to);
+      addEdge(from, to);
     }
   }
   problems.push(...cycles(edges));

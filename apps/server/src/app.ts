@@ -53,6 +53,7 @@ import {
   rateLimitPlugin,
 } from "./plugins/rate-limit.ts";
 import { securityHeadersPlugin } from "./plugins/security-headers.ts";
+import { mailPlugin } from "./plugins/mail.ts";
 import { registerWebApp, type WebFallback } from "./plugins/static.ts";
 import { uploadsPlugin } from "./plugins/uploads.ts";
 import { providersPlugin } from "./providers/plugin.ts";
@@ -305,6 +306,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     observability,
   });
   await app.register(uploadsPlugin, { dataDir: config.dataDir });
+  await app.register(mailPlugin, { config });
   // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
   await app.register(accountsModule, {
     config,

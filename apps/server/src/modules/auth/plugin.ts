@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
 import { authPlugin } from "../../plugins/auth.ts";
-import { createMailProvider, type MailProvider } from "../../providers/mail/index.ts";
 import { createUsersRepository, type UsersRepository } from "../users/repository.ts";
 import { createGoogleVerifier, type GoogleTokenVerifier } from "./google.ts";
 import { createEndedTokensRepository, createResetTokensRepository } from "./repository.ts";
@@ -15,8 +14,6 @@ declare module "fastify" {
     /** Accounts: sign-up, sign-in, passwords, the admin account. */
     auth: AuthService;
     users: UsersRepository;
-    /** Outgoing mail: SMTP when SMTP_URL is set, else the outbox table and a log line. */
-    mail: MailProvider;
     /**
      * Adds a step run after every sign-up and sign-in of a user (e-mail, Google, password reset),
      * before the answer: the anonymous trial hands its conversation over here. A failing step is
@@ -46,14 +43,6 @@ export const accountsModule = fp<AccountsModuleOptions>(
     const db = app.database.db;
     const users = createUsersRepository(db);
     const tokens = createTokenService(config.jwtSecret);
-    const mail = createMailProvider({
-      smtpUrl: config.smtpUrl,
-      mailFrom: config.mailFrom,
-      db,
-      log: app.log,
-      isProduction: config.isProduction,
-      observability: app.observability,
-    });
     const google =
       options.googleVerifier ??
       (config.googleClientId ? createGoogleVerifier(config.googleClientId) : undefined);
@@ -64,7 +53,7 @@ export const accountsModule = fp<AccountsModuleOptions>(
       resetTokens: createResetTokensRepository(db),
       endedTokens,
       tokens,
-      mail,
+      mail: app.mail,
       settings: app.settings,
       google,
       publicUrl: config.publicUrl,
@@ -73,15 +62,14 @@ export const accountsModule = fp<AccountsModuleOptions>(
 
     app.decorate("auth", auth);
     app.decorate("users", users);
-    app.decorate("mail", mail);
     const signInListeners: SignInListener[] = [];
     app.decorate("onSignIn", (listener: SignInListener) => {
       signInListeners.push(listener);
     });
-    // Registered before the database closes (hooks run in reverse): pending mail lands first.
+    // Registered after the mail plugin (hooks run in reverse): pending mail is sent before
+    // the transport and the database close.
     app.addHook("onClose", async () => {
       await auth.drain();
-      await mail.close();
     });
 
     await app.register(authPlugin, { tokens, endedTokens });
@@ -103,5 +91,5 @@ export const accountsModule = fp<AccountsModuleOptions>(
       );
     }
   },
-  { name: "accounts", dependencies: ["settings", "rate-limit"] },
+  { name: "accounts", dependencies: ["settings", "rate-limit", "mail"] },
 );

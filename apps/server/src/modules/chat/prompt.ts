@@ -11,8 +11,6 @@ export const CONTEXT_BUDGET_TOKENS = 6_000;
 export const REPLY_MAX_TOKENS = 1_024;
 /** How many knowledge passages go into the system text. */
 export const PASSAGE_LIMIT = 4;
-/** How many of the fan's own earlier words are recalled into the system text. */
-export const RECALL_LIMIT = 4;
 /** How many recent messages are read to fill the history budget. */
 export const HISTORY_FETCH_LIMIT = 60;
 /** The newest history kept before anything else is added: the thread of the conversation. */

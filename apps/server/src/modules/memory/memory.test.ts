@@ -249,7 +249,7 @@ describe("one conversation across chat and calls", () => {
       query: { search: "Caller Quinn" },
     });
     const [header, row] = csv.body.split("\r\n");
-    expect(header).toBe(csvLine(CHAT_LOGS_CSV_HEADER));
+    expect(header).toBe(`\uFEFF${csvLine(CHAT_LOGS_CSV_HEADER)}`);
     expect(row).toContain(
       `,"1","[AI notice]: ${aiNoticeText("Mira Vale")}\nFan: I grew up near the sea.\nMira Vale: ${REPLY.join("")}"`,
     );

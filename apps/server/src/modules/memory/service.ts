@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from "fastify";
 import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { LlmProvider } from "../../providers/llm/index.ts";
-import { RECALL_LIMIT } from "../chat/prompt.ts";
 import type { SettingsService } from "../settings/service.ts";
 import type { MemoryRepository, Recall } from "./repository.ts";
 import {
@@ -29,6 +28,12 @@ export const SUMMARY_JOB = "memory.summary";
 export interface SummaryJob {
   userId: string;
 }
+
+/**
+ * How many of the fan's own earlier words are recalled into the system text (within the prompt's
+ * budget, docs/decisions/0044-memory-and-prompt-budget.md).
+ */
+export const RECALL_LIMIT = 4;
 
 const NOTHING: Recall = { summary: null, recalled: [] };
 
