@@ -1,3 +1,4 @@
+import { API_ROOT, routes } from "@twinline/contracts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { FakeXhr, installFakeXhr } from "@/test/fake-xhr";
@@ -15,6 +16,9 @@ import {
   type UploadProgress,
   uploadWithProgress,
 } from "./api-client";
+
+/** Every path below is a route of the table: the client calls what it is given. */
+const CSRF_PATH = routes.security.csrfToken.path;
 
 interface Call {
   url: string;
@@ -44,14 +48,14 @@ function fakeFetch(
     const url = String(input);
     const call = { url, init, headers: new Headers(init.headers) };
     calls.push(call);
-    if (url.endsWith("/api/csrf-token")) {
+    if (url.endsWith(CSRF_PATH)) {
       return json({ csrfToken: tokens[Math.min(csrfCount++, tokens.length - 1)] });
     }
     return handler(call, apiCount++);
   });
   vi.stubGlobal("fetch", fetchMock);
-  const apiCalls = () => calls.filter((c) => !c.url.endsWith("/api/csrf-token"));
-  const csrfCalls = () => calls.filter((c) => c.url.endsWith("/api/csrf-token"));
+  const apiCalls = () => calls.filter((c) => !c.url.endsWith(CSRF_PATH));
+  const csrfCalls = () => calls.filter((c) => c.url.endsWith(CSRF_PATH));
   return { fetchMock, calls, apiCalls, csrfCalls };
 }
 
@@ -66,28 +70,28 @@ afterEach(() => {
 describe("api client: requests", () => {
   it("calls the same origin by default and sends cookies", async () => {
     const { apiCalls } = fakeFetch(() => json({ ok: true }));
-    await expect(api.get("/api/settings")).resolves.toEqual({ ok: true });
-    expect(apiCalls()[0]?.url).toBe("/api/settings");
+    await expect(api.get(routes.settings.public.path)).resolves.toEqual({ ok: true });
+    expect(apiCalls()[0]?.url).toBe(routes.settings.public.path);
     expect(apiCalls()[0]?.init.credentials).toBe("include");
   });
 
   it("prefixes VITE_API_URL when it is set", async () => {
     vi.stubEnv("VITE_API_URL", "https://api.example.com/");
     const { apiCalls, csrfCalls } = fakeFetch(() => json({}));
-    await api.get("/api/settings");
-    expect(apiCalls()[0]?.url).toBe("https://api.example.com/api/settings");
-    expect(csrfCalls()[0]?.url).toBe("https://api.example.com/api/csrf-token");
+    await api.get(routes.settings.public.path);
+    expect(apiCalls()[0]?.url).toBe(`https://api.example.com${routes.settings.public.path}`);
+    expect(csrfCalls()[0]?.url).toBe(`https://api.example.com${CSRF_PATH}`);
   });
 
   it("sends JSON bodies and query parameters", async () => {
     const { apiCalls } = fakeFetch(() => json({ done: true }));
-    await api.post("/api/chat/message", { message: "hi" });
-    await api.get("/api/chat/messages", { query: { page: 2, limit: 20, skip: undefined } });
+    await api.post(routes.chat.send.path, { message: "hi" });
+    await api.get(routes.chat.messages.path, { query: { page: 2, limit: 20, skip: undefined } });
     const [post, get] = apiCalls();
     expect(post?.init.method).toBe("POST");
     expect(post?.headers.get("content-type")).toBe("application/json");
     expect(post?.init.body).toBe(JSON.stringify({ message: "hi" }));
-    expect(get?.url).toBe("/api/chat/messages?page=2&limit=20");
+    expect(get?.url).toBe(`${routes.chat.messages.path}?page=2&limit=20`);
   });
 });
 
@@ -96,14 +100,14 @@ describe("api client: answers checked by their contract schema", () => {
 
   it("answers the parsed value when the answer matches the schema", async () => {
     fakeFetch(() => json({ success: true, available: 42, extra: "dropped" }));
-    const answer = await api.get("/api/users/credit-balance", { schema: balanceSchema });
+    const answer = await api.get(routes.billing.creditBalance.path, { schema: balanceSchema });
     expect(answer).toEqual({ success: true, available: 42 });
   });
 
   it("throws an invalid-response ApiError when the answer is off its contract", async () => {
     fakeFetch(() => json({ success: true, available: "42" }));
     const failure = await api
-      .post("/api/users/credit-balance", undefined, { schema: balanceSchema })
+      .post(routes.billing.creditBalance.path, undefined, { schema: balanceSchema })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).kind).toBe("invalid-response");
@@ -118,12 +122,12 @@ describe("api client: answers checked by their contract schema", () => {
       return typeof n === "number" ? { n, doubled: n * 2 } : null;
     });
     fakeFetch(() => json({ n: 21 }));
-    await expect(api.get("/api/anything", { schema: reader })).resolves.toEqual({
+    await expect(api.get(routes.settings.public.path, { schema: reader })).resolves.toEqual({
       n: 21,
       doubled: 42,
     });
     fakeFetch(() => json({ n: "21" }));
-    await expect(api.get("/api/anything", { schema: reader })).rejects.toMatchObject({
+    await expect(api.get(routes.settings.public.path, { schema: reader })).rejects.toMatchObject({
       kind: "invalid-response",
     });
   });
@@ -132,16 +136,20 @@ describe("api client: answers checked by their contract schema", () => {
 describe("api client: CSRF token", () => {
   it("fetches the token once and sends it on every request", async () => {
     const { apiCalls, csrfCalls } = fakeFetch(() => json({}));
-    await api.get("/api/settings");
-    await api.post("/api/auth/login", { email: "a@b.c", password: "x" });
-    await api.delete("/api/chat/clear-history");
+    await api.get(routes.settings.public.path);
+    await api.post(routes.auth.login.path, { email: "a@b.c", password: "x" });
+    await api.delete(routes.chat.clearHistory.path);
     expect(csrfCalls()).toHaveLength(1);
     expect(apiCalls().map((c) => c.headers.get("csrf-token"))).toEqual(["tok-1", "tok-1", "tok-1"]);
   });
 
   it("shares one token request between parallel calls", async () => {
     const { csrfCalls } = fakeFetch(() => json({}));
-    await Promise.all([api.get("/api/a"), api.get("/api/b"), api.get("/api/c")]);
+    await Promise.all([
+      api.get(routes.settings.public.path),
+      api.get(routes.auth.config.path),
+      api.get(routes.trial.state.path),
+    ]);
     expect(csrfCalls()).toHaveLength(1);
   });
 
@@ -151,7 +159,9 @@ describe("api client: CSRF token", () => {
         ? json({ success: false, message: "Invalid CSRF token" }, 403)
         : json({ saved: true }),
     );
-    await expect(api.put("/api/users/profile", { name: "A" })).resolves.toEqual({ saved: true });
+    await expect(api.put(routes.account.profile.path, { name: "A" })).resolves.toEqual({
+      saved: true,
+    });
     expect(csrfCalls()).toHaveLength(2);
     expect(apiCalls().map((c) => c.headers.get("csrf-token"))).toEqual(["tok-1", "tok-2"]);
   });
@@ -160,7 +170,7 @@ describe("api client: CSRF token", () => {
     const { apiCalls } = fakeFetch(() =>
       json({ success: false, message: "Missing CSRF token" }, 403),
     );
-    const error = await api.post("/api/x").catch((e: unknown) => e);
+    const error = await api.post(routes.auth.logout.path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(403);
     expect(apiCalls()).toHaveLength(2);
@@ -170,7 +180,7 @@ describe("api client: CSRF token", () => {
     const { apiCalls, csrfCalls } = fakeFetch(() =>
       json({ success: false, message: "Daily free message limit reached" }, 403),
     );
-    await expect(api.post("/api/chat/message", {})).rejects.toMatchObject({
+    await expect(api.post(routes.chat.send.path, {})).rejects.toMatchObject({
       status: 403,
       message: "Daily free message limit reached",
     });
@@ -184,12 +194,12 @@ describe("api client: CSRF token", () => {
       "fetch",
       vi.fn(async (input: RequestInfo | URL) => {
         calls.push(String(input));
-        if (String(input).endsWith("/api/csrf-token")) throw new TypeError("Failed to fetch");
+        if (String(input).endsWith(CSRF_PATH)) throw new TypeError("Failed to fetch");
         return json({ ok: 1 });
       }),
     );
-    await expect(api.get("/api/settings")).resolves.toEqual({ ok: 1 });
-    expect(calls).toContain("/api/settings");
+    await expect(api.get(routes.settings.public.path)).resolves.toEqual({ ok: 1 });
+    expect(calls).toContain(routes.settings.public.path);
   });
 });
 
@@ -201,14 +211,15 @@ describe("api client: bearer token by URL", () => {
 
   it("uses the user token for ordinary URLs", async () => {
     const { apiCalls } = fakeFetch(() => json({}));
-    await api.get("/api/auth/me");
+    await api.get(routes.auth.me.path);
     expect(apiCalls()[0]?.headers.get("authorization")).toBe("Bearer user-jwt");
   });
 
   it("uses the admin token for /admin and /api-keys URLs", async () => {
     const { apiCalls } = fakeFetch(() => json({}));
-    await api.get("/api/admin/users");
-    await api.put("/api/api-keys", {});
+    await api.get(routes.adminUsers.list.path);
+    // The rule's second clause: no route of the table is under it.
+    await api.put(`${API_ROOT}/api-keys`, {});
     expect(apiCalls().map((c) => c.headers.get("authorization"))).toEqual([
       "Bearer admin-jwt",
       "Bearer admin-jwt",
@@ -219,16 +230,16 @@ describe("api client: bearer token by URL", () => {
     localStorage.removeItem("adminToken");
     sessionStorage.setItem("adminToken", "session-admin-jwt");
     const { apiCalls } = fakeFetch(() => json({}));
-    await api.get("/api/admin/verify-token");
+    await api.get(routes.adminSession.verifyToken.path);
     expect(apiCalls()[0]?.headers.get("authorization")).toBe("Bearer session-admin-jwt");
   });
 
   it("lets the token option override the URL rule (decision 0008)", async () => {
     const { apiCalls } = fakeFetch(() => json({}));
-    await api.put("/api/settings", {}, { token: "admin" });
-    await api.post("/api/ai-training/voice-id", {}, { token: "admin" });
-    await api.get("/api/admin/odd", { token: "user" });
-    await api.upload("/api/settings/upload", new FormData(), { token: "admin" });
+    await api.put(routes.settings.save.path, {}, { token: "admin" });
+    await api.put(routes.aiTraining.voiceId.path, {}, { token: "admin" });
+    await api.post(routes.adminSession.login.path, {}, { token: "user" });
+    await api.upload(routes.settings.uploadImage.path, new FormData(), { token: "admin" });
     expect(apiCalls().map((c) => c.headers.get("authorization"))).toEqual([
       "Bearer admin-jwt",
       "Bearer admin-jwt",
@@ -240,8 +251,8 @@ describe("api client: bearer token by URL", () => {
   it("sends no Authorization header without a token", async () => {
     localStorage.clear();
     const { apiCalls } = fakeFetch(() => json({}));
-    await api.get("/api/settings");
-    await api.get("/api/admin/dashboard/metrics");
+    await api.get(routes.settings.public.path);
+    await api.get(routes.dashboards.metrics.path);
     expect(apiCalls().every((c) => !c.headers.has("authorization"))).toBe(true);
   });
 });
@@ -257,7 +268,7 @@ describe("api client: 401", () => {
     const unsubscribe = onUnauthorized(listener);
     fakeFetch(() => json({ success: false, message: "Not authorized" }, 401));
 
-    await expect(api.get("/api/auth/me")).rejects.toMatchObject({ status: 401 });
+    await expect(api.get(routes.auth.me.path)).rejects.toMatchObject({ status: 401 });
 
     for (const key of ["userToken", "userData", "adminToken", "adminData"]) {
       expect(localStorage.getItem(key)).toBeNull();
@@ -267,7 +278,7 @@ describe("api client: 401", () => {
     expect(listener).toHaveBeenCalledTimes(1);
 
     unsubscribe();
-    await api.get("/api/auth/me").catch(() => {});
+    await api.get(routes.auth.me.path).catch(() => {});
     expect(listener).toHaveBeenCalledTimes(1);
   });
 });
@@ -276,7 +287,7 @@ describe("api client: errors", () => {
   it("throws ApiError with the status, the server message and the raw body", async () => {
     const body = { success: false, message: "Email already registered", error: { field: "email" } };
     fakeFetch(() => json(body, 409));
-    const error = await api.post("/api/auth/signup", {}).catch((e: unknown) => e);
+    const error = await api.post(routes.auth.signup.path, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 409,
@@ -288,7 +299,7 @@ describe("api client: errors", () => {
 
   it("gives a readable message when the body is not the envelope", async () => {
     fakeFetch(() => new Response("Bad gateway", { status: 502 }));
-    await expect(api.get("/api/settings")).rejects.toMatchObject({
+    await expect(api.get(routes.settings.public.path)).rejects.toMatchObject({
       status: 502,
       message: "Request failed with status 502",
       body: "Bad gateway",
@@ -299,7 +310,7 @@ describe("api client: errors", () => {
     fakeFetch(() => {
       throw new TypeError("Failed to fetch");
     });
-    const error = await api.get("/api/settings").catch((e: unknown) => e);
+    const error = await api.get(routes.settings.public.path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect((error as ApiError).kind).toBe("network");
@@ -316,7 +327,7 @@ describe("api client: errors", () => {
           );
         }),
     );
-    const outcome = api.get("/api/slow").catch((e: unknown) => e);
+    const outcome = api.get(routes.settings.public.path).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(14_999);
     let settled = false;
     void outcome.then(() => {
@@ -344,7 +355,7 @@ describe("api client: errors", () => {
     );
     const form = new FormData();
     form.append("file", new Blob(["x"]), "a.png");
-    const outcome = api.upload("/api/settings/upload", form);
+    const outcome = api.upload(routes.settings.uploadImage.path, form);
     await vi.advanceTimersByTimeAsync(30_000);
     await expect(outcome).resolves.toEqual({ url: "/uploads/a.png" });
   });
@@ -359,7 +370,9 @@ describe("api client: errors", () => {
         }),
     );
     const controller = new AbortController();
-    const outcome = apiRequest("/api/slow", { signal: controller.signal }).catch((e: unknown) => e);
+    const outcome = apiRequest(routes.settings.public.path, { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 0));
     controller.abort();
     const error = await outcome;
@@ -422,7 +435,7 @@ describe("uploadWithProgress", () => {
     installFakeXhr();
     const { apiCalls } = fakeFetch(() => json({ success: true, data: { _id: "d1" } }));
     const progress: UploadProgress[] = [];
-    const body = await uploadWithProgress("/api/ai-training/knowledge-documents", form(), {
+    const body = await uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), {
       token: "admin",
       onProgress: (p) => progress.push(p),
     });
@@ -432,7 +445,7 @@ describe("uploadWithProgress", () => {
     expect(xhr?.withCredentials).toBe(true);
     expect(xhr?.requestHeaders.get("csrf-token")).toBe("tok-1");
     expect(xhr?.requestHeaders.get("authorization")).toBe("Bearer admin-jwt");
-    expect(apiCalls()[0]?.url).toBe("/api/ai-training/knowledge-documents");
+    expect(apiCalls()[0]?.url).toBe(routes.aiTraining.uploadDocument.path);
     expect(progress.map((p) => p.percent)).toEqual([50, 100]);
   });
 
@@ -440,12 +453,16 @@ describe("uploadWithProgress", () => {
     installFakeXhr();
     const schema = z.object({ success: z.literal(true), data: z.object({ _id: z.string() }) });
     fakeFetch(() => json({ success: true, data: { _id: "d1", extra: 1 } }));
-    await expect(uploadWithProgress("/api/x", form(), { schema })).resolves.toEqual({
+    await expect(
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), { schema }),
+    ).resolves.toEqual({
       success: true,
       data: { _id: "d1" },
     });
     fakeFetch(() => json({ success: true, data: {} }));
-    await expect(uploadWithProgress("/api/x", form(), { schema })).rejects.toMatchObject({
+    await expect(
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), { schema }),
+    ).rejects.toMatchObject({
       kind: "invalid-response",
     });
   });
@@ -455,8 +472,8 @@ describe("uploadWithProgress", () => {
     localStorage.setItem("adminToken", "admin-jwt");
     installFakeXhr();
     fakeFetch(() => json({}));
-    await uploadWithProgress("/api/users/profile-image", form());
-    await uploadWithProgress("/api/admin/x", form());
+    await uploadWithProgress(routes.account.profile.path, form());
+    await uploadWithProgress(routes.adminUsers.list.path, form());
     expect(FakeXhr.instances.map((x) => x.requestHeaders.get("authorization"))).toEqual([
       "Bearer user-jwt",
       "Bearer admin-jwt",
@@ -468,7 +485,9 @@ describe("uploadWithProgress", () => {
     const { csrfCalls } = fakeFetch((_call, index) =>
       index === 0 ? json({ success: false, message: "Invalid CSRF token" }, 403) : json({ ok: 1 }),
     );
-    await expect(uploadWithProgress("/api/x", form())).resolves.toEqual({ ok: 1 });
+    await expect(
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form()),
+    ).resolves.toEqual({ ok: 1 });
     expect(csrfCalls()).toHaveLength(2);
     expect(FakeXhr.instances.map((x) => x.requestHeaders.get("csrf-token"))).toEqual([
       "tok-1",
@@ -479,7 +498,9 @@ describe("uploadWithProgress", () => {
   it("throws ApiError with the server's message and clears the tokens on 401", async () => {
     installFakeXhr();
     fakeFetch(() => json({ success: false, message: "Only PDF files are allowed" }, 400));
-    await expect(uploadWithProgress("/api/x", form())).rejects.toMatchObject({
+    await expect(
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form()),
+    ).rejects.toMatchObject({
       name: "ApiError",
       status: 400,
       message: "Only PDF files are allowed",
@@ -488,7 +509,9 @@ describe("uploadWithProgress", () => {
     const listener = vi.fn();
     const off = onUnauthorized(listener);
     fakeFetch(() => json({ success: false, message: "Not authorized" }, 401));
-    await expect(uploadWithProgress("/api/x", form(), { token: "admin" })).rejects.toMatchObject({
+    await expect(
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), { token: "admin" }),
+    ).rejects.toMatchObject({
       status: 401,
     });
     expect(localStorage.getItem("adminToken")).toBeNull();
@@ -501,14 +524,18 @@ describe("uploadWithProgress", () => {
     fakeFetch(() => {
       throw new TypeError("Failed to fetch");
     });
-    await expect(uploadWithProgress("/api/x", form())).rejects.toBeInstanceOf(NetworkError);
+    await expect(
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form()),
+    ).rejects.toBeInstanceOf(NetworkError);
   });
 
   it("times out after 60 s", async () => {
     vi.useFakeTimers();
     installFakeXhr();
     fakeFetch(() => new Promise<Response>(() => {}));
-    const outcome = uploadWithProgress("/api/x", form()).catch((e: unknown) => e);
+    const outcome = uploadWithProgress(routes.aiTraining.uploadDocument.path, form()).catch(
+      (e: unknown) => e,
+    );
     await vi.advanceTimersByTimeAsync(59_999);
     expect(FakeXhr.instances[0]?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -522,9 +549,9 @@ describe("uploadWithProgress", () => {
     installFakeXhr();
     fakeFetch(() => new Promise<Response>(() => {}));
     const controller = new AbortController();
-    const outcome = uploadWithProgress("/api/x", form(), { signal: controller.signal }).catch(
-      (e: unknown) => e,
-    );
+    const outcome = uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), {
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 0));
     controller.abort();
     const error = await outcome;

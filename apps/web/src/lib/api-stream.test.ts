@@ -1,3 +1,4 @@
+import { routes } from "@twinline/contracts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
@@ -9,6 +10,10 @@ import {
   type StreamEvent,
   TimeoutError,
 } from "./api-client";
+
+const CSRF_PATH = routes.security.csrfToken.path;
+/** The chat's send, the stream these tests read. */
+const SEND_PATH = routes.chat.send.path;
 
 /** Every event these tests send, with any data. */
 const ANY_EVENTS = { token: z.unknown(), done: z.unknown(), error: z.unknown() };
@@ -55,11 +60,11 @@ function fakeFetch(handler: (call: Call, index: number) => Response | Promise<Re
     const url = String(input);
     const call = { url, init, headers: new Headers(init.headers) };
     calls.push(call);
-    if (url.endsWith("/api/csrf-token")) return json({ csrfToken: `tok-${++csrf}` });
+    if (url.endsWith(CSRF_PATH)) return json({ csrfToken: `tok-${++csrf}` });
     return handler(call, index++);
   });
   vi.stubGlobal("fetch", fetchMock);
-  return { calls, apiCalls: () => calls.filter((c) => !c.url.endsWith("/api/csrf-token")) };
+  return { calls, apiCalls: () => calls.filter((c) => !c.url.endsWith(CSRF_PATH)) };
 }
 
 beforeEach(() => {
@@ -111,7 +116,7 @@ describe("apiStream", () => {
     localStorage.setItem("userToken", "user-1");
     const { apiCalls } = fakeFetch(() => sse('event: done\ndata: {"n":1}\n\n'));
     const events: StreamEvent[] = [];
-    const result = await apiStream("/api/chat/message", {
+    const result = await apiStream(SEND_PATH, {
       events: ANY_EVENTS,
       body: { message: "hi" },
       onEvent: (e) => events.push(e),
@@ -136,7 +141,7 @@ describe("apiStream", () => {
       ),
     );
     const events: StreamEvent[] = [];
-    const error = await apiStream("/api/chat/message", {
+    const error = await apiStream(SEND_PATH, {
       events: { token: z.object({ text: z.string() }) },
       onEvent: (e) => events.push(e),
     }).catch((e: unknown) => e);
@@ -148,7 +153,7 @@ describe("apiStream", () => {
   it("parses a plain JSON answer with the call's schema", async () => {
     fakeFetch(() => json({ success: true, data: { n: 1 }, extra: true }));
     await expect(
-      apiStream("/api/chat/message", {
+      apiStream(SEND_PATH, {
         events: {},
         schema: z.object({ success: z.literal(true), data: z.object({ n: z.number() }) }),
         onEvent: () => {},
@@ -156,7 +161,7 @@ describe("apiStream", () => {
     ).resolves.toEqual({ streamed: false, body: { success: true, data: { n: 1 } } });
     fakeFetch(() => json({ success: true }));
     await expect(
-      apiStream("/api/chat/message", {
+      apiStream(SEND_PATH, {
         events: {},
         schema: z.object({ data: z.object({ n: z.number() }) }),
         onEvent: () => {},
@@ -168,7 +173,7 @@ describe("apiStream", () => {
     const stream = controlledStream();
     fakeFetch(() => stream.response);
     const events: StreamEvent[] = [];
-    const done = apiStream("/api/chat/message", {
+    const done = apiStream(SEND_PATH, {
       events: ANY_EVENTS,
       body: {},
       onEvent: (e) => events.push(e),
@@ -191,7 +196,7 @@ describe("apiStream", () => {
       dailyLimit: 5,
     };
     fakeFetch(() => json(refusal, 403));
-    const error = await apiStream("/api/chat/message", {
+    const error = await apiStream(SEND_PATH, {
       events: ANY_EVENTS,
       body: {},
       onEvent: () => {},
@@ -208,7 +213,7 @@ describe("apiStream", () => {
         : sse('event: done\ndata: {"ok":1}\n\n'),
     );
     const events: StreamEvent[] = [];
-    await apiStream("/api/chat/message", {
+    await apiStream(SEND_PATH, {
       events: ANY_EVENTS,
       body: {},
       onEvent: (e) => events.push(e),
@@ -221,7 +226,7 @@ describe("apiStream", () => {
     localStorage.setItem("userToken", "old");
     fakeFetch(() => json({ success: false, message: "Unauthorized" }, 401));
     await expect(
-      apiStream("/api/chat/message", {
+      apiStream(SEND_PATH, {
         events: ANY_EVENTS,
         onEvent: () => {},
       }),
@@ -234,7 +239,7 @@ describe("apiStream", () => {
   it("resolves to the body when the server answers JSON instead", async () => {
     fakeFetch(() => json({ success: true, data: { response: "Hi" } }));
     await expect(
-      apiStream("/api/chat/message", {
+      apiStream(SEND_PATH, {
         events: ANY_EVENTS,
         onEvent: () => {},
       }),
@@ -254,7 +259,7 @@ describe("apiStream", () => {
     });
     const controller = new AbortController();
     const events: StreamEvent[] = [];
-    const done = apiStream("/api/chat/message", {
+    const done = apiStream(SEND_PATH, {
       events: ANY_EVENTS,
       signal: controller.signal,
       onEvent: (e) => events.push(e),
@@ -270,7 +275,7 @@ describe("apiStream", () => {
   it("gives a NetworkError when the connection breaks mid-stream", async () => {
     const stream = controlledStream();
     fakeFetch(() => stream.response);
-    const done = apiStream("/api/chat/message", {
+    const done = apiStream(SEND_PATH, {
       events: ANY_EVENTS,
       onEvent: () => {},
     });
@@ -285,7 +290,7 @@ describe("apiStream", () => {
       call.init.signal?.addEventListener("abort", () => stream.fail(new TypeError("aborted")));
       return stream.response;
     });
-    const done = apiStream("/api/chat/message", {
+    const done = apiStream(SEND_PATH, {
       events: ANY_EVENTS,
       onEvent: () => {},
       idleTimeoutMs: 30,

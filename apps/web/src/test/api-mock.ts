@@ -13,10 +13,8 @@ import { resetCsrfToken } from "@/lib/api-client";
 /**
  * The web tests' network (decision 0086): msw's node interceptors answer fetch and
  * XMLHttpRequest, with handlers keyed by the route table, so a test names the definition it
- * answers (`on(routes.settings.save, ...)`) and msw matches method and path. Calls the table does
- * not define yet are answered from a "METHOD /path" key (`onPath`, for the modules not migrated
- * yet; scripts/check-api-literals.mjs lists the test files that still write one). Anything else
- * answers 404 { success: false, message: "Not Found" }.
+ * answers (`on(routes.settings.save, ...)`) and msw matches method and path; no test writes an
+ * API path of its own. Anything else answers 404 { success: false, message: "Not Found" }.
  */
 
 export interface ApiCall {
@@ -52,12 +50,6 @@ export function on<R extends RouteDefinition>(
     path: route.path,
     resolve: typeof resolve === "function" ? (resolve as MockResolver) : () => resolve,
   };
-}
-
-/** Answers a path the table does not define yet (a module not migrated: see the allow-list). */
-export function onPath(key: string, resolve: MockResolver): RouteMock {
-  const [method = "GET", path = "/"] = key.split(" ");
-  return { method, path, resolve };
 }
 
 /** A JSON answer with a status (an error, a 201...). */
@@ -109,8 +101,8 @@ function pathPattern(path: string): string {
 
 export interface MockedApi {
   calls: ApiCall[];
-  /** The calls a route (or "METHOD /path" key) answered; with params, only those to that path. */
-  callsTo(route: RouteAddress | string, params?: Record<string, string | number>): ApiCall[];
+  /** The calls a route answered; with params, only those to the path they fill in. */
+  callsTo(route: RouteAddress, params?: Record<string, string | number>): ApiCall[];
 }
 
 /**
@@ -153,13 +145,11 @@ export function mockApi(mocks: RouteMock[], options: { settings?: unknown } = {}
   return {
     calls,
     callsTo(route, params) {
-      const key = typeof route === "string" ? route : routeKey(route);
-      const [method, path = ""] = key.split(" ");
-      if (!path.includes(":") || params) {
-        const pathname = params ? routePath(path, params) : path;
-        return calls.filter((c) => c.method === method && c.url.pathname === pathname);
+      if (!route.path.includes(":") || params) {
+        const pathname = params ? routePath(route.path, params) : route.path;
+        return calls.filter((c) => c.method === route.method && c.url.pathname === pathname);
       }
-      return calls.filter((c) => c.key === key);
+      return calls.filter((c) => c.key === routeKey(route));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { defaultPublicSettings, routes, type User } from "@twinline/contracts";
 import { vi } from "vitest";
 import { STORAGE_KEYS } from "@/lib/storage";
-import { type ApiCall as MockCall, mockApi, on, onPath, type RouteMock } from "./api-mock";
+import { mockApi, on, type RouteMock } from "./api-mock";
 import { jsonResponse } from "./render";
 
 /** A user as the server sends it. */
@@ -28,35 +28,16 @@ export function storeSession(user: User | null = makeUser(), token = "user-token
   if (user) localStorage.setItem(STORAGE_KEYS.userData, JSON.stringify(user));
 }
 
-/** A call as a "METHOD /path" record's handler sees it: the msw call and its pathname. */
-export type ApiCall = MockCall & { path: string };
-
-type Handler = (call: ApiCall) => Response | Promise<Response>;
-
 /**
  * The fan screens' network, through msw (src/test/api-mock.ts, decision 0086): `mocks` first, as
- * `on(route, ...)` of the table or, for modules not migrated yet, a "METHOD /path" record of
- * handlers or bodies; then the CSRF token, the public settings and the sign-in configuration (no
- * Google). Unknown calls get 404. `fetchMock` spies on fetch (calls go on to msw) for the tests
- * that read or wrap it.
+ * `on(route, ...)` of the table; then the CSRF token, the public settings and the sign-in
+ * configuration (no Google). Unknown calls get 404. `fetchMock` spies on fetch (calls go on to
+ * msw) for the tests that read or wrap it.
  */
-export function mockAuthApi(mocks: RouteMock[] | Record<string, Handler | object> = []) {
-  const given = Array.isArray(mocks)
-    ? mocks
-    : Object.entries(mocks).map(([key, answer]) =>
-        onPath(key, async (call) => {
-          if (typeof answer !== "function") return answer;
-          try {
-            return await (answer as Handler)({ ...call, path: call.url.pathname });
-          } catch {
-            // A handler that throws stood for a failed fetch: a network error, as fetch gives.
-            return Response.error();
-          }
-        }),
-      );
+export function mockAuthApi(mocks: RouteMock[] = []) {
   const mocked = mockApi(
     [
-      ...given,
+      ...mocks,
       on(routes.security.csrfToken, { csrfToken: "t" }),
       on(routes.auth.config, { googleClientId: null }),
     ],

@@ -1,10 +1,10 @@
 import { configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type ChatLog, routeKey, routes } from "@twinline/contracts";
+import { type ChatLog, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
-import { on, onPath, type RouteMock } from "@/test/api-mock";
+import { mockAdminApi, signInAdmin } from "@/test/admin";
+import { on, type RouteMock } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
@@ -189,8 +189,8 @@ describe("chat logs screen", () => {
     Object.assign(URL, { createObjectURL: create, revokeObjectURL: revoke });
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
     const api = logsApi([
-      onPath(
-        routeKey(routes.chatLogs.export),
+      on(
+        routes.chatLogs.export,
         () =>
           new Response("user,email\nJade Fan,jane@example.com\n", {
             headers: { "content-type": "text/csv" },
@@ -201,7 +201,7 @@ describe("chat logs screen", () => {
     await screen.findAllByTestId("chat-log-row");
     await userEvent.setup().click(screen.getByRole("button", { name: "Export CSV" }));
     expect(await screen.findByText("Export Complete")).toBeInTheDocument();
-    const [call] = api.callsTo(routeKey(routes.chatLogs.export));
+    const [call] = api.callsTo(routes.chatLogs.export);
     expect(Object.fromEntries(call?.url.searchParams ?? [])).toEqual({
       plan: "premium",
       search: "jane",
@@ -217,7 +217,7 @@ describe("chat logs screen", () => {
 
   it("says Export Failed when the export fails", async () => {
     logsApi([
-      onPath(routeKey(routes.chatLogs.export), () =>
+      on(routes.chatLogs.export, () =>
         jsonResponse({ success: false, message: "Internal Server Error" }, 500),
       ),
     ]);

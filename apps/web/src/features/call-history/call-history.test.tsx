@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { routes, type VoiceCallRecord } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
-import { mockApi, on, onPath, reply } from "@/test/api-mock";
+import { mockApi, on, reply } from "@/test/api-mock";
 import { makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
@@ -32,8 +32,7 @@ function historyApi(total: number, fail = () => false) {
   const all = Array.from({ length: total }, (_, i) => record(total - i));
   return mockApi(
     [
-      // The account (auth is not on the route table yet).
-      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+      on(routes.auth.me, { success: true, data: makeUser() }),
       on(routes.voice.history, ({ url }) => {
         if (fail()) return reply({ success: false, message: "boom" }, 500);
         const page = Number(url.searchParams.get("page"));

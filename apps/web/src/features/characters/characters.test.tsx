@@ -1,7 +1,9 @@
 import { configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { on } from "@/test/api-mock";
 import { makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { CHARACTER_TEXT } from "./components/character-page";
@@ -74,7 +76,7 @@ describe("character pages", () => {
     SLOW,
     async () => {
       storeSession(makeUser());
-      mockAuthApi({ "GET /api/auth/me": { success: true, data: makeUser() } });
+      mockAuthApi([on(routes.auth.me, { success: true, data: makeUser() })]);
       const { router } = renderApp("/character/1");
       await userEvent.setup().click(await screen.findByRole("button", { name: /Text Chat/ }));
       await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/chat"));

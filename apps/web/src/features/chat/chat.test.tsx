@@ -10,7 +10,7 @@ import {
 } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type ApiCall, mockApi, on, onPath } from "@/test/api-mock";
+import { type ApiCall, mockApi, on } from "@/test/api-mock";
 import { jsonResponse, makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { ChatPage } from "./components/chat-page";
@@ -87,7 +87,7 @@ function sse(events: [string, unknown][]): Response {
 
 type Answer = ((call: ApiCall) => Response | Promise<Response>) | object;
 
-/** The chat's calls through msw (routes.chat); the account through onPath until auth moves. */
+/** The chat's calls through msw: the account (routes.auth) and the chat (routes.chat). */
 function chatApi(
   answers: {
     messages?: Answer;
@@ -101,7 +101,7 @@ function chatApi(
   storeSession();
   return mockApi(
     [
-      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+      on(routes.auth.me, { success: true, data: makeUser() }),
       on(
         routes.chat.messages,
         (answers.messages ?? (() => jsonResponse(pageOf(total, 1)))) as never,

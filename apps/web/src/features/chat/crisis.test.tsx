@@ -10,7 +10,7 @@ import {
   type SendMessageResult,
 } from "@twinline/contracts";
 import { afterEach, describe, expect, it } from "vitest";
-import { mockApi, on, onPath } from "@/test/api-mock";
+import { mockApi, on } from "@/test/api-mock";
 import { makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { ChatPage } from "./components/chat-page";
@@ -48,12 +48,12 @@ function crisisResult(): SendMessageResult {
   };
 }
 
-/** The chat's calls through msw (routes.chat); the account through onPath until auth moves. */
+/** The chat's calls through msw: the account (routes.auth) and the chat (routes.chat). */
 function chatApi(messages: ChatMessage[] = []) {
   storeSession();
   return mockApi(
     [
-      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+      on(routes.auth.me, { success: true, data: makeUser() }),
       on(routes.chat.messages, {
         success: true as const,
         data: { messages, pagination: { total: messages.length, page: 1, limit: 20, pages: 1 } },

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { defaultPublicSettings, routes, voiceSocketAddress } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type MockResolver, mockApi, on, onPath } from "@/test/api-mock";
+import { type MockResolver, mockApi, on } from "@/test/api-mock";
 import { jsonResponse, makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import type { CallDeps, MicrophoneHandlers, PlayerHandlers, SocketLike } from "./call/call-session";
@@ -26,12 +26,12 @@ const credits = (credits: number, patch: object = {}) => ({
 
 type Answer = MockResolver | object;
 
-/** The call page's calls through msw (routes.voice); the account through onPath until auth moves. */
+/** The call page's calls through msw: the account (routes.auth) and the call (routes.voice). */
 function callApi(answers: { credits?: Answer; end?: Answer; settings?: unknown } = {}) {
   storeSession();
   return mockApi(
     [
-      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
+      on(routes.auth.me, { success: true, data: makeUser() }),
       on(routes.voice.checkCredits, (answers.credits ?? credits(50)) as never),
       ...(answers.end ? [on(routes.voice.end, answers.end as never)] : []),
     ],

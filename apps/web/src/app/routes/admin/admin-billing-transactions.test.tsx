@@ -9,9 +9,9 @@ import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { downloadCsv, downloadFile } from "@/lib/csv";
+import { mockAdminApi, signInAdmin } from "@/test/admin";
 import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { mockAdminApi, signInAdmin } from "./test-api";
 
 configure({ asyncUtilTimeout: 5000 });
 // The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.

@@ -3,9 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { growth, mockAdminApi, signInAdmin } from "@/test/admin";
 import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { growth, mockAdminApi, signInAdmin } from "./test-api";
 
 configure({ asyncUtilTimeout: 5000 });
 afterEach(() => {

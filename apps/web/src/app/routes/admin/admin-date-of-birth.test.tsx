@@ -1,9 +1,11 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { detailUser, mockAdminApi, signInAdmin } from "@/test/admin";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { detailUser, mockAdminApi, signInAdmin } from "./test-api";
 
 // The admin corrects a user's date of birth on the user details page (issue 25; decision 0054).
 
@@ -23,15 +25,15 @@ describe("the date of birth on the user details page", () => {
   it("shows it and sends the admin's correction", async () => {
     signInAdmin();
     let current = detailUser();
-    const api = mockAdminApi({
-      "GET /api/admin/users/:id": () => jsonResponse({ success: true, data: current }),
-      "GET /api/admin/users/:id/transactions": () => jsonResponse(emptyPage),
-      "GET /api/admin/users/:id/subscription-transactions": () => jsonResponse(emptyPage),
-      "PUT /api/admin/users/:id/date-of-birth": ({ body }) => {
+    const api = mockAdminApi([
+      on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: current })),
+      on(routes.adminBilling.userTransactions, () => jsonResponse(emptyPage)),
+      on(routes.adminBilling.userSubscriptionTransactions, () => jsonResponse(emptyPage)),
+      on(routes.adminUsers.dateOfBirth, ({ body }) => {
         current = detailUser({ dateOfBirth: (body as { dateOfBirth: string }).dateOfBirth });
         return jsonResponse({ success: true, message: "Date of birth corrected", data: current });
-      },
-    });
+      }),
+    ]);
     const user = userEvent.setup();
     renderApp("/admin/users/u1");
     const value = await screen.findByTestId("date-of-birth");
@@ -43,7 +45,7 @@ describe("the date of birth on the user details page", () => {
     await user.type(field, "1985-02-28");
     await user.click(within(dialog).getByRole("button", { name: "Save date of birth" }));
     await waitFor(() => expect(screen.queryByTestId("date-of-birth-dialog")).toBeNull());
-    expect(api.callsTo("PUT /api/admin/users/u1/date-of-birth")[0]?.body).toEqual({
+    expect(api.callsTo(routes.adminUsers.dateOfBirth, { userId: "u1" })[0]?.body).toEqual({
       dateOfBirth: "1985-02-28",
     });
     await waitFor(() =>

@@ -2,9 +2,9 @@ import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { routes } from "@twinline/contracts";
 import { describe, expect, it, vi } from "vitest";
-import { on, onPath } from "@/test/api-mock";
+import { detailUser, mockAdminApi, signInAdmin, testAdmin, usersPage } from "@/test/admin";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { detailUser, mockAdminApi, signInAdmin, testAdmin, usersPage } from "./test-api";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });
@@ -15,7 +15,7 @@ describe("admin guard", () => {
       on(routes.adminSession.login, () =>
         jsonResponse({ success: true, token: "fresh-token", admin: testAdmin }),
       ),
-      onPath("GET /api/admin/users/:id", () => jsonResponse({ success: true, data: detailUser() })),
+      on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
     ]);
     const { router } = renderApp("/admin/users/u1?tab=credits");
     expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
@@ -49,7 +49,7 @@ describe("admin guard", () => {
       on(routes.adminSession.login, () =>
         jsonResponse({ success: true, token: "t2", admin: testAdmin }),
       ),
-      onPath("GET /api/admin/users", () => jsonResponse(usersPage([]))),
+      on(routes.adminUsers.list, () => jsonResponse(usersPage([]))),
     ]);
     const { router } = renderApp("/admin/login");
     const user = userEvent.setup();
@@ -106,7 +106,7 @@ describe("admin guard", () => {
           ? jsonResponse({ success: false, message: "Internal Server Error" }, 500)
           : jsonResponse({ success: true, valid: true, admin: testAdmin }),
       ),
-      onPath("GET /api/admin/users", () => jsonResponse(usersPage([]))),
+      on(routes.adminUsers.list, () => jsonResponse(usersPage([]))),
     ]);
     renderApp("/admin/users");
     const retry = await screen.findByRole("button", { name: "Try again" });
@@ -134,9 +134,7 @@ describe("admin guard", () => {
   it("sends the admin to login when any admin call answers 401", async () => {
     signInAdmin();
     mockAdminApi([
-      onPath("GET /api/admin/users", () =>
-        jsonResponse({ success: false, message: "Expired" }, 401),
-      ),
+      on(routes.adminUsers.list, () => jsonResponse({ success: false, message: "Expired" }, 401)),
     ]);
     const { router } = renderApp("/admin/users?page=2");
     expect(await screen.findByRole("heading", { name: "Admin Login" })).toBeInTheDocument();
@@ -149,7 +147,7 @@ describe("admin layout", () => {
     signInAdmin();
     sessionStorage.setItem("something", "x");
     const api = mockAdminApi([
-      onPath("GET /api/admin/users", () => jsonResponse(usersPage([]))),
+      on(routes.adminUsers.list, () => jsonResponse(usersPage([]))),
       on(routes.adminSession.logout, () => jsonResponse({ success: true, message: "Logged out" })),
     ]);
     const { router } = renderApp("/admin/users");
@@ -168,7 +166,7 @@ describe("admin layout", () => {
 
   it("collapses the sidebar and remembers it", async () => {
     signInAdmin();
-    mockAdminApi([onPath("GET /api/admin/users", () => jsonResponse(usersPage([])))]);
+    mockAdminApi([on(routes.adminUsers.list, () => jsonResponse(usersPage([])))]);
     const first = renderApp("/admin/users");
     const sidebar = await screen.findByTestId("admin-sidebar");
     expect(sidebar).toHaveAttribute("data-state", "expanded");
@@ -198,7 +196,7 @@ describe("admin layout", () => {
           removeEventListener: () => {},
         }) as unknown as MediaQueryList,
     );
-    mockAdminApi([onPath("GET /api/admin/users", () => jsonResponse(usersPage([])))]);
+    mockAdminApi([on(routes.adminUsers.list, () => jsonResponse(usersPage([])))]);
     renderApp("/admin/users");
     const open = await screen.findByRole("button", { name: "Open menu" });
     expect(screen.queryByTestId("admin-sidebar")).not.toBeInTheDocument();
@@ -212,7 +210,7 @@ describe("admin layout", () => {
 
   it("gives focus back to Change Password when its dialog closes on Escape", async () => {
     signInAdmin();
-    mockAdminApi([onPath("GET /api/admin/users", () => jsonResponse(usersPage([])))]);
+    mockAdminApi([on(routes.adminUsers.list, () => jsonResponse(usersPage([])))]);
     renderApp("/admin/users");
     const opener = await screen.findByRole("button", { name: "Change Password" });
     const user = userEvent.setup();

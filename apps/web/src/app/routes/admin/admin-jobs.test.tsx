@@ -2,9 +2,9 @@ import { configure, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { type AdminJob, type AdminJobsResponse, routes } from "@twinline/contracts";
 import { describe, expect, it, vi } from "vitest";
+import { mockAdminApi, signInAdmin } from "@/test/admin";
 import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { mockAdminApi, signInAdmin } from "./test-api";
 
 configure({ asyncUtilTimeout: 5000 });
 // The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.

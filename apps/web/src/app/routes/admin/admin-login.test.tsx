@@ -2,9 +2,9 @@ import { configure, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
-import { on, onPath } from "@/test/api-mock";
+import { mockAdminApi } from "@/test/admin";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { mockAdminApi } from "./test-api";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });
@@ -119,7 +119,7 @@ describe("admin login", () => {
               admin: { _id: "a", id: "a", name: "A", email: "admin@example.com", role: "admin" },
             }),
       ),
-      onPath("GET /api/admin/users", () =>
+      on(routes.adminUsers.list, () =>
         jsonResponse({
           success: true,
           data: [],

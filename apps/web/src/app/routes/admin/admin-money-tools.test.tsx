@@ -3,9 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { detailUser, mockAdminApi, signInAdmin } from "@/test/admin";
 import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { detailUser, mockAdminApi, signInAdmin } from "./test-api";
 
 // The operator's money tools on the user details page (issue 16): each behind its dialog, with
 // the server's reason shown in place when it refuses.

@@ -3,9 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { type PromotionCode, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { mockAdminApi, signInAdmin } from "@/test/admin";
 import { on } from "@/test/api-mock";
 import { renderApp } from "@/test/render";
-import { mockAdminApi, signInAdmin } from "./test-api";
 
 configure({ asyncUtilTimeout: 5000 });
 // The first render loads a lazy bundle; a busy shared machine needs more than the default 5 s.

@@ -1,12 +1,12 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type DataExport, routes } from "@twinline/contracts";
+import { type DataExport, routePath, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { downloadFile } from "@/lib/csv";
-import { on, onPath } from "@/test/api-mock";
+import { detailUser, mockAdminApi, signInAdmin } from "@/test/admin";
+import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { detailUser, mockAdminApi, signInAdmin } from "./test-api";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });
@@ -60,8 +60,11 @@ describe("user details", () => {
     expect(screen.getAllByText("No transactions found")).toHaveLength(2);
     // The transaction lists were asked for; their failure (404 here) stays silent.
     const paths = api.calls.map((c) => c.url.pathname);
-    expect(paths).toContain("/api/admin/users/u1/transactions");
-    expect(paths).toContain("/api/admin/users/u1/subscription-transactions");
+    const ofUser = { userId: "u1" };
+    expect(paths).toContain(routePath(routes.adminBilling.userTransactions.path, ofUser));
+    expect(paths).toContain(
+      routePath(routes.adminBilling.userSubscriptionTransactions.path, ofUser),
+    );
     expect(screen.queryByRole("alert")).toBeNull();
   });
 
@@ -323,14 +326,12 @@ describe("user details", () => {
     };
     const api = mockAdminApi([
       on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
-      onPath("GET /api/admin/users/:id/transactions", ({ url }) => {
+      on(routes.adminBilling.userTransactions, ({ url }) => {
         const search = url.searchParams.get("search");
         const rows = search ? all.filter((row) => row.status.includes(search)) : all;
         return answer(url.searchParams.get("sortOrder") === "1" ? [...rows].reverse() : rows, url);
       }),
-      onPath("GET /api/admin/users/:id/subscription-transactions", ({ url }) =>
-        answer([payment], url),
-      ),
+      on(routes.adminBilling.userSubscriptionTransactions, ({ url }) => answer([payment], url)),
     ]);
     renderApp("/admin/users/u1");
     const recentCredits = (
@@ -353,22 +354,22 @@ describe("user details", () => {
     await user.click(screen.getByRole("button", { name: "Next" }));
     await waitFor(() => expect(within(table).getByText("pi_25")).toBeInTheDocument());
     expect(within(table).getAllByRole("row")).toHaveLength(6);
-    const asked = api.callsTo("GET /api/admin/users/u1/transactions");
+    const userTransactions = () =>
+      api.callsTo(routes.adminBilling.userTransactions, { userId: "u1" });
+    const asked = userTransactions();
     expect(asked.at(-1)?.url.searchParams.get("page")).toBe("3");
     expect(asked.at(-1)?.url.searchParams.get("limit")).toBe("10");
 
     await user.click(within(table).getByRole("button", { name: /Amount/ }));
     await waitFor(() => {
-      const last = api.callsTo("GET /api/admin/users/u1/transactions").at(-1)?.url.searchParams;
+      const last = userTransactions().at(-1)?.url.searchParams;
       expect(last?.get("sortBy")).toBe("amount");
       expect(last?.get("page")).toBe("1");
     });
 
     await user.type(screen.getByRole("searchbox"), "pending");
     await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(6));
-    expect(
-      api.callsTo("GET /api/admin/users/u1/transactions").at(-1)?.url.searchParams.get("search"),
-    ).toBe("pending");
+    expect(userTransactions().at(-1)?.url.searchParams.get("search")).toBe("pending");
 
     await user.click(screen.getByRole("tab", { name: "Subscription Transactions" }));
     const subs = await screen.findByRole("table", { name: "Subscription Transactions" });
@@ -386,18 +387,16 @@ describe("user details: the fan's data export", () => {
     signInAdmin();
     const api = mockAdminApi([
       on(routes.adminUsers.detail, () => jsonResponse({ success: true, data: detailUser() })),
-      onPath("GET /api/admin/users/:id/data-export", () =>
-        jsonResponse({ success: true, data: latest }),
-      ),
-      onPath("POST /api/admin/users/:id/data-export", () => {
+      on(routes.privacy.adminLatestExport, () => jsonResponse({ success: true, data: latest })),
+      on(routes.privacy.adminRequestExport, () => {
         latest = { ...readyExport, status: "ready" };
         return jsonResponse(
           { success: true, message: "The data export is being prepared.", data: latest },
           202,
         );
       }),
-      onPath(
-        "GET /api/admin/users/:id/data-export/:exportId/download",
+      on(
+        routes.privacy.adminDownloadExport,
         () => new Response("zip", { headers: { "content-type": "application/zip" } }),
       ),
     ]);
@@ -409,8 +408,11 @@ describe("user details: the fan's data export", () => {
     await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
     expect(save.mock.calls[0]?.[0]).toBe("twinline-data-u1.zip");
     const paths = api.calls.map((c) => `${c.method} ${c.url.pathname}`);
-    expect(paths).toContain("POST /api/admin/users/u1/data-export");
-    expect(paths).toContain("GET /api/admin/users/u1/data-export/e1/download");
+    const { adminRequestExport: request, adminDownloadExport: download } = routes.privacy;
+    expect(paths).toContain(`${request.method} ${routePath(request.path, { userId: "u1" })}`);
+    expect(paths).toContain(
+      `${download.method} ${routePath(download.path, { userId: "u1", id: "e1" })}`,
+    );
     save.mockRestore();
   });
 });

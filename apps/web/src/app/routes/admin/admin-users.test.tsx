@@ -3,9 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
+import { detailUser, listUser, mockAdminApi, signInAdmin, usersPage } from "@/test/admin";
 import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
-import { detailUser, listUser, mockAdminApi, signInAdmin, usersPage } from "./test-api";
 
 // The first render loads the lazy admin bundle; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });

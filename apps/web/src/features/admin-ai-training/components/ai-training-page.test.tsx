@@ -3,14 +3,13 @@ import userEvent from "@testing-library/user-event";
 import {
   type AiTraining,
   type KnowledgeDocument,
-  routeKey,
   routes,
   type VoiceSample,
 } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
-import { on, onPath, type RouteMock } from "@/test/api-mock";
+import { mockAdminApi, signInAdmin } from "@/test/admin";
+import { on, type RouteMock } from "@/test/api-mock";
 import { installFakeXhr } from "@/test/fake-xhr";
 import { jsonResponse, renderApp } from "@/test/render";
 
@@ -61,8 +60,8 @@ function trainingApi(data: AiTraining, mocks: RouteMock[] = []) {
   return mockAdminApi([
     ...mocks,
     on(routes.aiTraining.read, () => jsonResponse({ success: true, data })),
-    onPath(
-      routeKey(routes.aiTraining.voiceSampleAudio),
+    on(
+      routes.aiTraining.voiceSampleAudio,
       () =>
         new Response("ID3", {
           headers: { "content-type": "audio/mpeg" },
@@ -226,9 +225,9 @@ describe("AI Training", () => {
     expect(screen.getByTestId("voice-sample")).toHaveTextContent("voice.mp3");
     const player = await screen.findByLabelText("Play voice.mp3");
     expect(player).toHaveAttribute("src", "blob:voice-sample");
-    expect(
-      api.callsTo(routeKey(routes.aiTraining.voiceSampleAudio))[0]?.headers.get("authorization"),
-    ).toBe("Bearer admin-token");
+    expect(api.callsTo(routes.aiTraining.voiceSampleAudio)[0]?.headers.get("authorization")).toBe(
+      "Bearer admin-token",
+    );
 
     const input = screen.getByLabelText("Replace Sample");
     await user.upload(input, new File(["x"], "notes.txt", { type: "text/plain" }));

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { type AdminSettings, DEFAULT_CRISIS_RESOURCES, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
-import { mockAdminApi, signInAdmin } from "@/app/routes/admin/test-api";
+import { mockAdminApi, signInAdmin } from "@/test/admin";
 import { on } from "@/test/api-mock";
 import { renderApp } from "@/test/render";
 import { adminSettings, OFFLINE_PROVIDERS, settingsRoute } from "../test/fixtures";

@@ -2,23 +2,26 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { AGE_MESSAGES, routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
-import { on, onPath } from "@/test/api-mock";
+import { on } from "@/test/api-mock";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
 const EMPTY_PAGE = {
-  success: true,
+  success: true as const,
   data: { messages: [], pagination: { total: 0, page: 1, limit: 20, pages: 1 } },
 };
-const USAGE = { success: true, data: { total: 0, sentToday: 0, dailyLimit: 5, remaining: 5 } };
+const USAGE = {
+  success: true as const,
+  data: { total: 0, sentToday: 0, dailyLimit: 5, remaining: 5 },
+};
 
 function olderAccountApi(putAnswer: () => Response) {
   const older = makeUser({ dateOfBirth: null });
   storeSession(older);
   return mockAuthApi([
     on(routes.auth.me, { success: true, data: older }),
-    onPath("GET /api/chat/messages", () => EMPTY_PAGE),
-    onPath("GET /api/chat/usage", () => USAGE),
+    on(routes.chat.messages, EMPTY_PAGE),
+    on(routes.chat.usage, USAGE),
     on(routes.account.dateOfBirth, putAnswer),
   ]);
 }

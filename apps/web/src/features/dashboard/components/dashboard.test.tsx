@@ -1,13 +1,14 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { defaultPublicSettings } from "@twinline/contracts";
+import { defaultPublicSettings, routes } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
-import { api } from "@/lib/api-client";
+import { callRoute } from "@/lib/api-client";
+import { on } from "@/test/api-mock";
 import { jsonResponse, makeUser, mockAuthApi, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { legacyTabPath } from "../nav";
 
-const me = { "GET /api/auth/me": { success: true, data: makeUser({ credits: 240 }) } };
+const me = on(routes.auth.me, { success: true, data: makeUser({ credits: 240 }) });
 
 describe("dashboard shell", () => {
   it("sends visitors to /", async () => {
@@ -18,7 +19,7 @@ describe("dashboard shell", () => {
 
   it("lists every sidebar entry and Logout, and greets the user with their credits", async () => {
     storeSession();
-    mockAuthApi(me);
+    mockAuthApi([me]);
     renderApp("/dashboard");
     const nav = (await screen.findAllByRole("navigation", { name: "Dashboard navigation" }))[0];
     if (!nav) throw new Error("no navigation");
@@ -42,7 +43,7 @@ describe("dashboard shell", () => {
 
   it("sends unknown and not-yet-built sub-routes to /dashboard", async () => {
     storeSession();
-    mockAuthApi(me);
+    mockAuthApi([me]);
     for (const path of ["/dashboard/nope", "/dashboard/nope/deeper"]) {
       const { router, unmount } = renderApp(path);
       await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
@@ -52,10 +53,10 @@ describe("dashboard shell", () => {
 
   it("logs out from the sidebar: storage cleared, back to /", async () => {
     storeSession();
-    const apiMock = mockAuthApi({
-      ...me,
-      "POST /api/auth/logout": { success: true, message: "Logged out" },
-    });
+    const apiMock = mockAuthApi([
+      me,
+      on(routes.auth.logout, { success: true, message: "Logged out" }),
+    ]);
     const { router } = renderApp("/dashboard");
     const nav = (await screen.findAllByRole("navigation", { name: "Dashboard navigation" }))[0];
     if (!nav) throw new Error("no navigation");
@@ -64,38 +65,39 @@ describe("dashboard shell", () => {
     expect(localStorage.getItem("userToken")).toBeNull();
     expect(localStorage.getItem("userData")).toBeNull();
     // The server ends the token too, sent with the token as it was before it was cleared.
-    await waitFor(() => expect(apiMock.callsTo("POST /api/auth/logout")).toHaveLength(1));
-    expect(apiMock.callsTo("POST /api/auth/logout")[0]?.headers.get("authorization")).toBe(
+    await waitFor(() => expect(apiMock.callsTo(routes.auth.logout)).toHaveLength(1));
+    expect(apiMock.callsTo(routes.auth.logout)[0]?.headers.get("authorization")).toBe(
       "Bearer user-token",
     );
   });
 
   it("leaves the dashboard for / when any call answers 401", async () => {
     storeSession();
-    mockAuthApi({
-      ...me,
-      "GET /api/users/credit-balance": () =>
+    mockAuthApi([
+      me,
+      on(routes.billing.creditBalance, () =>
         jsonResponse({ success: false, message: "Not authorized" }, 401),
-    });
+      ),
+    ]);
     const { router } = renderApp("/dashboard");
     await screen.findByRole("heading", { name: "Welcome back, Loyal!" });
-    await expect(api.get("/api/users/credit-balance")).rejects.toMatchObject({ status: 401 });
+    await expect(callRoute(routes.billing.creditBalance)).rejects.toMatchObject({ status: 401 });
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(localStorage.getItem("userToken")).toBeNull();
   });
 
   it("opens the mobile menu with the social links from settings; Escape closes it", async () => {
     storeSession();
-    mockAuthApi({
-      ...me,
-      "GET /api/settings": {
+    mockAuthApi([
+      me,
+      on(routes.settings.public, {
         ...defaultPublicSettings,
         socialMediaProfiles: {
           ...defaultPublicSettings.socialMediaProfiles,
           instagram: "instagram.com/nova",
         },
-      },
-    });
+      }),
+    ]);
     renderApp("/dashboard");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Open menu" }));
@@ -124,7 +126,7 @@ describe("legacy routes", () => {
 
   it("redirects /dashboard-old?tab=profile for users and to / for visitors", async () => {
     storeSession();
-    mockAuthApi(me);
+    mockAuthApi([me]);
     const first = renderApp("/dashboard-old?tab=profile");
     await waitFor(() => expect(first.router.state.location.pathname).toBe("/dashboard/profile"));
     first.unmount();
@@ -135,14 +137,14 @@ describe("legacy routes", () => {
 
   it("shows Redirecting to new dashboard... while the session is checked", async () => {
     storeSession(null);
-    mockAuthApi({ "GET /api/auth/me": () => new Promise<Response>(() => {}) });
+    mockAuthApi([on(routes.auth.me, () => new Promise<Response>(() => {}))]);
     renderApp("/dashboard-old?tab=chat");
     expect(await screen.findByText("Redirecting to new dashboard...")).toBeInTheDocument();
   });
 
   it.each(["/chat", "/character-chat/2"])("redirects %s towards /dashboard/chat", async (path) => {
     storeSession();
-    mockAuthApi(me);
+    mockAuthApi([me]);
     const { router } = renderApp(path);
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/chat"));
   });

@@ -2,7 +2,7 @@ import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { defaultPublicSettings, routes, type UserDashboardMetrics } from "@twinline/contracts";
 import { describe, expect, it } from "vitest";
-import { type MockResolver, mockApi, on, onPath } from "@/test/api-mock";
+import { type MockResolver, mockApi, on } from "@/test/api-mock";
 import { jsonResponse, makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 import { OVERVIEW_TEXT } from "./overview-page";
@@ -10,11 +10,11 @@ import { OVERVIEW_TEXT } from "./overview-page";
 // The first render loads lazy route bundles; give slow, shared machines time.
 configure({ asyncUtilTimeout: 5000 });
 
-/** The account (auth is not on the route table yet) and the overview's figures, through msw. */
+/** The account and the overview's figures, through msw. */
 function overviewApi(metricsAnswer: MockResolver) {
   return mockApi(
     [
-      onPath("GET /api/auth/me", () => ({ success: true, data: makeUser({ credits: 240 }) })),
+      on(routes.auth.me, { success: true, data: makeUser({ credits: 240 }) }),
       on(routes.dashboards.userMetrics, metricsAnswer as never),
     ],
     { settings: defaultPublicSettings },

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { authConfigResponseSchema, type DeleteAccountRequest, routes } from "@twinline/contracts";
-import { api, callRoute } from "@/lib/api-client";
+import { type DeleteAccountRequest, routes } from "@twinline/contracts";
+import { callRoute } from "@/lib/api-client";
 import { dataExportApi } from "@/lib/data-export";
 
 const ownExport = dataExportApi(undefined, ["data-export"]);
@@ -19,11 +19,13 @@ export function deleteAccount(body: DeleteAccountRequest) {
   return callRoute(routes.privacy.deleteAccount, { body });
 }
 
-/** The Google client id (for a Google-only account's confirmation), or null when off. */
+/**
+ * routes.auth.config: the Google client id (for a Google-only account's confirmation), or null
+ * when off.
+ */
 export const googleClientIdQuery = queryOptions({
   queryKey: ["privacy", "google-client-id"],
-  queryFn: async () =>
-    (await api.get("/api/auth/config", { schema: authConfigResponseSchema })).googleClientId,
+  queryFn: async () => (await callRoute(routes.auth.config)).googleClientId,
   staleTime: Number.POSITIVE_INFINITY,
   retry: false,
 });

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { defaultPublicSettings, type Memory, routes } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
-import { mockApi, on, onPath } from "@/test/api-mock";
+import { mockApi, on } from "@/test/api-mock";
 import { makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
@@ -35,9 +35,8 @@ describe("/dashboard/profile: what the persona remembers", () => {
     const changed = { success: true as const, message: "Memory deleted" };
     const api = mockApi(
       [
-        // The account (auth is not on the route table yet).
-        onPath("GET /api/auth/me", () => ({ success: true, data: makeUser() })),
-        onPath("GET /api/auth/config", () => ({ googleClientId: null })),
+        on(routes.auth.me, { success: true, data: makeUser() }),
+        on(routes.auth.config, { googleClientId: null }),
         on(routes.memory.view, () => ({ success: true as const, data: memory })),
         on(routes.memory.forgetFact, ({ params }) => {
           memory = { ...memory, facts: memory.facts.filter((fact) => fact._id !== params.id) };

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { type DataExport, defaultPublicSettings, routes, type User } from "@twinline/contracts";
 import toast from "react-hot-toast";
 import { afterEach, describe, expect, it } from "vitest";
-import { mockApi, on, onPath, type RouteMock, reply } from "@/test/api-mock";
+import { mockApi, on, type RouteMock, reply } from "@/test/api-mock";
 import { makeUser, storeSession } from "@/test/auth";
 import { renderApp } from "@/test/render";
 
@@ -21,12 +21,12 @@ const queued: DataExport = {
   sizeBytes: null,
 };
 
-/** The profile page's calls through msw: the account (auth is not on the route table yet), memory. */
+/** The profile page's calls through msw: the account, the sign-in configuration, memory. */
 function profileApi(user: User, mocks: RouteMock[]) {
   return mockApi(
     [
-      onPath("GET /api/auth/me", () => ({ success: true, data: user })),
-      onPath("GET /api/auth/config", () => ({ googleClientId: null })),
+      on(routes.auth.me, { success: true, data: user }),
+      on(routes.auth.config, { googleClientId: null }),
       on(routes.memory.view, {
         success: true as const,
         data: { enabled: true, summary: null, facts: [] },

@@ -5,18 +5,11 @@ import {
   defaultPublicSettings,
   routes,
 } from "@twinline/contracts";
-import {
-  type MockedApi,
-  type MockResolver,
-  mockApi,
-  on,
-  onPath,
-  type RouteMock,
-} from "@/test/api-mock";
+import { type MockedApi, mockApi, on, type RouteMock } from "./api-mock";
 
 /** Test fixtures for the admin screens and their network (msw, keyed by the route table). */
 
-export type { ApiCall } from "@/test/api-mock";
+export type { ApiCall } from "./api-mock";
 
 export const testAdmin: Admin = {
   _id: "a1",
@@ -114,21 +107,14 @@ export function seriesOf(days: number) {
 
 /**
  * Answers the admin screens' calls through msw (src/test/api-mock.ts): `mocks` first, as
- * `on(route, ...)` of the table or, for modules not migrated yet, a "METHOD /path" record; then
- * the CSRF token, the settings, a valid verify-token and the growth metrics. Unknown calls get 404.
+ * `on(route, ...)` of the table; then the CSRF token, the settings, a valid verify-token and the
+ * growth metrics. Unknown calls get 404.
  */
-export function mockAdminApi(mocks: RouteMock[] | Record<string, MockResolver> = []): MockedApi {
-  const given = Array.isArray(mocks)
-    ? mocks
-    : Object.entries(mocks).map(([key, resolve]) => onPath(key, resolve));
+export function mockAdminApi(mocks: RouteMock[] = []): MockedApi {
   return mockApi(
     [
-      ...given,
-      onPath("GET /api/admin/verify-token", () => ({
-        success: true,
-        valid: true,
-        admin: testAdmin,
-      })),
+      ...mocks,
+      on(routes.adminSession.verifyToken, { success: true, valid: true, admin: testAdmin }),
       // The users screen reads only the growth figures of the dashboard's answer.
       on(routes.dashboards.metrics, () => growth as never),
       on(routes.dashboards.series, ({ url }) =>
