@@ -45,6 +45,7 @@ import { observabilityPlugin } from "./observability/plugin.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { errorsPlugin } from "./plugins/errors.ts";
 import { jobsPlugin } from "./plugins/jobs.ts";
+import { mailPlugin } from "./plugins/mail.ts";
 import { openapiPlugin } from "./plugins/openapi.ts";
 import {
   DEFAULT_AUTH_RATE_LIMIT,
@@ -53,7 +54,6 @@ import {
   rateLimitPlugin,
 } from "./plugins/rate-limit.ts";
 import { securityHeadersPlugin } from "./plugins/security-headers.ts";
-import { mailPlugin } from "./plugins/mail.ts";
 import { registerWebApp, type WebFallback } from "./plugins/static.ts";
 import { uploadsPlugin } from "./plugins/uploads.ts";
 import { providersPlugin } from "./providers/plugin.ts";
