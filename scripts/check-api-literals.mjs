@@ -2,8 +2,6 @@
 // path is written once, in packages/contracts/src/routes, and the server, the web and the web's
 // tests take it from there. Run by `npm run lint`.
 //
-// Files not migrated yet are listed in NOT_MIGRATED. The list only shrinks: a listed file with no
-// "/api/" literal left fails the check too, so it is taken off when its module is migrated.
 // Comments are not checked (they may name the route they document).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -17,11 +15,6 @@ const SCANNED = ["apps/server/src", "apps/web/src", "packages"];
 const BLACK_BOX_TEST = /^apps\/server\/src\/.*\.test\.ts$/;
 const ROUTE_TABLE = "packages/contracts/src/routes/";
 const EXTENSIONS = /\.(ts|tsx|mts|mjs|js)$/;
-
-const allowList = JSON.parse(
-  readFileSync(new URL("./check-api-literals.allow.json", import.meta.url), "utf8"),
-);
-const NOT_MIGRATED = new Set(allowList.notMigrated);
 
 function* files(dir) {
   for (const name of readdirSync(dir)) {
@@ -59,7 +52,6 @@ export function apiLiterals(text) {
 
 function main() {
   const offenders = [];
-  const clean = new Set(NOT_MIGRATED);
   for (const top of SCANNED) {
     let base;
     try {
@@ -71,26 +63,18 @@ function main() {
       const name = relative(ROOT, path).split(sep).join("/");
       if (name.startsWith(ROUTE_TABLE) || BLACK_BOX_TEST.test(name)) continue;
       const hits = apiLiterals(readFileSync(path, "utf8"));
-      if (hits.length === 0) continue;
-      clean.delete(name);
-      if (!NOT_MIGRATED.has(name)) offenders.push(`${name}:${hits.join(",")}`);
+      if (hits.length > 0) offenders.push(`${name}:${hits.join(",")}`);
     }
   }
-  const stale = [...clean];
-  if (offenders.length || stale.length) {
+  if (offenders.length > 0) {
     for (const o of offenders) {
       console.error(
         `"/api/" literal outside the route table (define the route in ${ROUTE_TABLE}): ${o}`,
       );
     }
-    for (const s of stale) {
-      console.error(
-        `${s} has no "/api/" literal left: take it off scripts/check-api-literals.allow.json`,
-      );
-    }
     process.exit(1);
   }
-  console.log(`api literals: ok (${NOT_MIGRATED.size} files not migrated yet)`);
+  console.log("api literals: ok");
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -1,4 +1,4 @@
-import type { ErrorEnvelope } from "@twinline/contracts";
+import { API_PREFIX, API_ROOT, type ErrorEnvelope } from "@twinline/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import {
@@ -29,7 +29,7 @@ export const CSRF_ERROR_MESSAGE = "Invalid or missing CSRF token";
 
 /** `/api` and everything under it answers JSON; every other path belongs to the web app. */
 export function isApiPath(url: string): boolean {
-  return url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
+  return url === API_ROOT || url.startsWith(API_PREFIX) || url.startsWith(`${API_ROOT}?`);
 }
 
 interface Issue {

@@ -1,11 +1,9 @@
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import { errorEnvelopeSchema } from "@twinline/contracts";
+import { API_DOCS_PATH, errorEnvelopeSchema } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
-
-export const OPENAPI_PREFIX = "/api/docs";
 
 /**
  * The OpenAPI document, generated from the zod schemas of the routes, at /api/docs/json, and
@@ -30,7 +28,7 @@ export const openapiPlugin = fp<{ publicUrl: string }>(
     });
     // Swagger UI loads its scripts and styles as files from this prefix, which the site-wide
     // content security policy (script-src 'self') already allows.
-    await app.register(fastifySwaggerUi, { routePrefix: OPENAPI_PREFIX });
+    await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PATH });
   },
   { name: "openapi" },
 );

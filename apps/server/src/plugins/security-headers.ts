@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { API_DOCS_PATH, API_PREFIX } from "@twinline/contracts";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import helmet, { type HelmetOptions } from "helmet";
@@ -150,7 +151,7 @@ function pathOf(url: string): string {
 
 /** True for JSON API answers; Swagger UI under /api/docs is a page and gets the page headers. */
 function isJsonApiPath(url: string): boolean {
-  return url.startsWith("/api/") && !url.startsWith("/api/docs");
+  return url.startsWith(API_PREFIX) && !url.startsWith(API_DOCS_PATH);
 }
 
 /** Security headers on every answer: helmet's full set for pages, a strict short set for JSON. */

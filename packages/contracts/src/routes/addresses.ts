@@ -23,3 +23,6 @@ export const API_ROOT = "/api";
 
 /** The prefix of every API path (the CSRF hook and the static fallback tell API calls by it). */
 export const API_PREFIX = `${API_ROOT}/`;
+
+/** Where the server serves its OpenAPI document (`/json`) and Swagger UI, a page, not JSON. */
+export const API_DOCS_PATH = `${API_ROOT}/docs`;

@@ -1,4 +1,4 @@
-import { type AuditTargetType, routeKey, routes } from "@twinline/contracts";
+import { ADMIN_API_PREFIX, type AuditTargetType, routeKey, routes } from "@twinline/contracts";
 
 /** What the audit hook knows of a write when it names the write's target. */
 export interface AuditTargetSources {
@@ -46,9 +46,8 @@ const actedOnSubscription = ({ answer, before }: AuditTargetSources) =>
 /**
  * Every admin write and its name in the audit log, by `METHOD route`. Key tests are reads (they
  * change nothing) and logout ends only the admin's own token: neither is listed. A write under
- * the admin prefix missing here is still recorded, under its method and route. Routes of the
- * route table are keyed by their definition (routeKey); the others by their literal, until their
- * module is migrated (decision 0086).
+ * the admin prefix missing here is still recorded, under its method and route. Each is keyed by
+ * its definition in the route table (routeKey, decision 0086).
  */
 export const AUDITED_ROUTES: Record<string, AuditAction> = {
   [routeKey(routes.settings.save)]: { action: "settings.update", targetType: "settings" },
@@ -121,12 +120,12 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "user",
     target: param("userId"),
   },
-  "POST /api/admin/users/:userId/data-export": {
+  [routeKey(routes.privacy.adminRequestExport)]: {
     action: "user.data_export",
     targetType: "user",
     target: param("userId"),
   },
-  "DELETE /api/admin/users/:userId": {
+  [routeKey(routes.privacy.adminDeleteAccount)]: {
     action: "user.delete",
     targetType: "user",
     target: param("userId"),
@@ -151,7 +150,7 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
     targetType: "payment",
     target: param("id"),
   },
-  "PUT /api/admin/change-password": {
+  [routeKey(routes.adminSession.changePassword)]: {
     action: "admin.change_password",
     targetType: "admin",
     target: ({ adminId }) => adminId,
@@ -190,20 +189,22 @@ export const AUDITED_ROUTES: Record<string, AuditAction> = {
 };
 
 /** Admin writes outside AUDITED_ROUTES that are not writes of the operator's data. */
-const NOT_AUDITED = new Set([
-  "POST /api/admin/login",
-  "POST /api/admin/logout",
-  "POST /api/settings/test-openai",
-  "POST /api/settings/test-stripe",
-  "POST /api/settings/test-elevenlabs",
-]);
+const NOT_AUDITED = new Set(
+  [
+    routes.adminSession.login,
+    routes.adminSession.logout,
+    routes.settings.testOpenAi,
+    routes.settings.testStripe,
+    routes.settings.testElevenLabs,
+  ].map(routeKey),
+);
 
 /** What the audit log calls a request, or null when it is not an audited admin write. */
 export function auditActionOf(method: string, route: string): AuditAction | null {
   const key = `${method} ${route}`;
   const known = AUDITED_ROUTES[key];
   if (known) return known;
-  if (NOT_AUDITED.has(key) || !route.startsWith("/api/admin/")) return null;
+  if (NOT_AUDITED.has(key) || !route.startsWith(`${ADMIN_API_PREFIX}/`)) return null;
   return { action: key, targetType: "other" };
 }
 
