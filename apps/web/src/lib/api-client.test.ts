@@ -1,4 +1,4 @@
-import { API_ROOT, routes } from "@twinline/contracts";
+import { DELETE_CONFIRMATION_WORD, routes } from "@twinline/contracts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { FakeXhr, installFakeXhr } from "@/test/fake-xhr";
@@ -7,6 +7,7 @@ import {
   answerReader,
   api,
   apiRequest,
+  callRoute,
   errorMessage,
   mediaUrl,
   NetworkError,
@@ -14,11 +15,16 @@ import {
   resetCsrfToken,
   TimeoutError,
   type UploadProgress,
+  uploadRoute,
   uploadWithProgress,
 } from "./api-client";
 
 /** Every path below is a route of the table: the client calls what it is given. */
 const CSRF_PATH = routes.security.csrfToken.path;
+
+/** The token kind every low-level call names (a route's comes from its definition). */
+const AS_USER = { token: "user" } as const;
+const AS_ADMIN = { token: "admin" } as const;
 
 interface Call {
   url: string;
@@ -70,7 +76,7 @@ afterEach(() => {
 describe("api client: requests", () => {
   it("calls the same origin by default and sends cookies", async () => {
     const { apiCalls } = fakeFetch(() => json({ ok: true }));
-    await expect(api.get(routes.settings.public.path)).resolves.toEqual({ ok: true });
+    await expect(api.get(routes.settings.public.path, AS_USER)).resolves.toEqual({ ok: true });
     expect(apiCalls()[0]?.url).toBe(routes.settings.public.path);
     expect(apiCalls()[0]?.init.credentials).toBe("include");
   });
@@ -78,15 +84,18 @@ describe("api client: requests", () => {
   it("prefixes VITE_API_URL when it is set", async () => {
     vi.stubEnv("VITE_API_URL", "https://api.example.com/");
     const { apiCalls, csrfCalls } = fakeFetch(() => json({}));
-    await api.get(routes.settings.public.path);
+    await api.get(routes.settings.public.path, AS_USER);
     expect(apiCalls()[0]?.url).toBe(`https://api.example.com${routes.settings.public.path}`);
     expect(csrfCalls()[0]?.url).toBe(`https://api.example.com${CSRF_PATH}`);
   });
 
   it("sends JSON bodies and query parameters", async () => {
     const { apiCalls } = fakeFetch(() => json({ done: true }));
-    await api.post(routes.chat.send.path, { message: "hi" });
-    await api.get(routes.chat.messages.path, { query: { page: 2, limit: 20, skip: undefined } });
+    await api.post(routes.chat.send.path, { message: "hi" }, AS_USER);
+    await api.get(routes.chat.messages.path, {
+      ...AS_USER,
+      query: { page: 2, limit: 20, skip: undefined },
+    });
     const [post, get] = apiCalls();
     expect(post?.init.method).toBe("POST");
     expect(post?.headers.get("content-type")).toBe("application/json");
@@ -100,14 +109,17 @@ describe("api client: answers checked by their contract schema", () => {
 
   it("answers the parsed value when the answer matches the schema", async () => {
     fakeFetch(() => json({ success: true, available: 42, extra: "dropped" }));
-    const answer = await api.get(routes.billing.creditBalance.path, { schema: balanceSchema });
+    const answer = await api.get(routes.billing.creditBalance.path, {
+      ...AS_USER,
+      schema: balanceSchema,
+    });
     expect(answer).toEqual({ success: true, available: 42 });
   });
 
   it("throws an invalid-response ApiError when the answer is off its contract", async () => {
     fakeFetch(() => json({ success: true, available: "42" }));
     const failure = await api
-      .post(routes.billing.creditBalance.path, undefined, { schema: balanceSchema })
+      .post(routes.billing.creditBalance.path, undefined, { ...AS_USER, schema: balanceSchema })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).kind).toBe("invalid-response");
@@ -122,12 +134,16 @@ describe("api client: answers checked by their contract schema", () => {
       return typeof n === "number" ? { n, doubled: n * 2 } : null;
     });
     fakeFetch(() => json({ n: 21 }));
-    await expect(api.get(routes.settings.public.path, { schema: reader })).resolves.toEqual({
+    await expect(
+      api.get(routes.settings.public.path, { ...AS_USER, schema: reader }),
+    ).resolves.toEqual({
       n: 21,
       doubled: 42,
     });
     fakeFetch(() => json({ n: "21" }));
-    await expect(api.get(routes.settings.public.path, { schema: reader })).rejects.toMatchObject({
+    await expect(
+      api.get(routes.settings.public.path, { ...AS_USER, schema: reader }),
+    ).rejects.toMatchObject({
       kind: "invalid-response",
     });
   });
@@ -136,9 +152,9 @@ describe("api client: answers checked by their contract schema", () => {
 describe("api client: CSRF token", () => {
   it("fetches the token once and sends it on every request", async () => {
     const { apiCalls, csrfCalls } = fakeFetch(() => json({}));
-    await api.get(routes.settings.public.path);
-    await api.post(routes.auth.login.path, { email: "a@b.c", password: "x" });
-    await api.delete(routes.chat.clearHistory.path);
+    await api.get(routes.settings.public.path, AS_USER);
+    await api.post(routes.auth.login.path, { email: "a@b.c", password: "x" }, AS_USER);
+    await api.delete(routes.chat.clearHistory.path, AS_USER);
     expect(csrfCalls()).toHaveLength(1);
     expect(apiCalls().map((c) => c.headers.get("csrf-token"))).toEqual(["tok-1", "tok-1", "tok-1"]);
   });
@@ -146,9 +162,9 @@ describe("api client: CSRF token", () => {
   it("shares one token request between parallel calls", async () => {
     const { csrfCalls } = fakeFetch(() => json({}));
     await Promise.all([
-      api.get(routes.settings.public.path),
-      api.get(routes.auth.config.path),
-      api.get(routes.trial.state.path),
+      api.get(routes.settings.public.path, AS_USER),
+      api.get(routes.auth.config.path, AS_USER),
+      api.get(routes.trial.state.path, AS_USER),
     ]);
     expect(csrfCalls()).toHaveLength(1);
   });
@@ -159,7 +175,7 @@ describe("api client: CSRF token", () => {
         ? json({ success: false, message: "Invalid CSRF token" }, 403)
         : json({ saved: true }),
     );
-    await expect(api.put(routes.account.profile.path, { name: "A" })).resolves.toEqual({
+    await expect(api.put(routes.account.profile.path, { name: "A" }, AS_USER)).resolves.toEqual({
       saved: true,
     });
     expect(csrfCalls()).toHaveLength(2);
@@ -170,7 +186,9 @@ describe("api client: CSRF token", () => {
     const { apiCalls } = fakeFetch(() =>
       json({ success: false, message: "Missing CSRF token" }, 403),
     );
-    const error = await api.post(routes.auth.logout.path).catch((e: unknown) => e);
+    const error = await api
+      .post(routes.auth.logout.path, undefined, AS_USER)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(403);
     expect(apiCalls()).toHaveLength(2);
@@ -180,7 +198,7 @@ describe("api client: CSRF token", () => {
     const { apiCalls, csrfCalls } = fakeFetch(() =>
       json({ success: false, message: "Daily free message limit reached" }, 403),
     );
-    await expect(api.post(routes.chat.send.path, {})).rejects.toMatchObject({
+    await expect(api.post(routes.chat.send.path, {}, AS_USER)).rejects.toMatchObject({
       status: 403,
       message: "Daily free message limit reached",
     });
@@ -198,30 +216,54 @@ describe("api client: CSRF token", () => {
         return json({ ok: 1 });
       }),
     );
-    await expect(api.get(routes.settings.public.path)).resolves.toEqual({ ok: 1 });
+    await expect(api.get(routes.settings.public.path, AS_USER)).resolves.toEqual({ ok: 1 });
     expect(calls).toContain(routes.settings.public.path);
   });
 });
 
-describe("api client: bearer token by URL", () => {
+describe("api client: bearer token", () => {
   beforeEach(() => {
     localStorage.setItem("userToken", "user-jwt");
     localStorage.setItem("adminToken", "admin-jwt");
   });
 
-  it("uses the user token for ordinary URLs", async () => {
-    const { apiCalls } = fakeFetch(() => json({}));
-    await api.get(routes.auth.me.path);
-    expect(apiCalls()[0]?.headers.get("authorization")).toBe("Bearer user-jwt");
+  const done = { success: true, message: "Done" };
+  const admin = { _id: "a1", id: "a1", name: "Admin", email: "admin@example.com", role: "admin" };
+  const bearers = (calls: Call[]) => calls.map((c) => c.headers.get("authorization"));
+
+  it("sends the admin token for a route its definition gives the admin, whatever its path", async () => {
+    const { apiCalls } = fakeFetch(() => json(done));
+    await callRoute(routes.adminSession.logout);
+    // Not under /api/admin: the definition's access decides, not the URL.
+    await callRoute(routes.adminBilling.deletePackage, { params: { id: "package-1" } });
+    expect(bearers(apiCalls())).toEqual(["Bearer admin-jwt", "Bearer admin-jwt"]);
   });
 
-  it("uses the admin token for /admin and /api-keys URLs", async () => {
-    const { apiCalls } = fakeFetch(() => json({}));
-    await api.get(routes.adminUsers.list.path);
-    // The rule's second clause: no route of the table is under it.
-    await api.put(`${API_ROOT}/api-keys`, {});
-    expect(apiCalls().map((c) => c.headers.get("authorization"))).toEqual([
+  it("sends the user token for a fan's route and a public one, even under /api/admin", async () => {
+    const { apiCalls } = fakeFetch((call) =>
+      call.url === routes.adminSession.login.path
+        ? json({ success: true, token: "t", admin })
+        : json(done),
+    );
+    await callRoute(routes.privacy.deleteAccount, {
+      body: { confirmation: DELETE_CONFIRMATION_WORD },
+    });
+    await callRoute(routes.adminSession.login, { body: { email: "a@b.c", password: "x" } });
+    expect(bearers(apiCalls())).toEqual(["Bearer user-jwt", "Bearer user-jwt"]);
+  });
+
+  it("sends the token kind a call names (decision 0008)", async () => {
+    const { apiCalls } = fakeFetch(() => json({ success: true, data: [], packages: [] }));
+    await callRoute(routes.billing.packages);
+    await callRoute(routes.billing.packages, { token: "admin" });
+    await api.put(routes.settings.save.path, {}, AS_ADMIN);
+    await api.get(routes.adminUsers.list.path, AS_USER);
+    await api.upload(routes.settings.uploadImage.path, new FormData(), AS_ADMIN);
+    expect(bearers(apiCalls())).toEqual([
+      "Bearer user-jwt",
       "Bearer admin-jwt",
+      "Bearer admin-jwt",
+      "Bearer user-jwt",
       "Bearer admin-jwt",
     ]);
   });
@@ -230,29 +272,15 @@ describe("api client: bearer token by URL", () => {
     localStorage.removeItem("adminToken");
     sessionStorage.setItem("adminToken", "session-admin-jwt");
     const { apiCalls } = fakeFetch(() => json({}));
-    await api.get(routes.adminSession.verifyToken.path);
+    await api.get(routes.adminSession.verifyToken.path, AS_ADMIN);
     expect(apiCalls()[0]?.headers.get("authorization")).toBe("Bearer session-admin-jwt");
   });
 
-  it("lets the token option override the URL rule (decision 0008)", async () => {
-    const { apiCalls } = fakeFetch(() => json({}));
-    await api.put(routes.settings.save.path, {}, { token: "admin" });
-    await api.put(routes.aiTraining.voiceId.path, {}, { token: "admin" });
-    await api.post(routes.adminSession.login.path, {}, { token: "user" });
-    await api.upload(routes.settings.uploadImage.path, new FormData(), { token: "admin" });
-    expect(apiCalls().map((c) => c.headers.get("authorization"))).toEqual([
-      "Bearer admin-jwt",
-      "Bearer admin-jwt",
-      "Bearer user-jwt",
-      "Bearer admin-jwt",
-    ]);
-  });
-
-  it("sends no Authorization header without a token", async () => {
+  it("sends no Authorization header without a stored token", async () => {
     localStorage.clear();
     const { apiCalls } = fakeFetch(() => json({}));
-    await api.get(routes.settings.public.path);
-    await api.get(routes.dashboards.metrics.path);
+    await api.get(routes.settings.public.path, AS_USER);
+    await api.get(routes.dashboards.metrics.path, AS_ADMIN);
     expect(apiCalls().every((c) => !c.headers.has("authorization"))).toBe(true);
   });
 });
@@ -268,7 +296,7 @@ describe("api client: 401", () => {
     const unsubscribe = onUnauthorized(listener);
     fakeFetch(() => json({ success: false, message: "Not authorized" }, 401));
 
-    await expect(api.get(routes.auth.me.path)).rejects.toMatchObject({ status: 401 });
+    await expect(api.get(routes.auth.me.path, AS_USER)).rejects.toMatchObject({ status: 401 });
 
     for (const key of ["userToken", "userData", "adminToken", "adminData"]) {
       expect(localStorage.getItem(key)).toBeNull();
@@ -278,7 +306,7 @@ describe("api client: 401", () => {
     expect(listener).toHaveBeenCalledTimes(1);
 
     unsubscribe();
-    await api.get(routes.auth.me.path).catch(() => {});
+    await api.get(routes.auth.me.path, AS_USER).catch(() => {});
     expect(listener).toHaveBeenCalledTimes(1);
   });
 });
@@ -287,7 +315,7 @@ describe("api client: errors", () => {
   it("throws ApiError with the status, the server message and the raw body", async () => {
     const body = { success: false, message: "Email already registered", error: { field: "email" } };
     fakeFetch(() => json(body, 409));
-    const error = await api.post(routes.auth.signup.path, {}).catch((e: unknown) => e);
+    const error = await api.post(routes.auth.signup.path, {}, AS_USER).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 409,
@@ -299,7 +327,7 @@ describe("api client: errors", () => {
 
   it("gives a readable message when the body is not the envelope", async () => {
     fakeFetch(() => new Response("Bad gateway", { status: 502 }));
-    await expect(api.get(routes.settings.public.path)).rejects.toMatchObject({
+    await expect(api.get(routes.settings.public.path, AS_USER)).rejects.toMatchObject({
       status: 502,
       message: "Request failed with status 502",
       body: "Bad gateway",
@@ -310,7 +338,7 @@ describe("api client: errors", () => {
     fakeFetch(() => {
       throw new TypeError("Failed to fetch");
     });
-    const error = await api.get(routes.settings.public.path).catch((e: unknown) => e);
+    const error = await api.get(routes.settings.public.path, AS_USER).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect((error as ApiError).kind).toBe("network");
@@ -327,7 +355,7 @@ describe("api client: errors", () => {
           );
         }),
     );
-    const outcome = api.get(routes.settings.public.path).catch((e: unknown) => e);
+    const outcome = api.get(routes.settings.public.path, AS_USER).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(14_999);
     let settled = false;
     void outcome.then(() => {
@@ -355,7 +383,7 @@ describe("api client: errors", () => {
     );
     const form = new FormData();
     form.append("file", new Blob(["x"]), "a.png");
-    const outcome = api.upload(routes.settings.uploadImage.path, form);
+    const outcome = api.upload(routes.settings.uploadImage.path, form, AS_ADMIN);
     await vi.advanceTimersByTimeAsync(30_000);
     await expect(outcome).resolves.toEqual({ url: "/uploads/a.png" });
   });
@@ -370,9 +398,10 @@ describe("api client: errors", () => {
         }),
     );
     const controller = new AbortController();
-    const outcome = apiRequest(routes.settings.public.path, { signal: controller.signal }).catch(
-      (e: unknown) => e,
-    );
+    const outcome = apiRequest(routes.settings.public.path, {
+      ...AS_USER,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 0));
     controller.abort();
     const error = await outcome;
@@ -436,7 +465,7 @@ describe("uploadWithProgress", () => {
     const { apiCalls } = fakeFetch(() => json({ success: true, data: { _id: "d1" } }));
     const progress: UploadProgress[] = [];
     const body = await uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), {
-      token: "admin",
+      ...AS_ADMIN,
       onProgress: (p) => progress.push(p),
     });
     expect(body).toEqual({ success: true, data: { _id: "d1" } });
@@ -454,29 +483,30 @@ describe("uploadWithProgress", () => {
     const schema = z.object({ success: z.literal(true), data: z.object({ _id: z.string() }) });
     fakeFetch(() => json({ success: true, data: { _id: "d1", extra: 1 } }));
     await expect(
-      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), { schema }),
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), { ...AS_ADMIN, schema }),
     ).resolves.toEqual({
       success: true,
       data: { _id: "d1" },
     });
     fakeFetch(() => json({ success: true, data: {} }));
     await expect(
-      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), { schema }),
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), { ...AS_ADMIN, schema }),
     ).rejects.toMatchObject({
       kind: "invalid-response",
     });
   });
 
-  it("uses the URL rule without the token option", async () => {
+  it("uploads a route with its definition's token, else with the kind it is given", async () => {
     localStorage.setItem("userToken", "user-jwt");
     localStorage.setItem("adminToken", "admin-jwt");
     installFakeXhr();
-    fakeFetch(() => json({}));
-    await uploadWithProgress(routes.account.profile.path, form());
-    await uploadWithProgress(routes.adminUsers.list.path, form());
+    const document = { _id: "d1", originalName: "a.pdf", size: 1000, uploadDate: "", passages: 1 };
+    fakeFetch(() => json({ success: true, message: "Uploaded", data: document }));
+    await uploadRoute(routes.aiTraining.uploadDocument, form());
+    await uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), AS_USER);
     expect(FakeXhr.instances.map((x) => x.requestHeaders.get("authorization"))).toEqual([
-      "Bearer user-jwt",
       "Bearer admin-jwt",
+      "Bearer user-jwt",
     ]);
   });
 
@@ -486,7 +516,7 @@ describe("uploadWithProgress", () => {
       index === 0 ? json({ success: false, message: "Invalid CSRF token" }, 403) : json({ ok: 1 }),
     );
     await expect(
-      uploadWithProgress(routes.aiTraining.uploadDocument.path, form()),
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), AS_ADMIN),
     ).resolves.toEqual({ ok: 1 });
     expect(csrfCalls()).toHaveLength(2);
     expect(FakeXhr.instances.map((x) => x.requestHeaders.get("csrf-token"))).toEqual([
@@ -499,7 +529,7 @@ describe("uploadWithProgress", () => {
     installFakeXhr();
     fakeFetch(() => json({ success: false, message: "Only PDF files are allowed" }, 400));
     await expect(
-      uploadWithProgress(routes.aiTraining.uploadDocument.path, form()),
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), AS_ADMIN),
     ).rejects.toMatchObject({
       name: "ApiError",
       status: 400,
@@ -510,7 +540,7 @@ describe("uploadWithProgress", () => {
     const off = onUnauthorized(listener);
     fakeFetch(() => json({ success: false, message: "Not authorized" }, 401));
     await expect(
-      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), { token: "admin" }),
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), AS_ADMIN),
     ).rejects.toMatchObject({
       status: 401,
     });
@@ -525,7 +555,7 @@ describe("uploadWithProgress", () => {
       throw new TypeError("Failed to fetch");
     });
     await expect(
-      uploadWithProgress(routes.aiTraining.uploadDocument.path, form()),
+      uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), AS_ADMIN),
     ).rejects.toBeInstanceOf(NetworkError);
   });
 
@@ -533,9 +563,11 @@ describe("uploadWithProgress", () => {
     vi.useFakeTimers();
     installFakeXhr();
     fakeFetch(() => new Promise<Response>(() => {}));
-    const outcome = uploadWithProgress(routes.aiTraining.uploadDocument.path, form()).catch(
-      (e: unknown) => e,
-    );
+    const outcome = uploadWithProgress(
+      routes.aiTraining.uploadDocument.path,
+      form(),
+      AS_ADMIN,
+    ).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(59_999);
     expect(FakeXhr.instances[0]?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -550,6 +582,7 @@ describe("uploadWithProgress", () => {
     fakeFetch(() => new Promise<Response>(() => {}));
     const controller = new AbortController();
     const outcome = uploadWithProgress(routes.aiTraining.uploadDocument.path, form(), {
+      ...AS_ADMIN,
       signal: controller.signal,
     }).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 0));

@@ -8,6 +8,7 @@ import {
   NetworkError,
   resetCsrfToken,
   type StreamEvent,
+  streamRoute,
   TimeoutError,
 } from "./api-client";
 
@@ -117,6 +118,7 @@ describe("apiStream", () => {
     const { apiCalls } = fakeFetch(() => sse('event: done\ndata: {"n":1}\n\n'));
     const events: StreamEvent[] = [];
     const result = await apiStream(SEND_PATH, {
+      token: "user",
       events: ANY_EVENTS,
       body: { message: "hi" },
       onEvent: (e) => events.push(e),
@@ -134,6 +136,19 @@ describe("apiStream", () => {
     localStorage.clear();
   });
 
+  it("streams a route with its definition's token, else with the kind it is given", async () => {
+    localStorage.setItem("userToken", "user-1");
+    localStorage.setItem("adminToken", "admin-1");
+    const { apiCalls } = fakeFetch(() => sse('event: done\ndata: {"n":1}\n\n'));
+    await streamRoute(routes.chat.send, { events: ANY_EVENTS, body: {}, onEvent: () => {} });
+    await apiStream(SEND_PATH, { token: "admin", events: ANY_EVENTS, onEvent: () => {} });
+    expect(apiCalls().map((c) => c.headers.get("authorization"))).toEqual([
+      "Bearer user-1",
+      "Bearer admin-1",
+    ]);
+    localStorage.clear();
+  });
+
   it("parses each event with its schema, ignores unnamed events and fails on one off its schema", async () => {
     fakeFetch(() =>
       sse(
@@ -142,6 +157,7 @@ describe("apiStream", () => {
     );
     const events: StreamEvent[] = [];
     const error = await apiStream(SEND_PATH, {
+      token: "user",
       events: { token: z.object({ text: z.string() }) },
       onEvent: (e) => events.push(e),
     }).catch((e: unknown) => e);
@@ -154,6 +170,7 @@ describe("apiStream", () => {
     fakeFetch(() => json({ success: true, data: { n: 1 }, extra: true }));
     await expect(
       apiStream(SEND_PATH, {
+        token: "user",
         events: {},
         schema: z.object({ success: z.literal(true), data: z.object({ n: z.number() }) }),
         onEvent: () => {},
@@ -162,6 +179,7 @@ describe("apiStream", () => {
     fakeFetch(() => json({ success: true }));
     await expect(
       apiStream(SEND_PATH, {
+        token: "user",
         events: {},
         schema: z.object({ data: z.object({ n: z.number() }) }),
         onEvent: () => {},
@@ -174,6 +192,7 @@ describe("apiStream", () => {
     fakeFetch(() => stream.response);
     const events: StreamEvent[] = [];
     const done = apiStream(SEND_PATH, {
+      token: "user",
       events: ANY_EVENTS,
       body: {},
       onEvent: (e) => events.push(e),
@@ -197,6 +216,7 @@ describe("apiStream", () => {
     };
     fakeFetch(() => json(refusal, 403));
     const error = await apiStream(SEND_PATH, {
+      token: "user",
       events: ANY_EVENTS,
       body: {},
       onEvent: () => {},
@@ -214,6 +234,7 @@ describe("apiStream", () => {
     );
     const events: StreamEvent[] = [];
     await apiStream(SEND_PATH, {
+      token: "user",
       events: ANY_EVENTS,
       body: {},
       onEvent: (e) => events.push(e),
@@ -227,6 +248,7 @@ describe("apiStream", () => {
     fakeFetch(() => json({ success: false, message: "Unauthorized" }, 401));
     await expect(
       apiStream(SEND_PATH, {
+        token: "user",
         events: ANY_EVENTS,
         onEvent: () => {},
       }),
@@ -240,6 +262,7 @@ describe("apiStream", () => {
     fakeFetch(() => json({ success: true, data: { response: "Hi" } }));
     await expect(
       apiStream(SEND_PATH, {
+        token: "user",
         events: ANY_EVENTS,
         onEvent: () => {},
       }),
@@ -260,6 +283,7 @@ describe("apiStream", () => {
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     const done = apiStream(SEND_PATH, {
+      token: "user",
       events: ANY_EVENTS,
       signal: controller.signal,
       onEvent: (e) => events.push(e),
@@ -276,6 +300,7 @@ describe("apiStream", () => {
     const stream = controlledStream();
     fakeFetch(() => stream.response);
     const done = apiStream(SEND_PATH, {
+      token: "user",
       events: ANY_EVENTS,
       onEvent: () => {},
     });
@@ -291,6 +316,7 @@ describe("apiStream", () => {
       return stream.response;
     });
     const done = apiStream(SEND_PATH, {
+      token: "user",
       events: ANY_EVENTS,
       onEvent: () => {},
       idleTimeoutMs: 30,

@@ -7,8 +7,8 @@
  * - every request carries the `csrf-token` header, fetched once from GET /api/csrf-token and
  *   cached; a 403 whose message mentions "CSRF token" refreshes it and retries once;
  * - Bearer token: a call through the route table (`callRoute(routes.x.y, ...)`, decision 0086)
- *   takes it from the definition's access (admin: adminToken, else userToken); calls not migrated
- *   yet still go by URL (/admin and /api-keys URLs use adminToken) or their `token` option;
+ *   takes it from the definition's access (admin: adminToken, else userToken), never from the
+ *   URL; below it, apiRequest, apiStream and uploadWithProgress send the one their `token` names;
  * - any 401 clears userToken, userData, adminToken and adminData and notifies subscribers;
  * - failures are thrown as ApiError (HTTP), NetworkError or TimeoutError;
  * - every call passes `schema`, the contract schema of its answer: the answer is parsed and typed
@@ -52,7 +52,6 @@ export {
   handleUnauthorized,
   onUnauthorized,
   UNAUTHORIZED_EVENT,
-  usesAdminToken,
 } from "./rules";
 export { createSseParser, type StreamEvent } from "./sse-parser";
 export {

@@ -41,11 +41,8 @@ export interface RequestOptions extends SendOptions {
   headers?: Record<string, string>;
   /** Overrides the timeout (default 15 s, 60 s for FormData bodies). */
   timeoutMs?: number;
-  /**
-   * Which stored token to send as Bearer, overriding the URL rule. Admin screens pass "admin" for
-   * their calls on URLs without /admin (/api/settings, /api/ai-training/*): decision 0008.
-   */
-  token?: BearerKind;
+  /** Which stored token to send as Bearer (a route's: `tokenFor(route.access)`). */
+  token: BearerKind;
   /**
    * The contract schema of the answer: the answer is parsed with it (and typed by it); an answer
    * that does not match throws ApiError of kind "invalid-response". Every new call passes one.
@@ -65,7 +62,7 @@ function withQuery(url: string, query: RequestOptions["query"]): string {
 }
 
 /** The fetch init for a call: JSON or FormData body, Accept, csrf-token and Bearer headers. */
-export function buildInit(url: string, options: RequestOptions, csrf: string | null): RequestInit {
+export function buildInit(options: RequestOptions, csrf: string | null): RequestInit {
   const headers = new Headers(options.headers);
   headers.set("Accept", "application/json");
   let body: BodyInit | undefined;
@@ -75,7 +72,7 @@ export function buildInit(url: string, options: RequestOptions, csrf: string | n
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(options.body);
   }
-  for (const [name, value] of authHeaders(url, options.token, csrf)) {
+  for (const [name, value] of authHeaders(options.token, csrf)) {
     // A caller's own Authorization header wins over the stored token.
     if (name !== "Authorization" || !headers.has(name)) headers.set(name, value);
   }
@@ -111,14 +108,14 @@ export type Answer<T, O> = O extends { schema: infer S }
  */
 export async function apiRequest<T = unknown, O extends RequestOptions = RequestOptions>(
   url: string,
-  options: O = {} as O,
+  options: O,
 ): Promise<Answer<T, O>> {
   const fullUrl = withQuery(url, options.query);
   const timeoutMs =
     options.timeoutMs ??
     (options.body instanceof FormData ? UPLOAD_TIMEOUT_MS : REQUEST_TIMEOUT_MS);
   const body = await withCsrfRetry((csrf) =>
-    send(fullUrl, buildInit(fullUrl, options, csrf), options, timeoutMs),
+    send(fullUrl, buildInit(options, csrf), options, timeoutMs),
   );
   return checked(body, options.schema) as Answer<T, O>;
 }
@@ -127,36 +124,36 @@ type BodylessOptions = Omit<RequestOptions, "method" | "body">;
 
 /** Shorthands over apiRequest; `{ schema }` in the options parses and types the answer. */
 export const api = {
-  get: <T = unknown, O extends BodylessOptions = BodylessOptions>(url: string, options?: O) =>
+  get: <T = unknown, O extends BodylessOptions = BodylessOptions>(url: string, options: O) =>
     apiRequest<T>(url, { ...options, method: "GET" }) as Promise<Answer<T, O>>,
   post: <T = unknown, O extends BodylessOptions = BodylessOptions>(
     url: string,
-    body?: unknown,
-    options?: O,
+    body: unknown,
+    options: O,
   ) => apiRequest<T>(url, { ...options, method: "POST", body }) as Promise<Answer<T, O>>,
   put: <T = unknown, O extends BodylessOptions = BodylessOptions>(
     url: string,
-    body?: unknown,
-    options?: O,
+    body: unknown,
+    options: O,
   ) => apiRequest<T>(url, { ...options, method: "PUT", body }) as Promise<Answer<T, O>>,
   patch: <T = unknown, O extends BodylessOptions = BodylessOptions>(
     url: string,
-    body?: unknown,
-    options?: O,
+    body: unknown,
+    options: O,
   ) => apiRequest<T>(url, { ...options, method: "PATCH", body }) as Promise<Answer<T, O>>,
   delete: <T = unknown, O extends BodylessOptions & { body?: unknown } = BodylessOptions>(
     url: string,
-    options?: O,
+    options: O,
   ) => apiRequest<T>(url, { ...options, method: "DELETE" }) as Promise<Answer<T, O>>,
   /** Multipart upload (60 s timeout). */
   upload: <T = unknown, O extends BodylessOptions & { method?: "POST" | "PUT" } = BodylessOptions>(
     url: string,
     formData: FormData,
-    options?: O,
+    options: O,
   ) =>
     apiRequest<T>(url, {
       ...options,
-      method: options?.method ?? "POST",
+      method: options.method ?? "POST",
       body: formData,
     }) as Promise<Answer<T, O>>,
 };

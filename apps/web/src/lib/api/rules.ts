@@ -9,17 +9,14 @@ import { resolveUrl } from "./url";
  * answer's text is parsed, and what a failed answer becomes (a 401 clears the stored tokens).
  */
 
+/**
+ * Which stored token a call sends as Bearer. Every call names it: a route's comes from its
+ * definition's access (`tokenFor`, decision 0086), never from its URL.
+ */
 export type BearerKind = "admin" | "user";
 
-/** Whether a URL is called with the admin token (user-side spec, section 6). */
-export function usesAdminToken(url: string): boolean {
-  return url.includes("/admin") || url.includes("/api-keys");
-}
-
-/** The Bearer token for a call: the `token` option when given, else the URL rule. */
-function bearerFor(url: string, kind: BearerKind | undefined): string | null {
-  const admin = kind ? kind === "admin" : usesAdminToken(url);
-  return admin ? getAdminToken() : getUserToken();
+function bearerFor(kind: BearerKind): string | null {
+  return kind === "admin" ? getAdminToken() : getUserToken();
 }
 
 /**
@@ -44,13 +41,12 @@ export function extendCalls(next: CallExtension | null): void {
  * `Authorization: Bearer …` (when a token is stored) and the page's extension's (when it has one).
  */
 export function authHeaders(
-  url: string,
-  kind: BearerKind | undefined,
+  kind: BearerKind,
   csrf: string | null,
 ): [name: string, value: string][] {
   const headers: [string, string][] = [];
   if (csrf) headers.push([CSRF_HEADER, csrf]);
-  const bearer = bearerFor(url, kind);
+  const bearer = bearerFor(kind);
   if (bearer) headers.push(["Authorization", `Bearer ${bearer}`]);
   if (extension) headers.push(extension.header());
   return headers;

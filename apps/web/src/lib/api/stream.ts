@@ -32,7 +32,8 @@ export interface ApiStreamOptions<
   schema?: S;
   /** Called for each event, in order, as it arrives. */
   onEvent: (event: TypedStreamEvent<E>) => void;
-  token?: BearerKind;
+  /** Which stored token to send as Bearer (a route's: `tokenFor(route.access)`). */
+  token: BearerKind;
   /** Time allowed for the answer to begin (default 15 s). */
   timeoutMs?: number;
   /** Time allowed between two pieces of the stream once it began (default 60 s). */
@@ -47,7 +48,7 @@ export const STREAM_IDLE_TIMEOUT_MS = 60_000;
 /**
  * A call answered with server-sent events (e.g. POST /api/chat/message with
  * `Accept: text/event-stream`), with every rule of apiRequest: base URL, cookies, the csrf-token
- * header with one refresh-and-retry, the Bearer token (by URL or `token`), 401 clearing the stored
+ * header with one refresh-and-retry, the Bearer token named by `token`, 401 clearing the stored
  * tokens. Events reach `onEvent` as they arrive. A refusal (4xx/5xx before the stream) throws an
  * ApiError with the server's body; a broken connection a NetworkError; silence a TimeoutError;
  * the caller's abort is passed on untouched (and cancels the request, so the server can stop).
@@ -59,7 +60,6 @@ export async function apiStream<
 >(url: string, options: ApiStreamOptions<E, S>): Promise<ApiStreamResult<Parsed<S>>> {
   return withCsrfRetry(async (csrf) => {
     const init = buildInit(
-      url,
       { method: options.method ?? "POST", body: options.body, token: options.token },
       csrf,
     );

@@ -15,7 +15,8 @@ export interface UploadProgress {
 
 export interface UploadWithProgressOptions {
   onProgress?: (progress: UploadProgress) => void;
-  token?: BearerKind;
+  /** Which stored token to send as Bearer (a route's: `tokenFor(route.access)`). */
+  token: BearerKind;
   signal?: AbortSignal;
   method?: "POST" | "PUT";
   /** Default 60 s (uploads). */
@@ -27,13 +28,13 @@ export interface UploadWithProgressOptions {
 /**
  * A multipart upload that reports its progress. fetch cannot report upload progress, so this one
  * call goes through XMLHttpRequest, with every rule of apiRequest: base URL, cookies, 60 s
- * timeout, the csrf-token header with one refresh-and-retry, the Bearer token (by URL or
- * `token`), 401 clearing the stored tokens, and ApiError, NetworkError or TimeoutError on failure.
+ * timeout, the csrf-token header with one refresh-and-retry, the Bearer token named by `token`,
+ * 401 clearing the stored tokens, and ApiError, NetworkError or TimeoutError on failure.
  */
 export async function uploadWithProgress<
   T = unknown,
   O extends UploadWithProgressOptions = UploadWithProgressOptions,
->(url: string, formData: FormData, options: O = {} as O): Promise<Answer<T, O>> {
+>(url: string, formData: FormData, options: O): Promise<Answer<T, O>> {
   const timeoutMs = options.timeoutMs ?? UPLOAD_TIMEOUT_MS;
   const body = await withCsrfRetry(
     (csrf) => sendXhr(url, formData, options, csrf, timeoutMs),
@@ -81,7 +82,7 @@ function sendXhr(
     xhr.open(options.method ?? "POST", resolveUrl(url));
     xhr.withCredentials = true;
     xhr.setRequestHeader("Accept", "application/json");
-    for (const [name, value] of authHeaders(url, options.token, csrf)) {
+    for (const [name, value] of authHeaders(options.token, csrf)) {
       xhr.setRequestHeader(name, value);
     }
 
