@@ -607,14 +607,18 @@ export function createVoiceService(options: VoiceServiceOptions) {
       const crisis = options.crisis;
       if (crisis && (await crisis.check(text, signal))) return crisis.spokenMessage();
       await spend(user, { llmCalls: 1 });
+      let answer: string;
       try {
-        const answer = await engine.answer(text, signal);
+        answer = await engine.answer(text, signal);
         if (!answer) throw new Error("empty reply");
-        return answer;
       } catch (error) {
         log.error({ err: error }, "Voice process failed");
         throw new HttpError(502, VOICE_MESSAGES.processFailed);
       }
+      // With a key, a reply giving self-harm instructions is never handed on: the caring
+      // message takes its place, as in the chat (decision 0060).
+      if (crisis && (await crisis.checkReply(answer, signal))) return crisis.spokenMessage();
+      return answer;
     },
 
     async synthesize(user: UserRow, text: string, signal: AbortSignal) {
