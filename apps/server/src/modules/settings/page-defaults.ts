@@ -69,7 +69,7 @@ No automatic check is perfect: it can miss something, and it can fire when you m
 - Your message is kept in your history, but the AI never reads it again: it is left out of every later reply and of what {{persona}} remembers.
 
 ## Replies are checked too
-When the operator has set up an OpenAI key, {{persona}}'s written replies in the chat are checked as well. A reply that gives self-harm instructions is replaced by the same message with crisis lines. Replies spoken during a live voice call are not checked this way yet.
+When the operator has set up an OpenAI key, {{persona}}'s replies are checked as well, in the chat and, sentence by sentence, in a voice call. A reply that gives self-harm instructions is replaced by the same message with crisis lines.
 
 ## What the operator sees
 The team running {{site}} can see which messages were flagged, with the category of the flag, in order to review the protocol. They also keep a daily count of how many times the crisis message was shown; that count holds no names or other personal details, and may be reported to public authorities as the law requires. The operator does not contact emergency services on your behalf.

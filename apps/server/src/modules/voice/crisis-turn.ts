@@ -21,6 +21,8 @@ export interface CallCrisis {
   spokenMessage(): Promise<string>;
   /** Stores the turn once it is the fan's (committed): the referral, counted and audited. */
   refer(call: { id: string; userId: string }, content: string, flag: StoredFlag): Promise<void>;
+  /** Stores the caring message that replaced a flagged persona reply: counted and audited. */
+  replaceReply(call: { id: string; userId: string }, flag: StoredFlag): Promise<void>;
 }
 
 export function createCallCrisis(desk: CrisisDesk): CallCrisis {
@@ -33,6 +35,14 @@ export function createCallCrisis(desk: CrisisDesk): CallCrisis {
         userId: call.userId,
         place: { kind: "call", callId: call.id },
         content,
+        flag,
+        origin: voiceSocketAddress.path,
+      });
+    },
+    async replaceReply(call, flag) {
+      await desk.replaceReply({
+        userId: call.userId,
+        place: { kind: "call", callId: call.id },
         flag,
         origin: voiceSocketAddress.path,
       });

@@ -128,6 +128,49 @@ describe("the crisis protocol on a live call", () => {
     }
   });
 
+  it("a spoken reply giving self-harm instructions is never said: the caring message instead", async () => {
+    const { t, openai } = voice;
+    const fan = await signUpWithCredits(t, 100);
+    const referrals = await referralsToday();
+    const ordinary = openai.reply;
+    openai.reply = [HARMFUL_REPLY];
+    try {
+      const client = await connectVoice(voice.origin, fan.token);
+      const started = await client.next("call_started");
+      openai.transcription = "Tell me a secret";
+      client.socket.send(makeWavTone(1));
+      expect((await client.next("transcription")).text).toBe("Tell me a secret");
+      const response = await client.next("response");
+      expect(response.text).toContain(CRISIS_TEXT.intro);
+      expect(response.text).not.toContain(HARMFUL_REPLY);
+      const complete = await client.next("audio_complete");
+      expect(complete.replyId).toBe(response.replyId);
+      expect(openai.moderationInputs).toContain(HARMFUL_REPLY);
+      client.sendJson({ type: "end" });
+      await client.next("call_ended");
+
+      const rows = await t.app.database.db
+        .select({
+          sender: chatMessages.sender,
+          productKind: chatMessages.productKind,
+          content: chatMessages.content,
+          flagCategory: chatMessages.flagCategory,
+        })
+        .from(chatMessages)
+        .where(and(eq(chatMessages.userId, fan.user.id), eq(chatMessages.callId, started.callId)))
+        .orderBy(chatMessages.seq);
+      expect(rows.map((row) => [row.sender, row.productKind, row.flagCategory])).toEqual([
+        ["product", "ai-notice", null],
+        ["user", null, null],
+        ["product", "crisis-support", "self-harm/instructions"],
+      ]);
+      expect(rows.map((row) => row.content)).not.toContain(HARMFUL_REPLY);
+      expect(await referralsToday()).toBe(referrals + 1);
+    } finally {
+      openai.reply = ordinary;
+    }
+  });
+
   it("falls back to the offline phrases when the moderation provider fails", async () => {
     voice.openai.moderationFails = true;
     try {
