@@ -442,13 +442,22 @@ export class CallConversation {
     const speak = (sentence: string) => {
       const spoken = this.engine.speak(sentence, this.voiceId, signal);
       if (!checksReply) return spoken;
-      const check = crisis.checkReply(sentence, signal).then((found) => {
-        if (found && !replyFlag) {
-          replyFlag = found;
-          stopReply.abort();
-        }
-      });
-      checks.push(check.catch(() => {}));
+      // A check that fails (not the provider: that falls back offline) costs the check, not
+      // the sentence, as in the chat.
+      const check = crisis
+        .checkReply(sentence, signal)
+        .catch((error: unknown) => {
+          if (!signal.aborted)
+            this.log.error({ err: error }, "A spoken reply's crisis check failed");
+          return null;
+        })
+        .then((found) => {
+          if (found && !replyFlag) {
+            replyFlag = found;
+            stopReply.abort();
+          }
+        });
+      checks.push(check);
       return Promise.all([spoken, check]).then(([audio]) => {
         if (replyFlag) throw new Error("The reply was withheld by the crisis check");
         return audio;
