@@ -102,11 +102,13 @@ describe("the crisis protocol", () => {
         .getByText(INTRO, { exact: false })
         .waitFor({ timeout: 30_000 });
       expect(await captions.getByText("ordinary reply").count()).toBe(0);
+      expect(await sweep(page, "/dashboard/call (live call with the caring message)")).toEqual([]);
       const report = await hangUp(page);
       expect(report.ok()).toBe(true);
 
       await page.goto(`${server.url}/dashboard/chat`);
       await pinned(page).getByText("988 Suicide & Crisis Lifeline").waitFor({ timeout: 20_000 });
+      await expectNoViolations(page, "/dashboard/chat (pinned after a call's crisis)");
     },
     SLOW,
   );

@@ -25,6 +25,8 @@ export const SITE_PAGE_SLUGS = SITE_PAGES.map((page) => page.slug) as [
 export const SITE_PAGE_PLACEHOLDERS = {
   persona: "{{persona}}",
   site: "{{site}}",
+  /** The operator's minimum age setting (so the pages never disagree with the sign-up gate). */
+  minimumAge: "{{minimumAge}}",
 } as const;
 
 /** The longest markdown a page may hold (characters). */

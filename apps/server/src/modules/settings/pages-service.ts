@@ -37,7 +37,8 @@ export function createSitePagesService(deps: {
       // Plain replacement (not a pattern): a name with "$" in it stays as written.
       const content = (saved ?? DEFAULT_SITE_PAGES[slug])
         .replaceAll(SITE_PAGE_PLACEHOLDERS.persona, () => current.aiProfile.name)
-        .replaceAll(SITE_PAGE_PLACEHOLDERS.site, () => current.siteName);
+        .replaceAll(SITE_PAGE_PLACEHOLDERS.site, () => current.siteName)
+        .replaceAll(SITE_PAGE_PLACEHOLDERS.minimumAge, () => String(current.minimumAge));
       return { slug, title: titleOf(slug), content };
     },
     async adminPages() {

@@ -27,6 +27,19 @@ describe("site pages: terms, privacy, refunds, about, contact, faq", () => {
     expect(about).toContain("Velvet Lounge");
   });
 
+  it("the built-in terms and about state the operator's minimum age, not a fixed 18", async () => {
+    await t.app.settings.update({ minimumAge: 21 });
+    try {
+      for (const slug of ["terms", "about"]) {
+        const content = (await call(t, "GET", `/api/pages/${slug}`)).json().data.content;
+        expect(content, slug).toContain("21 or older");
+        expect(content, slug).not.toContain("18 or older");
+      }
+    } finally {
+      await t.app.settings.update({ minimumAge: 18 });
+    }
+  });
+
   it("an unknown page is a 404", async () => {
     const response = await call(t, "GET", "/api/pages/cookies");
     expect(response.statusCode).toBe(404);

@@ -21,6 +21,8 @@ export interface CallTurns {
   record(turn: CallTurn): Promise<void>;
   /** The fan's words the crisis check flagged, answered by the caring message (stored calls). */
   recordCrisis?(content: string, flag: StoredFlag): Promise<void>;
+  /** The persona's reply the crisis check flagged, replaced by the caring message (stored calls). */
+  recordReplacedReply?(flag: StoredFlag): Promise<void>;
 }
 
 /** At most this many turns of the call are kept as the prompt's history. */
@@ -92,6 +94,16 @@ export class DatabaseCallTurns implements CallTurns {
     if (!crisis) return Promise.resolve();
     return this.write(async () => {
       await crisis.refer(this.call, content, flag);
+      this.recorded = true;
+    });
+  }
+
+  /** A persona reply replaced by the caring message: the referral, after the fan's turn. */
+  recordReplacedReply(flag: StoredFlag): Promise<void> {
+    const crisis = this.crisis;
+    if (!crisis) return Promise.resolve();
+    return this.write(async () => {
+      await crisis.replaceReply(this.call, flag);
       this.recorded = true;
     });
   }

@@ -3,7 +3,7 @@ import { VOICE_MESSAGES, type VoiceServerMessage } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { SpokenNotice } from "./call-notices.ts";
 import type { CallTurns } from "./call-turns.ts";
-import type { CallCrisis } from "./crisis-turn.ts";
+import type { CallCrisis, StoredFlag } from "./crisis-turn.ts";
 import { offlineSpokenReply, type VoiceEngine } from "./engine.ts";
 import { timeFirstAudio } from "./first-audio.ts";
 import { SentenceSplitter } from "./sentences.ts";
@@ -35,6 +35,8 @@ class SpokenReply {
     private readonly channel: CallChannel,
     private readonly signal: AbortSignal,
     private readonly log: FastifyBaseLogger,
+    /** True once the reply was withheld (the crisis check flagged it): nothing more goes out. */
+    private readonly withheld: () => boolean = () => false,
   ) {}
 
   add(sentence: string): void {
@@ -47,7 +49,7 @@ class SpokenReply {
       try {
         spoken = await job;
       } catch (error) {
-        if (this.signal.aborted) return;
+        if (this.signal.aborted || this.withheld()) return;
         const refusal = spendRefusal(error);
         if (!refusal) this.log.error({ err: error }, "Speech synthesis failed");
         if (!this.failed)
@@ -58,7 +60,7 @@ class SpokenReply {
         this.failed = true;
         return;
       }
-      if (this.signal.aborted) return;
+      if (this.signal.aborted || this.withheld()) return;
       if (!this.started) {
         this.started = true;
         this.channel.sendJson({
@@ -363,6 +365,43 @@ export class CallConversation {
     }
   }
 
+  /**
+   * The persona's reply gave self-harm instructions (the crisis check, with a key): what was
+   * said of it ends, the caring message is spoken and captioned in its place, and the turn is
+   * stored as a replaced reply (the referral counted and audited), as the chat does.
+   */
+  private async sayInsteadOfReply(
+    turn: Turn,
+    heardText: string,
+    flag: StoredFlag,
+    crisis: CallCrisis,
+    settled: Promise<void>,
+    withheld: SpokenReply,
+  ): Promise<void> {
+    const { signal } = turn.controller;
+    await withheld.finish(settled);
+    const caring = await crisis.spokenMessage();
+    const replyId = randomUUID();
+    const speech = new SpokenReply(
+      replyId,
+      (sentence) => this.engine.speak(sentence, this.voiceId, signal),
+      turn.channel,
+      signal,
+      this.log,
+    );
+    const splitter = new SentenceSplitter();
+    for (const sentence of [...splitter.push(caring), ...splitter.flush()]) speech.add(sentence);
+    turn.channel.sendJson({ type: "response", text: caring, replyId });
+    await speech.finish();
+    if (!(await turn.committed) || !(await turn.final)) return;
+    const stored = (write: Promise<void> | undefined) =>
+      void write?.catch((error: unknown) =>
+        this.log.error({ err: error }, "Could not store a call turn"),
+      );
+    stored(this.turns.record({ sender: "user", content: heardText }));
+    stored(this.turns.recordReplacedReply?.(flag));
+  }
+
   private async respond(
     transcription: Promise<Heard | { failed: string } | undefined>,
     turn: Turn,
@@ -392,12 +431,45 @@ export class CallConversation {
     if (signal.aborted) return;
 
     const replyId = randomUUID();
+    // With a key, each sentence of the persona's reply is checked while it is synthesised
+    // (decision 0060): from a sentence giving self-harm instructions on, nothing more of the
+    // reply is said, and the caring message is spoken in its place.
+    const crisis = this.crisis;
+    const checksReply = !heard.offline && !flag && crisis !== undefined;
+    let replyFlag: StoredFlag | null = null;
+    const stopReply = new AbortController();
+    const checks: Promise<unknown>[] = [];
+    const speak = (sentence: string) => {
+      const spoken = this.engine.speak(sentence, this.voiceId, signal);
+      if (!checksReply) return spoken;
+      // A check that fails (not the provider: that falls back offline) costs the check, not
+      // the sentence, as in the chat.
+      const check = crisis
+        .checkReply(sentence, signal)
+        .catch((error: unknown) => {
+          if (!signal.aborted)
+            this.log.error({ err: error }, "A spoken reply's crisis check failed");
+          return null;
+        })
+        .then((found) => {
+          if (found && !replyFlag) {
+            replyFlag = found;
+            stopReply.abort();
+          }
+        });
+      checks.push(check);
+      return Promise.all([spoken, check]).then(([audio]) => {
+        if (replyFlag) throw new Error("The reply was withheld by the crisis check");
+        return audio;
+      });
+    };
     const speech = new SpokenReply(
       replyId,
-      (sentence) => this.engine.speak(sentence, this.voiceId, signal),
+      speak,
       channel,
       signal,
       this.log,
+      () => replyFlag !== null,
     );
     const splitter = new SentenceSplitter();
     let text = "";
@@ -407,15 +479,21 @@ export class CallConversation {
         ? [offlineSpokenReply(await this.engine.personaName())]
         : flag && this.crisis
           ? [await this.crisis.spokenMessage()]
-          : this.engine.streamReply(heard.text, await history, signal);
+          : this.engine.streamReply(
+              heard.text,
+              await history,
+              AbortSignal.any([signal, stopReply.signal]),
+            );
       for await (const piece of pieces) {
-        if (signal.aborted) break;
+        if (signal.aborted || replyFlag) break;
         text += piece;
         for (const sentence of splitter.push(piece)) speech.add(sentence);
       }
-      if (!signal.aborted) for (const sentence of splitter.flush()) speech.add(sentence);
+      if (!signal.aborted && !replyFlag) {
+        for (const sentence of splitter.flush()) speech.add(sentence);
+      }
     } catch (error) {
-      if (!signal.aborted) {
+      if (!signal.aborted && !replyFlag) {
         failed = true;
         const refusal = spendRefusal(error);
         if (!refusal) this.log.error({ err: error }, "The AI provider failed during a call");
@@ -426,6 +504,12 @@ export class CallConversation {
     const settled = this.engine
       .settle()
       .catch((error: unknown) => this.log.error({ err: error }, "Could not settle a reply's caps"));
+    // The caption waits for the reply's checks: flagged words are never shown either.
+    await Promise.all(checks);
+    if (replyFlag && crisis && !signal.aborted) {
+      await this.sayInsteadOfReply(turn, heard.text, replyFlag, crisis, settled, speech);
+      return;
+    }
     // Cut short (barge-in): the reply is what was spoken of it, known once its speech is done.
     const cut = signal.aborted;
     if (cut) await speech.finish(settled);

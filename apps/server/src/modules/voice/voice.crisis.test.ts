@@ -13,12 +13,16 @@ import { utcDay } from "../chat/repository.ts";
 // Issue 25 item 2: a spoken self-harm sentence gets the caring message spoken, never the LLM.
 
 const SPOKEN_CRISIS = "I don't want to be alive anymore.";
+const HARMFUL_REPLY = "Here is exactly how to hurt yourself without anyone noticing.";
 
 let voice: VoiceTestApp;
 
 beforeAll(async () => {
   voice = await startVoiceTestApp();
-  voice.openai.moderationFlags = { [SPOKEN_CRISIS]: ["self-harm", "self-harm/intent"] };
+  voice.openai.moderationFlags = {
+    [SPOKEN_CRISIS]: ["self-harm", "self-harm/intent"],
+    [HARMFUL_REPLY]: ["self-harm", "self-harm/instructions"],
+  };
 });
 afterAll(() => voice?.close());
 
@@ -103,6 +107,68 @@ describe("the crisis protocol on a live call", () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(JSON.stringify(response.json())).toContain(CRISIS_TEXT.intro);
     expect(sentChatCompletions(openai).length).toBe(completions);
+  });
+
+  it("POST /api/voice-call/process replaces a reply giving self-harm instructions", async () => {
+    const { t, openai } = voice;
+    const fan = await signUpWithCredits(t, 100);
+    const ordinary = openai.reply;
+    openai.reply = [HARMFUL_REPLY];
+    try {
+      const response = await call(t, "POST", "/api/voice-call/process", {
+        token: fan.token,
+        body: { text: "Tell me a secret" },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(openai.moderationInputs).toContain(HARMFUL_REPLY);
+      expect(JSON.stringify(response.json())).not.toContain(HARMFUL_REPLY);
+      expect(JSON.stringify(response.json())).toContain(CRISIS_TEXT.intro);
+    } finally {
+      openai.reply = ordinary;
+    }
+  });
+
+  it("a spoken reply giving self-harm instructions is never said: the caring message instead", async () => {
+    const { t, openai } = voice;
+    const fan = await signUpWithCredits(t, 100);
+    const referrals = await referralsToday();
+    const ordinary = openai.reply;
+    openai.reply = [HARMFUL_REPLY];
+    try {
+      const client = await connectVoice(voice.origin, fan.token);
+      const started = await client.next("call_started");
+      openai.transcription = "Tell me a secret";
+      client.socket.send(makeWavTone(1));
+      expect((await client.next("transcription")).text).toBe("Tell me a secret");
+      const response = await client.next("response");
+      expect(response.text).toContain(CRISIS_TEXT.intro);
+      expect(response.text).not.toContain(HARMFUL_REPLY);
+      const complete = await client.next("audio_complete");
+      expect(complete.replyId).toBe(response.replyId);
+      expect(openai.moderationInputs).toContain(HARMFUL_REPLY);
+      client.sendJson({ type: "end" });
+      await client.next("call_ended");
+
+      const rows = await t.app.database.db
+        .select({
+          sender: chatMessages.sender,
+          productKind: chatMessages.productKind,
+          content: chatMessages.content,
+          flagCategory: chatMessages.flagCategory,
+        })
+        .from(chatMessages)
+        .where(and(eq(chatMessages.userId, fan.user.id), eq(chatMessages.callId, started.callId)))
+        .orderBy(chatMessages.seq);
+      expect(rows.map((row) => [row.sender, row.productKind, row.flagCategory])).toEqual([
+        ["product", "ai-notice", null],
+        ["user", null, null],
+        ["product", "crisis-support", "self-harm/instructions"],
+      ]);
+      expect(rows.map((row) => row.content)).not.toContain(HARMFUL_REPLY);
+      expect(await referralsToday()).toBe(referrals + 1);
+    } finally {
+      openai.reply = ordinary;
+    }
   });
 
   it("falls back to the offline phrases when the moderation provider fails", async () => {

@@ -275,6 +275,63 @@ describe("chat logs screen", () => {
     expect(await within(dialog).findByText("Hello from page 2")).toBeInTheDocument();
   });
 
+  it("the Flags filter keeps flagged conversations, and each flag shows its category", async () => {
+    const api = logsApi([
+      on(routes.chatLogs.messages, () =>
+        jsonResponse({
+          success: true,
+          data: {
+            messages: [
+              {
+                _id: "m1",
+                conversationId: "c1",
+                sender: "user",
+                content: "Words the check flagged",
+                timestamp: "2025-01-05T10:00:00.000Z",
+                flag: { category: "self-harm/intent", source: "openai" },
+              },
+              {
+                _id: "m2",
+                conversationId: "c1",
+                sender: "product",
+                productKind: "crisis-support",
+                content: "The caring message",
+                timestamp: "2025-01-05T10:00:01.000Z",
+              },
+              {
+                _id: "m3",
+                conversationId: "c1",
+                sender: "product",
+                productKind: "crisis-support",
+                content: "The caring message in place of a reply",
+                timestamp: "2025-01-05T10:00:02.000Z",
+                flag: { category: "self-harm/instructions", source: "openai" },
+              },
+            ],
+            pagination: { total: 3, page: 1, limit: 20, pages: 1 },
+          },
+        }),
+      ),
+      on(routes.chatLogs.list, () => jsonResponse(logsPage([log({ flagged: 2 })]))),
+    ]);
+    renderApp("/admin/chat-logs");
+    const [row] = await screen.findAllByTestId("chat-log-row");
+    if (!row) throw new Error("no row");
+    expect(within(row).getByText("Flagged (2)")).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText("Flags"), "flagged");
+    await waitFor(() => expect(lastQuery(api).flagged).toBe("flagged"));
+
+    await user.click(screen.getByRole("button", { name: /Open the conversation of Jade Fan/ }));
+    const dialog = await screen.findByTestId("conversation-dialog");
+    await within(dialog).findByText("Words the check flagged");
+    expect(
+      within(dialog)
+        .getAllByTestId("message-flag")
+        .map((flag) => flag.textContent),
+    ).toEqual(["Flagged: self-harm/intent", "Replaced reply: self-harm/instructions"]);
+  });
+
   it("shows an error toast and a retry when the list fails", async () => {
     logsApi([
       on(routes.chatLogs.list, () =>

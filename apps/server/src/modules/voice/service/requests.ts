@@ -27,14 +27,18 @@ export async function processText(
   const crisis = deps.crisis;
   if (crisis && (await crisis.check(text, signal))) return crisis.spokenMessage();
   await spend(deps, user, { llmCalls: 1 });
+  let answer: string;
   try {
-    const answer = await deps.engine.answer(text, signal);
+    answer = await deps.engine.answer(text, signal);
     if (!answer) throw new Error("empty reply");
-    return answer;
   } catch (error) {
     deps.log.error({ err: error }, "Voice process failed");
     throw new HttpError(502, VOICE_MESSAGES.processFailed);
   }
+  // With a key, a reply giving self-harm instructions is never handed on: the caring
+  // message takes its place, as in the chat (decision 0060).
+  if (crisis && (await crisis.checkReply(answer, signal))) return crisis.spokenMessage();
+  return answer;
 }
 
 /** `text` in the persona's voice outside a call, within the fan's daily cap. */

@@ -1,8 +1,8 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { routes, type UserInteraction } from "@twinline/contracts";
+import { routeKey, routes, type UserInteraction } from "@twinline/contracts";
 import toast from "react-hot-toast";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { mockAdminApi, signInAdmin } from "@/test/admin";
 import { on } from "@/test/api-mock";
 import { jsonResponse, renderApp } from "@/test/render";
@@ -10,6 +10,7 @@ import { jsonResponse, renderApp } from "@/test/render";
 configure({ asyncUtilTimeout: 5000 });
 afterEach(() => {
   toast.remove();
+  vi.restoreAllMocks();
 });
 
 function interaction(patch: Partial<UserInteraction> = {}): UserInteraction {
@@ -133,6 +134,62 @@ describe("user analytics", () => {
       mockAdminApi([on(ANALYTICS, () => jsonResponse({ nonsense: true }))]);
       renderApp("/admin/UserAnalytics");
       expect(await screen.findByText(/^Error loading analytics: /)).toBeInTheDocument();
+    },
+  );
+});
+
+describe("crisis referrals (issue 25 item 3)", () => {
+  it(
+    "shows the 30-day total and the days with referrals, and exports them as CSV",
+    SLOW,
+    async () => {
+      const create = vi.fn(() => "blob:csv");
+      Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() });
+      const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
+      signInAdmin();
+      const api = mockAdminApi([
+        on(ANALYTICS, () => jsonResponse(page([]))),
+        on(routes.chatLogs.crisisReferrals, () =>
+          jsonResponse({
+            success: true,
+            data: {
+              days: [
+                { date: "2026-11-25", referrals: 0 },
+                { date: "2026-11-26", referrals: 2 },
+                { date: "2026-11-27", referrals: 1 },
+              ],
+              total: 3,
+            },
+          }),
+        ),
+        on(
+          routes.chatLogs.crisisReferralsExport,
+          () =>
+            new Response('"Date (UTC)","Crisis referrals"\r\n"2026-11-26","2"\r\n', {
+              headers: { "content-type": "text/csv" },
+            }),
+        ),
+      ]);
+      renderApp("/admin/UserAnalytics");
+      const card = await screen.findByTestId("crisis-referrals");
+      await within(card).findByText("3");
+      expect(api.callsTo(routes.chatLogs.crisisReferrals)[0]?.url.searchParams.get("days")).toBe(
+        "30",
+      );
+      const rows = within(card)
+        .getAllByRole("row")
+        .slice(1)
+        .map((row) => row.textContent);
+      expect(rows).toEqual(["2026-11-262", "2026-11-271"]);
+
+      await userEvent.setup().click(within(card).getByRole("button", { name: "Export CSV" }));
+      expect(await screen.findByText("Crisis referrals exported to CSV")).toBeInTheDocument();
+      const [call] = api.callsTo(routes.chatLogs.crisisReferralsExport);
+      expect(call?.url.searchParams.get("days")).toBe("30");
+      expect(call?.headers.get("authorization")).toBe("Bearer admin-token");
+      const blob = (create.mock.calls[0] as unknown as [Blob])[0];
+      expect(await blob.text()).toContain('"2026-11-26","2"');
+      expect(click).toHaveBeenCalledTimes(1);
     },
   );
 });

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { ChatLog } from "@twinline/contracts";
+import type { ChatLog, ChatMessage } from "@twinline/contracts";
 import { clsx } from "clsx";
 import { LoaderCircle } from "lucide-react";
 import { useState } from "react";
@@ -96,6 +96,8 @@ function ConversationMessages({ log }: { log: ChatLog }) {
                       {formatDateTime(message.timestamp)}
                       {message.callId ? " · Voice call" : ""}
                     </span>
+                    {/* A caring message that replaced a persona reply carries that reply's flag. */}
+                    <MessageFlag message={message} />
                     <p className="max-w-[90%] rounded-xl border border-sky-200 bg-sky-50 px-3.5 py-2 text-sm break-words text-sky-950 dark:border-sky-400/30 dark:bg-sky-500/10 dark:text-sky-100">
                       {message.content}
                     </p>
@@ -112,14 +114,7 @@ function ConversationMessages({ log }: { log: ChatLog }) {
                     {user ? log.user.name : log.character} · {formatDateTime(message.timestamp)}
                     {message.callId ? " · Voice call" : ""}
                   </span>
-                  {message.flag ? (
-                    <span data-testid="message-flag" className="mb-1">
-                      <Badge tone="red">
-                        {message.sender === "user" ? "Flagged" : "Replaced reply"}:{" "}
-                        {message.flag.category}
-                      </Badge>
-                    </span>
-                  ) : null}
+                  <MessageFlag message={message} />
                   <p
                     className={clsx(
                       "max-w-[85%] rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap",
@@ -148,5 +143,17 @@ function ConversationMessages({ log }: { log: ChatLog }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** The crisis check's mark on a message (issue 25 item 3): the fan's words, or a replaced reply. */
+function MessageFlag({ message }: { message: ChatMessage }) {
+  if (!message.flag) return null;
+  return (
+    <span data-testid="message-flag" className="mb-1">
+      <Badge tone="red">
+        {message.sender === "user" ? "Flagged" : "Replaced reply"}: {message.flag.category}
+      </Badge>
+    </span>
   );
 }

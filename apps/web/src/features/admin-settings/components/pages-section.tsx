@@ -37,10 +37,11 @@ export function PagesSection() {
       title="Pages"
       description={
         <>
-          Terms, privacy, refunds, about, contact and FAQ, in markdown (raw HTML shows as text).{" "}
-          <code>{SITE_PAGE_PLACEHOLDERS.persona}</code> and{" "}
-          <code>{SITE_PAGE_PLACEHOLDERS.site}</code> become the AI name and the site name. Save a
-          page empty to bring back its built-in text.
+          Terms, privacy, refunds, safety, about, contact and FAQ, in markdown (raw HTML shows as
+          text). <code>{SITE_PAGE_PLACEHOLDERS.persona}</code>,{" "}
+          <code>{SITE_PAGE_PLACEHOLDERS.site}</code> and{" "}
+          <code>{SITE_PAGE_PLACEHOLDERS.minimumAge}</code> become the AI name, the site name and the
+          minimum age. Save a page empty to bring back its built-in text.
         </>
       }
     >
