@@ -153,6 +153,7 @@ interface CheckoutOf {
 export function createCheckoutService(options: CheckoutServiceOptions) {
   const { db, catalogue, payments, sandbox, fulfilment, subscriptions, promotions, clock } =
     options;
+  const now = () => new Date(clock.now());
 
   /** A code given at checkout, checked against the purchase (400s name `promotionCode`). */
   const promotionFor = async (
@@ -214,7 +215,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           url: created.url,
           successUrl,
           cancelUrl,
-          createdAt: new Date(clock.now()),
+          createdAt: now(),
           expiresAt: created.expiresAt,
         });
         await tx.insert(checkoutConsents).values({
@@ -252,7 +253,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
    * first; one still open answers 409. The partial unique index settles parallel requests.
    */
   const refuseOpenPlanCheckout = async (user: UserRow) => {
-    const now = new Date();
+    const at = now();
     const open = and(
       eq(checkoutSessions.userId, user.id),
       eq(checkoutSessions.mode, "subscription"),
@@ -261,11 +262,11 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     await db
       .update(checkoutSessions)
       .set({ status: "expired" })
-      .where(and(open, lte(checkoutSessions.expiresAt, now)));
+      .where(and(open, lte(checkoutSessions.expiresAt, at)));
     const [still] = await db
       .select({ id: checkoutSessions.id })
       .from(checkoutSessions)
-      .where(and(open, gt(checkoutSessions.expiresAt, now)))
+      .where(and(open, gt(checkoutSessions.expiresAt, at)))
       .limit(1);
     if (still) throw new HttpError(409, MONEY_TOOLS_MESSAGES.planCheckoutOpen);
   };
@@ -313,7 +314,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   };
 
   const viewOf = async (row: CheckoutSessionRow): Promise<CheckoutSessionView> => {
-    const view = toView(row, new Date());
+    const view = toView(row, now());
     if (row.planId) {
       const plan = await catalogue.findPlanAnyState(row.planId);
       if (plan) Object.assign(view, { interval: plan.interval, intervalCount: plan.intervalCount });
@@ -457,7 +458,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         const view = await viewOf(row);
         return { redirectUrl: view.successUrl, data: view };
       }
-      if (row.status !== "open" || row.expiresAt < new Date()) {
+      if (row.status !== "open" || row.expiresAt < now()) {
         throw new HttpError(409, BILLING_MESSAGES.sessionClosed);
       }
       // The balance may have grown since the session was made: checked again before the charge.
