@@ -28,7 +28,7 @@ import {
   OPEN_SUBSCRIPTION_STATUSES,
 } from "../../users/subscription-state.ts";
 import type { CatalogueService } from "../catalogue/catalogue-service.ts";
-import { planItem } from "../checkout/checkout-service.ts";
+import { planItem } from "../checkout/checkout-terms.ts";
 import type { Fulfilment } from "../fulfilment/fulfilment.ts";
 import { providerCall } from "../provider-call.ts";
 import {
