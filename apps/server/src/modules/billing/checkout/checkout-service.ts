@@ -2,6 +2,7 @@ import {
   type CheckoutSessionView,
   PROMOTION_MESSAGES,
   type SandboxPayRequest,
+  trialDaysOffered,
 } from "@twinline/contracts";
 import type { Database } from "../../../db/client.ts";
 import type { UserRow } from "../../../db/schema/index.ts";
@@ -90,9 +91,9 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       await refuseSecondPlan(subscriptions, user);
       await refuseOpenPlanCheckout(db, user, now());
       const plan = await catalogue.planForCheckout(planId);
-      // One free trial per fan, ever (decision 0083): only a fan who never had a subscription.
-      const trialDays =
-        plan.trialDays > 0 && !(await subscriptions.currentRow(user.id)) ? plan.trialDays : 0;
+      // One free trial per fan, ever (decision 0083): the contracts' rule, the web's too.
+      const hadSubscription = (await subscriptions.currentRow(user.id)) !== undefined;
+      const trialDays = trialDaysOffered(plan.trialDays, hadSubscription);
       if (trialDays > 0 && promotionCode) {
         // Stripe would spend a once-only coupon on the trial's $0 invoice: refused, not wasted.
         throw new HttpError(400, PROMOTION_MESSAGES.notWithTrial, { field: "promotionCode" });
