@@ -88,6 +88,8 @@ describe("the age gate", () => {
         "You must be at least 18 years old to create an account.",
       );
       expect(new URL(page.url()).pathname).toBe("/");
+      // The refusal, as the visitor reads it, with no serious or critical axe violation.
+      expect(await sweep(page, "sign-up refused for age")).toEqual([]);
       expect(await page.evaluate(() => localStorage.getItem("userToken"))).toBeNull();
       // No account: the address is free, and its login fails as any unknown one.
       const login = await page.context().request.post(`${server.url}/api/auth/login`, {
