@@ -7,7 +7,7 @@
 // 1. X depends only on the modules ALLOWED[X] names, by import or by using a decorator another
 //    module put on the app (`app.memory` is the memory module's): one graph says both.
 // 2. No new cycle between modules (KNOWN_TANGLE: the modules already tied when it was written).
-// 3. Nobody outside Y imports Y's repository (repository.ts, *-repository.ts), unless Y's
+// 3. Nobody outside Y imports Y's repository (repository.ts, *-repository.ts, repository/), unless Y's
 //    repository is its public face (PUBLIC_REPOSITORIES) or the import predates the rule
 //    (KNOWN_REPOSITORY_IMPORTS, to be removed, never added to).
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -131,7 +131,11 @@ export function checkBoundaries() {
         problems.push(`${where}: "${from}" may not import "${to}" (ALLOWED.${from})`);
       }
       const base = target.split(sep).at(-1) ?? "";
-      const isRepository = base === "repository.ts" || base.endsWith("-repository.ts");
+      // A repository split into a folder (decision 0092: chat/repository/*.ts) is one still.
+      const isRepository =
+        base === "repository.ts" ||
+        base.endsWith("-repository.ts") ||
+        target.split(sep).slice(0, -1).includes("repository");
       if (isRepository && !PUBLIC_REPOSITORIES.has(to) && !KNOWN_REPOSITORY_IMPORTS.has(where)) {
         problems.push(`${where}: reaches into "${to}"'s repository; use its service`);
       }
