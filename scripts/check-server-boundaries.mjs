@@ -7,9 +7,9 @@
 // 1. X depends only on the modules ALLOWED[X] names, by import or by using a decorator another
 //    module put on the app (`app.memory` is the memory module's): one graph says both.
 // 2. No new cycle between modules (KNOWN_TANGLE: the modules already tied when it was written).
-// 3. Nobody outside Y imports Y's repository (repository.ts, *-repository.ts, repository/), unless Y's
-//    repository is its public face (PUBLIC_REPOSITORIES) or the import predates the rule
-//    (KNOWN_REPOSITORY_IMPORTS, to be removed, never added to).
+// 3. Nobody outside Y imports Y's repository (repository.ts, *-repository.ts, repository/),
+//    unless Y's repository is its public face (PUBLIC_REPOSITORIES) or the import predates the
+//    rule (KNOWN_REPOSITORY_IMPORTS, to be removed, never added to).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
