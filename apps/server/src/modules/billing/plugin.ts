@@ -130,6 +130,7 @@ export const billingModule = fp<BillingModuleOptions>(
       db,
       payments,
       log: app.log,
+      clock,
       onDuplicateSubscription: async (userId) => {
         await refunds?.settleDuplicates(userId);
       },
