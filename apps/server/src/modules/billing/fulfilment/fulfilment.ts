@@ -242,14 +242,14 @@ export function createFulfilment(options: FulfilmentOptions) {
       }
       if (event.type === "charge.refunded") {
         const charge = await provider.retrieveCharge(objectId);
-        return once(event, provider, async ({ tx }) => {
-          if (charge) await applyChargeRefunds(tx, charge);
+        return once(event, provider, async ({ tx, now }) => {
+          if (charge) await applyChargeRefunds(tx, charge, now());
         });
       }
       if (event.type === "charge.dispute.created") {
         const dispute = await provider.retrieveDispute(objectId);
-        return once(event, provider, async ({ tx }) => {
-          if (dispute) await applyDispute(tx, dispute);
+        return once(event, provider, async ({ tx, now }) => {
+          if (dispute) await applyDispute(tx, dispute, now());
         });
       }
       return once(event, provider, async () => {});
