@@ -160,6 +160,7 @@ export const billingModule = fp<BillingModuleOptions>(
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
       payments,
+      clock,
     });
     const reader = createSubscriptionsReader(db);
     const transactions = createTransactionsRepository(db);
