@@ -260,7 +260,13 @@ export const billingModule = fp<BillingModuleOptions>(
     await app.register(adminBillingRoutes, { transactions });
     await app.register(adminPromotionRoutes, { promotions });
     await app.register(adminExportRoutes, { transactions });
-    await app.register(adminMoneyRoutes, { db, refunds: refundsService, subscriptions, reader });
+    await app.register(adminMoneyRoutes, {
+      db,
+      refunds: refundsService,
+      subscriptions,
+      reader,
+      clock,
+    });
   },
   { name: "billing", dependencies: ["providers", "accounts", "jobs", "fan-mail", "push"] },
 );
