@@ -130,6 +130,7 @@ export const billingModule = fp<BillingModuleOptions>(
       db,
       payments,
       log: app.log,
+      clock,
       onDuplicateSubscription: async (userId) => {
         await refunds?.settleDuplicates(userId);
       },
@@ -159,6 +160,7 @@ export const billingModule = fp<BillingModuleOptions>(
     const catalogue = createCatalogueService({
       repository: createCatalogueRepository(db),
       payments,
+      clock,
     });
     const reader = createSubscriptionsReader(db);
     const transactions = createTransactionsRepository(db);
@@ -258,7 +260,13 @@ export const billingModule = fp<BillingModuleOptions>(
     await app.register(adminBillingRoutes, { transactions });
     await app.register(adminPromotionRoutes, { promotions });
     await app.register(adminExportRoutes, { transactions });
-    await app.register(adminMoneyRoutes, { db, refunds: refundsService, subscriptions, reader });
+    await app.register(adminMoneyRoutes, {
+      db,
+      refunds: refundsService,
+      subscriptions,
+      reader,
+      clock,
+    });
   },
   { name: "billing", dependencies: ["providers", "accounts", "jobs", "fan-mail", "push"] },
 );

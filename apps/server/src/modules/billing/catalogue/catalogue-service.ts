@@ -8,6 +8,7 @@ import {
   type SyncStripeResult,
 } from "@twinline/contracts";
 import type { CreditPackageRow, SubscriptionPlanRow } from "../../../db/schema/index.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { providerCall } from "../provider-call.ts";
 import { newPackageRow, newPlanRow, packageChanges, planChanges } from "./catalogue-inputs.ts";
@@ -30,7 +31,10 @@ import {
   syncRow,
 } from "./stripe-sync.ts";
 
-export type CatalogueServiceOptions = CatalogueDeps;
+export interface CatalogueServiceOptions extends CatalogueDeps {
+  /** THE billing clock: when a package or plan was deleted. */
+  clock: Clock;
+}
 
 async function toggleActive<Row extends CatalogueRow>(
   deps: CatalogueDeps,
@@ -44,13 +48,13 @@ async function toggleActive<Row extends CatalogueRow>(
 }
 
 async function softDelete<Row extends CatalogueRow>(
-  deps: CatalogueDeps,
+  deps: CatalogueServiceOptions,
   of: CatalogueKind<Row>,
   id: string,
 ) {
   const current = await mustFind(of, id);
   await setProductActive(deps, current.stripeProductId, false);
-  await of.update(id, { deletedAt: new Date(), isActive: false });
+  await of.update(id, { deletedAt: new Date(deps.clock.now()), isActive: false });
 }
 
 /** What a checkout sells must be active, and has a Stripe price made first if it has none. */

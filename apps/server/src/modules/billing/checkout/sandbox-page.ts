@@ -108,6 +108,7 @@ export async function sandboxPay(
           recordFailedCheckout(tx, row, {
             sourceKey: `checkout:${row.sessionId}:declined:${randomUUID()}`,
             reason: error.message,
+            at: now(),
           }),
         );
       }

@@ -33,6 +33,7 @@ export interface CheckoutOutcome {
 const checkoutPayment = (
   row: CheckoutSessionRow,
   session: CheckoutSessionInfo,
+  paidAt: Date,
 ): typeof payments.$inferInsert => ({
   kind: "credits",
   userId: row.userId,
@@ -48,6 +49,7 @@ const checkoutPayment = (
   sourceKey: `checkout:${row.sessionId}`,
   discountMinor: row.discountMinor,
   promotionCode: row.promotionCode,
+  transactionDate: paidAt,
 });
 
 /** A package's credits and its payment row. */
@@ -64,13 +66,15 @@ async function fulfilPackage(
     metadata: { packageId: row.packageId, sessionId: row.sessionId },
   });
   await context.probe("credits-granted");
+  const paidAt = context.now();
   await context.tx
     .insert(payments)
-    .values(checkoutPayment(row, session))
+    .values(checkoutPayment(row, session, paidAt))
     .onConflictDoUpdate({
       target: payments.sourceKey,
       set: {
         status: "success",
+        transactionDate: paidAt,
         amountMinor: session.amountTotal,
         stripePaymentId: session.paymentIntentId,
         metadata: {},
@@ -85,7 +89,7 @@ async function fulfilPackage(
     currency: row.currency,
     discountMinor: row.discountMinor,
     promotionCode: row.promotionCode,
-    paidAt: new Date().toISOString(),
+    paidAt: paidAt.toISOString(),
     transactionId: session.paymentIntentId ?? row.sessionId,
   });
 }
@@ -132,6 +136,7 @@ export async function applyFailedPaymentIntent(
     error: intent.lastPaymentError,
     paymentIntentId: intent.id,
     eventId,
+    at: context.now(),
   });
 }
 
@@ -157,6 +162,7 @@ export async function applyCheckout(
         error: paymentIntent?.lastPaymentError ?? null,
         paymentIntentId: session.paymentIntentId,
         eventId,
+        at: context.now(),
       });
       // A delayed payment fails when the fan has long left the checkout: they are told.
       await enqueuePaymentFailed(context.tx, row.userId, `checkout:${row.sessionId}`, {
@@ -164,7 +170,7 @@ export async function applyCheckout(
         purchase: row.mode === "payment" ? "credits" : "subscription",
         amountMinor: row.amountMinor,
         currency: row.currency,
-        failedAt: new Date().toISOString(),
+        failedAt: context.now().toISOString(),
         transactionId: session.paymentIntentId ?? row.sessionId,
         reason: paymentIntent?.lastPaymentError?.message ?? null,
       });
@@ -184,6 +190,7 @@ export async function applyCheckout(
       reason: mismatch,
       charged: paidAmount,
       paymentId: session.paymentIntentId,
+      at: context.now(),
     });
     await setSession(context, row, { status: "complete", paymentStatus: "failed" });
     context.log.warn(
@@ -208,6 +215,6 @@ export async function applyCheckout(
   await setSession(context, row, {
     status: "complete",
     paymentStatus: "paid",
-    fulfilledAt: new Date(),
+    fulfilledAt: context.now(),
   });
 }

@@ -17,9 +17,13 @@ export interface EventEffects {
   duplicateOf: Set<string>;
 }
 
-/** Everything one event's transaction writes with: its transaction, provider, log and probe. */
+/**
+ * Everything one event's transaction writes with: its transaction, provider, log, probe, and
+ * the billing clock's time (when it was paid, failed, fulfilled, ended, refunded).
+ */
 export interface EventContext {
   tx: Database;
+  now: () => Date;
   provider: PaymentsProvider;
   log: FastifyBaseLogger;
   probe: (step: Parameters<FulfilmentProbe>[0]) => Promise<void>;

@@ -14,6 +14,8 @@ export interface FailedAttempt {
   /** What the provider took or tried to take; the session's price when unknown. */
   charged?: MoneyAmount;
   paymentId?: string | null;
+  /** When it failed, on the billing clock (the lists and the revenue days read it). */
+  at: Date;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function recordFailedCheckout(
       stripePaymentId: attempt.paymentId ?? null,
       checkoutSessionId: row.sessionId,
       sourceKey: attempt.sourceKey,
+      transactionDate: attempt.at,
       metadata: {
         failureReason: attempt.reason,
         ...(attempt.charged ? { charged: attempt.charged } : {}),
@@ -65,6 +68,7 @@ export async function recordFailedCheckout(
       currency,
       autoRenew: false,
       sourceKey: `${attempt.sourceKey}:payment_failed`,
+      timestamp: attempt.at,
     })
     .onConflictDoNothing({ target: subscriptionEvents.sourceKey });
 }
@@ -78,6 +82,8 @@ export interface ProviderFailure {
   paymentIntentId: string | null;
   /** The event that told of it. */
   eventId: string;
+  /** When it was told, on the billing clock. */
+  at: Date;
 }
 
 /**
@@ -95,7 +101,7 @@ export async function recordProviderFailure(
   tx: Database,
   row: CheckoutSessionRow,
   session: CheckoutSessionInfo,
-  { error, paymentIntentId, eventId }: ProviderFailure,
+  { error, paymentIntentId, eventId, at }: ProviderFailure,
 ): Promise<void> {
   const delayed = session.status === "complete" && session.paymentStatus !== "paid";
   const attempt =
@@ -110,5 +116,6 @@ export async function recordProviderFailure(
   await recordFailedCheckout(tx, row, {
     ...attempt,
     reason: error?.message || PAYMENT_FAILED_REASON,
+    at,
   });
 }

@@ -6,6 +6,7 @@ import {
   type UserSubscriptionRow,
   users,
 } from "../../../db/schema/index.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import { isUuid } from "../../../lib/search.ts";
 import {
   type InvoiceInfo,
@@ -27,6 +28,8 @@ export interface FulfilmentOptions {
   db: Database;
   payments: () => Promise<PaymentsProvider>;
   log: FastifyBaseLogger;
+  /** THE billing clock: the times the events' writes stamp (the sweeps and screens read them). */
+  clock: Clock;
   /**
    * Called after an event's transaction committed when it found a second subscription of a
    * user (decision 0051): the refunds service ends it and refunds its payment.
@@ -111,7 +114,8 @@ export function createFulfilment(options: FulfilmentOptions) {
       if (userId && isUuid(userId)) {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
       }
-      return apply({ tx, provider, log, probe, effects });
+      const now = () => new Date(options.clock.now());
+      return apply({ tx, now, provider, log, probe, effects });
     });
     options.afterCommit?.();
     for (const duplicateOf of effects.duplicateOf) {
@@ -238,14 +242,14 @@ export function createFulfilment(options: FulfilmentOptions) {
       }
       if (event.type === "charge.refunded") {
         const charge = await provider.retrieveCharge(objectId);
-        return once(event, provider, async ({ tx }) => {
-          if (charge) await applyChargeRefunds(tx, charge);
+        return once(event, provider, async ({ tx, now }) => {
+          if (charge) await applyChargeRefunds(tx, charge, now());
         });
       }
       if (event.type === "charge.dispute.created") {
         const dispute = await provider.retrieveDispute(objectId);
-        return once(event, provider, async ({ tx }) => {
-          if (dispute) await applyDispute(tx, dispute);
+        return once(event, provider, async ({ tx, now }) => {
+          if (dispute) await applyDispute(tx, dispute, now());
         });
       }
       return once(event, provider, async () => {});

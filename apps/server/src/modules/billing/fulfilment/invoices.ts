@@ -115,6 +115,7 @@ const invoicePayment = (
   invoiceId: invoice.id,
   invoiceNumber: invoice.number,
   sourceKey: `invoice:${invoice.id}`,
+  // The provider's own time (the sandbox's is the billing clock): renewals date by their invoice.
   transactionDate: invoice.created,
 });
 
@@ -201,6 +202,7 @@ export async function recordPaidInvoice(
         credits: entry.credits,
         amountMinor: entry.amountMinor,
         currency: currencyOf(invoice.currency),
+        // The invoice's own date, as its payment row (invoicePayment) has it.
         paidAt: invoice.created.toISOString(),
         transactionId: invoice.paymentId ?? invoice.number ?? invoice.id,
         periodEnd: row.currentPeriodEnd.toISOString(),
@@ -260,7 +262,7 @@ export async function recordFailedInvoice(
     purchase: "subscription",
     amountMinor: invoice.amountDue,
     currency: currencyOf(invoice.currency),
-    failedAt: new Date().toISOString(),
+    failedAt: context.now().toISOString(),
     transactionId: invoice.number ?? invoice.id,
   });
   await tx
@@ -272,7 +274,7 @@ export async function recordFailedInvoice(
       itemName: planName,
       sourceKey: `invoice:${invoice.id}:failed:${attempt}`,
       // When the attempt failed (now), never before the invoice it tried to pay was made.
-      transactionDate: new Date(Math.max(Date.now(), invoice.created.getTime())),
+      transactionDate: new Date(Math.max(context.now().getTime(), invoice.created.getTime())),
       metadata: { billingReason: invoice.billingReason, attempt },
     })
     .onConflictDoNothing({ target: payments.sourceKey });

@@ -3,6 +3,7 @@ import { and, desc, eq, gt } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../../db/client.ts";
 import { type PaymentRow, payments, type UserRow, users } from "../../../db/schema/index.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { registerRoute } from "../../../plugins/routes.ts";
 import { auditActionOf } from "../../audit/actions.ts";
@@ -21,6 +22,8 @@ export interface AdminMoneyRoutesOptions {
   refunds: RefundsService;
   subscriptions: SubscriptionsService;
   reader: SubscriptionsReader;
+  /** THE billing clock: how much of the period is left when a subscription is ended now. */
+  clock: Clock;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface AdminMoneyRoutesOptions {
  */
 export const adminMoneyRoutes: FastifyPluginAsync<AdminMoneyRoutesOptions> = async (
   app,
-  { db, refunds, subscriptions, reader },
+  { db, refunds, subscriptions, reader, clock },
 ) => {
   const userOf = async (userId: string): Promise<UserRow> => {
     const [user] = await db.select().from(users).where(eq(users.id, userId));
@@ -147,7 +150,7 @@ export const adminMoneyRoutes: FastifyPluginAsync<AdminMoneyRoutesOptions> = asy
         data: { subscription: done.subscription, refund: null },
       };
     }
-    const now = new Date();
+    const now = new Date(clock.now());
     const { row, subscription } = await subscriptions.cancelNow(user);
     let refund = null;
     if (refundUnused) {

@@ -25,7 +25,7 @@ export async function settleDuplicate(deps: RefundDeps, row: PaymentRefundRow) {
     // Nothing was charged: nothing to give back.
     await db
       .update(paymentRefunds)
-      .set({ status: "succeeded", amountMinor: 0, settledAt: new Date() })
+      .set({ status: "succeeded", amountMinor: 0, settledAt: new Date(deps.clock.now()) })
       .where(eq(paymentRefunds.id, row.id));
     return;
   }

@@ -2,6 +2,7 @@ import { MONEY_TOOLS_MESSAGES } from "@twinline/contracts";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { type PaymentRefundRow, paymentRefunds } from "../../../db/schema/index.ts";
+import type { Clock } from "../../../lib/clock.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { ProviderError } from "../../../providers/errors.ts";
 import {
@@ -12,11 +13,13 @@ import {
 import { providerCall } from "../provider-call.ts";
 import { returnWithdrawnCredits, settleRefund } from "./refunds-ledger.ts";
 
-/** The database, and the providers a refund is asked of. */
+/** The database, the providers a refund is asked of, and the clock its times are written on. */
 export interface RefundDeps {
   db: Database;
   payments: () => Promise<PaymentsProvider>;
   sandbox: SandboxPayments;
+  /** THE billing clock: when a claim was made and settled, and when "left pending" began. */
+  clock: Clock;
 }
 
 /** The provider that took the payment; a Stripe payment with Stripe off is a 400. */
@@ -33,12 +36,13 @@ export async function providerOf(
 }
 
 /** The claim failed: the money is refundable again, and a withdrawal's credits come back. */
-export async function failRefund(db: Database, refundId: string, error: unknown) {
+export async function failRefund(deps: RefundDeps, refundId: string, error: unknown) {
   const message = error instanceof Error ? error.message : String(error);
-  await db.transaction(async (tx) => {
+  const settledAt = new Date(deps.clock.now());
+  await deps.db.transaction(async (tx) => {
     const [failed] = await tx
       .update(paymentRefunds)
-      .set({ status: "failed", error: message.slice(0, 500), settledAt: new Date() })
+      .set({ status: "failed", error: message.slice(0, 500), settledAt })
       .where(and(eq(paymentRefunds.id, refundId), eq(paymentRefunds.status, "pending")))
       .returning();
     // A withdrawal took its credits back when claimed: they return with the failure.
@@ -73,9 +77,10 @@ export async function executeRefund(
     });
     providerRefundId = refund.id;
   } catch (error) {
-    if (isProviderRefusal(error)) await failRefund(deps.db, claim.id, error);
+    if (isProviderRefusal(error)) await failRefund(deps, claim.id, error);
     if (error instanceof CardError) throw new HttpError(400, error.message);
     return providerCall(() => Promise.reject(error));
   }
-  return deps.db.transaction((tx) => settleRefund(tx, claim.id, providerRefundId));
+  const settledAt = new Date(deps.clock.now());
+  return deps.db.transaction((tx) => settleRefund(tx, claim.id, providerRefundId, settledAt));
 }

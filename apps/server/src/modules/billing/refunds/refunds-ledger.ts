@@ -72,6 +72,7 @@ export async function settleRefund(
   tx: Database,
   refundId: string,
   providerRefundId: string | null,
+  settledAt: Date,
 ): Promise<PaymentRefundRow | null> {
   // One lock order everywhere: the payment, then its refund, then the user.
   const [unlocked] = await tx
@@ -142,7 +143,7 @@ export async function settleRefund(
       providerRefundId: providerRefundId ?? refund.providerRefundId,
       creditsTaken: refund.kind === "withdrawal" ? refund.creditsTaken : taken,
       creditsShortfall: refund.kind === "withdrawal" ? 0 : owed - taken,
-      settledAt: new Date(),
+      settledAt,
       error: null,
     })
     .where(eq(paymentRefunds.id, refund.id))
@@ -249,6 +250,7 @@ async function recordExternal(
   tx: Database,
   payment: PaymentRow,
   input: { kind: "provider" | "dispute"; providerId: string; amountMinor: number; reason: string },
+  at: Date,
 ) {
   const [known] = await tx
     .select({ id: paymentRefunds.id })
@@ -265,18 +267,23 @@ async function recordExternal(
         reason: input.reason,
         providerRefundId: input.providerId,
         sourceKey: `${input.kind}:${input.providerId}`,
+        createdAt: at,
       }),
     )
     .onConflictDoNothing()
     .returning({ id: paymentRefunds.id });
-  if (claimed) await settleRefund(tx, claimed.id, input.providerId);
+  if (claimed) await settleRefund(tx, claimed.id, input.providerId, at);
 }
 
 /**
  * `charge.refunded`: each refund of the charge once. A refund this app asked for names its row
  * in its metadata (that row is settled); one made in Stripe's dashboard gets a row of its own.
  */
-export async function applyChargeRefunds(tx: Database, charge: ChargeInfo): Promise<void> {
+export async function applyChargeRefunds(
+  tx: Database,
+  charge: ChargeInfo,
+  at: Date,
+): Promise<void> {
   const payment = await paymentOfProviderIds(tx, [charge.paymentIntentId, charge.id]);
   if (!payment) return;
   for (const refund of charge.refunds) {
@@ -288,29 +295,39 @@ export async function applyChargeRefunds(tx: Database, charge: ChargeInfo): Prom
         .from(paymentRefunds)
         .where(and(eq(paymentRefunds.id, ownId), eq(paymentRefunds.paymentId, payment.id)));
       if (own) {
-        await settleRefund(tx, own.id, refund.id);
+        await settleRefund(tx, own.id, refund.id, at);
         continue;
       }
     }
-    await recordExternal(tx, payment, {
-      kind: "provider",
-      providerId: refund.id,
-      amountMinor: refund.amountMinor,
-      reason: "Refunded in the Stripe dashboard",
-    });
+    await recordExternal(
+      tx,
+      payment,
+      {
+        kind: "provider",
+        providerId: refund.id,
+        amountMinor: refund.amountMinor,
+        reason: "Refunded in the Stripe dashboard",
+      },
+      at,
+    );
   }
 }
 
 /** `charge.dispute.created`: the disputed money is gone; the credits go back as for a refund. */
-export async function applyDispute(tx: Database, dispute: DisputeInfo): Promise<void> {
+export async function applyDispute(tx: Database, dispute: DisputeInfo, at: Date): Promise<void> {
   const payment = await paymentOfProviderIds(tx, [dispute.paymentIntentId, dispute.chargeId]);
   if (!payment) return;
-  await recordExternal(tx, payment, {
-    kind: "dispute",
-    providerId: dispute.id,
-    amountMinor: dispute.amountMinor,
-    reason: `Disputed by the card holder (${dispute.reason})`,
-  });
+  await recordExternal(
+    tx,
+    payment,
+    {
+      kind: "dispute",
+      providerId: dispute.id,
+      amountMinor: dispute.amountMinor,
+      reason: `Disputed by the card holder (${dispute.reason})`,
+    },
+    at,
+  );
 }
 
 /**

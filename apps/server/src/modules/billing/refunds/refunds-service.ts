@@ -9,7 +9,6 @@ import {
   payments,
   users,
 } from "../../../db/schema/index.ts";
-import type { Clock } from "../../../lib/clock.ts";
 import { toMajor, toMinor } from "../../../lib/money.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { ProviderError } from "../../../providers/errors.ts";
@@ -21,8 +20,6 @@ import { toPaymentRefund } from "./refunds-ledger.ts";
 
 export interface RefundsServiceOptions extends RefundDeps {
   log: FastifyBaseLogger;
-  /** THE billing clock: what "left pending for two minutes" is measured on. */
-  clock: Clock;
 }
 
 /** A claim older than this is settled by the sweep (its request died half-way). */
@@ -63,7 +60,7 @@ async function driveRefund(deps: RefundDeps, row: PaymentRefundRow) {
   if (!row.paymentId) return;
   const [payment] = await deps.db.select().from(payments).where(eq(payments.id, row.paymentId));
   if (!payment?.stripePaymentId) {
-    return failRefund(deps.db, row.id, MONEY_TOOLS_MESSAGES.noProviderPayment);
+    return failRefund(deps, row.id, MONEY_TOOLS_MESSAGES.noProviderPayment);
   }
   await executeRefund(deps, row, payment.stripePaymentId);
 }

@@ -129,7 +129,7 @@ export async function endMismatchedSubscription(
   if (row.status === "canceled") return;
   const [ended] = await context.tx
     .update(userSubscriptions)
-    .set({ status: "canceled", canceledAt: new Date(), updatedAt: sql`now()` })
+    .set({ status: "canceled", canceledAt: context.now(), updatedAt: sql`now()` })
     .where(eq(userSubscriptions.id, row.id))
     .returning();
   if (ended) {
@@ -251,7 +251,7 @@ export async function syncSubscription(
   // the refunds service has ended it does not put it in force.
   if (values.status !== "canceled" && (await claimedForEnd(tx, subscription.id))) {
     values.status = "canceled";
-    values.canceledAt ??= new Date();
+    values.canceledAt ??= context.now();
   }
   const [updated] = await tx
     .update(userSubscriptions)
@@ -287,7 +287,7 @@ export async function syncSubscription(
     // Ended without a cancellation asked before (the operator's "cancel now", unpaid renewals):
     // the fan is told it ended; one set to cancel was confirmed when they asked.
     if (!existing.cancelAtPeriodEnd) {
-      await confirm("canceled", `${key}:ended`, updated.canceledAt ?? new Date());
+      await confirm("canceled", `${key}:ended`, updated.canceledAt ?? context.now());
     }
   }
   return updated;

@@ -1,0 +1,129 @@
+import { SANDBOX_CARDS } from "@twinline/contracts";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminSession, call, signUp } from "../../../test/accounts.ts";
+import { createPackage, createPlan, sandboxBuy } from "../../../test/billing.ts";
+import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
+import { createManualClock, type ManualClock } from "../../../test/manual-clock.ts";
+import {
+  paymentRefunds,
+  payments,
+  sandboxObjects,
+  subscriptionPlans,
+} from "../../db/schema/index.ts";
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * Every money time is written on the billing clock the sweeps, the 14-day window and the
+ * screens read: on a clock three days behind the wall clock, a package bought or declined, a
+ * refund settled or refused and a plan deleted are each stamped with the billing clock's time.
+ */
+describe("money times on a billing clock days away from the wall clock", () => {
+  let t: TestApp;
+  let admin: string;
+  let clock: ManualClock;
+
+  beforeAll(async () => {
+    clock = createManualClock(Date.now() - 3 * DAY_MS);
+    t = await createTestApp({ billingClock: clock, billingSweeps: false });
+    admin = (await adminSession(t)).token;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const billingNow = () => new Date(clock.now()).toISOString();
+  const adminRows = async (userId: string) => {
+    const response = await call(t, "GET", `/api/admin/users/${userId}/transactions`, {
+      token: admin,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data as Array<{ _id: string; status: string; transactionDate: string }>;
+  };
+  const refundsOf = (paymentId: string) =>
+    t.app.database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId));
+
+  it("dates a package bought and a card declined on the billing clock", async () => {
+    const pack = await createPackage(t, admin, { name: "Clock Stamp", credits: 40, price: 3 });
+    const fan = await signUp(t);
+    const declinedAt = billingNow();
+    const declined = await sandboxBuy(
+      t,
+      fan.token,
+      { packageId: pack._id },
+      SANDBOX_CARDS.declined,
+    );
+    expect(declined.paid.statusCode, declined.paid.body).toBe(402);
+    await clock.advance(60_000);
+    const boughtAt = billingNow();
+    const bought = await sandboxBuy(t, fan.token, { packageId: pack._id });
+    expect(bought.paid.statusCode, bought.paid.body).toBe(200);
+
+    const rows = await adminRows(fan.user.id);
+    expect(rows.map(({ status, transactionDate }) => ({ status, transactionDate }))).toEqual([
+      { status: "success", transactionDate: boughtAt },
+      { status: "failed", transactionDate: declinedAt },
+    ]);
+  });
+
+  it("settles a refund, and fails a refused one, on the billing clock", async () => {
+    const pack = await createPackage(t, admin, { name: "Clock Refund", credits: 10, price: 2 });
+    const fan = await signUp(t);
+    await sandboxBuy(t, fan.token, { packageId: pack._id });
+    await clock.advance(60_000);
+    await sandboxBuy(t, fan.token, { packageId: pack._id });
+    const [refused, given] = await adminRows(fan.user.id);
+    if (!refused || !given) throw new Error("two payments expected");
+
+    await clock.advance(60_000);
+    const settledAt = billingNow();
+    const refund = await call(t, "POST", `/api/admin/payments/${given._id}/refund`, {
+      token: admin,
+      body: { reason: "Asked for it back" },
+    });
+    expect(refund.statusCode, refund.body).toBe(200);
+    const [settled] = await refundsOf(given._id);
+    expect(settled?.status).toBe("succeeded");
+    expect(settled?.settledAt?.toISOString()).toBe(settledAt);
+
+    // The sandbox refuses a refund of a payment it has already given back in whole.
+    const [payment] = await t.app.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.id, refused._id));
+    const intentId = payment?.stripePaymentId ?? "";
+    const [intent] = await t.app.database.db
+      .select()
+      .from(sandboxObjects)
+      .where(and(eq(sandboxObjects.id, intentId), eq(sandboxObjects.object, "payment_intent")));
+    if (!intent) throw new Error("no sandbox payment intent");
+    await t.app.database.db
+      .update(sandboxObjects)
+      .set({ data: { ...intent.data, amount_refunded: intent.data.amount } })
+      .where(eq(sandboxObjects.id, intentId));
+    await clock.advance(60_000);
+    const failedAt = billingNow();
+    const refusal = await call(t, "POST", `/api/admin/payments/${refused._id}/refund`, {
+      token: admin,
+      body: { reason: "Asked for it back" },
+    });
+    expect(refusal.statusCode, refusal.body).toBe(400);
+    const [failed] = await refundsOf(refused._id);
+    expect(failed?.status).toBe("failed");
+    expect(failed?.settledAt?.toISOString()).toBe(failedAt);
+  });
+
+  it("stamps a deleted plan with the billing clock's time", async () => {
+    const plan = await createPlan(t, admin, { name: "Clock Delete", price: 4 });
+    await clock.advance(60_000);
+    const deletedAt = billingNow();
+    const response = await call(t, "DELETE", `/api/subscriptions/${plan._id}`, { token: admin });
+    expect(response.statusCode, response.body).toBe(200);
+    const [row] = await t.app.database.db
+      .select()
+      .from(subscriptionPlans)
+      .where(eq(subscriptionPlans.id, plan._id));
+    expect(row?.deletedAt?.toISOString()).toBe(deletedAt);
+  });
+});
