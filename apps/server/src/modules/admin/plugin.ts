@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { utcDay } from "../../lib/utc-day.ts";
 import { totalSpentOf } from "../billing/transactions/total-spent.ts";
-import { createChatRepository, utcDay } from "../chat/repository.ts";
+import { createChatRepository } from "../chat/repository.ts";
 import { subscriptionOf, subscriptionsOf } from "../users/subscription-state.ts";
 import { adminRoutes } from "./routes.ts";
 import { type AdminService, createAdminService } from "./service.ts";
@@ -25,7 +26,7 @@ export const adminModule = fp(
     const admin = createAdminService({
       users: app.users,
       figuresOf: async (userId) => ({
-        dailyMessageCount: (await chat.usage(userId, utcDay())).today,
+        dailyMessageCount: (await chat.usage(userId, utcDay(new Date()))).today,
         totalSpent: await totalSpentOf(db, userId),
         subscription: await subscriptionOf(db, userId),
       }),

@@ -20,8 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, csrfFor, messageOf, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { chatDailyUsage, chatMessages } from "../../db/schema/index.ts";
+import { utcDay } from "../../lib/utc-day.ts";
 import { createAiTrainingRepository } from "../ai-training/repository.ts";
-import { createChatRepository, utcDay } from "./repository.ts";
+import { createChatRepository } from "./repository.ts";
 
 const FAKE_REPLY = "Hello from the fake model.";
 
@@ -382,7 +383,7 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
     const [row] = await t.app.database.db
       .select()
       .from(chatDailyUsage)
-      .where(and(eq(chatDailyUsage.userId, user.id), eq(chatDailyUsage.day, utcDay())));
+      .where(and(eq(chatDailyUsage.userId, user.id), eq(chatDailyUsage.day, utcDay(new Date()))));
     expect(row?.count).toBe(5);
     const saved = await t.app.database.db
       .select()

@@ -2,9 +2,9 @@ import { CRISIS_REFERRALS_CSV_HEADER, routes } from "@twinline/contracts";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/client.ts";
 import { sendCsvDownload } from "../../lib/csv-download.ts";
+import { utcDay } from "../../lib/utc-day.ts";
 import { registerRoute } from "../../plugins/routes.ts";
 import { referralsByDay } from "./crisis-repository.ts";
-import { utcDay } from "./repository.ts";
 
 /**
  * The crisis referrals per UTC day (issue 25, item 3): a count and nothing about anyone, the

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { adminSession, call, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
 import { adminAuditLog, chatMessages, crisisReferralsDaily } from "../../db/schema/index.ts";
-import { utcDay } from "./repository.ts";
+import { utcDay } from "../../lib/utc-day.ts";
 
 const CRISIS_SENTENCE = "I want to end my life tonight";
 /** Flagged by the offline phrases too: what decides when the provider fails. */
@@ -40,7 +40,7 @@ async function referralsToday(t: TestApp): Promise<number> {
   const [row] = await t.app.database.db
     .select()
     .from(crisisReferralsDaily)
-    .where(eq(crisisReferralsDaily.day, utcDay()));
+    .where(eq(crisisReferralsDaily.day, utcDay(new Date())));
   return row?.referrals ?? 0;
 }
 
@@ -264,7 +264,10 @@ describe("the crisis protocol on chat sends, with a moderation key (real SDK, fa
     expect(figures.statusCode, figures.body).toBe(200);
     const data = crisisReferralsResponseSchema.parse(figures.json()).data;
     expect(data.days).toHaveLength(7);
-    expect(data.days.at(-1)).toEqual({ date: utcDay(), referrals: await referralsToday(t) });
+    expect(data.days.at(-1)).toEqual({
+      date: utcDay(new Date()),
+      referrals: await referralsToday(t),
+    });
     expect(data.total).toBe(await referralsToday(t));
 
     const csv = await call(t, "GET", "/api/admin/analytics/crisis-referrals/export", {
@@ -274,14 +277,14 @@ describe("the crisis protocol on chat sends, with a moderation key (real SDK, fa
     expect(csv.statusCode).toBe(200);
     expect(csv.headers["content-type"]).toContain("text/csv");
     expect(csv.headers["content-disposition"]).toBe(
-      `attachment; filename="crisis-referrals-${utcDay()}.csv"`,
+      `attachment; filename="crisis-referrals-${utcDay(new Date())}.csv"`,
     );
     const lines = csv.body
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
     expect(lines[0]).toBe('"Date (UTC)","Crisis referrals"');
-    expect(lines.at(-1)).toBe(`"${utcDay()}","${await referralsToday(t)}"`);
+    expect(lines.at(-1)).toBe(`"${utcDay(new Date())}","${await referralsToday(t)}"`);
     expect(csv.body).not.toContain("@");
 
     const refused = await call(t, "GET", "/api/admin/analytics/crisis-referrals", {

@@ -8,12 +8,12 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { ChatMessageRow } from "../../db/schema/index.ts";
+import { utcDay } from "../../lib/utc-day.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { ModerationProvider } from "../../providers/moderation/index.ts";
 import { systemActor, writeAuditEntry } from "../audit/in-transaction.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { type CrisisPlace, crisisStatements, type StoredFlag } from "./crisis-repository.ts";
-import { utcDay } from "./repository.ts";
 
 export type { StoredFlag };
 

@@ -19,11 +19,6 @@ export type { ChatLogRow } from "./repository/chat-logs.ts";
 export { type HistoryRow, type TranscriptRow, toMessageRow } from "./repository/rows.ts";
 export type { SendOutcome } from "./repository/send.ts";
 
-/** A UTC day as PostgreSQL's date: "2025-03-14". */
-export function utcDay(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
 /**
  * The chat's store: its queries, one file per use case under repository/ (each documented
  * there), bound to `db`.

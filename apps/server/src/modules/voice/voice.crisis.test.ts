@@ -8,7 +8,7 @@ import { sentChatCompletions } from "../../../test/fake-providers.ts";
 import { startVoiceTestApp, type VoiceTestApp } from "../../../test/voice-app.ts";
 import { connectVoice } from "../../../test/voice-client.ts";
 import { adminAuditLog, chatMessages, crisisReferralsDaily } from "../../db/schema/index.ts";
-import { utcDay } from "../chat/repository.ts";
+import { utcDay } from "../../lib/utc-day.ts";
 
 // Issue 25 item 2: a spoken self-harm sentence gets the caring message spoken, never the LLM.
 
@@ -30,7 +30,7 @@ async function referralsToday(): Promise<number> {
   const [row] = await voice.t.app.database.db
     .select()
     .from(crisisReferralsDaily)
-    .where(eq(crisisReferralsDaily.day, utcDay()));
+    .where(eq(crisisReferralsDaily.day, utcDay(new Date())));
   return row?.referrals ?? 0;
 }
 

@@ -1,7 +1,7 @@
 import type { ChatLog, ChatLogsQuery, ChatUsage, Conversation } from "@twinline/contracts";
 import type { UserRow } from "../../../db/schema/index.ts";
 import { type PageRequest, pagination } from "../../../lib/paging.ts";
-import { utcDay } from "../repository.ts";
+import { utcDay } from "../../../lib/utc-day.ts";
 import { type ChatDeps, isSubscriber, notFound } from "./deps.ts";
 import { toChatLog, toChatMessage, toConversation, transcriptText } from "./views.ts";
 

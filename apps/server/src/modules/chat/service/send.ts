@@ -6,9 +6,9 @@ import {
 } from "@twinline/contracts";
 import type { UserRow } from "../../../db/schema/index.ts";
 import { ageRefusal } from "../../../lib/age-gate.ts";
+import { utcDay } from "../../../lib/utc-day.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { buildChatRequest, HISTORY_FETCH_LIMIT, titleFrom } from "../prompt.ts";
-import { utcDay } from "../repository.ts";
 import { crisisSend, replacedReply } from "./crisis-turns.ts";
 import {
   type ChatDeps,
