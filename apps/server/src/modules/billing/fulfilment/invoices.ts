@@ -18,6 +18,7 @@ import {
 } from "../subscriptions/subscription-mirror.ts";
 import { currencyOf, type EventContext } from "./event-context.ts";
 import { invoiceEntry } from "./invoice-entry.ts";
+import { invoicePayment } from "./invoice-payment.ts";
 import { type MoneyAmount, paymentMismatch } from "./verify-payment.ts";
 
 /**
@@ -96,29 +97,6 @@ async function creditsCoveredThisPeriod(
   return Math.max(previous?.credits ?? 0, highestPaid ?? 0);
 }
 
-/** The payment row of a subscription invoice: what every outcome of one has in common. */
-const invoicePayment = (
-  invoice: InvoiceInfo,
-  row: UserSubscriptionRow,
-  planId: string,
-): typeof payments.$inferInsert => ({
-  kind: "subscription",
-  userId: row.userId,
-  status: "success",
-  amountMinor: invoice.amountPaid,
-  currency: currencyOf(invoice.currency),
-  planId,
-  subscriptionId: row.id,
-  itemName: "Subscription",
-  provider: row.provider,
-  stripePaymentId: invoice.paymentId,
-  invoiceId: invoice.id,
-  invoiceNumber: invoice.number,
-  sourceKey: `invoice:${invoice.id}`,
-  // The provider's own time (the sandbox's is the billing clock): renewals date by their invoice.
-  transactionDate: invoice.created,
-});
-
 /**
  * A paid invoice of a subscription: the payment, the plan's credits, "renewed" on a cycle.
  * Answers false when the amount paid does not match the sale (recorded failed, nothing granted).
@@ -140,7 +118,7 @@ export async function recordPaidInvoice(
     await tx
       .insert(payments)
       .values({
-        ...invoicePayment(invoice, row, planId),
+        ...invoicePayment(invoice, { ...row, subscriptionId: row.id, planId }),
         status: "failed",
         itemName: planName,
         checkoutSessionId,
@@ -170,7 +148,7 @@ export async function recordPaidInvoice(
   const [inserted] = await tx
     .insert(payments)
     .values({
-      ...invoicePayment(invoice, row, planId),
+      ...invoicePayment(invoice, { ...row, subscriptionId: row.id, planId }),
       status: entry.status,
       amountMinor: entry.amountMinor,
       credits: entry.credits,
@@ -268,7 +246,7 @@ export async function recordFailedInvoice(
   await tx
     .insert(payments)
     .values({
-      ...invoicePayment(invoice, row, planId),
+      ...invoicePayment(invoice, { ...row, subscriptionId: row.id, planId }),
       status: "failed",
       amountMinor: invoice.amountDue,
       itemName: planName,

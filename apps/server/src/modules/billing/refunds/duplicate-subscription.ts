@@ -5,6 +5,7 @@ import {
   payments,
   subscriptionPlans,
 } from "../../../db/schema/index.ts";
+import { invoicePayment } from "../fulfilment/invoice-payment.ts";
 import { executeRefund, providerOf, type RefundDeps } from "./refund-execution.ts";
 
 /**
@@ -37,19 +38,13 @@ export async function settleDuplicate(deps: RefundDeps, row: PaymentRefundRow) {
     await tx
       .insert(payments)
       .values({
-        kind: "subscription",
-        userId: row.userId,
-        status: "success",
-        amountMinor: invoice.amountPaid,
-        currency: row.currency,
-        planId: plan?.id ?? null,
+        ...invoicePayment(invoice, {
+          userId: row.userId,
+          provider: row.provider,
+          subscriptionId: null,
+          planId: plan?.id ?? null,
+        }),
         itemName: plan?.name ?? "Subscription",
-        provider: row.provider,
-        stripePaymentId: invoice.paymentId,
-        invoiceId: invoice.id,
-        invoiceNumber: invoice.number,
-        sourceKey: `invoice:${invoice.id}`,
-        transactionDate: invoice.created,
         metadata: { billingReason: invoice.billingReason, duplicateSubscription: subscriptionId },
       })
       .onConflictDoNothing({ target: payments.sourceKey });
