@@ -1,10 +1,9 @@
 import { SANDBOX_CARDS } from "@twinline/contracts";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, call, signUp } from "../../../test/accounts.ts";
+import { describe, expect, it } from "vitest";
+import { call, signUp } from "../../../test/accounts.ts";
 import { createPackage, createPlan, sandboxBuy } from "../../../test/billing.ts";
-import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { createManualClock, type ManualClock } from "../../../test/manual-clock.ts";
+import { useAppOnBillingClockBehind } from "../../../test/billing-clock-app.ts";
 import {
   paymentRefunds,
   payments,
@@ -12,44 +11,38 @@ import {
   subscriptionPlans,
 } from "../../db/schema/index.ts";
 
-const DAY_MS = 24 * 60 * 60_000;
-
 /**
  * Every money time is written on the billing clock the sweeps, the 14-day window and the
  * screens read: on a clock three days behind the wall clock, a package bought or declined, a
  * refund settled or refused and a plan deleted are each stamped with the billing clock's time.
  */
 describe("money times on a billing clock days away from the wall clock", () => {
-  let t: TestApp;
-  let admin: string;
-  let clock: ManualClock;
+  const app = useAppOnBillingClockBehind(3);
+  const { clock, billingNow } = app;
 
-  beforeAll(async () => {
-    clock = createManualClock(Date.now() - 3 * DAY_MS);
-    t = await createTestApp({ billingClock: clock, billingSweeps: false });
-    admin = (await adminSession(t)).token;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const billingNow = () => new Date(clock.now()).toISOString();
   const adminRows = async (userId: string) => {
-    const response = await call(t, "GET", `/api/admin/users/${userId}/transactions`, {
-      token: admin,
+    const response = await call(app.t, "GET", `/api/admin/users/${userId}/transactions`, {
+      token: app.admin,
     });
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data as Array<{ _id: string; status: string; transactionDate: string }>;
   };
   const refundsOf = (paymentId: string) =>
-    t.app.database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId));
+    app.t.app.database.db
+      .select()
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.paymentId, paymentId));
 
   it("dates a package bought and a card declined on the billing clock", async () => {
-    const pack = await createPackage(t, admin, { name: "Clock Stamp", credits: 40, price: 3 });
-    const fan = await signUp(t);
+    const pack = await createPackage(app.t, app.admin, {
+      name: "Clock Stamp",
+      credits: 40,
+      price: 3,
+    });
+    const fan = await signUp(app.t);
     const declinedAt = billingNow();
     const declined = await sandboxBuy(
-      t,
+      app.t,
       fan.token,
       { packageId: pack._id },
       SANDBOX_CARDS.declined,
@@ -57,7 +50,7 @@ describe("money times on a billing clock days away from the wall clock", () => {
     expect(declined.paid.statusCode, declined.paid.body).toBe(402);
     await clock.advance(60_000);
     const boughtAt = billingNow();
-    const bought = await sandboxBuy(t, fan.token, { packageId: pack._id });
+    const bought = await sandboxBuy(app.t, fan.token, { packageId: pack._id });
     expect(bought.paid.statusCode, bought.paid.body).toBe(200);
 
     const rows = await adminRows(fan.user.id);
@@ -68,18 +61,22 @@ describe("money times on a billing clock days away from the wall clock", () => {
   });
 
   it("settles a refund, and fails a refused one, on the billing clock", async () => {
-    const pack = await createPackage(t, admin, { name: "Clock Refund", credits: 10, price: 2 });
-    const fan = await signUp(t);
-    await sandboxBuy(t, fan.token, { packageId: pack._id });
+    const pack = await createPackage(app.t, app.admin, {
+      name: "Clock Refund",
+      credits: 10,
+      price: 2,
+    });
+    const fan = await signUp(app.t);
+    await sandboxBuy(app.t, fan.token, { packageId: pack._id });
     await clock.advance(60_000);
-    await sandboxBuy(t, fan.token, { packageId: pack._id });
+    await sandboxBuy(app.t, fan.token, { packageId: pack._id });
     const [refused, given] = await adminRows(fan.user.id);
     if (!refused || !given) throw new Error("two payments expected");
 
     await clock.advance(60_000);
     const settledAt = billingNow();
-    const refund = await call(t, "POST", `/api/admin/payments/${given._id}/refund`, {
-      token: admin,
+    const refund = await call(app.t, "POST", `/api/admin/payments/${given._id}/refund`, {
+      token: app.admin,
       body: { reason: "Asked for it back" },
     });
     expect(refund.statusCode, refund.body).toBe(200);
@@ -88,24 +85,24 @@ describe("money times on a billing clock days away from the wall clock", () => {
     expect(settled?.settledAt?.toISOString()).toBe(settledAt);
 
     // The sandbox refuses a refund of a payment it has already given back in whole.
-    const [payment] = await t.app.database.db
+    const [payment] = await app.t.app.database.db
       .select()
       .from(payments)
       .where(eq(payments.id, refused._id));
     const intentId = payment?.stripePaymentId ?? "";
-    const [intent] = await t.app.database.db
+    const [intent] = await app.t.app.database.db
       .select()
       .from(sandboxObjects)
       .where(and(eq(sandboxObjects.id, intentId), eq(sandboxObjects.object, "payment_intent")));
     if (!intent) throw new Error("no sandbox payment intent");
-    await t.app.database.db
+    await app.t.app.database.db
       .update(sandboxObjects)
       .set({ data: { ...intent.data, amount_refunded: intent.data.amount } })
       .where(eq(sandboxObjects.id, intentId));
     await clock.advance(60_000);
     const failedAt = billingNow();
-    const refusal = await call(t, "POST", `/api/admin/payments/${refused._id}/refund`, {
-      token: admin,
+    const refusal = await call(app.t, "POST", `/api/admin/payments/${refused._id}/refund`, {
+      token: app.admin,
       body: { reason: "Asked for it back" },
     });
     expect(refusal.statusCode, refusal.body).toBe(400);
@@ -115,12 +112,14 @@ describe("money times on a billing clock days away from the wall clock", () => {
   });
 
   it("stamps a deleted plan with the billing clock's time", async () => {
-    const plan = await createPlan(t, admin, { name: "Clock Delete", price: 4 });
+    const plan = await createPlan(app.t, app.admin, { name: "Clock Delete", price: 4 });
     await clock.advance(60_000);
     const deletedAt = billingNow();
-    const response = await call(t, "DELETE", `/api/subscriptions/${plan._id}`, { token: admin });
+    const response = await call(app.t, "DELETE", `/api/subscriptions/${plan._id}`, {
+      token: app.admin,
+    });
     expect(response.statusCode, response.body).toBe(200);
-    const [row] = await t.app.database.db
+    const [row] = await app.t.app.database.db
       .select()
       .from(subscriptionPlans)
       .where(eq(subscriptionPlans.id, plan._id));
