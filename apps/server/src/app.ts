@@ -332,7 +332,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminModule);
   await app.register(auditLogRoutesModule);
   await app.register(jobsModule);
-  await app.register(dashboardsModule);
+  const billingClock = options.billingClock ?? systemClock;
+  await app.register(dashboardsModule, { billingNow: () => new Date(billingClock.now()) });
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),

@@ -125,4 +125,21 @@ describe("money times on a billing clock days away from the wall clock", () => {
       .where(eq(subscriptionPlans.id, plan._id));
     expect(row?.deletedAt?.toISOString()).toBe(deletedAt);
   });
+
+  it("counts a plan's payment in today's revenue on the billing clock's day", async () => {
+    const plan = await createPlan(app.t, app.admin, { name: "Clock Revenue", price: 7 });
+    const fan = await signUp(app.t);
+    const bought = await sandboxBuy(app.t, fan.token, { planId: plan._id });
+    expect(bought.paid.statusCode, bought.paid.body).toBe(200);
+
+    // The wall clock's today is three days on: read there, today's revenue would hold nothing.
+    const revenue = await call(app.t, "GET", "/api/admin/revenue", { token: app.admin });
+    expect(revenue.statusCode, revenue.body).toBe(200);
+    expect(revenue.json().data.todayRevenue.value).toBeGreaterThanOrEqual(7);
+    const dashboard = await call(app.t, "GET", "/api/admin/dashboard/metrics", {
+      token: app.admin,
+    });
+    expect(dashboard.statusCode, dashboard.body).toBe(200);
+    expect(dashboard.json().data.todayRevenue.value).toBeGreaterThanOrEqual(7);
+  });
 });

@@ -257,7 +257,7 @@ export const billingModule = fp<BillingModuleOptions>(
     // The admin's routes are guarded by their definitions (routes.adminBilling, routes.promotions;
     // decision 0086), registered in the order the OpenAPI document has them.
     await app.register(adminCatalogueRoutes, { catalogue, subscriptions });
-    await app.register(adminBillingRoutes, { transactions });
+    await app.register(adminBillingRoutes, { transactions, clock });
     await app.register(adminPromotionRoutes, { promotions });
     await app.register(adminExportRoutes, { transactions });
     await app.register(adminMoneyRoutes, {

@@ -7,6 +7,8 @@ import { createDashboardsService } from "./service.ts";
 export interface DashboardsModuleOptions {
   /** The clock of the figures' periods (tests fix it). */
   now?: () => Date;
+  /** The billing clock, for revenue (payments are dated on it). */
+  billingNow?: () => Date;
 }
 
 /**
@@ -20,6 +22,7 @@ export const dashboardsModule = fp<DashboardsModuleOptions>(
       chat: app.chat,
       db: app.database.db,
       ...(options.now ? { now: options.now } : {}),
+      ...(options.billingNow ? { billingNow: options.billingNow } : {}),
     });
     await app.register(userDashboardRoutes, { dashboards });
     await app.register(adminDashboardRoutes, { dashboards });

@@ -28,6 +28,8 @@ export interface DashboardsServiceOptions {
   db: Database;
   /** The clock (tests fix it). */
   now?: () => Date;
+  /** The billing clock, payments' dates are on it: revenue's day and month are read on it. */
+  billingNow?: () => Date;
 }
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
@@ -37,6 +39,7 @@ const latest = (...dates: (Date | null | undefined)[]) =>
 export function createDashboardsService(options: DashboardsServiceOptions) {
   const { repository, chat } = options;
   const now = options.now ?? (() => new Date());
+  const billingNow = options.billingNow ?? now;
 
   return {
     /** GET /api/users/dashboard-metrics (user-side spec, section 3). */
@@ -86,7 +89,7 @@ export function createDashboardsService(options: DashboardsServiceOptions) {
       const clock = now();
       const [figures, revenue] = await Promise.all([
         repository.adminFigures(utcPeriods(clock), clock),
-        repository.revenue("all", clock),
+        repository.revenue("all", billingNow()),
       ]);
       // Percent of users who have called, one decimal.
       const conversionRate =

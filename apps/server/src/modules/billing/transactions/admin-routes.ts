@@ -1,5 +1,6 @@
 import { BILLING_MESSAGES, routes } from "@twinline/contracts";
 import type { FastifyPluginAsync } from "fastify";
+import type { Clock } from "../../../lib/clock.ts";
 import { HttpError } from "../../../plugins/errors.ts";
 import { registerRoute } from "../../../plugins/routes.ts";
 import type { TransactionsRepository } from "./transactions-repository.ts";
@@ -7,7 +8,9 @@ import type { TransactionsRepository } from "./transactions-repository.ts";
 /** The admin's money screens, guarded for admins by their definitions (routes.adminBilling). */
 export const adminBillingRoutes: FastifyPluginAsync<{
   transactions: TransactionsRepository;
-}> = async (app, { transactions }) => {
+  /** The billing clock: revenue's "today" and "this month" are those of the payments' dates. */
+  clock: Clock;
+}> = async (app, { transactions, clock }) => {
   registerRoute(app, routes.adminBilling.creditTransactions, async (request) => ({
     success: true as const,
     ...(await transactions.adminCreditTransactions(request.query)),
@@ -59,6 +62,6 @@ export const adminBillingRoutes: FastifyPluginAsync<{
 
   registerRoute(app, routes.adminBilling.revenue, async (request) => ({
     success: true as const,
-    data: await transactions.revenue(request.query.kind),
+    data: await transactions.revenue(request.query.kind, new Date(clock.now())),
   }));
 };

@@ -12,8 +12,11 @@ import { exportCredits, exportHistory, exportSubscriptionPayments } from "./tran
 
 export { EXPORT_BATCH } from "./transaction-exports.ts";
 
-/** The Revenue Analytics cards: the dashboard's own figures, per currency. */
-const revenue = (db: Database, kind: RevenueKind, now = new Date()): Promise<RevenueFigures> =>
+/**
+ * The Revenue Analytics cards: the dashboard's own figures, per currency, for the day and month
+ * of `now` (the billing clock's: payments are dated on it).
+ */
+const revenue = (db: Database, kind: RevenueKind, now: Date): Promise<RevenueFigures> =>
   revenueFigures(db, kind, now);
 
 /**
