@@ -1,3 +1,4 @@
+import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { startModuleWorker } from "./module-worker.ts";
 import type { TestMethods } from "./worker-rpc.test-worker.ts";
@@ -104,6 +105,23 @@ describe("a worker thread's calls", () => {
     await expect(rpc.call("echoAfter", { value: "closed", ms: 0 })).rejects.toThrow(
       /The test thread exited/,
     );
+    expect(failures).toEqual([]);
+  });
+
+  it("rejects `ready` and the calls already sent when the thread fails before it serves", async () => {
+    const rpc = connectWorkerRpc<TestMethods>(
+      new Worker("throw new Error('no database here')", { eval: true }),
+      {
+        stopped: (cause, starting) =>
+          new Error(`${starting ? "failed to start" : "stopped"}: ${String(cause)}`),
+        onFailure: (error) => failures.push(error),
+      },
+    );
+    open.push(rpc);
+    const early = rpc.call("echoAfter", { value: "early", ms: 0 });
+    await expect(rpc.ready).rejects.toThrow("failed to start: Error: no database here");
+    await expect(early).rejects.toThrow("failed to start: Error: no database here");
+    // The caller learns of it from `ready`, not as a failure of a thread that was serving.
     expect(failures).toEqual([]);
   });
 });
