@@ -1,6 +1,7 @@
 // Bundles the server into dist/main.js, and each worker thread's module beside it:
-// dist/pglite-worker.js (the embedded database) and dist/pdf-worker.js (knowledge PDFs);
-// lib/module-worker.ts starts them from there. npm dependencies stay external (node_modules has them);
+// dist/pglite-worker.js (the embedded database), dist/pdf-worker.js (knowledge PDFs) and
+// dist/espeak-worker.js (the offline voice); lib/module-worker.ts starts them from there.
+// npm dependencies stay external (node_modules has them);
 // the workspace package @twinline/contracts is TypeScript source, so it is bundled in.
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync } from "node:fs";
@@ -20,6 +21,7 @@ await build({
     main: here("./src/main.ts").pathname,
     "pglite-worker": here("./src/db/pglite-worker.ts").pathname,
     "pdf-worker": here("./src/modules/ai-training/pdf-worker.ts").pathname,
+    "espeak-worker": here("./src/providers/tts/espeak-worker.ts").pathname,
     // `node dist/backup.js` and `node dist/restore.js` where no tsx is installed (the image).
     backup: here("./src/scripts/backup.ts").pathname,
     restore: here("./src/scripts/restore.ts").pathname,

@@ -1,58 +1,28 @@
-// The messages between the app and the PGlite worker (pglite-thread.ts, pglite-worker.ts).
+// The methods the PGlite worker serves to the app (pglite-worker.ts, pglite-thread.ts), over
+// lib/worker-rpc.ts.
+import type { Results } from "@electric-sql/pglite";
+import type { Transferred } from "../lib/worker-rpc-protocol.ts";
 
-export type WorkerRequest =
-  | {
-      id: number;
-      op: "query";
-      sql: string;
-      params: unknown[];
-      rowMode: "array" | "object" | undefined;
-      /** Type OIDs whose values stay the text PostgreSQL sent (drizzle's parsers). */
-      textTypes: number[] | undefined;
-      /** The open transaction to run in; none: its own statement, queued behind any transaction. */
-      tx?: number;
-    }
-  | { id: number; op: "exec"; sql: string; tx?: number }
-  | { id: number; op: "begin" }
-  | { id: number; op: "end"; tx: number; commit: boolean }
+export type QueryRequest = {
+  sql: string;
+  params: unknown[];
+  rowMode: "array" | "object" | undefined;
+  /** Type OIDs whose values stay the text PostgreSQL sent (drizzle's parsers). */
+  textTypes: number[] | undefined;
+  /** The open transaction to run in; none: its own statement, queued behind any transaction. */
+  tx?: number;
+};
+
+export type PgliteMethods = {
+  query(request: QueryRequest): Promise<Results<unknown>>;
+  exec(request: { sql: string; tx?: number }): Promise<Array<Results>>;
+  /** Opens a transaction: its number, once PGlite holds it for this caller. */
+  begin(request: undefined): Promise<number>;
+  end(request: { tx: number; commit: boolean }): Promise<void>;
   /** The whole data directory as a gzipped tarball (a backup), between statements. */
-  | { id: number; op: "dumpDataDir" }
-  | { id: number; op: "close" };
+  dumpDataDir(request: undefined): Promise<Transferred<Uint8Array>>;
+  close(request: undefined): Promise<void>;
+};
 
-/** A request before the app numbers it. */
-export type WorkerCall = WorkerRequest extends infer R
-  ? R extends WorkerRequest
-    ? Omit<R, "id">
-    : never
-  : never;
-
-export type WorkerReply =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: SerializedError };
-
-/** What the worker says unasked: it is open, or its maintenance failed. */
-export type WorkerNotice = { notice: "ready" } | { notice: "error"; error: SerializedError };
-
-/** An error as it crosses threads: its message, name and own fields (code, detail, ...). */
-export type SerializedError = { message: string; name: string; fields: Record<string, unknown> };
-
-export function serializeError(error: unknown): SerializedError {
-  if (!(error instanceof Error)) return { message: String(error), name: "Error", fields: {} };
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(error)) {
-    if (value === undefined || typeof value === "function") continue;
-    try {
-      structuredClone(value);
-      fields[key] = value;
-    } catch {
-      fields[key] = String(value);
-    }
-  }
-  return { message: error.message, name: error.name, fields };
-}
-
-export function deserializeError({ message, name, fields }: SerializedError): Error {
-  const error = Object.assign(new Error(message), fields);
-  error.name = name;
-  return error;
-}
+/** The notice the worker sends when its maintenance fails (a SerializedError with it). */
+export const MAINTENANCE_FAILED = "maintenance-failed";

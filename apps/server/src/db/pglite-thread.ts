@@ -1,13 +1,9 @@
 import type { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
 import { startModuleWorker } from "../lib/module-worker.ts";
-import {
-  deserializeError,
-  type WorkerCall,
-  type WorkerNotice,
-  type WorkerReply,
-  type WorkerRequest,
-} from "./pglite-protocol.ts";
+import { connectWorkerRpc } from "../lib/worker-rpc.ts";
+import { deserializeError, type SerializedError } from "../lib/worker-rpc-protocol.ts";
+import { MAINTENANCE_FAILED, type PgliteMethods } from "./pglite-protocol.ts";
 
 /** The part of PGlite drizzle's pglite driver and the migrator use, inside a transaction. */
 export interface PgliteStatements {
@@ -47,94 +43,53 @@ export async function openPgliteThread(
   directory: string,
   options: PgliteThreadOptions = {},
 ): Promise<PgliteThread> {
-  const worker = startWorker({
-    directory,
-    maintenanceIntervalMs: options.maintenanceIntervalMs ?? DEFAULT_MAINTENANCE_INTERVAL_MS,
-  });
-  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  let nextId = 1;
-  let failure: Error | undefined;
-  let closing: Promise<void> | undefined;
-
-  const failAll = (error: Error) => {
-    if (!failure && !closing) options.onError?.(error);
-    failure ??= error;
-    for (const call of pending.values()) call.reject(error);
-    pending.clear();
-  };
-
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
-    const onExit = (code: number) => reject(new Error(`The database thread exited (${code})`));
-    worker.once("error", onError);
-    worker.once("exit", onExit);
-    worker.once("message", () => {
-      worker.off("error", onError);
-      worker.off("exit", onExit);
-      resolve();
-    });
-  });
-
-  worker.on("message", (reply: WorkerReply | WorkerNotice) => {
-    if ("notice" in reply) {
-      if (reply.notice === "error") options.onError?.(deserializeError(reply.error));
-      return;
-    }
-    const call = pending.get(reply.id);
-    if (!call) return;
-    pending.delete(reply.id);
-    if (reply.ok) call.resolve(reply.result);
-    else call.reject(deserializeError(reply.error));
-  });
-  worker.on("error", failAll);
-  worker.on("exit", (code) => failAll(new Error(`The database thread exited (${code})`)));
-
-  const call = <T>(request: WorkerCall): Promise<T> => {
-    if (failure) return Promise.reject(failure);
-    const id = nextId++;
-    return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...request, id } as WorkerRequest);
-    });
-  };
+  const rpc = connectWorkerRpc<PgliteMethods>(
+    startWorker({
+      directory,
+      maintenanceIntervalMs: options.maintenanceIntervalMs ?? DEFAULT_MAINTENANCE_INTERVAL_MS,
+    }),
+    {
+      stopped: (cause) =>
+        typeof cause === "number" ? new Error(`The database thread exited (${cause})`) : cause,
+      onFailure: options.onError,
+      onNotice(notice, data) {
+        if (notice === MAINTENANCE_FAILED)
+          options.onError?.(deserializeError(data as SerializedError));
+      },
+    },
+  );
+  await rpc.ready;
+  const { call } = rpc;
 
   const statements = (tx?: number): PgliteStatements => ({
     query: (sql, params = [], options) =>
-      call({
-        op: "query",
+      call("query", {
         sql,
         params,
         rowMode: options?.rowMode,
         // drizzle passes identity parsers (keep the text) for the date and time types.
         textTypes: options?.parsers ? Object.keys(options.parsers).map(Number) : undefined,
         ...(tx === undefined ? {} : { tx }),
-      }),
-    exec: (sql) => call({ op: "exec", sql, ...(tx === undefined ? {} : { tx }) }),
+      }) as Promise<Results<never>>,
+    exec: (sql) => call("exec", { sql, ...(tx === undefined ? {} : { tx }) }),
   });
 
   return {
     ...statements(),
     async transaction<T>(callback: (tx: PgliteStatements) => Promise<T>): Promise<T> {
-      const tx = await call<number>({ op: "begin" });
+      const tx = await call("begin", undefined);
       let result: T;
       try {
         result = await callback(statements(tx));
       } catch (error) {
-        await call({ op: "end", tx, commit: false }).catch(() => {});
+        await call("end", { tx, commit: false }).catch(() => {});
         throw error;
       }
-      await call({ op: "end", tx, commit: true });
+      await call("end", { tx, commit: true });
       return result;
     },
-    dumpDataDir: () => call<Uint8Array>({ op: "dumpDataDir" }),
-    pendingCalls: () => pending.size,
-    close() {
-      closing ??= call({ op: "close" })
-        .catch(() => {})
-        .then(async () => {
-          await worker.terminate();
-        });
-      return closing;
-    },
+    dumpDataDir: () => call("dumpDataDir", undefined),
+    pendingCalls: rpc.pendingCalls,
+    close: () => rpc.close(() => call("close", undefined)),
   };
 }
