@@ -14,10 +14,7 @@ export type InvoiceOwner = Pick<PaymentInsert, "userId" | "provider"> & {
  * The payment row of a paid subscription invoice: what every outcome of one has in common, the
  * webhook's and the duplicate subscription's refund alike. Its source key makes it once-only.
  */
-export const invoicePayment = (
-  invoice: InvoiceInfo,
-  owner: InvoiceOwner,
-): PaymentInsert => ({
+export const invoicePayment = (invoice: InvoiceInfo, owner: InvoiceOwner): PaymentInsert => ({
   kind: "subscription",
   userId: owner.userId,
   status: "success",
