@@ -83,11 +83,15 @@ const config = loadConfig({
   VOICE_DAILY_TTS_CHARACTERS: "100000000",
   ...process.env,
   DATA_DIR: dataDir,
-  LOG_LEVEL: "silent",
+  // BENCH_LOG_LEVEL (error, warn...): the app's log on stderr, to see why a call failed.
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "silent",
 });
 const app = await buildApp({
   config,
-  logger: false,
+  // stdout carries the one JSON line spawnServers reads: the log goes to stderr.
+  logger: process.env.BENCH_LOG_LEVEL
+    ? { level: process.env.BENCH_LOG_LEVEL, stream: process.stderr }
+    : false,
   voiceClock: fastClock,
   authRateLimit: { max: 100_000 },
   register: Object.assign(

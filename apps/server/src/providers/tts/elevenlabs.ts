@@ -31,6 +31,20 @@ async function elevenLabsError(error: unknown): Promise<ProviderError> {
   return toProviderError("ElevenLabs", error);
 }
 
+/** How a kept-alive connection that the other side closed as it was reused shows. */
+const DROPPED_CONNECTION = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE", "UND_ERR_CLOSED"]);
+
+type Caused = { code?: unknown; cause?: Caused };
+
+function droppedConnection(error: unknown): boolean {
+  let current = error as Caused | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (typeof current.code === "string" && DROPPED_CONNECTION.has(current.code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 export async function createElevenLabsClient(
   options: ElevenLabsOptions,
 ): Promise<ElevenLabsClient> {
@@ -74,18 +88,24 @@ export function createElevenLabsTts(options: ElevenLabsOptions): TtsProvider {
       }
     },
     async synthesize({ text, voiceId, signal }) {
-      try {
-        const stream = await (await client()).textToSpeech.stream(
-          voiceId || DEFAULT_ELEVENLABS_VOICE_ID,
-          { text, modelId: ELEVENLABS_TTS_MODEL, outputFormat: "mp3_44100_128" },
-          signal ? { abortSignal: signal } : {},
-        );
+      // A sentence whose connection was dropped before any audio came is asked once more, on a
+      // fresh connection: the SDK retries answered failures (429, 5xx), not a reused socket the
+      // provider had just closed, which a call under load meets and a fan would hear as silence.
+      for (let attempt = 1; ; attempt++) {
         const chunks: Uint8Array[] = [];
-        for await (const chunk of stream) chunks.push(chunk);
-        return { format: "audio/mpeg", audio: Buffer.concat(chunks) };
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        throw await elevenLabsError(error);
+        try {
+          const stream = await (await client()).textToSpeech.stream(
+            voiceId || DEFAULT_ELEVENLABS_VOICE_ID,
+            { text, modelId: ELEVENLABS_TTS_MODEL, outputFormat: "mp3_44100_128" },
+            signal ? { abortSignal: signal } : {},
+          );
+          for await (const chunk of stream) chunks.push(chunk);
+          return { format: "audio/mpeg", audio: Buffer.concat(chunks) };
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          if (attempt === 1 && chunks.length === 0 && droppedConnection(error)) continue;
+          throw await elevenLabsError(error);
+        }
       }
     },
   };
