@@ -1,11 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../../../db/client.ts";
 import { type CheckoutSessionRow, checkoutSessions } from "../../../db/schema/index.ts";
-import type { Clock } from "../../../lib/clock.ts";
-import type { PaymentsProvider, SandboxPayments } from "../../../providers/payments/index.ts";
-import type { Fulfilment } from "../fulfilment/fulfilment.ts";
+import type { PaymentsProvider } from "../../../providers/payments/index.ts";
+import type { BillingSweepDeps } from "../sweep-deps.ts";
 
 /** A session still open this long after it was made is asked about at its provider. */
 export const CHECKOUT_SWEEP_AFTER_MS = 5 * 60_000;
@@ -14,15 +11,6 @@ export const CHECKOUT_SWEEP_EVERY_MS = 60_000;
 /** Every minute, as a job (docs/decisions/0072). */
 export const CHECKOUT_SWEEP_CRON = "* * * * *";
 const BATCH = 100;
-
-export interface CheckoutSweepOptions {
-  db: Database;
-  payments: () => Promise<PaymentsProvider>;
-  sandbox: SandboxPayments;
-  fulfilment: Fulfilment;
-  clock: Clock;
-  log: FastifyBaseLogger;
-}
 
 export interface SweepResult {
   checked: number;
@@ -38,7 +26,7 @@ export interface SweepResult {
  * webhook never arrived, or whose server died half-way, is credited without the buyer coming
  * back.
  */
-export function createCheckoutSweep(options: CheckoutSweepOptions) {
+export function createCheckoutSweep(options: BillingSweepDeps) {
   const { db, fulfilment, sandbox, clock, log } = options;
   // Where the last pass stopped: many sessions left open (abandoned at Stripe for a day) are
   // walked through in batches, so a paid one behind them waits one lap, not a day.

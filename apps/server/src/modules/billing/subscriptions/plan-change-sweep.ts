@@ -1,10 +1,6 @@
 import { and, asc, isNotNull, lt } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../../../db/client.ts";
 import { userSubscriptions } from "../../../db/schema/index.ts";
-import type { Clock } from "../../../lib/clock.ts";
-import type { PaymentsProvider, SandboxPayments } from "../../../providers/payments/index.ts";
-import type { Fulfilment } from "../fulfilment/fulfilment.ts";
+import type { BillingSweepDeps } from "../sweep-deps.ts";
 import { PLAN_CHANGE_LEASE_SECONDS, settlePlanChangeClaim } from "./plan-change-claims.ts";
 
 /** How often the sweep looks for plan-change claims left open. */
@@ -12,15 +8,6 @@ export const PLAN_CHANGE_SWEEP_EVERY_MS = 60_000;
 /** Every minute, as a job (docs/decisions/0072). */
 export const PLAN_CHANGE_SWEEP_CRON = "* * * * *";
 const BATCH = 100;
-
-export interface PlanChangeSweepOptions {
-  db: Database;
-  payments: () => Promise<PaymentsProvider>;
-  sandbox: SandboxPayments;
-  fulfilment: Fulfilment;
-  clock: Clock;
-  log: FastifyBaseLogger;
-}
 
 export interface PlanChangeSweepResult {
   checked: number;
@@ -36,7 +23,7 @@ export interface PlanChangeSweepResult {
  * provider's subscription and invoices, exactly as the request would have: the change's payment
  * row, plan credits and mirror once, the claim released in the same transaction.
  */
-export function createPlanChangeSweep(options: PlanChangeSweepOptions) {
+export function createPlanChangeSweep(options: BillingSweepDeps) {
   const { db, fulfilment, sandbox, clock, log } = options;
 
   const sweep = async (): Promise<PlanChangeSweepResult> => {

@@ -12,6 +12,16 @@ import { tookMoney } from "../refunds/refunds-ledger.ts";
 /** What the operator's Refund button needs: money taken and not all given back. */
 const isRefundable = (row: PaymentRow) => tookMoney(row) && row.refundedMinor < row.amountMinor;
 
+/** What a payment took, gave back and took off, as every list of payments shows it. */
+const paymentMoney = (row: PaymentRow) => ({
+  amount: toMajor(row.amountMinor),
+  currency: row.currency,
+  status: row.status,
+  refundedAmount: toMajor(row.refundedMinor),
+  discount: toMajor(row.discountMinor),
+  promotionCode: row.promotionCode,
+});
+
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function toUserTransaction(row: PaymentRow): UserTransaction {
@@ -20,12 +30,7 @@ export function toUserTransaction(row: PaymentRow): UserTransaction {
     kind: row.kind,
     transactionDate: row.transactionDate.toISOString(),
     credits: row.credits,
-    amount: toMajor(row.amountMinor),
-    currency: row.currency,
-    status: row.status,
-    refundedAmount: toMajor(row.refundedMinor),
-    discount: toMajor(row.discountMinor),
-    promotionCode: row.promotionCode,
+    ...paymentMoney(row),
     stripePaymentId: row.stripePaymentId ?? row.invoiceId,
     planName: row.kind === "subscription" ? row.itemName : null,
     metadata: {
@@ -74,12 +79,7 @@ export function toAdminCredit(row: PaymentRow, user: PopulatedUser | null): Admi
     transactionDate: row.transactionDate.toISOString(),
     userId: user,
     credits: row.credits,
-    amount: toMajor(row.amountMinor),
-    currency: row.currency,
-    status: row.status,
-    refundedAmount: toMajor(row.refundedMinor),
-    discount: toMajor(row.discountMinor),
-    promotionCode: row.promotionCode,
+    ...paymentMoney(row),
     refundable: isRefundable(row),
     packageId: row.packageId,
     stripePaymentId: row.stripePaymentId,
@@ -98,12 +98,7 @@ export function toAdminSubscriptionPayment(
     userId: user,
     planId: row.planId ? { _id: row.planId, name: row.itemName } : null,
     planName: row.itemName,
-    amount: toMajor(row.amountMinor),
-    currency: row.currency,
-    status: row.status,
-    refundedAmount: toMajor(row.refundedMinor),
-    discount: toMajor(row.discountMinor),
-    promotionCode: row.promotionCode,
+    ...paymentMoney(row),
     refundable: isRefundable(row),
     stripePaymentId: row.stripePaymentId ?? row.invoiceId,
     invoiceId: row.invoiceId,
