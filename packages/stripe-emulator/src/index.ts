@@ -8,6 +8,7 @@ export * from "./clock.ts";
 export type { EmulatorDeps, Rounding } from "./deps.ts";
 export * from "./emulator.ts";
 export * from "./errors.ts";
+export * from "./fetch.ts";
 export * from "./form.ts";
 export * from "./http.ts";
 export * from "./json.ts";
