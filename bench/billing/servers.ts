@@ -132,7 +132,7 @@ for (let i = 0; i < SESSIONS; i++) {
     // The fan ticked the delivery consent (docs/decisions/0064).
     { version: CONSENT_VERSIONS.credits, ipAddress: "127.0.0.1" },
   );
-  const { session } = fake.completeCheckout(sessionId);
+  const { session } = await fake.completeCheckout(sessionId);
   // Signed now: the run takes well under Stripe's 5 minutes' tolerance.
   deliveries.push(signEvent(fake.event("checkout.session.completed", session)));
 }

@@ -81,11 +81,11 @@ async function paidCheckout(
   token: string,
   path: string,
   body: object,
-  events: (done: ReturnType<FakeStripe["completeCheckout"]>) => Json[],
+  events: (done: Awaited<ReturnType<FakeStripe["completeCheckout"]>>) => Json[],
 ) {
   const checkout = await call(t, "POST", path, { token, body });
   expect(checkout.statusCode, checkout.body).toBe(200);
-  const done = fake.completeCheckout(checkout.json().sessionId);
+  const done = await fake.completeCheckout(checkout.json().sessionId);
   for (const event of events(done)) {
     const answer = await deliver(t, event);
     expect(answer.statusCode, answer.body).toBe(200);

@@ -196,7 +196,7 @@ export function stripeDriver(t: TestApp, fake: FakeStripe): LifecycleDriver {
     events,
     async subscribe(user, planId, order) {
       const sessionId = await checkoutPlan(t, user, planId);
-      const done = fake.completeCheckout(sessionId);
+      const done = await fake.completeCheckout(sessionId);
       const batch = [
         fake.event("checkout.session.completed", copy(done.session)),
         fake.event("customer.subscription.created", copy(done.subscription as Json)),
@@ -218,18 +218,18 @@ export function stripeDriver(t: TestApp, fake: FakeStripe): LifecycleDriver {
         await send(
           fake.event(
             "customer.subscription.deleted",
-            copy(fake.endSubscription(row.providerSubscriptionId)),
+            copy(await fake.endSubscription(row.providerSubscriptionId)),
           ),
         );
         return;
       }
-      const renewed = fake.renew(row.providerSubscriptionId);
+      const renewed = await fake.renew(row.providerSubscriptionId);
       await send(fake.event("customer.subscription.updated", copy(renewed.subscription)));
       await send(fake.event("invoice.paid", copy(renewed.invoice)));
       lastInvoice.set(row.providerSubscriptionId, renewed.invoice.id);
     },
     async declineRenewal(_user, row) {
-      const failed = fake.failRenewal(row.providerSubscriptionId);
+      const failed = await fake.failRenewal(row.providerSubscriptionId);
       await send(fake.event("customer.subscription.updated", copy(failed.subscription)));
       await send(fake.event("invoice.payment_failed", copy(failed.invoice)));
       lastInvoice.set(row.providerSubscriptionId, failed.invoice.id);

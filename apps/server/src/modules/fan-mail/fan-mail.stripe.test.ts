@@ -59,7 +59,7 @@ describe("fan e-mail over SMTP (Stripe webhooks, replayed)", () => {
       packageId: pack._id,
       consentVersion: CONSENT_VERSIONS.credits,
     });
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     await deliverTwice(
       fake.event("checkout.session.completed", done.session),
       // Another event about the same session (a second delivery path): still nothing more.
@@ -82,19 +82,19 @@ describe("fan e-mail over SMTP (Stripe webhooks, replayed)", () => {
       planId: plan._id,
       consentVersion: CONSENT_VERSIONS.plan,
     });
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     const subscriptionId = String((done.subscription as Json).id);
     await deliverTwice(
       fake.event("checkout.session.completed", done.session),
       fake.event("customer.subscription.created", done.subscription as Json),
       fake.event("invoice.paid", done.invoice as Json),
     );
-    const renewal = fake.renew(subscriptionId);
+    const renewal = await fake.renew(subscriptionId);
     await deliverTwice(
       fake.event("customer.subscription.updated", renewal.subscription),
       fake.event("invoice.paid", renewal.invoice),
     );
-    const failure = fake.failRenewal(subscriptionId);
+    const failure = await fake.failRenewal(subscriptionId);
     await deliverTwice(fake.event("invoice.payment_failed", failure.invoice));
     const canceled = await call(t, "POST", "/api/subscriptions/cancel", { token: fan.token });
     expect(canceled.statusCode, canceled.body).toBe(200);
@@ -122,7 +122,7 @@ describe("fan e-mail over SMTP (Stripe webhooks, replayed)", () => {
       packageId: pack._id,
       consentVersion: CONSENT_VERSIONS.credits,
     });
-    const { session } = fake.failDelayedPayment(sessionId);
+    const { session } = await fake.failDelayedPayment(sessionId);
     await deliverTwice(fake.event("checkout.session.async_payment_failed", session));
     expect(subjectsTo(fan.user.email)).toEqual(["Your payment of $5.00 did not go through"]);
   });

@@ -52,7 +52,7 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
 
   it("a declined card, then a success on the same session: one failed row with Stripe's reason, one paid row, the credits once", async () => {
     const { user, sessionId } = await openCheckout("Declined Then Paid");
-    const declined = fake.failCheckoutAttempt(sessionId);
+    const declined = await fake.failCheckoutAttempt(sessionId);
     const failure = failedEvent(declined);
     expect(await send(failure)).toEqual({ received: true });
 
@@ -66,7 +66,7 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
       { status: "failed", amount: 5, credits: 40, failureReason: "Your card was declined." },
     ]);
 
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     await send(fake.event("checkout.session.completed", done.session));
     // The failure replayed after the success, and told again as a new event of the same attempt.
     expect(await send(failure)).toEqual({ received: true, duplicate: true });
@@ -102,11 +102,11 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
 
   it("a failure that reaches the app only after the success is still recorded, once", async () => {
     const { user, sessionId } = await openCheckout("Reordered Failure");
-    const declined = fake.failCheckoutAttempt(sessionId, {
+    const declined = await fake.failCheckoutAttempt(sessionId, {
       decline_code: "insufficient_funds",
       message: "Your card has insufficient funds.",
     });
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     await send(fake.event("checkout.session.completed", done.session));
     for (let delivery = 0; delivery < 3; delivery++) await send(failedEvent(declined));
 
@@ -119,9 +119,9 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
 
   it("two different failed attempts are two rows, each with its reason; nothing granted", async () => {
     const { user, sessionId } = await openCheckout("Two Declines");
-    const first = failedEvent(fake.failCheckoutAttempt(sessionId));
+    const first = failedEvent(await fake.failCheckoutAttempt(sessionId));
     const second = failedEvent(
-      fake.failCheckoutAttempt(sessionId, {
+      await fake.failCheckoutAttempt(sessionId, {
         code: "expired_card",
         decline_code: undefined,
         message: "Your card has expired.",
@@ -135,7 +135,7 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
     expect(reasons).toEqual(["Your card has expired.", "Your card was declined."]);
     expect(await history(user.token)).toHaveLength(2);
     // The buyer gave up: the session expires, the two attempts stay.
-    await send(fake.event("checkout.session.expired", fake.expireCheckout(sessionId)));
+    await send(fake.event("checkout.session.expired", await fake.expireCheckout(sessionId)));
     expect(await history(user.token)).toHaveLength(2);
   });
 
@@ -143,7 +143,7 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
     const reason = "The customer's account has insufficient funds to cover this payment.";
     for (const intentFirst of [true, false]) {
       const { user, sessionId } = await openCheckout(`Delayed ${intentFirst}`);
-      const { session, paymentIntent } = fake.failDelayedPayment(sessionId);
+      const { session, paymentIntent } = await fake.failDelayedPayment(sessionId);
       const events = [
         failedEvent(paymentIntent),
         fake.event("checkout.session.async_payment_failed", session),
@@ -170,14 +170,14 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
       body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan },
     });
     expect(checkout.statusCode, checkout.body).toBe(200);
-    const done = fake.completeCheckout((checkout.json() as { sessionId: string }).sessionId);
+    const done = await fake.completeCheckout((checkout.json() as { sessionId: string }).sessionId);
     for (const event of [
       fake.event("checkout.session.completed", done.session),
       fake.event("invoice.paid", done.invoice as Json),
     ]) {
       await send(event);
     }
-    const failure = fake.failRenewal(String((done.subscription as Json).id));
+    const failure = await fake.failRenewal(String((done.subscription as Json).id));
     // Stripe tells of the invoice's payment intent too; it belongs to no checkout session.
     const invoiceIntent: Json = {
       id: "pi_invoice_attempt_1",
@@ -211,7 +211,7 @@ describe("failed attempts at Stripe's hosted checkout (real SDK against the loca
     expect(await history(user.token)).toEqual([]);
 
     // The retry pays; the decline told again late is still the first attempt's one row.
-    const retried = fake.renew(String((done.subscription as Json).id));
+    const retried = await fake.renew(String((done.subscription as Json).id));
     await send(fake.event("invoice.paid", retried.invoice));
     await send(fake.event("invoice.payment_failed", declinedInvoice));
     expect(await failedRows()).toHaveLength(1);

@@ -66,7 +66,7 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
   /** A user subscribed through Stripe Checkout, events delivered in Stripe's order. */
   const subscribe = async (token: string, planId: string) => {
     const { sessionId } = await checkoutPlan(token, planId);
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     for (const event of [
       fake.event("checkout.session.completed", done.session),
       fake.event("customer.subscription.created", done.subscription as Json),
@@ -249,7 +249,7 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
     expect(early.data).toMatchObject({ status: "open", fulfilled: false });
     expect(await balanceOf(t, user.token)).toBe(100);
 
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     const event = fake.event("checkout.session.completed", done.session);
     for (let i = 0; i < 100; i++) {
       const response = await deliver(t, event);
@@ -264,12 +264,12 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
 
     // 20 deliveries at once, of one event, on a fresh session; and 20 distinct events at once.
     const second = await checkoutPackage(user.token, pack._id);
-    const paid = fake.completeCheckout(second.sessionId);
+    const paid = await fake.completeCheckout(second.sessionId);
     const once = fake.event("checkout.session.completed", paid.session);
     const results = await Promise.all(Array.from({ length: 20 }, () => deliver(t, once)));
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     const third = await checkoutPackage(user.token, pack._id);
-    const paid3 = fake.completeCheckout(third.sessionId);
+    const paid3 = await fake.completeCheckout(third.sessionId);
     const distinct = await Promise.all(
       Array.from({ length: 20 }, () =>
         deliver(t, fake.event("checkout.session.completed", paid3.session)),
@@ -354,7 +354,7 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
     const { sessionId } = await checkoutPackage(user.token, pack._id);
     const event = fake.event(
       "checkout.session.completed",
-      fake.completeCheckout(sessionId).session,
+      (await fake.completeCheckout(sessionId)).session,
     );
     t.app.billing.fulfilment.state.probe = (step) => {
       if (step === "credits-granted") throw new Error("killed half-way");
@@ -379,7 +379,7 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
     const plan = await createPlan(t, admin, { name: "Credits Plan", price: 8, credits: 40 });
     const user = await signUp(t);
     const { sessionId } = await checkoutPlan(user.token, plan._id);
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     const subscription = done.subscription as Json;
     // Stripe's order reversed: the invoice first, updated before created, checkout last.
     for (const event of [
@@ -407,20 +407,20 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
     expect(view.data.fulfilled).toBe(true);
 
     // A renewal: the plan's credits again, a payment, a "renewed" event.
-    const renewal = fake.renew(String(subscription.id));
+    const renewal = await fake.renew(String(subscription.id));
     const renewed = fake.event("invoice.paid", renewal.invoice);
     await deliver(t, renewed);
     await deliver(t, renewed);
     expect(await balanceOf(t, user.token)).toBe(180);
     // A failed renewal: past due, a failed payment, a payment_failed event; still in force.
-    const failure = fake.failRenewal(String(subscription.id));
+    const failure = await fake.failRenewal(String(subscription.id));
     await deliver(t, fake.event("invoice.payment_failed", failure.invoice));
     const mine = (
       await call(t, "GET", "/api/subscriptions/my-subscription", { token: user.token })
     ).json();
     expect(mine.data).toMatchObject({ status: "active", providerStatus: "past_due" });
     // The end.
-    const ended = fake.endSubscription(String(subscription.id));
+    const ended = await fake.endSubscription(String(subscription.id));
     await deliver(t, fake.event("customer.subscription.deleted", ended));
     const after = (
       await call(t, "GET", "/api/subscriptions/my-subscription", { token: user.token })
@@ -497,7 +497,7 @@ describe("billing with Stripe (real SDK against a local Stripe)", () => {
     const pack = await createPackage(t, admin, { name: "Expiry Pack" });
     const user = await signUp(t);
     const { sessionId } = await checkoutPackage(user.token, pack._id);
-    await deliver(t, fake.event("checkout.session.expired", fake.expireCheckout(sessionId)));
+    await deliver(t, fake.event("checkout.session.expired", await fake.expireCheckout(sessionId)));
     const view = (
       await call(t, "GET", `/api/payments/checkout-sessions/${sessionId}`, { token: user.token })
     ).json();

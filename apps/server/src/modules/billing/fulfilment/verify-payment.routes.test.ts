@@ -70,7 +70,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
       packageId: pack._id,
       consentVersion: CONSENT_VERSIONS.credits,
     });
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     tamper(done.session);
     const event = fake.event("checkout.session.completed", done.session);
     expect((await deliver(t, event)).statusCode).toBe(200);
@@ -178,7 +178,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
         planId: plan._id,
         consentVersion: CONSENT_VERSIONS.plan,
       });
-      const done = fake.completeCheckout(sessionId);
+      const done = await fake.completeCheckout(sessionId);
       const invoice = done.invoice as Json;
       invoice.amount_paid = paidMinor;
       invoice.total = paidMinor;
@@ -250,7 +250,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
       packageId: pack._id,
       consentVersion: CONSENT_VERSIONS.credits,
     });
-    fake.completeCheckout(sessionId);
+    await fake.completeCheckout(sessionId);
     // Before the few minutes are up the sweep leaves it to the webhook.
     await clock.advance(CHECKOUT_SWEEP_AFTER_MS - 60_000);
     expect(await balanceOf(t, user.token)).toBe(100);
@@ -273,7 +273,7 @@ describe("what was paid is what was sold (real Stripe SDK against the local Stri
       packageId: pack._id,
       consentVersion: CONSENT_VERSIONS.credits,
     });
-    fake.expireCheckout(sessionId);
+    await fake.expireCheckout(sessionId);
     await clock.advance(CHECKOUT_SWEEP_AFTER_MS + 60_000);
     const view = await call(t, "GET", `/api/payments/checkout-sessions/${sessionId}`, {
       token: user.token,

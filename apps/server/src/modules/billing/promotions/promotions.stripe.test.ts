@@ -73,7 +73,7 @@ describe("promotion codes on Stripe (issue 27 item 4): coupons, promotion codes,
       total_details: { amount_discount: 125 },
       discounts: [{ promotion_code: code.stripePromotionCodeId }],
     });
-    const done = fake.completeCheckout(String(session.id));
+    const done = await fake.completeCheckout(String(session.id));
     const answer = await deliver(t, fake.event("checkout.session.completed", done.session));
     expect(answer.statusCode, answer.body).toBe(200);
     expect(await balanceOf(t, fan.token)).toBeGreaterThanOrEqual(80);
@@ -107,7 +107,7 @@ describe("promotion codes on Stripe (issue 27 item 4): coupons, promotion codes,
       expect(checkout.statusCode, checkout.body).toBe(200);
       const session = fake.sessions.get(checkout.json().sessionId) as Json;
       expect(session).toMatchObject({ amount_total: 886, total_details: { amount_discount: 126 } });
-      const done = fake.completeCheckout(String(session.id));
+      const done = await fake.completeCheckout(String(session.id));
       const answer = await deliver(t, fake.event("checkout.session.completed", done.session));
       expect(answer.statusCode, answer.body).toBe(200);
       expect(await balanceOf(t, fan.token)).toBe(before + 40);
@@ -138,7 +138,7 @@ describe("promotion codes on Stripe (issue 27 item 4): coupons, promotion codes,
       body: { planId: plan._id, consentVersion: CONSENT_VERSIONS.plan, promotionCode: "PLAN2OFF" },
     });
     expect(checkout.statusCode, checkout.body).toBe(200);
-    const done = fake.completeCheckout(checkout.json().sessionId);
+    const done = await fake.completeCheckout(checkout.json().sessionId);
     for (const event of [
       fake.event("checkout.session.completed", done.session),
       fake.event("customer.subscription.created", done.subscription as Json),
@@ -147,7 +147,7 @@ describe("promotion codes on Stripe (issue 27 item 4): coupons, promotion codes,
       const answer = await deliver(t, event);
       expect(answer.statusCode, answer.body).toBe(200);
     }
-    const renewal = fake.renew(String((done.subscription as Json).id));
+    const renewal = await fake.renew(String((done.subscription as Json).id));
     await deliver(t, fake.event("invoice.paid", renewal.invoice));
     const rows = await paymentRows(fan.user.id);
     expect(rows.map((row) => [row.amountMinor, row.discountMinor, row.promotionCode])).toEqual([

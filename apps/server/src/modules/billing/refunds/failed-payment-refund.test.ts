@@ -33,7 +33,7 @@ describe("refunding a failed payment that took money (Stripe)", () => {
       token: fan.token,
       body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
     });
-    const done = fake.completeCheckout(checkout.json().sessionId);
+    const done = await fake.completeCheckout(checkout.json().sessionId);
     done.session.amount_total = 1;
     expect(
       (await deliver(t, fake.event("checkout.session.completed", done.session))).statusCode,

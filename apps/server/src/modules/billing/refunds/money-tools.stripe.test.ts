@@ -58,7 +58,7 @@ describe("money tools (Stripe)", () => {
     expect(atStripe[0]).toMatchObject({ amount: 400, metadata: { refundId: expect.any(String) } });
     expect(await balanceOf(t, fan.token)).toBe(400);
 
-    const event = fake.event("charge.refunded", fake.chargeOf(paymentIntent));
+    const event = fake.event("charge.refunded", await fake.chargeOf(paymentIntent));
     expect(await delivered(event)).toEqual({ received: true });
     expect(await delivered(event)).toEqual({ received: true, duplicate: true });
     expect(await refundRows(payment.id)).toHaveLength(1);
@@ -69,7 +69,7 @@ describe("money tools (Stripe)", () => {
 
   it("a refund made in Stripe's dashboard takes the credits back exactly once, replays and repeats included", async () => {
     const { fan, payment, paymentIntent } = await buyer();
-    const { charge } = fake.refundInDashboard(paymentIntent);
+    const { charge } = await fake.refundInDashboard(paymentIntent);
     const event = fake.event("charge.refunded", charge);
     await Promise.all([delivered(event), delivered(event), delivered(event)]);
     // Another event about the same refund (Stripe may send charge.refunded again).
@@ -90,7 +90,7 @@ describe("money tools (Stripe)", () => {
 
   it("a dispute takes the credits back exactly once", async () => {
     const { fan, payment, paymentIntent } = await buyer();
-    const dispute = fake.openDispute(paymentIntent);
+    const dispute = await fake.openDispute(paymentIntent);
     const event = fake.event("charge.dispute.created", dispute);
     await Promise.all([delivered(event), delivered(fake.event("charge.dispute.created", dispute))]);
     await delivered(event);
@@ -103,7 +103,7 @@ describe("money tools (Stripe)", () => {
   it("a refund Stripe refuses fails the claim: 502 with Stripe's words, the money refundable again", async () => {
     const { payment, paymentIntent } = await buyer();
     // Refunded at Stripe, but the webhook has not arrived yet.
-    fake.refundInDashboard(paymentIntent);
+    await fake.refundInDashboard(paymentIntent);
     const response = await call(t, "POST", `/api/admin/payments/${payment.id}/refund`, {
       token: admin,
       body: { reason: "Race with the dashboard" },
@@ -133,14 +133,15 @@ describe("money tools (Stripe)", () => {
       .where(eq(checkoutSessions.sessionId, first));
     const second = await open();
 
-    const events = [first, second].flatMap((sessionId) => {
-      const done = fake.completeCheckout(sessionId);
-      return [
+    const events: Json[] = [];
+    for (const sessionId of [first, second]) {
+      const done = await fake.completeCheckout(sessionId);
+      events.push(
         fake.event("checkout.session.completed", done.session),
         fake.event("customer.subscription.created", done.subscription as Json),
         fake.event("invoice.paid", done.invoice as Json),
-      ];
-    });
+      );
+    }
     const answers = await Promise.all(events.map((event) => deliver(t, event)));
     for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
     // Stripe then tells of the cancellation and the refund: nothing more changes.
@@ -167,7 +168,7 @@ describe("money tools (Stripe)", () => {
     expect(atStripe).toHaveLength(1);
     expect(atStripe[0]).toMatchObject({ amount: 1500 });
     await delivered(
-      fake.event("charge.refunded", fake.chargeOf(String(refunded?.stripePaymentId))),
+      fake.event("charge.refunded", await fake.chargeOf(String(refunded?.stripePaymentId))),
     );
     expect(await balanceOf(t, fan.token)).toBe(125);
     expect(await refundRows(String(refunded?.id))).toHaveLength(1);

@@ -202,7 +202,7 @@ describe("refund audit entries (Stripe)", () => {
         token: fan.token,
         body: { packageId: pack._id, consentVersion: CONSENT_VERSIONS.credits },
       });
-      const done = fake.completeCheckout(checkout.json().sessionId);
+      const done = await fake.completeCheckout(checkout.json().sessionId);
       expect(
         (await deliver(t, fake.event("checkout.session.completed", done.session))).statusCode,
       ).toBe(200);
@@ -237,7 +237,7 @@ describe("refund audit entries (Stripe)", () => {
       expect(await balanceOf(t, fan.token)).toBe(100);
       expect(await paymentRow(t, payment.id)).toMatchObject({ status: "refunded" });
       // Stripe's charge.refunded arrives after the sweep: settled already, no second entry.
-      const told = await deliver(t, fake.event("charge.refunded", fake.chargeOf(intent)));
+      const told = await deliver(t, fake.event("charge.refunded", await fake.chargeOf(intent)));
       expect(told.statusCode, told.body).toBe(200);
       const rows = await auditRowsOf(t, payment.id);
       expect(rows).toHaveLength(1);

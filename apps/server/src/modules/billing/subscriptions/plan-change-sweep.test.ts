@@ -226,7 +226,7 @@ describe("a plan change that crashes half-way is settled by the sweep, once (Str
       body: { planId: small._id, consentVersion: CONSENT_VERSIONS.plan },
     });
     expect(response.statusCode, response.body).toBe(200);
-    const done = fake.completeCheckout(String(response.json().sessionId));
+    const done = await fake.completeCheckout(String(response.json().sessionId));
     for (const event of [
       fake.event("checkout.session.completed", done.session),
       fake.event("customer.subscription.created", done.subscription as Json),

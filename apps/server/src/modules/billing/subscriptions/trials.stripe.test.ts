@@ -47,7 +47,7 @@ describe("free trials with Stripe", () => {
     expect(checkout.statusCode, checkout.body).toBe(200);
     const { sessionId } = checkout.json() as { sessionId: string };
     const asked = fake.sessions.get(sessionId) as Json;
-    const done = fake.completeCheckout(sessionId);
+    const done = await fake.completeCheckout(sessionId);
     for (const event of [
       fake.event("invoice.paid", done.invoice as Json),
       fake.event("customer.subscription.created", done.subscription as Json),
@@ -81,7 +81,7 @@ describe("free trials with Stripe", () => {
     expect(chargedFor(subscription.id)).toEqual([]);
 
     // The test clock reaches trial_end: the first real invoice is charged.
-    const first = fake.renew(String(subscription.id));
+    const first = await fake.renew(String(subscription.id));
     expect(first.subscription).toMatchObject({ status: "active" });
     await deliver(t, fake.event("invoice.paid", first.invoice));
     await deliver(t, fake.event("customer.subscription.updated", first.subscription));
@@ -105,7 +105,7 @@ describe("free trials with Stripe", () => {
     });
     expect(await mine(user.token)).toMatchObject({ status: "canceled" });
 
-    const ended = fake.endSubscription(String(subscription.id));
+    const ended = await fake.endSubscription(String(subscription.id));
     await deliver(t, fake.event("customer.subscription.deleted", ended));
     expect(await mine(user.token)).toMatchObject({ status: "inactive" });
     expect(chargedFor(subscription.id)).toEqual([]);

@@ -77,7 +77,7 @@ describe("withdrawal from a purchase (Stripe)", () => {
     expect(atStripe[0]).toMatchObject({ amount: 450, metadata: { refundId: done?._id } });
     expect(await balanceOf(t, fan.token)).toBe(0);
 
-    const event = fake.event("charge.refunded", fake.chargeOf(paymentIntent));
+    const event = fake.event("charge.refunded", await fake.chargeOf(paymentIntent));
     await delivered(event);
     await delivered(event);
     expect(await withdraw(fan.token, payment.id).then((r) => r.statusCode)).toBe(200);
@@ -97,7 +97,7 @@ describe("withdrawal from a purchase (Stripe)", () => {
 
   it("gives the credits back when Stripe refuses the refund, with its audit entry, and sends no e-mail", async () => {
     const { fan, payment, paymentIntent } = await buyer(60);
-    fake.refundInDashboard(paymentIntent);
+    await fake.refundInDashboard(paymentIntent);
     const refused = await withdraw(fan.token, payment.id);
     expect(refused.statusCode).toBe(502);
     expect(await balanceOf(t, fan.token)).toBe(60);
