@@ -204,11 +204,24 @@ describe("provider spend of a live call", () => {
       aiNoticeText("AI Celebrity Assistant"),
     ]);
     const spoken = elevenlabs.speech.length;
-    expect(await say(client)).toEqual({ type: "error", message: VOICE_MESSAGES.dailyLimit });
+    const from = client.received.length;
+    client.socket.send(UTTERANCE);
+    const answered = () =>
+      client.received
+        .slice(from)
+        .flatMap((entry) => (entry.kind === "json" ? [entry.message] : []));
+    // The caption and the refusal of its speech come in either order: the refusal as soon as
+    // the first sentence is turned down, the caption once the reply is whole.
+    await until(
+      () =>
+        answered().some((message) => message.type === "error") &&
+        answered().some((message) => message.type === "response"),
+      "the reply's caption and the refusal of its speech",
+    );
+    expect(answered().filter((message) => message.type === "error")).toEqual([
+      { type: "error", message: VOICE_MESSAGES.dailyLimit },
+    ]);
     expect(client.audio()).toEqual([]);
-    expect(
-      client.received.some((entry) => entry.kind === "json" && entry.message.type === "response"),
-    ).toBe(true);
     expect(elevenlabs.speech.length).toBe(spoken);
     client.sendJson({ type: "end" });
     expect(await client.next("call_ended")).toMatchObject({ message: VOICE_MESSAGES.callEnded });
