@@ -2,6 +2,7 @@ import {
   createMemoryStore,
   createStripeEmulator,
   type Json,
+  type StripeEmulator,
   StripeObjects,
 } from "@twinline/stripe-emulator";
 import { type FakeHttpServer, sendJson, startFakeHttpServer } from "./http.ts";
@@ -19,7 +20,24 @@ export { parseStripeForm } from "@twinline/stripe-emulator";
 
 export const FAKE_STRIPE_SECRET_KEY = "sk_test_fake_stripe_key_1234567890";
 
-export interface FakeStripe extends FakeHttpServer {
+/** The emulator's test controls, as the fake's tests call them (documented on StripeEmulator). */
+type TestControls = Pick<
+  StripeEmulator,
+  | "rounding"
+  | "refundInDashboard"
+  | "openDispute"
+  | "chargeOf"
+  | "completeCheckout"
+  | "failCheckoutAttempt"
+  | "failDelayedPayment"
+  | "expireCheckout"
+  | "renew"
+  | "failRenewal"
+  | "endSubscription"
+  | "event"
+>;
+
+export interface FakeStripe extends FakeHttpServer, TestControls {
   products: Map<string, Json>;
   prices: Map<string, Json>;
   sessions: Map<string, Json>;
@@ -36,56 +54,6 @@ export interface FakeStripe extends FakeHttpServer {
   /** Coupons and the promotion codes on them (percent_off or amount_off, duration once). */
   coupons: Map<string, Json>;
   promotionCodes: Map<string, Json>;
-  /**
-   * How a percentage off rounds a half minor unit: "up" (the default) or "even". Stripe's rule is
-   * its own; a test sets the other one to show that the app sells what Stripe charges.
-   */
-  rounding: { percentHalf: "up" | "even" };
-  /** A refund made in Stripe's dashboard (no metadata): the charge, refreshed, and the refund. */
-  refundInDashboard(
-    paymentIntentId: string,
-    amount?: number,
-  ): Promise<{ charge: Json; refund: Json }>;
-  /** A dispute opened by the card holder's bank on a payment. */
-  openDispute(paymentIntentId: string, amount?: number): Promise<Json>;
-  /** The charge of a payment intent. */
-  chargeOf(paymentIntentId: string): Promise<Json>;
-  /** Pays an open checkout session (and, in subscription mode, starts the subscription). */
-  completeCheckout(
-    sessionId: string,
-  ): Promise<{ session: Json; subscription?: Json; invoice?: Json }>;
-  /**
-   * A payment attempt at an open checkout session (payment mode) that fails, as Checkout makes
-   * one: the session's payment intent (made at its first attempt, confirmed again by each retry)
-   * goes back to requires_payment_method with the attempt's `last_payment_error` (a declined card
-   * by default, `error` overrides its fields) and a failed charge; the session stays open.
-   * Answers a copy of the payment intent as the payment_intent.payment_failed event carries it:
-   * the live one forgets the error at the next attempt.
-   */
-  failCheckoutAttempt(sessionId: string, error?: Json): Promise<Json>;
-  /**
-   * A delayed payment (a bank debit) submitted at checkout that fails days later: the session
-   * complete and unpaid, its payment intent requires_payment_method with an error that names no
-   * charge. Answers both objects, as checkout.session.async_payment_failed and
-   * payment_intent.payment_failed carry them.
-   */
-  failDelayedPayment(sessionId: string): Promise<{ session: Json; paymentIntent: Json }>;
-  /** Expires an open checkout session. */
-  expireCheckout(sessionId: string): Promise<Json>;
-  /**
-   * Bills the next period: a paid invoice (subscription_cycle) and the period moved on (a
-   * trialing subscription's first charge at its trial_end: it turns active).
-   */
-  renew(subscriptionId: string): Promise<{ subscription: Json; invoice: Json }>;
-  /**
-   * A renewal whose payment fails: an open invoice and the subscription past_due; failing
-   * again (Stripe's retries) leaves it unpaid. A later renew() pays the open invoice.
-   */
-  failRenewal(subscriptionId: string): Promise<{ subscription: Json; invoice: Json }>;
-  /** Ends a subscription (the period ran out after a cancellation). */
-  endSubscription(subscriptionId: string): Promise<Json>;
-  /** An event as Stripe would send it. */
-  event(type: string, object: Json): Json;
 }
 
 export async function startFakeStripe(options: { secretKey?: string } = {}): Promise<FakeStripe> {
