@@ -78,7 +78,7 @@ test.afterEach(async () => {
 
 const path = () => new URL(page.url()).pathname;
 // A move to another screen loads its lazy code first: on a loaded two-core machine that can take
-// longer than expect.poll's default second (the assertion, not the clock, decides).
+// longer than expect.poll's default five seconds (the assertion, not the clock, decides).
 const MOVE = { timeout: 10_000 };
 
 async function openLogin() {
