@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FAN_BIRTH_DATE, FAN_PASSWORD, signUpFan, uniqueFan } from "./support/accounts";
 import { sweep } from "./support/axe";
 import { launchBrowser, type TestBrowser } from "./support/browser";
@@ -14,23 +14,25 @@ const SLOW = 120_000;
 let server: RunningServer;
 let browser: TestBrowser;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
+  test.setTimeout(SLOW + 30_000);
   server = await startServer({ healthTimeoutMs: SLOW });
   // axe-core goes in as a script tag; the app's CSP (script-src 'self') would refuse it.
   browser = await launchBrowser({ contextOptions: { bypassCSP: true, acceptDownloads: true } });
-}, SLOW + 30_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-afterEach(async () => {
+test.afterEach(async () => {
   await browser?.closePages();
 });
 
-describe("my data and my account", () => {
-  it("downloads my data as a ZIP, deletes the account, and the e-mail signs up again", async () => {
+test.describe("my data and my account", () => {
+  test("downloads my data as a ZIP, deletes the account, and the e-mail signs up again", async () => {
+    test.setTimeout(180_000);
     const page = await browser.newPage();
     const fan = uniqueFan("privacy", "Privacy Fan");
     await signUpFan(page, server.url, fan);
@@ -92,5 +94,5 @@ describe("my data and my account", () => {
     await page.goto(`${server.url}/dashboard/chat`);
     await page.getByRole("textbox").first().waitFor();
     expect(await page.getByText("Quillhaven").count()).toBe(0);
-  }, 180_000);
+  });
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ENV, signInAdmin } from "./support/accounts";
 import { horizontalOverflow, launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
@@ -66,7 +66,7 @@ let app: RunningServer;
 let openai: { url: string; server: Server };
 let browser: TestBrowser;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   openai = await startRefusingOpenAi();
   app = await startServer({
     env: { ...ADMIN_ENV, OPENAI_BASE_URL: openai.url },
@@ -74,7 +74,7 @@ beforeAll(async () => {
   browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await app?.stop();
   await new Promise((resolve) => openai?.server.close(resolve));
@@ -94,8 +94,8 @@ async function loaded(page: Page, selector: string): Promise<boolean> {
     .evaluate((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0);
 }
 
-describe("operator configuration", () => {
-  it("uploads a logo and a persona image and sets a social link; the landing page shows them", async () => {
+test.describe("operator configuration", () => {
+  test("uploads a logo and a persona image and sets a social link; the landing page shows them", async () => {
     const page = await adminPage();
     await page.goto(`${app.url}/admin/Settings`);
     await page.getByRole("heading", { name: "Logo Settings" }).waitFor();
@@ -135,7 +135,7 @@ describe("operator configuration", () => {
     expect(await social.getAttribute("href")).toBe(instagram);
   });
 
-  it("uploads a PDF to the persona's knowledge and sees it listed", async () => {
+  test("uploads a PDF to the persona's knowledge and sees it listed", async () => {
     const page = await adminPage(360);
     await page.goto(`${app.url}/admin/AITraining`);
     await page.getByRole("heading", { name: "Knowledge Documents" }).waitFor();
@@ -153,7 +153,7 @@ describe("operator configuration", () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  it("tests a key the provider refuses and shows the provider's message", async () => {
+  test("tests a key the provider refuses and shows the provider's message", async () => {
     const page = await adminPage();
     await page.goto(`${app.url}/admin/api-keys`);
     const key = page.getByLabel("OpenAI API Key", { exact: true });

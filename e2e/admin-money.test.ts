@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN_ENV,
   signedInAdminToken,
@@ -20,15 +20,19 @@ let server: RunningServer;
 let admin: Page;
 let fan: Page;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   setup = await startAdminAndFan({ fanWidth: 360 });
   ({ server, admin, fan } = setup);
 });
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
-describe("the operator's money tools", () => {
-  it("the admin refunds a purchase: the fan's balance drops and the audit log shows it", async () => {
+test.describe("the operator's money tools", () => {
+  test("the admin refunds a purchase: the fan's balance drops and the audit log shows it", async () => {
     const stamp = Date.now();
     const pack = `Refund Pack ${stamp}`;
     await signInAdmin(admin, server.url);

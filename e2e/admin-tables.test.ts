@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInAdminToken, signInAdmin, signUpFan } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
 import { agreeToDelivery, agreeToRenewal, createAsAdmin, payInSandbox } from "./support/billing";
@@ -21,12 +21,16 @@ let server: RunningServer;
 let admin: Page;
 let fan: Page;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   setup = await startAdminAndFan({ fanWidth: 360 });
   ({ server, admin, fan } = setup);
 });
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
 /** The scrolling region of the screen's table (TableScroll, named by the table's caption). */
 const tableScroll = (page: Page) => page.locator("section:has(> table)");
@@ -101,8 +105,8 @@ async function checkScreen(path: string, heading: string, hasTransactionId: bool
   expect(await scroll.getAttribute("data-scrolls")).toBe("true");
 }
 
-describe("admin transaction tables at 1280 px with the sidebar open", () => {
-  it("a fan with a long name and e-mail buys a package and subscribes", async () => {
+test.describe("admin transaction tables at 1280 px with the sidebar open", () => {
+  test("a fan with a long name and e-mail buys a package and subscribes", async () => {
     await signInAdmin(admin, server.url, "/admin/subscriptions");
     const token = await signedInAdminToken(admin);
     await createAsAdmin(admin, server.url, token, "/api/credit-packages", {
@@ -139,15 +143,15 @@ describe("admin transaction tables at 1280 px with the sidebar open", () => {
     await fan.waitForURL(/subscription=success/);
   });
 
-  it("Credit Transactions shows every column, Transaction ID included", async () => {
+  test("Credit Transactions shows every column, Transaction ID included", async () => {
     await checkScreen("/admin/credit-transactions", "Credit Transactions", true);
   });
 
-  it("Subscription Transactions shows every column, Transaction ID included", async () => {
+  test("Subscription Transactions shows every column, Transaction ID included", async () => {
     await checkScreen("/admin/subscription-transactions", "Subscription Transactions", true);
   });
 
-  it("Subscription History shows every column", async () => {
+  test("Subscription History shows every column", async () => {
     await checkScreen("/admin/subscription-history", "Subscription History", false);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, test } from "@playwright/test";
 import { ADMIN_ENV, signInAdmin, signUpFan } from "./support/accounts";
 import { horizontalOverflow, launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
@@ -9,18 +9,18 @@ import { type RunningServer, startServer } from "./support/server";
 let server: RunningServer;
 let browser: TestBrowser;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   server = await startServer({ env: ADMIN_ENV });
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-describe("admin user management", () => {
-  it("deactivates a user found by search; their open page is sent back to / on its next request", async () => {
+test.describe("admin user management", () => {
+  test("deactivates a user found by search; their open page is sent back to / on its next request", async () => {
     const stamp = Date.now();
     const userEmail = `fan-${stamp}@example.com`;
     const userName = `Fan ${stamp}`;
@@ -68,7 +68,7 @@ describe("admin user management", () => {
     expect(await userPage.evaluate(() => localStorage.getItem("userToken"))).toBeNull();
   });
 
-  it("opens the user's details from the list and shows the empty transaction tabs", async () => {
+  test("opens the user's details from the list and shows the empty transaction tabs", async () => {
     const stamp = Date.now();
     const userEmail = `detail-${stamp}@example.com`;
     const page = await browser.newPage(360);

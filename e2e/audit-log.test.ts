@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ENV, signInAdmin } from "./support/accounts";
 import { fillAuditLog } from "./support/audit";
 import { horizontalOverflow, launchBrowser, type TestBrowser } from "./support/browser";
@@ -16,16 +16,21 @@ const stamp = Date.now();
 // A first start of PGlite on a busy machine can be slow: the hook waits for it, the tests do not.
 const SETUP = 240_000;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(SETUP);
   server = await startServer({ env: ADMIN_ENV, healthTimeoutMs: 180_000 });
   browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
   // The rows are made from a context of their own; the admin then signs in to read them.
   await fillAuditLog(await browser.newPage(), server.url, stamp);
   page = await browser.newPage();
   await signInAdmin(page, server.url);
-}, SETUP);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
@@ -34,8 +39,8 @@ afterAll(async () => {
 const rightEdges = (selector: string) =>
   page.$$eval(selector, (all) => all.map((each) => each.getBoundingClientRect().right));
 
-describe("the audit log at 1280 px", () => {
-  it("fits the Change column in the viewport with the sidebar open, the JSON as fields", async () => {
+test.describe("the audit log at 1280 px", () => {
+  test("fits the Change column in the viewport with the sidebar open, the JSON as fields", async () => {
     await page.goto(`${server.url}/admin/audit-log`);
     await page.getByTestId("audit-row").first().waitFor();
     expect(await page.getByRole("navigation").first().isVisible()).toBe(true);
@@ -63,7 +68,7 @@ describe("the audit log at 1280 px", () => {
     expect(lineBox?.height ?? 0).toBeLessThan(24);
   });
 
-  it("names the targets: the plan and package by name, the fan by e-mail, the page by title", async () => {
+  test("names the targets: the plan and package by name, the fan by e-mail, the page by title", async () => {
     await page.goto(`${server.url}/admin/audit-log`);
     await page.getByTestId("audit-row").first().waitFor();
     const labelOf = (action: string) =>

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
 import { SMTPServer } from "smtp-server";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
@@ -36,7 +36,11 @@ async function waitForMail(to: string, timeoutMs = 15_000): Promise<Mail> {
   throw new Error(`no mail to ${to} within ${timeoutMs} ms:\n${server.output()}`);
 }
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -58,23 +62,23 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
 
-beforeEach(async () => {
+test.beforeEach(async () => {
   page = await browser.newPage();
 });
 
-afterEach(async () => {
+test.afterEach(async () => {
   await browser?.closePages();
 });
 
 const path = () => new URL(page.url()).pathname;
 // A move to another screen loads its lazy code first: on a loaded two-core machine that can take
-// longer than expect.poll's default second (the assertion, not the clock, decides).
+// longer than expect.poll's default five seconds (the assertion, not the clock, decides).
 const MOVE = { timeout: 10_000 };
 
 async function openLogin() {
@@ -90,8 +94,8 @@ async function logIn(email: string, password: string) {
   await dialog.getByRole("button", { name: "Login", exact: true }).click();
 }
 
-describe("accounts in the browser", () => {
-  it("signs up, lands on /dashboard, logs out and logs in again", async () => {
+test.describe("accounts in the browser", () => {
+  test("signs up, lands on /dashboard, logs out and logs in again", async () => {
     await page.goto(`${server.url}/`);
     await page.getByRole("banner").getByRole("button", { name: "Sign Up" }).click();
     const dialog = page.getByRole("dialog");
@@ -124,7 +128,7 @@ describe("accounts in the browser", () => {
     expect(await page.getByLabel("Email").inputValue()).toBe("ada@example.com");
   });
 
-  it("shows Invalid email or password for a wrong password", async () => {
+  test("shows Invalid email or password for a wrong password", async () => {
     await logIn("ada@example.com", "not-the-password");
     const alert = page.getByRole("dialog").getByRole("alert");
     await alert.waitFor();
@@ -132,7 +136,7 @@ describe("accounts in the browser", () => {
     expect(path()).toBe("/");
   });
 
-  it("resets a forgotten password through the e-mailed link", async () => {
+  test("resets a forgotten password through the e-mailed link", async () => {
     const dialog = await openLogin();
     await dialog.getByRole("button", { name: "Forgot password?" }).click();
     await dialog.getByLabel("Email").fill("ada@example.com");

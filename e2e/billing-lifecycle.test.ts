@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminApiToken, signInAdmin, signUpFan, uniqueFan } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
 import {
@@ -27,12 +27,16 @@ let server: RunningServer;
 let admin: Page;
 let fan: Page;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   setup = await startAdminAndFan({ fanWidth: 1280 });
   ({ server, admin, fan } = setup);
 });
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
 /** The admin's plans, made through the API (the plan form has its own test in billing.test.ts). */
 async function createPlans(page: Page) {
@@ -55,8 +59,8 @@ async function openManage(page: Page) {
   return page.getByRole("dialog", { name: "Manage Subscription" });
 }
 
-describe("a subscription's life", () => {
-  it("the fan subscribes to the dearer plan through the sandbox", async () => {
+test.describe("a subscription's life", () => {
+  test("the fan subscribes to the dearer plan through the sandbox", async () => {
     await signUpFan(fan, server.url, fanAccount);
     await createPlans(fan);
     await fan.goto(`${server.url}/dashboard/credits`);
@@ -70,7 +74,7 @@ describe("a subscription's life", () => {
     await fan.getByTestId("subscription-summary").getByText(SUPERFAN_PLAN).waitFor();
   });
 
-  it("downgrades and sees the unused part credited to the next invoice", async () => {
+  test("downgrades and sees the unused part credited to the next invoice", async () => {
     const dialog = await openManage(fan);
     await dialog.getByTestId("current-subscription").getByText(SUPERFAN_PLAN).waitFor();
     await dialog.getByRole("button", { name: new RegExp(FAN_PLAN) }).click();
@@ -94,7 +98,7 @@ describe("a subscription's life", () => {
     await payments.getByRole("row").filter({ hasText: SUPERFAN_PLAN }).first().waitFor();
   });
 
-  it("cancels and still sees the plan, as Canceling, on every screen", async () => {
+  test("cancels and still sees the plan, as Canceling, on every screen", async () => {
     const dialog = await openManage(fan);
     await cancelSubscriptionConfirmed(fan, dialog);
     await fan.getByText(CANCELED_TOAST).waitFor();
@@ -113,7 +117,7 @@ describe("a subscription's life", () => {
     expect(await fan.getByRole("link", { name: "Subscribe Now" }).count()).toBe(0);
   });
 
-  it("the admin sees Canceled in the list and Cancels at period end in the details", async () => {
+  test("the admin sees Canceled in the list and Cancels at period end in the details", async () => {
     await signInAdmin(admin, server.url, "/admin/users");
     await admin.getByPlaceholder("Search by name or email").fill(fanAccount.email);
     const row = admin.getByTestId("user-row").filter({ hasText: fanAccount.email });

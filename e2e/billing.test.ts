@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin, signUpFan } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
 import {
@@ -30,15 +30,19 @@ let server: RunningServer;
 let admin: Page;
 let fan: Page;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   setup = await startAdminAndFan({ fanWidth: 360, contextOptions: { acceptDownloads: true } });
   ({ server, admin, fan } = setup);
 });
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
-describe("billing", () => {
-  it("the admin creates a credit package and a subscription plan", async () => {
+test.describe("billing", () => {
+  test("the admin creates a credit package and a subscription plan", async () => {
     await signInAdmin(admin, server.url, "/admin/ManageCredits");
 
     await admin.getByRole("button", { name: "Add Package" }).first().click();
@@ -66,7 +70,7 @@ describe("billing", () => {
     await admin.getByTestId("plan-card").filter({ hasText: PLAN }).waitFor();
   });
 
-  it("a new user buys the package through the sandbox checkout and sees balance and history change", async () => {
+  test("a new user buys the package through the sandbox checkout and sees balance and history change", async () => {
     await signUpFan(fan, server.url, { name: USER_NAME, email: USER_EMAIL });
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByTestId("credit-balance").waitFor();
@@ -104,7 +108,7 @@ describe("billing", () => {
     await fan.getByText("No subscription payments yet.").waitFor();
   });
 
-  it("a cancelled checkout charges nothing", async () => {
+  test("a cancelled checkout charges nothing", async () => {
     await fan.goto(`${server.url}/dashboard/credits`);
     const before = await (async () => {
       await fan.getByTestId("credit-balance").waitFor();
@@ -122,7 +126,7 @@ describe("billing", () => {
     expect(await creditBalance(fan)).toBe(before);
   });
 
-  it("the user subscribes, then sends more messages than the free limit and all are answered", async () => {
+  test("the user subscribes, then sends more messages than the free limit and all are answered", async () => {
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByRole("button", { name: "Subscribe Now" }).click();
     const dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });
@@ -152,7 +156,7 @@ describe("billing", () => {
     expect(await fan.getByText(DAILY_LIMIT_BUBBLE).count()).toBe(0);
   });
 
-  it("the user cancels; the subscription shows Canceling", async () => {
+  test("the user cancels; the subscription shows Canceling", async () => {
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByRole("button", { name: "Manage Subscription" }).click();
     const dialog = fan.getByRole("dialog", { name: "Manage Subscription" });
@@ -163,7 +167,7 @@ describe("billing", () => {
     expect(await dialog.getByRole("button", { name: "Cancel Subscription" }).count()).toBe(0);
   });
 
-  it("the admin sees the purchase in Credit Transactions and in its CSV", async () => {
+  test("the admin sees the purchase in Credit Transactions and in its CSV", async () => {
     await admin.goto(`${server.url}/admin/credit-transactions`);
     const row = admin.getByRole("row").filter({ hasText: USER_EMAIL });
     await row.first().waitFor();

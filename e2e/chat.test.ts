@@ -1,6 +1,6 @@
+import { expect, test } from "@playwright/test";
 import { startFakeOpenAi } from "@twinline/fakes";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN_ENV,
   changeSettingsAsAdmin,
@@ -31,18 +31,18 @@ let server: RunningServer;
 let browser: TestBrowser;
 let provider: Awaited<ReturnType<typeof startFakeOpenAi>>;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   provider = await startFakeOpenAi({ validKey: "any", reply: PROVIDER_REPLY, gapMs: 150 });
   // The base URL is set, the key is not: offline until the admin saves a key.
   server = await startServer({ env: { ...ADMIN_ENV, OPENAI_BASE_URL: provider.baseUrl } });
   browser = await launchBrowser();
 });
 
-afterEach(async () => {
+test.afterEach(async () => {
   await browser?.closePages();
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await provider?.close();
@@ -73,15 +73,15 @@ async function askWhoItIs(page: Page) {
   return reply;
 }
 
-describe("text chat", () => {
-  it("a user sends a message and the offline responder answers in the persona's name", async () => {
+test.describe("text chat", () => {
+  test("a user sends a message and the offline responder answers in the persona's name", async () => {
     const page = await fanInEmptyChat("newcomer");
     const reply = await askWhoItIs(page);
     expect(await reply.textContent()).toContain("(Offline mode) Hi, I'm AI Celebrity Assistant.");
     await page.getByText(/4 free messages left today/).waitFor();
   });
 
-  it("a free user reaches the daily limit and sees the bubble and the toast", async () => {
+  test("a free user reaches the daily limit and sees the bubble and the toast", async () => {
     const page = await browser.newPage(360);
     await signUpFan(page, server.url, uniqueFan("limited"));
     await openEmptyChat(page, server.url);
@@ -101,7 +101,7 @@ describe("text chat", () => {
     expect(await composer(page).inputValue()).toBe("One too many");
   });
 
-  it("older messages load on scrolling up, without moving what is on screen", async () => {
+  test("older messages load on scrolling up, without moving what is on screen", async () => {
     // Raise the free limit so one user can hold a long conversation.
     const admin = await browser.newPage();
     await changeSettingsAsAdmin(admin, server.url, { freeMessagesPerDay: 100 });
@@ -153,7 +153,7 @@ describe("text chat", () => {
     // 25 messages, 25 replies and the AI notice the conversation began with.
     await expect.poll(() => page.getByRole("log").getByRole("listitem").count()).toBe(51);
   });
-  it("streams the reply of a provider the admin configured, as it arrives", async () => {
+  test("streams the reply of a provider the admin configured, as it arrives", async () => {
     // The admin saves an OpenAI key in the admin area; the provider switches on without a restart.
     const admin = await browser.newPage();
     await signInAdmin(admin, server.url);

@@ -1,6 +1,6 @@
+import { expect, test } from "@playwright/test";
 import { CONTACT_MESSAGES } from "@twinline/contracts";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ENV, signInAdmin } from "./support/accounts";
 import { sweep } from "./support/axe";
 import { launchBrowser, type TestBrowser } from "./support/browser";
@@ -15,13 +15,18 @@ let browser: TestBrowser;
 const SLOW = 240_000;
 const CONTACT = "hello@velvet.example";
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(SLOW);
   server = await startServer({ env: ADMIN_ENV, healthTimeoutMs: SLOW });
   // axe-core goes in as a script tag; the app's CSP (script-src 'self') would refuse it.
   browser = await launchBrowser({ contextOptions: { bypassCSP: true } });
-}, SLOW);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
@@ -35,63 +40,55 @@ async function fillAndSend(page: Page, message = "Hello there, I have a question
   await page.getByRole("button", { name: "Send message" }).click();
 }
 
-describe("the contact page", () => {
-  it(
-    "shows no form until the admin sets a contact address in Site Settings",
-    async () => {
-      const page = await browser.newPage();
-      await page.goto(`${server.url}/contact`);
-      await page.getByTestId("site-page-content").waitFor();
-      expect(await form(page).count()).toBe(0);
+test.describe("the contact page", () => {
+  test("shows no form until the admin sets a contact address in Site Settings", async () => {
+    test.setTimeout(SLOW);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/contact`);
+    await page.getByTestId("site-page-content").waitFor();
+    expect(await form(page).count()).toBe(0);
 
-      const admin = await browser.newPage();
-      await signInAdmin(admin, server.url, "/admin/Settings");
-      const field = admin.getByLabel("Contact E-mail");
-      await field.fill("not an address");
-      await admin.getByRole("button", { name: "Save Settings" }).click();
-      await admin.getByText("Contact e-mail must be a valid e-mail address").waitFor();
-      await field.fill(CONTACT);
-      await admin.getByRole("button", { name: "Save Settings" }).click();
-      await admin.getByText("Settings saved successfully!").first().waitFor();
-    },
-    SLOW,
-  );
+    const admin = await browser.newPage();
+    await signInAdmin(admin, server.url, "/admin/Settings");
+    const field = admin.getByLabel("Contact E-mail");
+    await field.fill("not an address");
+    await admin.getByRole("button", { name: "Save Settings" }).click();
+    await admin.getByText("Contact e-mail must be a valid e-mail address").waitFor();
+    await field.fill(CONTACT);
+    await admin.getByRole("button", { name: "Save Settings" }).click();
+    await admin.getByText("Settings saved successfully!").first().waitFor();
+  });
 
-  it(
-    "sends a message, refuses bad input by field, shows the limit, with no axe violation",
-    async () => {
-      const page = await browser.newPage();
-      await page.goto(`${server.url}/contact`);
-      await form(page).waitFor();
-      expect(await page.getByTestId("contact-email").getAttribute("href")).toBe(
-        `mailto:${CONTACT}`,
-      );
-      const violations = await sweep(page, "/contact");
+  test("sends a message, refuses bad input by field, shows the limit, with no axe violation", async () => {
+    test.setTimeout(SLOW);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/contact`);
+    await form(page).waitFor();
+    expect(await page.getByTestId("contact-email").getAttribute("href")).toBe(`mailto:${CONTACT}`);
+    const violations = await sweep(page, "/contact");
 
-      // Empty: each field says what is wrong, nothing is sent.
-      await page.getByRole("button", { name: "Send message" }).click();
-      await page.getByText(CONTACT_MESSAGES.nameRequired).waitFor();
-      await page.getByText(CONTACT_MESSAGES.invalidEmail).waitFor();
-      await page.getByText(CONTACT_MESSAGES.messageTooShort).waitFor();
-      expect(await page.getByLabel("Your name").getAttribute("aria-invalid")).toBe("true");
-      violations.push(...(await sweep(page, "/contact with errors")));
+    // Empty: each field says what is wrong, nothing is sent.
+    await page.getByRole("button", { name: "Send message" }).click();
+    await page.getByText(CONTACT_MESSAGES.nameRequired).waitFor();
+    await page.getByText(CONTACT_MESSAGES.invalidEmail).waitFor();
+    await page.getByText(CONTACT_MESSAGES.messageTooShort).waitFor();
+    expect(await page.getByLabel("Your name").getAttribute("aria-invalid")).toBe("true");
+    violations.push(...(await sweep(page, "/contact with errors")));
 
+    await fillAndSend(page);
+    await page.getByRole("status").filter({ hasText: CONTACT_MESSAGES.sent }).waitFor();
+    expect(await page.getByLabel("Message").inputValue()).toBe("");
+    violations.push(...(await sweep(page, "/contact sent")));
+
+    // Five an hour from one address: the sixth is refused, and the form says so.
+    for (let sent = 1; sent < 5; sent++) {
       await fillAndSend(page);
-      await page.getByRole("status").filter({ hasText: CONTACT_MESSAGES.sent }).waitFor();
-      expect(await page.getByLabel("Message").inputValue()).toBe("");
-      violations.push(...(await sweep(page, "/contact sent")));
-
-      // Five an hour from one address: the sixth is refused, and the form says so.
-      for (let sent = 1; sent < 5; sent++) {
-        await fillAndSend(page);
-        await page.getByRole("button", { name: "Send message" }).waitFor();
-        await expect.poll(() => page.getByLabel("Message").inputValue()).toBe("");
-      }
-      await fillAndSend(page);
-      await page.getByRole("alert").filter({ hasText: "Too many attempts" }).waitFor();
-      violations.push(...(await sweep(page, "/contact refused")));
-      expect(violations).toEqual([]);
-    },
-    SLOW,
-  );
+      await page.getByRole("button", { name: "Send message" }).waitFor();
+      await expect.poll(() => page.getByLabel("Message").inputValue()).toBe("");
+    }
+    await fillAndSend(page);
+    await page.getByRole("alert").filter({ hasText: "Too many attempts" }).waitFor();
+    violations.push(...(await sweep(page, "/contact refused")));
+    expect(violations).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ENV, csrfToken, type Fan, signInAdmin, signUpFan } from "./support/accounts";
 import { launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
@@ -10,12 +10,16 @@ import { type RunningServer, startServer } from "./support/server";
 let server: RunningServer;
 let browser: TestBrowser;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   server = await startServer({ env: ADMIN_ENV });
   browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
@@ -30,13 +34,13 @@ async function signUpAndChat(page: Page, fan: Fan) {
   expect(sent.status(), await sent.text()).toBe(200);
 }
 
-describe("dashboards", () => {
+test.describe("dashboards", () => {
   const stamp = Date.now();
   const userName = `Test User ${stamp}`;
   const userEmail = `dash-${stamp}@example.com`;
   let userPage: Page;
 
-  it("the user overview shows the real figures: credits, one message sent, four left today", async () => {
+  test("the user overview shows the real figures: credits, one message sent, four left today", async () => {
     userPage = await browser.newPage();
     await signUpAndChat(userPage, { name: userName, email: userEmail });
     await userPage.goto(`${server.url}/dashboard`);
@@ -52,7 +56,7 @@ describe("dashboards", () => {
     );
   });
 
-  it("a character page: attribute bars, Voice Chat locked on character 2, Text Chat to the chat", async () => {
+  test("a character page: attribute bars, Voice Chat locked on character 2, Text Chat to the chat", async () => {
     await userPage.goto(`${server.url}/character/2`);
     await userPage.getByRole("heading", { name: "Brann Emberforge", level: 1 }).waitFor();
     expect(await userPage.getByRole("meter").count()).toBe(5);
@@ -63,13 +67,13 @@ describe("dashboards", () => {
     await userPage.getByRole("heading", { name: "Character not found" }).waitFor();
   });
 
-  it("unknown paths answer 404 with the app's 404 screen", async () => {
+  test("unknown paths answer 404 with the app's 404 screen", async () => {
     const response = await userPage.goto(`${server.url}/no/such/page`);
     expect(response?.status()).toBe(404);
     await userPage.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
   });
 
-  it("the admin lands on the dashboard: users, revenue, charts", async () => {
+  test("the admin lands on the dashboard: users, revenue, charts", async () => {
     const adminPage = await browser.newPage();
     await signInAdmin(adminPage, server.url);
     const totalUsers = adminPage.getByTestId("metric-card").filter({ hasText: "Total Users" });
@@ -88,7 +92,7 @@ describe("dashboards", () => {
     ).toBe("true");
   });
 
-  it("user analytics lists the user who chatted, found by e-mail", async () => {
+  test("user analytics lists the user who chatted, found by e-mail", async () => {
     const adminPage = await browser.newPage();
     await signInAdmin(adminPage, server.url);
     await adminPage.goto(`${server.url}/admin/UserAnalytics`);
@@ -102,7 +106,7 @@ describe("dashboards", () => {
     await adminPage.getByText("Showing 1 to 1 of 1 users").waitFor();
   });
 
-  it("admin tables fit 1280 px with the sidebar open: no cut columns, actions on screen", async () => {
+  test("admin tables fit 1280 px with the sidebar open: no cut columns, actions on screen", async () => {
     const adminPage = await browser.newPage(1280);
     await signInAdmin(adminPage, server.url);
     for (const path of ["/admin/users", "/admin/chat-logs"]) {

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
 import type { Frame, FrameLocator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN_ENV,
   changeSettingsAsAdmin,
@@ -59,30 +59,37 @@ async function frameOf(page: Page): Promise<Frame> {
   return frame;
 }
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer({ env: ADMIN_ENV });
   browser = await launchBrowser();
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await Promise.all(hosts.map((host) => new Promise((resolve) => host.close(resolve))));
   await server?.stop();
 });
 
-describe("the chat bubble on another site", () => {
+test.describe("the chat bubble on another site", () => {
   let listed: string;
   let unlisted: string;
 
-  beforeAll(async () => {
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
     listed = await hostSite(server.url, "dark");
     unlisted = await hostSite(server.url);
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     await changeSettingsAsAdmin(page, server.url, { embedOrigins: [listed] });
-  }, 60_000);
+  });
 
-  it("opens the chat from a listed site; the fan logs in through the popup and hears the twin", async () => {
+  test("opens the chat from a listed site; the fan logs in through the popup and hears the twin", async () => {
+    test.setTimeout(120_000);
     const page = await browser.newPage();
     const fan = uniqueFan("embed-fan", "Embed Fan");
     await signUpFan(page, server.url, fan);
@@ -132,9 +139,10 @@ describe("the chat bubble on another site", () => {
         },
       )
       .toBeGreaterThan(0);
-  }, 120_000);
+  });
 
-  it("a fan already signed in on the app's site is handed over by the popup at once", async () => {
+  test("a fan already signed in on the app's site is handed over by the popup at once", async () => {
+    test.setTimeout(90_000);
     const page = await browser.newPage();
     await signUpFan(page, server.url, uniqueFan("embed-known", "Known Fan"));
     await page.goto(`${listed}/`);
@@ -150,9 +158,10 @@ describe("the chat bubble on another site", () => {
     // The chat's own calls carry the handed-over token: its empty conversation loads.
     await frame.getByText(/Say hello to/).waitFor({ timeout: 15_000 });
     await expect(frame.getByRole("button", { name: "Sign Up" }).count()).resolves.toBe(0);
-  }, 90_000);
+  });
 
-  it("a visitor uses the trial in the frame, signs up in the popup, and finds the trial in the chat", async () => {
+  test("a visitor uses the trial in the frame, signs up in the popup, and finds the trial in the chat", async () => {
+    test.setTimeout(150_000);
     const page = await browser.newPage();
     const fan = uniqueFan("embed-trial", "Trial Fan");
     await page.goto(`${listed}/`);
@@ -204,9 +213,10 @@ describe("the chat bubble on another site", () => {
       await frame.getByTestId("user-message").filter({ hasText: text }).waitFor();
     }
     expect(await frame.getByTestId("ai-message").count()).toBe(3);
-  }, 150_000);
+  });
 
-  it("is refused by the browser on a site the operator did not list", async () => {
+  test("is refused by the browser on a site the operator did not list", async () => {
+    test.setTimeout(60_000);
     const page = await browser.newPage();
     const refusals: string[] = [];
     page.on("console", (entry) => {
@@ -220,9 +230,10 @@ describe("the chat bubble on another site", () => {
       .toMatch(/^chrome-error:/);
     expect(await chatFrame(page).getByTestId("embed-page").count()).toBe(0);
     await expect.poll(() => refusals.length).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
-  it("the embed page is axe clean, for a visitor and for a signed-in fan", async () => {
+  test("the embed page is axe clean, for a visitor and for a signed-in fan", async () => {
+    test.setTimeout(90_000);
     const page = await browser.newPage();
     const found: string[] = [];
     // axe evaluated over the devtools protocol: the page's CSP (script-src 'self') stays on.
@@ -238,5 +249,5 @@ describe("the chat bubble on another site", () => {
       p.getByRole("textbox", { name: /^Message / }).waitFor({ timeout: 15_000 }),
     );
     expect(found).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import { startFakeOpenAi } from "@twinline/fakes";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ENV, FAN_BIRTH_DATE, FAN_PASSWORD, signUpFan, uniqueFan } from "./support/accounts";
 import { launchBrowser, type TestBrowser } from "./support/browser";
 import { composer, openEmptyChat } from "./support/chat";
@@ -14,7 +14,7 @@ let server: RunningServer;
 let browser: TestBrowser;
 let provider: Awaited<ReturnType<typeof startFakeOpenAi>>;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   // The provider refuses the server's key: every reply fails.
   provider = await startFakeOpenAi();
   server = await startServer({
@@ -28,18 +28,18 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterEach(async () => {
+test.afterEach(async () => {
   await browser?.closePages();
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await provider?.close();
 });
 
-describe("fan loose ends", () => {
-  it("Google unreachable: the spec's message stands where the Google button would be", async () => {
+test.describe("fan loose ends", () => {
+  test("Google unreachable: the spec's message stands where the Google button would be", async () => {
     const page = await browser.newPage();
     // A blocker or a firewall: Google's script never arrives.
     await page.route("https://accounts.google.com/**", (route) => route.abort());
@@ -50,7 +50,7 @@ describe("fan loose ends", () => {
       .waitFor();
   });
 
-  it("a sign-up error from the server goes away once a field changes", async () => {
+  test("a sign-up error from the server goes away once a field changes", async () => {
     const page = await browser.newPage();
     const fan = uniqueFan("taken");
     await signUpFan(page, server.url, fan);
@@ -68,7 +68,7 @@ describe("fan loose ends", () => {
     await alert.waitFor({ state: "detached" });
   });
 
-  it("a reply that failed is still marked after a reload", async () => {
+  test("a reply that failed is still marked after a reload", async () => {
     const page = await browser.newPage();
     await signUpFan(page, server.url, uniqueFan("failed-reply"));
     await openEmptyChat(page, server.url);
@@ -83,7 +83,7 @@ describe("fan loose ends", () => {
     );
   });
 
-  it("Subscribe now on the overview opens the subscription dialog", async () => {
+  test("Subscribe now on the overview opens the subscription dialog", async () => {
     const page = await browser.newPage();
     await signUpFan(page, server.url, uniqueFan("subscribe"));
     await page.goto(`${server.url}/dashboard`);
@@ -95,7 +95,7 @@ describe("fan loose ends", () => {
     expect(page.url()).toBe(`${server.url}/dashboard`);
   });
 
-  it("the theme goes light, dark, and back to the system's", async () => {
+  test("the theme goes light, dark, and back to the system's", async () => {
     const page = await browser.newPage();
     await page.emulateMedia({ colorScheme: "dark" });
     await page.goto(`${server.url}/`);
@@ -113,7 +113,7 @@ describe("fan loose ends", () => {
     await expect.poll(isDark).toBe(false);
   });
 
-  it("at 360 px a table that does not fit says it scrolls sideways, and scrolls from the keyboard", async () => {
+  test("at 360 px a table that does not fit says it scrolls sideways, and scrolls from the keyboard", async () => {
     const page = await browser.newPage(360);
     await signUpFan(page, server.url, uniqueFan("narrow"));
     await page.goto(`${server.url}/dashboard/transactions`);

@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, test } from "@playwright/test";
 import { kb, LANDING_JS_BUDGET_GZIP_BYTES, landingWeight } from "../bench/web/landing-weight";
 import { launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
@@ -11,18 +11,18 @@ import { type RunningServer, startServer } from "./support/server";
 let server: RunningServer;
 let browser: TestBrowser;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-describe("landing page weight", () => {
-  it("stays under the budget in the build manifest", () => {
+test.describe("landing page weight", () => {
+  test("stays under the budget in the build manifest", () => {
     const weight = landingWeight();
     const files = weight.js.map((f) => f.file).join(", ");
     expect(weight.jsGzipBytes, `${kb(weight.jsGzipBytes)} in ${files}`).toBeLessThan(
@@ -33,7 +33,7 @@ describe("landing page weight", () => {
     );
   });
 
-  it("stays under the budget in what the browser loads for /, and loads no router, admin or dashboard code", async () => {
+  test("stays under the budget in what the browser loads for /, and loads no router, admin or dashboard code", async () => {
     const page = await browser.newPage();
     const scripts: { url: string; body: Promise<Buffer> }[] = [];
     page.on("response", (response) => {

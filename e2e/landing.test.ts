@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { horizontalOverflow, launchBrowser, type TestBrowser } from "./support/browser";
 import { type RunningServer, startServer } from "./support/server";
 
@@ -9,26 +9,30 @@ let server: RunningServer;
 let browser: TestBrowser;
 let page: Page;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-beforeEach(async () => {
+test.beforeEach(async () => {
   page = await browser.newPage();
 });
 
-afterEach(async () => {
+test.afterEach(async () => {
   await browser?.closePages();
 });
 
-describe("landing page", () => {
-  it("shows six features, three five-star testimonials and the footer statement", async () => {
+test.describe("landing page", () => {
+  test("shows six features, three five-star testimonials and the footer statement", async () => {
     const settings = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/settings");
     await page.goto(`${server.url}/`);
     // The spec's default persona, served by GET /api/settings: no fall-back notice.
@@ -51,7 +55,7 @@ describe("landing page", () => {
     expect(await page.locator("footer").textContent()).toContain("© 2025");
   });
 
-  it("keeps the chosen theme across a reload", async () => {
+  test("keeps the chosen theme across a reload", async () => {
     await page.goto(`${server.url}/`);
     const toggle = page.getByTestId("theme-toggle");
     await toggle.waitFor();
@@ -73,7 +77,7 @@ describe("landing page", () => {
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
   });
 
-  it("shows the 404 screen on an unknown path", async () => {
+  test("shows the 404 screen on an unknown path", async () => {
     const response = await page.goto(`${server.url}/no/such/page`);
     expect(response?.status()).toBeLessThan(500);
     const notFound = page.getByTestId("not-found");
@@ -86,7 +90,7 @@ describe("landing page", () => {
     await page.getByTestId("feature-card").first().waitFor();
   });
 
-  it("has no horizontal scroll at 360 px wide", async () => {
+  test("has no horizontal scroll at 360 px wide", async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(`${server.url}/`);
     await page.getByTestId("feature-card").first().waitFor();

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { expect, test } from "@playwright/test";
 import { signUpFan, uniqueFan } from "./support/accounts";
 import type { TestBrowser } from "./support/browser";
 import {
@@ -22,19 +22,23 @@ let setup: CallSetup;
 let server: RunningServer;
 let browser: TestBrowser;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   setup = await startCallSetup({ provider: { transcription: HEARD, reply: REPLY } });
   ({ server, browser } = setup);
 });
 
-afterEach(async () => {
+test.afterEach(async () => {
   await browser?.closePages();
 });
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
-describe("memory across calls and chat", () => {
-  it("a call's transcript is in the chat, the call history and what the persona remembers", async () => {
+test.describe("memory across calls and chat", () => {
+  test("a call's transcript is in the chat, the call history and what the persona remembers", async () => {
     const page = await browser.newPage();
     await signUpFan(page, server.url, uniqueFan("rememberer", "Test User"));
     await startCall(page, server.url);

@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminApiToken, csrfToken, signUpFan, uniqueFan } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
 import { sweep } from "./support/axe";
@@ -22,7 +22,12 @@ let fan: Page;
 let fanToken: string;
 let adminToken: string;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
   // axe goes in as a script tag: the app's CSP would refuse it.
   setup = await startAdminAndFan({
     fanWidth: 1280,
@@ -42,9 +47,9 @@ beforeAll(async () => {
     features: ["Unlimited messages"],
   });
   fanToken = await signUpFan(fan, server.url, uniqueFan("rights"));
-}, 240_000);
+});
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
 /** Sets the fan's balance to `credits` through the admin's adjustment. */
 async function setBalance(credits: number) {
@@ -66,8 +71,8 @@ async function setBalance(credits: number) {
   expect(adjusted.status(), await adjusted.text()).toBe(200);
 }
 
-describe("consent, withdrawal, low balance, cancel and resume", () => {
-  it("a package's checkout waits for the delivery consent to be ticked", async () => {
+test.describe("consent, withdrawal, low balance, cancel and resume", () => {
+  test("a package's checkout waits for the delivery consent to be ticked", async () => {
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByTestId("credit-balance").waitFor();
     const before = await creditBalance(fan);
@@ -88,7 +93,7 @@ describe("consent, withdrawal, low balance, cancel and resume", () => {
     await expect.poll(() => creditBalance(fan), { timeout: 15_000 }).toBe(before + 100);
   });
 
-  it("withdraws from the purchase in two steps from the transactions page", async () => {
+  test("withdraws from the purchase in two steps from the transactions page", async () => {
     // 40 of the 100 used: 60 unused, 9.99 x 60 / 100 = 5.994 -> $6.00.
     await setBalance(60);
     await fan.goto(`${server.url}/dashboard/transactions`);
@@ -112,7 +117,7 @@ describe("consent, withdrawal, low balance, cancel and resume", () => {
     expect(await list.getByRole("button", { name: `Withdraw from ${PACKAGE}` }).count()).toBe(0);
   });
 
-  it("warns of a balance below one call minute on the overview, the credits page and the sidebar", async () => {
+  test("warns of a balance below one call minute on the overview, the credits page and the sidebar", async () => {
     await setBalance(2);
     await fan.goto(`${server.url}/dashboard`);
     const notices = fan.getByTestId("low-balance");
@@ -133,7 +138,7 @@ describe("consent, withdrawal, low balance, cancel and resume", () => {
     expect(await notices.count()).toBe(0);
   });
 
-  it("subscribes after ticking the renewal terms, cancels after one question, resumes", async () => {
+  test("subscribes after ticking the renewal terms, cancels after one question, resumes", async () => {
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByRole("button", { name: "Subscribe Now" }).click();
     let dialog = fan.getByRole("dialog", { name: "Subscribe to a Plan" });

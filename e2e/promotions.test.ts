@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminApiToken, signInAdmin, signUpFan, uniqueFan } from "./support/accounts";
 import { type AdminAndFan, startAdminAndFan } from "./support/admin-and-fan";
 import { sweep } from "./support/axe";
@@ -20,7 +20,12 @@ let server: RunningServer;
 let admin: Page;
 let fan: Page;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
   // axe goes in as a script tag: the app's CSP would refuse it.
   setup = await startAdminAndFan({
     fanWidth: 360,
@@ -34,12 +39,12 @@ beforeAll(async () => {
     credits: 200,
     price: 20,
   });
-}, 240_000);
+});
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
-describe("promotion codes", () => {
-  it("the admin creates a 25% code on the Promotion Codes screen", async () => {
+test.describe("promotion codes", () => {
+  test("the admin creates a 25% code on the Promotion Codes screen", async () => {
     await signInAdmin(admin, server.url);
     await admin.getByRole("link", { name: "Promotion Codes" }).click();
     await admin.waitForURL(/\/admin\/promotion-codes$/);
@@ -60,7 +65,7 @@ describe("promotion codes", () => {
     expect(await sweep(admin, "promotion codes screen")).toEqual([]);
   });
 
-  it("a fan's checkout total is lowered by the code, and the lowered amount is what is paid", async () => {
+  test("a fan's checkout total is lowered by the code, and the lowered amount is what is paid", async () => {
     await signUpFan(fan, server.url, uniqueFan("promo"));
     await fan.goto(`${server.url}/dashboard/credits`);
     await fan.getByTestId("credit-balance").waitFor();

@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type LocalPushService,
   startLocalPushService,
@@ -23,7 +23,12 @@ let server: RunningServer;
 let context: BrowserContext;
 let profile: Awaited<ReturnType<typeof launchProfileContext>> | undefined;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(SLOW + 30_000);
   pushService = await startLocalPushService();
   server = await startServer({
     env: { WEB_PUSH_HTTP_ORIGIN: pushService.origin },
@@ -32,16 +37,17 @@ beforeAll(async () => {
   // A profile on disk: the service worker and the notification permission live there.
   profile = await launchProfileContext("push");
   context = profile.context;
-}, SLOW + 30_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await profile?.close();
   await server?.stop();
   await pushService?.close();
 });
 
-describe("push notifications", () => {
-  it("a fan turns notifications on in the profile; a reply while away reaches the push service", async () => {
+test.describe("push notifications", () => {
+  test("a fan turns notifications on in the profile; a reply while away reaches the push service", async () => {
+    test.setTimeout(90_000);
     await context.grantPermissions(["notifications"], { origin: server.url });
     const made: TestPushSubscription[] = [];
     await context.exposeBinding("__localPushSubscribe", async (_source, key: string) => {
@@ -178,5 +184,5 @@ describe("push notifications", () => {
         { timeout: 10_000 },
       )
       .toEqual([JSON.parse(payload ?? "{}").title]);
-  }, 90_000);
+  });
 });

@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminApiToken, signInAdmin, signUpFan, uniqueFan } from "./support/accounts";
 import { agreeToDelivery, createAsAdmin, payInSandbox } from "./support/billing";
 import type { TestBrowser } from "./support/browser";
@@ -25,16 +25,20 @@ let setup: CallSetup;
 let server: RunningServer;
 let browser: TestBrowser;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   setup = await startCallSetup({ provider: { transcription: HEARD, reply: REPLY, gapMs: 40 } });
   ({ server, browser } = setup);
 });
 
-afterEach(async () => {
+test.afterEach(async () => {
   await browser?.closePages();
 });
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
 /** Where `locator`'s element sits on the screen. */
 const rectOf = (locator: Locator) =>
@@ -61,8 +65,8 @@ async function sellTodayFor1400(admin: Page, fan: Page) {
   await fan.getByTestId("checkout-success").waitFor();
 }
 
-describe("screens that fit", () => {
-  it("the revenue chart's axis labels are whole and inside the chart at 1280 and 1920 px", async () => {
+test.describe("screens that fit", () => {
+  test("the revenue chart's axis labels are whole and inside the chart at 1280 and 1920 px", async () => {
     const admin = await browser.newPage(1280);
     await sellTodayFor1400(admin, await browser.newPage());
     await signInAdmin(admin, server.url);
@@ -83,7 +87,7 @@ describe("screens that fit", () => {
     }
   });
 
-  it("at 360×740 Hang up is on screen without scrolling; after the call focus is back on Start call", async () => {
+  test("at 360×740 Hang up is on screen without scrolling; after the call focus is back on Start call", async () => {
     const page = await browser.newPage();
     await page.setViewportSize(PHONE);
     await signUpFan(page, server.url, uniqueFan("small-caller"));
@@ -120,7 +124,7 @@ describe("screens that fit", () => {
       .toBe(true);
   });
 
-  it("at 360×740 every transactions tab is on screen and opens", async () => {
+  test("at 360×740 every transactions tab is on screen and opens", async () => {
     const page = await browser.newPage();
     await page.setViewportSize(PHONE);
     await signUpFan(page, server.url, uniqueFan("small-payer"));
@@ -141,7 +145,7 @@ describe("screens that fit", () => {
     ).toBe("true");
   });
 
-  it("Generate Voice Clone without a sample says so once", async () => {
+  test("Generate Voice Clone without a sample says so once", async () => {
     const page = await browser.newPage(1280);
     await signInAdmin(page, server.url, "/admin/AITraining");
     await page.getByLabel("Voice Name").fill("Nova");

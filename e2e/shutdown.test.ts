@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect, test } from "@playwright/test";
 import { pdfBomb } from "@twinline/fakes";
-import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
   ADMIN_EMAIL,
@@ -25,7 +25,7 @@ let server: RunningServer | undefined;
 let reopened: RunningServer | undefined;
 let dataDir: string | undefined;
 
-afterAll(async () => {
+test.afterAll(async () => {
   await reopened?.stop();
   await server?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -66,8 +66,8 @@ function openCall(base: string, token: string) {
   return { messages, closed, started };
 }
 
-describe("a container stop (SIGTERM) with a live call", () => {
-  it("refuses a PDF bomb, then tells the caller, closes the call and exits 0", async () => {
+test.describe("a container stop (SIGTERM) with a live call", () => {
+  test("refuses a PDF bomb, then tells the caller, closes the call and exits 0", async () => {
     // Our own data directory: the restarted instance reads what the stopped one wrote.
     dataDir = await mkdtemp(join(tmpdir(), "twinline-shutdown-"));
     server = await startServer({ env: ADMIN_ENV, dataDir });

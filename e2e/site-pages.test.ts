@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN_ENV,
   changeSettingsAsAdmin,
@@ -21,7 +21,11 @@ let visitor: Page;
 const PERSONA = "Nova Pages";
 const SITE = "Velvet Lounge";
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   server = await startServer({ env: ADMIN_ENV });
   browser = await launchBrowser();
   visitor = await browser.newPage();
@@ -37,13 +41,13 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-describe("legal and company pages", () => {
-  it("every footer link opens its page, whose built-in text names the persona and the operator", async () => {
+test.describe("legal and company pages", () => {
+  test("every footer link opens its page, whose built-in text names the persona and the operator", async () => {
     const links = [
       ["Terms of Service", "/terms"],
       ["Privacy Policy", "/privacy"],
@@ -68,7 +72,7 @@ describe("legal and company pages", () => {
     expect(await visitor.locator("footer").textContent()).toContain(`© 2025 ${SITE}`);
   });
 
-  it("the checkout links the terms and the refund policy", async () => {
+  test("the checkout links the terms and the refund policy", async () => {
     const fan = await browser.newPage();
     await signUpFan(fan, server.url, uniqueFan("pages"));
     await fan.goto(`${server.url}/dashboard/credits`);
@@ -83,7 +87,7 @@ describe("legal and company pages", () => {
     );
   });
 
-  it("the admin rewrites the FAQ in markdown; a script or an event handler in it stays inert text", async () => {
+  test("the admin rewrites the FAQ in markdown; a script or an event handler in it stays inert text", async () => {
     const admin = await browser.newPage();
     await signInAdmin(admin, server.url, "/admin/Settings");
     const pages = admin.getByRole("region", { name: "Pages" });

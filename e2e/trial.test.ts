@@ -1,5 +1,5 @@
+import { expect, test } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAN_BIRTH_DATE, FAN_PASSWORD } from "./support/accounts";
 import { sweep } from "./support/axe";
 import { launchBrowser, type TestBrowser } from "./support/browser";
@@ -14,22 +14,26 @@ let server: RunningServer;
 let browser: TestBrowser;
 let page: Page;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   server = await startServer();
   // bypassCSP: axe is injected as a script tag (support/axe.ts).
   browser = await launchBrowser({ contextOptions: { bypassCSP: true } });
   page = await browser.newPage();
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
 
 const MESSAGES = ["Hello from the landing page", "What do you enjoy?", "Tell me one more thing"];
 
-describe("the anonymous trial on the landing page", () => {
-  it("chats three messages, opens the sign-up modal, and keeps the conversation after sign-up", async () => {
+test.describe("the anonymous trial on the landing page", () => {
+  test("chats three messages, opens the sign-up modal, and keeps the conversation after sign-up", async () => {
     const chunks: string[] = [];
     page.on("request", (request) => {
       if (request.resourceType() === "script") chunks.push(new URL(request.url()).pathname);

@@ -1,6 +1,6 @@
+import { expect, test } from "@playwright/test";
 import type { FakeOpenAi } from "@twinline/fakes";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { changeSettingsAsAdmin, signUpFan, uniqueFan } from "./support/accounts";
 import { horizontalOverflow, type TestBrowser } from "./support/browser";
 import {
@@ -26,7 +26,11 @@ let server: RunningServer;
 let browser: TestBrowser;
 let provider: FakeOpenAi;
 
-beforeAll(async () => {
+// The tests run in order on what the earlier ones left (pages, accounts, settings): a failure
+// skips the rest instead of running them on a state they do not expect.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
   setup = await startCallSetup({
     provider: { transcription: HEARD, reply: REPLY, gapMs: 40 },
     initScript: instrumentPlayback,
@@ -34,11 +38,11 @@ beforeAll(async () => {
   ({ server, browser, provider } = setup);
 });
 
-afterEach(async () => {
+test.afterEach(async () => {
   await browser?.closePages();
 });
 
-afterAll(() => setup?.close());
+test.afterAll(() => setup?.close());
 
 /** Counts every audio buffer the page starts playing, and the loudest sample in it. */
 function instrumentPlayback() {
@@ -85,8 +89,8 @@ const played = (page: Page) =>
       ).__played,
   );
 
-describe("voice call", () => {
-  it("places a call, hears the persona answer, hangs up and finds the call in call history", async () => {
+test.describe("voice call", () => {
+  test("places a call, hears the persona answer, hangs up and finds the call in call history", async () => {
     const page = await browser.newPage();
     const requested: string[] = [];
     page.on("request", (request) => requested.push(request.url()));
@@ -167,7 +171,7 @@ describe("voice call", () => {
     expect(uploads.length).toBeGreaterThan(0);
   });
 
-  it("speaking over the persona stops its voice and cancels the rest of its reply", async () => {
+  test("speaking over the persona stops its voice and cancels the rest of its reply", async () => {
     // A long reply, streamed slowly (20 s): the model is still streaming when the looped
     // microphone file speaks again (10 s later), however late a loaded machine started it.
     const before = { reply: provider.reply, gapMs: provider.gapMs };
@@ -204,7 +208,7 @@ describe("voice call", () => {
     }
   });
 
-  it("a new user with fewer credits than a minute costs is told so and cannot start", async () => {
+  test("a new user with fewer credits than a minute costs is told so and cannot start", async () => {
     // New accounts get 3 credits from now on (a minute costs 5).
     const admin = await browser.newPage(1280);
     await changeSettingsAsAdmin(admin, server.url, { defaultCredits: 3 });

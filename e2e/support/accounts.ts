@@ -1,5 +1,5 @@
+import { expect } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
 
 export const ADMIN_EMAIL = "admin@twinline.test";
 export const ADMIN_PASSWORD = "admin-pass-123";

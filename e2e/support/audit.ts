@@ -1,5 +1,5 @@
+import { expect } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
 import { adminApiToken, changeSettingsAsAdmin, csrfToken, signUpFan, uniqueFan } from "./accounts";
 import { createAsAdmin } from "./billing";
 

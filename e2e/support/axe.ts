@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
+import { expect } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
 
 // axe-core from node_modules, injected into the page: nothing downloads. The page's context
 // needs `bypassCSP` (the app's script-src 'self' would refuse the script tag).

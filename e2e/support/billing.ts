@@ -1,5 +1,5 @@
+import { expect } from "@playwright/test";
 import type { Locator, Page } from "playwright-core";
-import { expect } from "vitest";
 import { csrfToken } from "./accounts";
 
 /** A card the sandbox checkout accepts (4000 0000 0000 0002 is declined). */

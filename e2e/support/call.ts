@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect } from "@playwright/test";
 import {
   FAKE_OPENAI_KEY,
   type FakeOpenAi,
@@ -8,7 +9,6 @@ import {
   startFakeOpenAi,
 } from "@twinline/fakes";
 import type { BrowserContextOptions, Page } from "playwright-core";
-import { expect } from "vitest";
 import { ADMIN_ENV } from "./accounts";
 import { launchBrowser, type TestBrowser } from "./browser";
 import { type RunningServer, startServer } from "./server";

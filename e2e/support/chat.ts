@@ -1,5 +1,5 @@
+import { expect } from "@playwright/test";
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
 
 export const DAILY_LIMIT_BUBBLE =
   "You've reached your daily message limit. Subscribe to our service for unlimited messaging!";
