@@ -1,15 +1,18 @@
 // Bundles the server into dist/main.js, and each worker thread's module beside it:
 // dist/pglite-worker.js (the embedded database), dist/pdf-worker.js (knowledge PDFs) and
 // dist/espeak-worker.js (the offline voice); lib/module-worker.ts starts them from there.
-// npm dependencies stay external (node_modules has them);
-// the workspace package @twinline/contracts is TypeScript source, so it is bundled in.
+// npm dependencies stay external (node_modules has them), but two are bundled in: the workspace
+// package @twinline/contracts (TypeScript source) and fastify with its own dependencies (avvio,
+// find-my-way, ajv...): ~150 CommonJS files a start resolved, read and compiled one by one, about
+// a fifth of a reopen's main-thread CPU before the first answer (issue 28; decision 0096).
+// Nothing else imports fastify at run time, so there is one copy of it.
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const here = (path) => new URL(path, import.meta.url);
 const pkg = JSON.parse(readFileSync(here("./package.json"), "utf8"));
-const bundled = new Set(["@twinline/contracts"]);
+const bundled = new Set(["@twinline/contracts", "fastify"]);
 const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
   .filter((name) => !bundled.has(name))
   // Subpath imports too (drizzle-orm/pglite, zod/v4/core...).
@@ -38,6 +41,10 @@ await build({
   target: "node20",
   sourcemap: true,
   external,
+  // Bundled CommonJS (fastify's tree) requires Node's modules and the external packages (pino).
+  banner: {
+    js: 'import { createRequire as __bundleCreateRequire } from "node:module"; const require = __bundleCreateRequire(import.meta.url);',
+  },
   logLevel: "warning",
 });
 // The migrator reads `./migrations` next to the running module: src/db/ from source,

@@ -1,7 +1,7 @@
+import { createRequire } from "node:module";
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import cronParser from "cron-parser";
-import webPush from "web-push";
 import { z } from "zod";
 import { ConfigError } from "./config-error.ts";
 import {
@@ -216,6 +216,13 @@ const envSchema = z.object({
 });
 
 /** Reads the environment. Throws a ConfigError naming the first wrong variable. */
+// web-push is loaded only when a data directory has no VAPID keys yet (a first start): a
+// reopen reads them from DATA_DIR and never needs it (issue 28, the start's main thread).
+function generateVapidKeys(): VapidKeys {
+  const webPush = createRequire(import.meta.url)("web-push") as typeof import("web-push");
+  return webPush.generateVAPIDKeys();
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -241,7 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Generated once and kept in DATA_DIR, so tokens and encrypted keys survive restarts.
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir, "jwt-secret"),
     secretsKey: e.SECRETS_KEY ?? loadOrCreateSecret(dataDir, "secrets-key"),
-    vapid: loadOrCreateVapidKeys(dataDir, () => webPush.generateVAPIDKeys()),
+    vapid: loadOrCreateVapidKeys(dataDir, generateVapidKeys),
     webPushHttpOrigin: e.WEB_PUSH_HTTP_ORIGIN ? new URL(e.WEB_PUSH_HTTP_ORIGIN).origin : undefined,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,

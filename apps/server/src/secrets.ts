@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "./config-error.ts";
 
@@ -47,12 +47,16 @@ export interface VapidKeys {
 export function loadOrCreateVapidKeys(dataDir: string, generate: () => VapidKeys): VapidKeys {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "vapid-keys");
-  try {
-    writeFileSync(path, `${JSON.stringify(generate())}\n`, { mode: OWNER_ONLY, flag: "wx" });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    if ((statSync(path).mode & 0o777) !== OWNER_ONLY) chmodSync(path, OWNER_ONLY);
+  // A pair already there is not generated again only to be dropped: generating loads web-push,
+  // which a reopen's start paid for (issue 28). The exclusive flag still settles a race.
+  if (!existsSync(path)) {
+    try {
+      writeFileSync(path, `${JSON.stringify(generate())}\n`, { mode: OWNER_ONLY, flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
   }
+  if ((statSync(path).mode & 0o777) !== OWNER_ONLY) chmodSync(path, OWNER_ONLY);
   let keys: Partial<VapidKeys> = {};
   try {
     keys = JSON.parse(readFileSync(path, "utf8")) as Partial<VapidKeys>;

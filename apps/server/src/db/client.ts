@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
@@ -83,7 +84,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 
   const directory = join(options.dataDir, "pglite");
-  startFromTemplate(directory);
+  await startFromTemplate(directory);
   mkdirSync(directory, { recursive: true });
   const client = await openPgliteThread(
     directory,
@@ -98,14 +99,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * A first start copies the built template (src/scripts/pglite-template.ts) instead of running
  * initdb, every migration and the job queue's set-up: dist/pglite-template beside the bundle,
  * as the migrations are. From source there is none, and PGlite creates the directory itself.
+ * The copy (1,400 files, 44 MB) is asynchronous: main.ts does not wait for the database before it
+ * loads the app's modules, and a synchronous copy held the main thread for seconds (issue 28).
  */
-export function startFromTemplate(
+export async function startFromTemplate(
   directory: string,
   template = fileURLToPath(new URL("./pglite-template", import.meta.url)),
-): boolean {
+): Promise<boolean> {
   if (existsSync(directory) && readdirSync(directory).length > 0) return false;
   if (!existsSync(join(template, "PG_VERSION"))) return false;
-  cpSync(template, directory, { recursive: true });
+  await cp(template, directory, { recursive: true });
   return true;
 }
 

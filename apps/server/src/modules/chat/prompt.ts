@@ -1,4 +1,4 @@
-import { countTokens } from "gpt-tokenizer";
+import { createRequire } from "node:module";
 import { type ChatTurn, composeSystemPrompt } from "../../providers/llm/index.ts";
 
 /**
@@ -27,11 +27,18 @@ const INSTRUCTIONS_SHARE = 0.5;
 const counted = new Map<string, number>();
 const COUNTED_MAX = 20_000;
 
+// gpt-tokenizer's o200k encoding is megabytes of code to compile and a table to build: about a
+// third of a second of the main thread, which a start paid before its first answer (issue 28).
+// Loaded at the first count instead, synchronously (its CommonJS build), so counting stays sync.
+const requireModule = createRequire(import.meta.url);
+let countTokens: ((text: string) => number) | undefined;
+
 /** Tokens of a text, as the model counts them. */
 export function tokensOf(text: string): number {
   if (!text) return 0;
   const known = counted.get(text);
   if (known !== undefined) return known;
+  countTokens ??= (requireModule("gpt-tokenizer") as typeof import("gpt-tokenizer")).countTokens;
   const tokens = countTokens(text);
   if (counted.size >= COUNTED_MAX) counted.clear();
   counted.set(text, tokens);

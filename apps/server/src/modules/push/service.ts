@@ -10,12 +10,15 @@ import {
 } from "@twinline/contracts";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import webPush from "web-push";
 import type { Database } from "../../db/client.ts";
 import { pushNotices, pushPreferences, pushSubscriptions } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { lazy } from "../../providers/lazy.ts";
 import type { VapidKeys } from "../../secrets.ts";
 import { enqueuePush, type PushNoticePayloads } from "./enqueue.ts";
+
+// web-push (and its crypto dependencies) is needed at the first notice sent, not at boot (issue 28).
+const loadWebPush = lazy(async () => (await import("web-push")).default);
 
 /** Notices claimed per pass of the sender. */
 const SEND_BATCH = 50;
@@ -118,6 +121,7 @@ export function createPushService(deps: PushServiceDeps) {
     if (devices.length === 0) return true;
     const personaName = (await deps.settings.get()).aiProfile.name;
     const body = JSON.stringify(render(kind, notice.payload, personaName));
+    const webPush = await loadWebPush();
     const gone: string[] = [];
     let delivered = 0;
     await Promise.all(
