@@ -215,7 +215,6 @@ const envSchema = z.object({
   NODE_ENV: optional,
 });
 
-/** Reads the environment. Throws a ConfigError naming the first wrong variable. */
 // web-push is loaded only when a data directory has no VAPID keys yet (a first start): a
 // reopen reads them from DATA_DIR and never needs it (issue 28, the start's main thread).
 function generateVapidKeys(): VapidKeys {
@@ -223,6 +222,7 @@ function generateVapidKeys(): VapidKeys {
   return webPush.generateVAPIDKeys();
 }
 
+/** Reads the environment. Throws a ConfigError naming the first wrong variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
