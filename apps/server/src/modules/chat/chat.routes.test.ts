@@ -378,7 +378,11 @@ describe("chat with an OpenAI-compatible provider (real SDK, local fake server)"
       Array.from({ length: 20 }, (_, i) => send(t, token, { message: `parallel ${i}` })),
     );
     const statuses = responses.map((r) => r.statusCode).sort();
-    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    const answers = responses.map((r) => `${r.statusCode} ${r.body.slice(0, 120)}`).join("\n");
+    expect(
+      statuses.filter((s) => s === 200),
+      answers,
+    ).toHaveLength(5);
     expect(statuses.filter((s) => s === 403)).toHaveLength(15);
     const [row] = await t.app.database.db
       .select()
