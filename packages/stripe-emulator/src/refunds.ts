@@ -1,8 +1,8 @@
 import { chargeView, mustPaidChargeOf } from "./charges.ts";
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
 import { invalidRequest, notFound } from "./errors.ts";
+import { idempotent } from "./idempotency.ts";
 import { type Json, newId } from "./json.ts";
-import { StripeObjects } from "./store.ts";
 
 /**
  * Refunds `amount` of a charge. The charge's amount_refunded is compared-and-set, so two
@@ -66,34 +66,24 @@ export async function createRefund(
   idempotencyKey: string | null,
 ): Promise<Json> {
   const recordId = idempotencyKey ? `idem_refund_${idempotencyKey}` : null;
-  if (recordId) {
-    const earlier = await deps.store.get(recordId);
-    if (earlier) return earlier.response as Json;
-  }
-  let chargeId: string | undefined;
-  if (body.charge) {
-    const made = await deps.store.get(String(body.charge));
-    if (made?.object !== "charge" || made.paid !== true) {
-      throw notFound("charge", String(body.charge));
+  return idempotent(deps, recordId, async () => {
+    let chargeId: string | undefined;
+    if (body.charge) {
+      const made = await deps.store.get(String(body.charge));
+      if (made?.object !== "charge" || made.paid !== true) {
+        throw notFound("charge", String(body.charge));
+      }
+      chargeId = String(made.id);
+    } else {
+      const paymentIntentId = String(body.payment_intent);
+      chargeId = (await mustPaidChargeOf(deps, paymentIntentId).catch(() => undefined))?.id as
+        | string
+        | undefined;
+      if (!chargeId) throw notFound("payment_intent", paymentIntentId);
     }
-    chargeId = String(made.id);
-  } else {
-    const paymentIntentId = String(body.payment_intent);
-    chargeId = (await mustPaidChargeOf(deps, paymentIntentId).catch(() => undefined))?.id as
-      | string
-      | undefined;
-    if (!chargeId) throw notFound("payment_intent", paymentIntentId);
-  }
-  const amount = body.amount === undefined ? undefined : Number(body.amount);
-  const refund = await refundCharge(deps, chargeId, amount, (body.metadata as Json) ?? {});
-  if (recordId) {
-    await deps.store.create(recordId, StripeObjects.idempotency, {
-      id: recordId,
-      object: StripeObjects.idempotency,
-      response: refund,
-    });
-  }
-  return refund;
+    const amount = body.amount === undefined ? undefined : Number(body.amount);
+    return refundCharge(deps, chargeId, amount, (body.metadata as Json) ?? {});
+  });
 }
 
 export const retrieveRefund = (deps: EmulatorDeps, refundId: string) =>

@@ -1,8 +1,8 @@
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
+import { idempotent } from "./idempotency.ts";
 import { makeInvoice } from "./invoices.ts";
 import { type Json, newId } from "./json.ts";
 import { periodFromAnchor, proration } from "./periods.ts";
-import { StripeObjects } from "./store.ts";
 
 /** The subscription's one item (this app sells one price per subscription). */
 export const subscriptionItem = (subscription: Json) =>
@@ -116,42 +116,35 @@ export async function updateSubscription(
 ): Promise<Json> {
   const subscription = await mustGet(deps, subscriptionId, "subscription");
   const recordId = idempotencyKey ? `idem_subscription_${subscriptionId}_${idempotencyKey}` : null;
-  const replayed = recordId ? await deps.store.get(recordId) : null;
-  if (replayed) return replayed.response as Json;
-  if (body.cancel_at_period_end !== undefined) {
-    subscription.cancel_at_period_end = body.cancel_at_period_end === "true";
-    subscription.canceled_at = subscription.cancel_at_period_end ? deps.clock.now() : null;
-  }
-  if (body.metadata) {
-    subscription.metadata = { ...(subscription.metadata as Json), ...(body.metadata as Json) };
-  }
-  const newPriceId = (body.items as Json[] | undefined)?.[0]?.price;
-  if (newPriceId) {
-    const price = await mustGet(deps, String(newPriceId), "price");
-    const due = prorationNow(deps, subscription, Number(price.unit_amount));
-    const item = subscriptionItem(subscription);
-    item.price = { ...price };
-    if (body.proration_behavior === "always_invoice" && due !== 0) {
-      const invoice = await makeInvoice(deps, {
-        subscription,
-        amount: due,
-        reason: "subscription_update",
-        paid: true,
-        periodStart: deps.clock.now(),
-        periodEnd: Number(item.current_period_end),
-      });
-      subscription.latest_invoice = invoice.id;
+  return idempotent(deps, recordId, async () => {
+    if (body.cancel_at_period_end !== undefined) {
+      subscription.cancel_at_period_end = body.cancel_at_period_end === "true";
+      subscription.canceled_at = subscription.cancel_at_period_end ? deps.clock.now() : null;
     }
-  }
-  await save(deps, subscription);
-  if (recordId) {
-    await deps.store.create(recordId, StripeObjects.idempotency, {
-      id: recordId,
-      object: StripeObjects.idempotency,
-      response: subscription,
-    });
-  }
-  return subscription;
+    if (body.metadata) {
+      subscription.metadata = { ...(subscription.metadata as Json), ...(body.metadata as Json) };
+    }
+    const newPriceId = (body.items as Json[] | undefined)?.[0]?.price;
+    if (newPriceId) {
+      const price = await mustGet(deps, String(newPriceId), "price");
+      const due = prorationNow(deps, subscription, Number(price.unit_amount));
+      const item = subscriptionItem(subscription);
+      item.price = { ...price };
+      if (body.proration_behavior === "always_invoice" && due !== 0) {
+        const invoice = await makeInvoice(deps, {
+          subscription,
+          amount: due,
+          reason: "subscription_update",
+          paid: true,
+          periodStart: deps.clock.now(),
+          periodEnd: Number(item.current_period_end),
+        });
+        subscription.latest_invoice = invoice.id;
+      }
+    }
+    await save(deps, subscription);
+    return subscription;
+  });
 }
 
 /** DELETE /v1/subscriptions/:id: canceled now (a second cancel changes nothing). */
