@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
-import { cp } from "node:fs/promises";
+import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
@@ -84,7 +83,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 
   const directory = join(options.dataDir, "pglite");
-  await startFromTemplate(directory);
+  startFromTemplate(directory);
   mkdirSync(directory, { recursive: true });
   const client = await openPgliteThread(
     directory,
@@ -99,16 +98,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * A first start copies the built template (src/scripts/pglite-template.ts) instead of running
  * initdb, every migration and the job queue's set-up: dist/pglite-template beside the bundle,
  * as the migrations are. From source there is none, and PGlite creates the directory itself.
- * The copy (1,400 files, 44 MB) is asynchronous: main.ts does not wait for the database before it
- * loads the app's modules, and a synchronous copy held the main thread for seconds (issue 28).
  */
-export async function startFromTemplate(
+export function startFromTemplate(
   directory: string,
   template = fileURLToPath(new URL("./pglite-template", import.meta.url)),
-): Promise<boolean> {
+): boolean {
   if (existsSync(directory) && readdirSync(directory).length > 0) return false;
   if (!existsSync(join(template, "PG_VERSION"))) return false;
-  await cp(template, directory, { recursive: true });
+  cpSync(template, directory, { recursive: true });
   return true;
 }
 

@@ -19,26 +19,26 @@ describe("a first start's database from the built template", () => {
     return { root, template };
   };
 
-  it("copies the template into a directory that is missing or empty", async () => {
+  it("copies the template into a directory that is missing or empty", () => {
     const { root, template } = scratch();
-    expect(await startFromTemplate(join(root, "missing"), template)).toBe(true);
+    expect(startFromTemplate(join(root, "missing"), template)).toBe(true);
     expect(readFileSync(join(root, "missing", "base", "1"), "utf8")).toBe("pages");
     mkdirSync(join(root, "empty"));
-    expect(await startFromTemplate(join(root, "empty"), template)).toBe(true);
+    expect(startFromTemplate(join(root, "empty"), template)).toBe(true);
     expect(readFileSync(join(root, "empty", "PG_VERSION"), "utf8")).toBe("17\n");
   });
 
-  it("never touches a directory that holds a database", async () => {
+  it("never touches a directory that holds a database", () => {
     const { root, template } = scratch();
     const existing = join(root, "existing");
     mkdirSync(existing);
     writeFileSync(join(existing, "PG_VERSION"), "16\n");
-    expect(await startFromTemplate(existing, template)).toBe(false);
+    expect(startFromTemplate(existing, template)).toBe(false);
     expect(readFileSync(join(existing, "PG_VERSION"), "utf8")).toBe("16\n");
   });
 
-  it("leaves the directory to PGlite's initdb where no template was built (running from source)", async () => {
+  it("leaves the directory to PGlite's initdb where no template was built (running from source)", () => {
     const { root } = scratch();
-    expect(await startFromTemplate(join(root, "fresh"), join(root, "no-template"))).toBe(false);
+    expect(startFromTemplate(join(root, "fresh"), join(root, "no-template"))).toBe(false);
   });
 });
