@@ -3,13 +3,13 @@ import {
   type FakeOpenAi,
   startFakeElevenLabs,
   startFakeOpenAi,
+  startFakeStripe,
 } from "@twinline/fakes";
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csrfFor, signUp } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./create-test-app.ts";
-import { startFakeStripe } from "./fake-providers.ts";
 
 /**
  * The fuzz walk (issue 12, item 5): every route of the app's OpenAPI document, present and

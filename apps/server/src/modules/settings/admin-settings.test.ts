@@ -11,15 +11,16 @@ import {
   FAKE_ELEVENLABS_KEY,
   FAKE_OPENAI_KEY,
   FAKE_OPENAI_MODELS,
+  FAKE_STRIPE_SECRET_KEY as FAKE_STRIPE_KEY,
   FAKE_VOICES,
   type FakeOpenAi,
   startFakeElevenLabs,
   startFakeOpenAi,
+  startFakeStripe,
 } from "@twinline/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSession, call, messageOf, signUp } from "../../../test/accounts.ts";
 import { createTestApp, type TestApp } from "../../../test/create-test-app.ts";
-import { FAKE_STRIPE_KEY, startFakeStripe } from "../../../test/fake-providers.ts";
 import { icoFile, JPEG_HEAD, PNG_1PX, SVG_WITH_SCRIPT, upload } from "../../../test/multipart.ts";
 import { providerKeys } from "../../db/schema/index.ts";
 import { SVG_CSP } from "../../plugins/uploads.ts";
