@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
@@ -83,31 +83,22 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 
   const directory = join(options.dataDir, "pglite");
-  startFromTemplate(directory);
   mkdirSync(directory, { recursive: true });
-  const client = await openPgliteThread(
-    directory,
-    options.onBackgroundError ? { onError: options.onBackgroundError } : {},
-  );
+  const client = await openPgliteThread(directory, {
+    template: BUILT_TEMPLATE,
+    ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}),
+  });
   // drizzle's pglite driver calls only what PgliteThread answers: query, exec, transaction.
   const db: Database = drizzlePglite({ client: client as unknown as PGlite, schema });
   return { kind: "pglite", db, client, close: once(() => client.close()) };
 }
 
 /**
- * A first start copies the built template (src/scripts/pglite-template.ts) instead of running
- * initdb, every migration and the job queue's set-up: dist/pglite-template beside the bundle,
- * as the migrations are. From source there is none, and PGlite creates the directory itself.
+ * The built template a first start copies (db/start-from-template.ts): dist/pglite-template
+ * beside the bundle, as the migrations are. From source there is none, and PGlite's initdb
+ * creates the directory itself.
  */
-export function startFromTemplate(
-  directory: string,
-  template = fileURLToPath(new URL("./pglite-template", import.meta.url)),
-): boolean {
-  if (existsSync(directory) && readdirSync(directory).length > 0) return false;
-  if (!existsSync(join(template, "PG_VERSION"))) return false;
-  cpSync(template, directory, { recursive: true });
-  return true;
-}
+const BUILT_TEMPLATE = fileURLToPath(new URL("./pglite-template", import.meta.url));
 
 // Closing twice (a failed boot, then the app's onClose) must not throw.
 function once(close: () => Promise<void>): () => Promise<void> {

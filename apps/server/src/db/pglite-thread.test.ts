@@ -113,6 +113,30 @@ describe.runIf(pglite)("a PGlite thread of its own", () => {
     for (const directory of directories) rmSync(directory, { recursive: true, force: true });
   });
 
+  it("starts an empty directory from the template, and never copies over a database", async () => {
+    const root = mkdtempSync(join(tmpdir(), "twinline-pglite-thread-"));
+    directories.push(root);
+    const template = inject("pgliteTemplate");
+    const fresh = await openPgliteThread(join(root, "pglite"), { template });
+    try {
+      // The template holds the migrated schema: a table the migrations made answers.
+      await expect(fresh.query("select count(*) from users")).resolves.toMatchObject({
+        rows: [{ count: 0 }],
+      });
+      await fresh.exec("create table kept (id int)");
+    } finally {
+      await fresh.close();
+    }
+    const reopened = await openPgliteThread(join(root, "pglite"), { template });
+    try {
+      await expect(reopened.query("select count(*) from kept")).resolves.toMatchObject({
+        rows: [{ count: 0 }],
+      });
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it("refuses statements once closed", async () => {
     const db = await open();
     await db.close();

@@ -22,13 +22,19 @@ export interface PgliteThread extends PgliteStatements {
 }
 
 /** The worker (pglite-worker.ts), from source or from the bundle (lib/module-worker.ts). */
-function startWorker(workerData: { directory: string; maintenanceIntervalMs: number }): Worker {
+function startWorker(workerData: {
+  directory: string;
+  template: string | undefined;
+  maintenanceIntervalMs: number;
+}): Worker {
   return startModuleWorker("pglite-worker", "db/pglite-worker", { workerData });
 }
 
 export interface PgliteThreadOptions {
   /** Where the thread's own trouble goes: a failed maintenance, the thread stopping. */
   onError?: (error: Error) => void;
+  /** A data directory to copy first when `directory` is empty (db/start-from-template.ts). */
+  template?: string;
   /** How often the thread runs VACUUM (ANALYZE) while the database is in use (5 min). */
   maintenanceIntervalMs?: number;
 }
@@ -46,6 +52,7 @@ export async function openPgliteThread(
   const rpc = connectWorkerRpc<PgliteMethods>(
     startWorker({
       directory,
+      template: options.template,
       maintenanceIntervalMs: options.maintenanceIntervalMs ?? DEFAULT_MAINTENANCE_INTERVAL_MS,
     }),
     {

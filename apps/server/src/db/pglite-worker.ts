@@ -9,6 +9,7 @@ import { serializeError, Transferred } from "../lib/worker-rpc-protocol.ts";
 import { serveWorkerRpc } from "../lib/worker-rpc-serve.ts";
 import { PGLITE_EXTENSIONS } from "./pglite-extensions.ts";
 import { createPreparedQueries } from "./pglite-prepared.ts";
+import { startFromTemplate } from "./start-from-template.ts";
 import { MAINTENANCE_FAILED, type PgliteMethods } from "./pglite-protocol.ts";
 
 interface OpenTransaction {
@@ -19,10 +20,12 @@ interface OpenTransaction {
   done: Promise<unknown>;
 }
 
-const { directory, maintenanceIntervalMs } = workerData as {
+const { directory, template, maintenanceIntervalMs } = workerData as {
   directory: string;
+  template: string | undefined;
   maintenanceIntervalMs: number;
 };
+startFromTemplate(directory, template);
 const db = await PGlite.create(directory, { extensions: PGLITE_EXTENSIONS });
 const prepared = createPreparedQueries(db);
 const transactions = new Map<number, OpenTransaction>();

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFromTemplate } from "./client.ts";
+import { startFromTemplate } from "./start-from-template.ts";
 
 describe("a first start's database from the built template", () => {
   const roots: string[] = [];
