@@ -201,31 +201,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (observability.tracing) await app.register(observability.tracing.plugin);
   app.decorate("observability", observability);
 
-  const connection = await (
-    options.database ??
-    openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      onBackgroundError: (error) =>
-        app.log.error({ err: error }, "Database error outside a request"),
-    })
-  ).catch(async (error: unknown) => {
-    await observability.tracing?.shutdown().catch(() => {});
-    throw error;
-  });
-  try {
-    await applyMigrations(connection);
-  } catch (error) {
-    await connection.close().catch(() => {});
-    await observability.tracing?.shutdown().catch(() => {});
-    throw (config.databaseUrl && unreachableDatabase(error)) || error;
-  }
-  if (observability.tracing)
-    traceTransactions(connection.db, connection.kind, observability.tracing);
-  app.decorate<DatabaseConnection>("database", connection);
-  // Registered first, so it runs last: routes and listeners are done with the database.
-  app.addHook("onClose", async () => connection.close());
-
   app.addHook("onRequest", (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
@@ -266,6 +241,33 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return webFallback(request, reply);
     },
   });
+
+  // The embedded database opens on its own thread meanwhile (main.ts): what needs no database
+  // registers above, in the time a start would otherwise wait for it (issue 28 item 5).
+  const connection = await (
+    options.database ??
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onBackgroundError: (error) =>
+        app.log.error({ err: error }, "Database error outside a request"),
+    })
+  ).catch(async (error: unknown) => {
+    await observability.tracing?.shutdown().catch(() => {});
+    throw error;
+  });
+  try {
+    await applyMigrations(connection);
+  } catch (error) {
+    await connection.close().catch(() => {});
+    await observability.tracing?.shutdown().catch(() => {});
+    throw (config.databaseUrl && unreachableDatabase(error)) || error;
+  }
+  if (observability.tracing)
+    traceTransactions(connection.db, connection.kind, observability.tracing);
+  app.decorate<DatabaseConnection>("database", connection);
+  // Registered first, so it runs last: routes and listeners are done with the database.
+  app.addHook("onClose", async () => connection.close());
 
   // After the error handler (the 401's shape), before the modules: /metrics and request timing.
   await app.register(observabilityPlugin, { observability, metricsToken: config.metricsToken });
