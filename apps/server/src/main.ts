@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ConfigError, configuredSecrets, loadConfig } from "./config.ts";
-import { openDatabase } from "./db/client.ts";
+import { openEmbeddedDatabase } from "./db/embedded.ts";
 import { gracefulStop } from "./lib/graceful-stop.ts";
 import { redactSecrets, rememberSecret } from "./lib/secret-values.ts";
 
@@ -22,17 +22,26 @@ async function main(): Promise<void> {
 
   for (const secret of configuredSecrets(config)) rememberSecret(secret, true);
   // The database opens first: the embedded one starts its engine on its own thread while this
-  // one loads the app's modules (issue 28 item 5: a start waited for one, then the other).
+  // one loads the app's modules (issue 28 item 5: a start waited for one, then the other), and
+  // before drizzle, pg and the schema are loaded too (a light module starts the thread).
   let app: FastifyInstance | undefined;
-  const database = openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    onBackgroundError: (error) =>
-      app
-        ? app.log.error({ err: error }, "Database error outside a request")
-        : console.error(redactSecrets(error.stack ?? error.message)),
-  });
+  const onBackgroundError = (error: Error) =>
+    app
+      ? app.log.error({ err: error }, "Database error outside a request")
+      : console.error(redactSecrets(error.stack ?? error.message));
+  const embedded = config.databaseUrl
+    ? undefined
+    : openEmbeddedDatabase(config.dataDir, { onError: onBackgroundError });
+  const database = import("./db/client.ts").then(({ openDatabase }) =>
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onBackgroundError,
+      ...(embedded ? { embedded } : {}),
+    }),
+  );
   // Awaited by buildApp; until then a failure to open must not count as unhandled.
+  embedded?.catch(() => {});
   database.catch(() => {});
   try {
     const { buildApp } = await import("./app.ts");

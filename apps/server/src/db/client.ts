@@ -1,15 +1,13 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { openEmbeddedDatabase } from "./embedded.ts";
 import { NamedStatementsClient } from "./named-statements-client.ts";
 import { type NotificationHub, openNotificationHub } from "./notifications.ts";
-import { openPgliteThread, type PgliteThread } from "./pglite-thread.ts";
+import type { PgliteThread } from "./pglite-thread.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -42,6 +40,8 @@ export interface OpenDatabaseOptions {
    * connection or the LISTEN connection broke, PGlite's maintenance failed, or its thread stopped.
    */
   onBackgroundError?: (error: Error) => void;
+  /** The embedded database's thread, already opening (main.ts): used instead of opening one. */
+  embedded?: Promise<PgliteThread>;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseConnection> {
@@ -82,23 +82,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     };
   }
 
-  const directory = join(options.dataDir, "pglite");
-  mkdirSync(directory, { recursive: true });
-  const client = await openPgliteThread(directory, {
-    template: BUILT_TEMPLATE,
-    ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}),
-  });
+  const client = await (options.embedded ??
+    openEmbeddedDatabase(
+      options.dataDir,
+      options.onBackgroundError ? { onError: options.onBackgroundError } : {},
+    ));
   // drizzle's pglite driver calls only what PgliteThread answers: query, exec, transaction.
   const db: Database = drizzlePglite({ client: client as unknown as PGlite, schema });
   return { kind: "pglite", db, client, close: once(() => client.close()) };
 }
-
-/**
- * The built template a first start copies (db/start-from-template.ts): dist/pglite-template
- * beside the bundle, as the migrations are. From source there is none, and PGlite's initdb
- * creates the directory itself.
- */
-const BUILT_TEMPLATE = fileURLToPath(new URL("./pglite-template", import.meta.url));
 
 // Closing twice (a failed boot, then the app's onClose) must not throw.
 function once(close: () => Promise<void>): () => Promise<void> {

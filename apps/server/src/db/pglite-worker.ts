@@ -9,8 +9,8 @@ import { serializeError, Transferred } from "../lib/worker-rpc-protocol.ts";
 import { serveWorkerRpc } from "../lib/worker-rpc-serve.ts";
 import { PGLITE_EXTENSIONS } from "./pglite-extensions.ts";
 import { createPreparedQueries } from "./pglite-prepared.ts";
-import { startFromTemplate } from "./start-from-template.ts";
 import { MAINTENANCE_FAILED, type PgliteMethods } from "./pglite-protocol.ts";
+import { startFromTemplate } from "./start-from-template.ts";
 
 interface OpenTransaction {
   tx: Transaction;
