@@ -1,7 +1,6 @@
 import { createRequire } from "node:module";
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
-import cronParser from "cron-parser";
 import { z } from "zod";
 import { ConfigError } from "./config-error.ts";
 import {
@@ -147,6 +146,11 @@ const trustProxy = optional.transform((value, ctx): boolean | number | string[] 
 const cronExpression = optional.superRefine((value, ctx) => {
   if (value === undefined) return;
   try {
+    // Loaded only when BACKUP_SCHEDULE is set: the config is read before the database's thread
+    // starts, so what it loads delays that (issue 28, the start's critical path).
+    const cronParser = createRequire(import.meta.url)(
+      "cron-parser",
+    ) as typeof import("cron-parser");
     cronParser.parseExpression(value, { tz: "UTC" });
   } catch {
     ctx.addIssue({ code: "custom", message: 'must be a cron expression, for example "0 3 * * *"' });
