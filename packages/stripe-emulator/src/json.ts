@@ -15,6 +15,3 @@ export function idMaker(tag?: string) {
     return each ? `${prefix}_${each}_${random}` : `${prefix}_${random}`;
   };
 }
-
-/** An id of the default kind (no tag of the emulator's own). */
-export const newId = idMaker();
