@@ -1,12 +1,12 @@
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
 import { notFound } from "./errors.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 import { StripeObjects } from "./store.ts";
 
 /** Products and prices: what the admin's catalogue sync makes, edits and deactivates. */
 export async function createProduct(deps: EmulatorDeps, body: Json): Promise<Json> {
   const product: Json = {
-    id: newId("prod"),
+    id: deps.newId("prod"),
     object: "product",
     name: body.name,
     description: body.description ?? null,
@@ -43,7 +43,7 @@ export async function createPrice(deps: EmulatorDeps, body: Json): Promise<Json>
   if (product?.object !== "product") throw notFound("product", String(body.product));
   const recurring = body.recurring as Json | undefined;
   const price: Json = {
-    id: newId("price"),
+    id: deps.newId("price"),
     object: "price",
     product: body.product,
     unit_amount: Number(body.unit_amount),

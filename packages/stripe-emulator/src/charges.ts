@@ -1,6 +1,6 @@
 import { type EmulatorDeps, save } from "./deps.ts";
 import { notFound } from "./errors.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 import { StripeObjects } from "./store.ts";
 
 /** The charge a payment intent makes when it succeeds (one per paid payment intent). */
@@ -11,7 +11,7 @@ export async function makeCharge(
   currency: unknown,
 ): Promise<Json> {
   const made: Json = {
-    id: newId("ch"),
+    id: deps.newId("ch"),
     object: "charge",
     payment_intent: paymentIntent,
     amount,
@@ -55,7 +55,7 @@ export async function retrieveCharge(deps: EmulatorDeps, chargeId: string) {
 
 /** A failed attempt's charge: retrievable, never refundable. */
 export async function makeFailedCharge(deps: EmulatorDeps, intent: Json, error: Json) {
-  const chargeId = newId("ch");
+  const chargeId = deps.newId("ch");
   await save(deps, {
     id: chargeId,
     object: "charge",

@@ -1,7 +1,7 @@
 import { makeCharge } from "./charges.ts";
 import { customerOf } from "./customers.ts";
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 import { failIntentAttempt, intentOfSession } from "./payment-intents.ts";
 import { redeemPromotionCode } from "./promotions.ts";
 import { startSubscription } from "./subscriptions.ts";
@@ -15,7 +15,7 @@ export class SessionNotOpenError extends Error {}
  */
 async function closeSession(deps: EmulatorDeps, sessionId: string, changes: Json): Promise<Json> {
   const session = await mustGet(deps, sessionId, "checkout.session");
-  Object.assign(session, { customer: session.customer ?? newId("cus") }, changes);
+  Object.assign(session, { customer: session.customer ?? deps.newId("cus") }, changes);
   if (!(await deps.store.transition(sessionId, "open", session))) {
     throw new SessionNotOpenError(`Session ${sessionId} is not open`);
   }

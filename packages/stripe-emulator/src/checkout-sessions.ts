@@ -1,7 +1,7 @@
 import { recurringOf } from "./catalogue.ts";
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
 import { invalidRequest, notFound } from "./errors.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 import { percentOff } from "./periods.ts";
 import { promotionRefusal } from "./promotions.ts";
 import { StripeObjects } from "./store.ts";
@@ -15,7 +15,7 @@ async function sessionPrice(deps: EmulatorDeps, item: Json): Promise<Json> {
   }
   const data = item.price_data as Json;
   const price: Json = {
-    id: newId("price"),
+    id: deps.newId("price"),
     object: "price",
     unit_amount: Number(data.unit_amount),
     currency: data.currency,
@@ -66,7 +66,7 @@ export async function createCheckoutSession(deps: EmulatorDeps, body: Json): Pro
         )
       : Math.min(subtotal, Number(discount.coupon.amount_off));
   const now = deps.clock.now();
-  const id = newId("cs_test");
+  const id = deps.newId("cs", "test");
   const session: Json = {
     id,
     object: "checkout.session",
@@ -94,8 +94,8 @@ export async function createCheckoutSession(deps: EmulatorDeps, body: Json): Pro
     cancel_url: body.cancel_url,
     expires_at: body.expires_at ? Number(body.expires_at) : now + 86_400,
     created: now,
-    url: `https://checkout.stripe.test/c/pay/${id}`,
   };
+  session.url = deps.checkoutUrl(session);
   await save(deps, session);
   return session;
 }

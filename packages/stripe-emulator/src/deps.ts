@@ -8,11 +8,29 @@ export interface Rounding {
   percentHalf: "up" | "even";
 }
 
+/**
+ * How a failed renewal is retried: `attempts` payments in all (the last decline leaves the
+ * subscription unpaid), each retry `afterSeconds` after the one before (the open invoice's
+ * next_payment_attempt). Stripe's Smart Retries are its own; the default is the sandbox's
+ * shortened schedule, a second attempt a day later.
+ */
+export interface RenewalRetries {
+  attempts: number;
+  afterSeconds: number;
+}
+
+export const DEFAULT_RENEWAL_RETRIES: RenewalRetries = { attempts: 2, afterSeconds: 86_400 };
+
 /** What every use case of the emulator works with: the state, the clock, the rules. */
 export interface EmulatorDeps {
   store: EmulatorStore;
   clock: EmulatorClock;
   rounding: Rounding;
+  /** A new id: `{prefix}_{hex}`, with the emulator's tag or the kind's (json.ts idMaker). */
+  newId: (prefix: string, kindTag?: string) => string;
+  /** The page where a buyer pays a checkout session (its `url`). */
+  checkoutUrl: (session: Json) => string;
+  renewalRetries: RenewalRetries;
 }
 
 /** The object named `object` (Stripe's object name) with this id, or Stripe's 404. */

@@ -1,6 +1,6 @@
 import { mustPaidChargeOf } from "./charges.ts";
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 
 /** A dispute opened by the card holder's bank on a payment. */
 export async function openDispute(
@@ -11,7 +11,7 @@ export async function openDispute(
   const made = await mustPaidChargeOf(deps, paymentIntentId);
   await save(deps, { ...made, disputed: true });
   const dispute: Json = {
-    id: newId("dp"),
+    id: deps.newId("dp"),
     object: "dispute",
     amount: amount ?? made.amount,
     charge: made.id,

@@ -1,11 +1,17 @@
+import { chargeRenewal, updateCard } from "./cards.ts";
 import { chargeView, mustPaidChargeOf } from "./charges.ts";
 import * as checkout from "./checkout-payments.ts";
 import { createTestClock, type EmulatorClock } from "./clock.ts";
-import type { EmulatorDeps, Rounding } from "./deps.ts";
+import {
+  DEFAULT_RENEWAL_RETRIES,
+  type EmulatorDeps,
+  type RenewalRetries,
+  type Rounding,
+} from "./deps.ts";
 import { openDispute } from "./disputes.ts";
 import { makeEvent } from "./events.ts";
 import { handleStripeRequest, type StripeHttpRequest, type StripeHttpResponse } from "./http.ts";
-import type { Json } from "./json.ts";
+import { idMaker, type Json } from "./json.ts";
 import { createMemoryStore } from "./memory-store.ts";
 import { refundInDashboard } from "./refunds.ts";
 import { failRenewal, renew } from "./renewals.ts";
@@ -70,6 +76,19 @@ export interface StripeEmulator {
   failRenewal(subscriptionId: string): Promise<{ subscription: Json; invoice: Json }>;
   /** Ends a subscription (the period ran out after a cancellation). */
   endSubscription(subscriptionId: string): Promise<Json>;
+  /**
+   * The subscription's customer saves another card for renewals (Stripe's billing portal): it
+   * becomes the default card, and decides whether chargeRenewal pays (TEST_CARD_THAT_PAYS) or
+   * is declined (any other number). Answers the payment method.
+   */
+  updateCard(subscriptionId: string, cardNumber: string): Promise<Json>;
+  /**
+   * A renewal charged on the customer's default card: renew() when it pays, failRenewal() when
+   * it is declined (no card saved: the one the subscription was bought with, which paid).
+   */
+  chargeRenewal(
+    subscriptionId: string,
+  ): Promise<{ subscription: Json; invoice: Json; paid: boolean }>;
   /** An event as Stripe would send it. */
   event(type: string, object: Json): Json;
 }
@@ -81,13 +100,24 @@ export interface StripeEmulatorOptions {
   store?: EmulatorStore;
   /** The wall clock in milliseconds (Date.now when absent); renewals move a test clock on it. */
   now?: () => number;
+  /** Tags every id (`pi_{idTag}_*`), so ids say where they were made; Stripe's own by default. */
+  idTag?: string;
+  /** The page where a buyer pays a session (Stripe's hosted page by default). */
+  checkoutUrl?: (session: Json) => string;
+  /** How a declined renewal is retried (DEFAULT_RENEWAL_RETRIES when absent). */
+  renewalRetries?: RenewalRetries;
 }
+
+const stripeCheckoutUrl = (session: Json) => `https://checkout.stripe.test/c/pay/${session.id}`;
 
 export function createStripeEmulator(options: StripeEmulatorOptions): StripeEmulator {
   const deps: EmulatorDeps = {
     store: options.store ?? createMemoryStore(),
     clock: createTestClock(options.now),
     rounding: { percentHalf: "up" },
+    newId: idMaker(options.idTag),
+    checkoutUrl: options.checkoutUrl ?? stripeCheckoutUrl,
+    renewalRetries: options.renewalRetries ?? DEFAULT_RENEWAL_RETRIES,
   };
   return {
     store: deps.store,
@@ -101,6 +131,8 @@ export function createStripeEmulator(options: StripeEmulatorOptions): StripeEmul
     renew: (subscriptionId) => renew(deps, subscriptionId),
     failRenewal: (subscriptionId) => failRenewal(deps, subscriptionId),
     endSubscription: (subscriptionId) => endSubscription(deps, subscriptionId),
+    updateCard: (subscriptionId, cardNumber) => updateCard(deps, subscriptionId, cardNumber),
+    chargeRenewal: (subscriptionId) => chargeRenewal(deps, subscriptionId),
     refundInDashboard: (paymentIntentId, amount) =>
       refundInDashboard(deps, paymentIntentId, amount),
     openDispute: (paymentIntentId, amount) => openDispute(deps, paymentIntentId, amount),

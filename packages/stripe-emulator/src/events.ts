@@ -1,10 +1,10 @@
 import type { EmulatorDeps } from "./deps.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 
 /** An event as Stripe would send it (tests and the sandbox sign it themselves). */
 export function makeEvent(deps: EmulatorDeps, type: string, object: Json): Json {
   return {
-    id: newId("evt"),
+    id: deps.newId("evt"),
     object: "event",
     api_version: "2026-10-28.endive",
     type,

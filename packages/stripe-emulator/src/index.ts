@@ -3,9 +3,15 @@
  * serves it over HTTP, and the sandbox checkout is to run the Stripe provider against it.
  */
 
+export { TEST_CARD_THAT_PAYS } from "./cards.ts";
 export { SessionNotOpenError } from "./checkout-payments.ts";
 export * from "./clock.ts";
-export type { EmulatorDeps, Rounding } from "./deps.ts";
+export {
+  DEFAULT_RENEWAL_RETRIES,
+  type EmulatorDeps,
+  type RenewalRetries,
+  type Rounding,
+} from "./deps.ts";
 export * from "./emulator.ts";
 export * from "./errors.ts";
 export * from "./fetch.ts";

@@ -2,16 +2,16 @@ import { makeCharge } from "./charges.ts";
 import { nextNumber } from "./counters.ts";
 import { changeBalance } from "./customers.ts";
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 import { StripeObjects } from "./store.ts";
 
 /** An invoice's payments list: one paid payment intent, or none. */
-export const invoicePayments = (paymentIntent: string | null) => ({
+export const invoicePayments = (deps: EmulatorDeps, paymentIntent: string | null) => ({
   object: "list",
   data: paymentIntent
     ? [
         {
-          id: newId("inpay"),
+          id: deps.newId("inpay"),
           object: "invoice_payment",
           payment: { type: "payment_intent", payment_intent: paymentIntent },
           status: "paid",
@@ -38,7 +38,7 @@ export async function makeInvoice(
   },
 ): Promise<Json> {
   const number = await nextNumber(deps, "invoice");
-  const paymentIntent = newId("pi");
+  const paymentIntent = deps.newId("pi");
   const { subscription } = input;
   const balance = await changeBalance(deps, String(subscription.customer), (starting) => {
     if (input.amount < 0) return input.amount;
@@ -49,7 +49,7 @@ export async function makeInvoice(
   const due = Math.max(0, input.amount) - applied;
   const paid = input.paid && due > 0;
   const invoice: Json = {
-    id: newId("in"),
+    id: deps.newId("in"),
     object: "invoice",
     number: `FAKE-${String(number).padStart(4, "0")}`,
     status: input.paid ? "paid" : "open",
@@ -78,7 +78,7 @@ export async function makeInvoice(
       object: "list",
       data: [
         {
-          id: newId("il"),
+          id: deps.newId("il"),
           object: "line_item",
           amount: input.amount,
           currency: subscription.currency,
@@ -87,10 +87,23 @@ export async function makeInvoice(
       ],
       has_more: false,
     },
-    payments: invoicePayments(paid ? paymentIntent : null),
+    payments: invoicePayments(deps, paid ? paymentIntent : null),
   };
   await save(deps, invoice);
   if (paid) await makeCharge(deps, paymentIntent, due, subscription.currency);
+  return invoice;
+}
+
+/**
+ * An invoice of the subscription (makeInvoice), made its latest_invoice; the caller saves the
+ * subscription with its other changes.
+ */
+export async function billSubscription(
+  deps: EmulatorDeps,
+  input: Parameters<typeof makeInvoice>[1],
+): Promise<Json> {
+  const invoice = await makeInvoice(deps, input);
+  input.subscription.latest_invoice = invoice.id;
   return invoice;
 }
 

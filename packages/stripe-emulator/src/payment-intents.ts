@@ -1,6 +1,6 @@
 import { makeFailedCharge } from "./charges.ts";
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 
 /**
  * The session's payment intent, made at its first attempt (a paid one is never reused). Sets
@@ -12,7 +12,7 @@ export async function intentOfSession(deps: EmulatorDeps, session: Json): Promis
     : null;
   if (current && current.status !== "succeeded") return current;
   const intent: Json = {
-    id: newId("pi"),
+    id: deps.newId("pi"),
     object: "payment_intent",
     amount: session.amount_total,
     amount_received: 0,

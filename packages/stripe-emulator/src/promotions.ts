@@ -1,12 +1,12 @@
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
 import { invalidRequest, notFound } from "./errors.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 import { StripeObjects } from "./store.ts";
 
 /** Coupons (percent_off or amount_off, duration once) and the promotion codes on them. */
 export async function createCoupon(deps: EmulatorDeps, body: Json): Promise<Json> {
   const coupon: Json = {
-    id: newId("coupon"),
+    id: deps.newId("coupon"),
     object: "coupon",
     name: body.name ?? null,
     duration: body.duration ?? "once",
@@ -36,7 +36,7 @@ export async function createPromotionCode(deps: EmulatorDeps, body: Json): Promi
     throw invalidRequest("An active promotion code with `code` already exists.");
   }
   const promotionCode: Json = {
-    id: newId("promo"),
+    id: deps.newId("promo"),
     object: "promotion_code",
     code: body.code,
     promotion: { type: "coupon", coupon: coupon.id },

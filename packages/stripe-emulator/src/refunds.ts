@@ -2,7 +2,7 @@ import { chargeView, mustPaidChargeOf } from "./charges.ts";
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
 import { invalidRequest, notFound } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
-import { type Json, newId } from "./json.ts";
+import type { Json } from "./json.ts";
 
 /**
  * Refunds `amount` of a charge. The charge's amount_refunded is compared-and-set, so two
@@ -40,7 +40,7 @@ async function refundCharge(
     );
     if (!won) continue;
     const refund: Json = {
-      id: newId("re"),
+      id: deps.newId("re"),
       object: "refund",
       amount: refunded,
       charge: made.id,

@@ -1,8 +1,8 @@
 import { makeCharge } from "./charges.ts";
 import { changeBalance } from "./customers.ts";
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
-import { invoicePayments, makeInvoice } from "./invoices.ts";
-import { type Json, newId } from "./json.ts";
+import { billSubscription, invoicePayments } from "./invoices.ts";
+import type { Json } from "./json.ts";
 import { nextPeriodEnd } from "./periods.ts";
 import { subscriptionItem } from "./subscriptions.ts";
 
@@ -13,6 +13,19 @@ function periodEndAfter(subscription: Json, start: number): number {
   return nextPeriodEnd(anchor, String(recurring.interval), Number(recurring.interval_count), start);
 }
 
+/** The invoice of the period that starts at `start`, at the item's price. */
+function billNextPeriod(deps: EmulatorDeps, subscription: Json, start: number, paid: boolean) {
+  const item = subscriptionItem(subscription);
+  return billSubscription(deps, {
+    subscription,
+    amount: Number((item.price as Json).unit_amount),
+    reason: "subscription_cycle",
+    paid,
+    periodStart: start,
+    periodEnd: periodEndAfter(subscription, start),
+  });
+}
+
 /** A retry that succeeds pays the invoice the failed attempts left open, as it was made. */
 async function payOpenInvoice(deps: EmulatorDeps, subscription: Json, open: Json) {
   const total = Number(open.total);
@@ -20,7 +33,7 @@ async function payOpenInvoice(deps: EmulatorDeps, subscription: Json, open: Json
     starting < 0 ? Math.min(total, -starting) : 0,
   );
   const due = total - (balance.ending - balance.starting);
-  const paymentIntent = newId("pi");
+  const paymentIntent = deps.newId("pi");
   Object.assign(open, {
     status: "paid",
     starting_balance: balance.starting,
@@ -29,11 +42,18 @@ async function payOpenInvoice(deps: EmulatorDeps, subscription: Json, open: Json
     amount_paid: due,
     amount_remaining: 0,
     attempt_count: Number(open.attempt_count) + 1,
-    payments: invoicePayments(due > 0 ? paymentIntent : null),
+    next_payment_attempt: null,
+    payments: invoicePayments(deps, due > 0 ? paymentIntent : null),
   });
   await save(deps, open);
   if (due > 0) await makeCharge(deps, paymentIntent, due, open.currency);
+  subscription.latest_invoice = open.id;
   return open;
+}
+
+/** The invoice a failed renewal left open, if any. */
+async function openInvoiceOf(deps: EmulatorDeps, subscription: Json): Promise<Json | null> {
+  return subscription.open_invoice ? deps.store.get(String(subscription.open_invoice)) : null;
 }
 
 /**
@@ -48,67 +68,45 @@ export async function renew(
   const subscription = await mustGet(deps, subscriptionId, "subscription");
   const item = subscriptionItem(subscription);
   const start = Number(item.current_period_end);
-  const end = periodEndAfter(subscription, start);
   deps.clock.advanceTo(start);
+  const open = await openInvoiceOf(deps, subscription);
+  const invoice = open
+    ? await payOpenInvoice(deps, subscription, open)
+    : await billNextPeriod(deps, subscription, start, true);
   item.current_period_start = start;
-  item.current_period_end = end;
+  item.current_period_end = periodEndAfter(subscription, start);
   subscription.status = "active";
-  const open = subscription.open_invoice
-    ? await deps.store.get(String(subscription.open_invoice))
-    : null;
-  let invoice: Json;
-  if (open) {
-    invoice = await payOpenInvoice(deps, subscription, open);
-    subscription.open_invoice = null;
-  } else {
-    invoice = await makeInvoice(deps, {
-      subscription,
-      amount: Number((item.price as Json).unit_amount),
-      reason: "subscription_cycle",
-      paid: true,
-      periodStart: start,
-      periodEnd: end,
-    });
-  }
-  subscription.latest_invoice = invoice.id;
+  subscription.open_invoice = null;
   await save(deps, subscription);
   return { subscription, invoice };
 }
 
 /**
- * A renewal whose payment fails: an open invoice and the subscription past_due; failing again
- * (Stripe's retries) leaves it unpaid. The attempt is made when the period ends: the test clock
- * moves there. The invoice bills the next period (the one a later renew() moves it to).
+ * A renewal whose payment fails: an open invoice and the subscription past_due, the next
+ * attempt `renewalRetries.afterSeconds` later (the invoice's next_payment_attempt); each retry
+ * that fails counts an attempt, and the last one leaves it unpaid with no attempt to come. The
+ * first attempt is made when the period ends: the test clock moves there. The invoice bills the
+ * next period (the one a later renew() moves it to).
  */
 export async function failRenewal(
   deps: EmulatorDeps,
   subscriptionId: string,
 ): Promise<{ subscription: Json; invoice: Json }> {
   const subscription = await mustGet(deps, subscriptionId, "subscription");
-  const open = subscription.open_invoice
-    ? await deps.store.get(String(subscription.open_invoice))
-    : null;
-  if (open) {
-    open.attempt_count = Number(open.attempt_count) + 1;
-    await save(deps, open);
-    subscription.status = "unpaid";
-    await save(deps, subscription);
-    return { subscription, invoice: open };
+  let invoice = await openInvoiceOf(deps, subscription);
+  if (invoice) {
+    invoice.attempt_count = Number(invoice.attempt_count) + 1;
+  } else {
+    const start = Number(subscriptionItem(subscription).current_period_end);
+    deps.clock.advanceTo(start);
+    invoice = await billNextPeriod(deps, subscription, start, false);
+    subscription.open_invoice = invoice.id;
   }
-  const item = subscriptionItem(subscription);
-  subscription.status = "past_due";
-  const start = Number(item.current_period_end);
-  deps.clock.advanceTo(start);
-  const invoice = await makeInvoice(deps, {
-    subscription,
-    amount: Number((item.price as Json).unit_amount),
-    reason: "subscription_cycle",
-    paid: false,
-    periodStart: start,
-    periodEnd: periodEndAfter(subscription, start),
-  });
-  subscription.latest_invoice = invoice.id;
-  subscription.open_invoice = invoice.id;
+  const { attempts, afterSeconds } = deps.renewalRetries;
+  const last = Number(invoice.attempt_count) >= attempts;
+  invoice.next_payment_attempt = last ? null : deps.clock.now() + afterSeconds;
+  await save(deps, invoice);
+  subscription.status = last ? "unpaid" : "past_due";
   await save(deps, subscription);
   return { subscription, invoice };
 }

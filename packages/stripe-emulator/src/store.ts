@@ -34,6 +34,7 @@ export const StripeObjects = {
   promotionCode: "promotion_code",
   subscription: "subscription",
   invoice: "invoice",
+  paymentMethod: "payment_method",
   /** An Idempotency-Key's first answer. */
   idempotency: "idempotency_record",
   /** A sequence (invoice numbers). */

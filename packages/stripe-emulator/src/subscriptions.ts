@@ -1,7 +1,7 @@
 import { type EmulatorDeps, mustGet, save } from "./deps.ts";
 import { idempotent } from "./idempotency.ts";
-import { makeInvoice } from "./invoices.ts";
-import { type Json, newId } from "./json.ts";
+import { billSubscription } from "./invoices.ts";
+import type { Json } from "./json.ts";
 import { periodFromAnchor, proration } from "./periods.ts";
 
 /** The subscription's one item (this app sells one price per subscription). */
@@ -27,7 +27,7 @@ export async function startSubscription(
       ? start + trialDays * 86_400
       : periodFromAnchor(start, String(recurring.interval), Number(recurring.interval_count), 1);
   const subscription: Json = {
-    id: newId("sub"),
+    id: deps.newId("sub"),
     object: "subscription",
     status: trialDays > 0 ? "trialing" : "active",
     trial_start: trialDays > 0 ? start : null,
@@ -45,7 +45,7 @@ export async function startSubscription(
       object: "list",
       data: [
         {
-          id: newId("si"),
+          id: deps.newId("si"),
           object: "subscription_item",
           price: { ...price },
           current_period_start: start,
@@ -55,7 +55,7 @@ export async function startSubscription(
       has_more: false,
     },
   };
-  const invoice = await makeInvoice(deps, {
+  const invoice = await billSubscription(deps, {
     subscription,
     amount: Number(session.amount_total),
     reason: "subscription_create",
@@ -63,7 +63,6 @@ export async function startSubscription(
     periodStart: start,
     periodEnd: end,
   });
-  subscription.latest_invoice = invoice.id;
   await save(deps, subscription);
   return { subscription, invoice };
 }
@@ -131,7 +130,7 @@ export async function updateSubscription(
       const item = subscriptionItem(subscription);
       item.price = { ...price };
       if (body.proration_behavior === "always_invoice" && due !== 0) {
-        const invoice = await makeInvoice(deps, {
+        await billSubscription(deps, {
           subscription,
           amount: due,
           reason: "subscription_update",
@@ -139,7 +138,6 @@ export async function updateSubscription(
           periodStart: deps.clock.now(),
           periodEnd: Number(item.current_period_end),
         });
-        subscription.latest_invoice = invoice.id;
       }
     }
     await save(deps, subscription);

@@ -12,6 +12,7 @@ import {
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  bigserial,
   boolean,
   check,
   index,
@@ -362,6 +363,11 @@ export const sandboxObjects = pgTable("sandbox_objects", {
   id: text("id").primaryKey(),
   object: text("object").notNull(),
   data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  /**
+   * Insertion order, for the emulator's lists (oldest first): objects made in one transaction
+   * share its now(), so created_at alone cannot order them.
+   */
+  seq: bigserial("seq", { mode: "number" }).notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -22,6 +22,13 @@ export interface StripeOptions {
   secretKey: string;
   /** STRIPE_API_BASE (tests point the SDK at a local server); unset: api.stripe.com. */
   apiBase?: string | undefined;
+  /**
+   * The SDK's requests go to this `fetch` instead of the network: the sandbox hands it the
+   * Stripe emulator in-process (emulatorFetch, decision 0094).
+   */
+  fetch?: typeof fetch | undefined;
+  /** The clock checkout expiries count from (the sandbox's billing clock); unset: Date.now. */
+  now?: (() => Date) | undefined;
 }
 
 /** The metadata key that marks products made by this app (sync-stripe lists them). */
@@ -53,6 +60,7 @@ export async function createStripeClient(options: StripeOptions): Promise<Stripe
     maxNetworkRetries: 1,
     timeout: 30_000,
     telemetry: false,
+    ...(options.fetch ? { httpClient: StripeSdk.createFetchHttpClient(options.fetch) } : {}),
     ...(base
       ? {
           host: base.hostname,
@@ -267,6 +275,7 @@ function lineItem(item: CheckoutItem): Stripe.Checkout.SessionCreateParams.LineI
 
 export function createStripePayments(options: StripeOptions): PaymentsProvider {
   const stripe = lazy(() => createStripeClient(options));
+  const nowSeconds = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
   /** Runs a Stripe call, mapping its errors; a 404 (missing object) answers null. */
   const orNull = async <T>(run: (client: Stripe) => Promise<T>): Promise<T | null> => {
     try {
@@ -403,7 +412,7 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
                 },
                 // One plan checkout may be open at a time (decision 0051): an abandoned one
                 // stops blocking the next after 35 minutes (Stripe's minimum is 30).
-                expires_at: Math.floor(Date.now() / 1000) + PLAN_CHECKOUT_LIFETIME_S,
+                expires_at: nowSeconds() + PLAN_CHECKOUT_LIFETIME_S,
               }
             : { payment_intent_data: { metadata: input.metadata } }),
         });

@@ -1,10 +1,13 @@
-import { and, eq, sql } from "drizzle-orm";
+import type { EmulatorStore } from "@twinline/stripe-emulator";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { sandboxObjects } from "../../../db/schema/index.ts";
-import type { SandboxStore } from "../../../providers/payments/index.ts";
 
-/** The sandbox provider's objects, in the database (every instance sees the same state). */
-export function createSandboxStore(db: Database): SandboxStore {
+/**
+ * The sandbox provider's objects, in the database (every instance sees the same state): the
+ * Stripe emulator's store (decision 0094), so its compare-and-sets hold across instances.
+ */
+export function createSandboxStore(db: Database): EmulatorStore {
   return {
     async put(id, object, data) {
       await db
@@ -31,6 +34,15 @@ export function createSandboxStore(db: Database): SandboxStore {
         .where(and(eq(sandboxObjects.id, id), sql`${sandboxObjects.data}->>${field} = ${from}`))
         .returning({ id: sandboxObjects.id });
       return updated.length > 0;
+    },
+    async list(object) {
+      // By insertion: one transaction's objects share its now(), so created_at cannot order them.
+      const rows = await db
+        .select({ data: sandboxObjects.data })
+        .from(sandboxObjects)
+        .where(eq(sandboxObjects.object, object))
+        .orderBy(asc(sandboxObjects.seq));
+      return rows.map((row) => row.data);
     },
   };
 }
