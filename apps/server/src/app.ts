@@ -299,6 +299,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before every module: its one hook records the admin writes of all of them.
   await app.register(auditModule);
   await app.register(settingsModule, { secretsKey: config.secretsKey });
+  // Each module's service is passed to the modules that use it, in this order: this file says
+  // the module graph once (docs/decisions/0097). The decorators stay the tests' handle.
+  const { settings } = app;
   // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
   await app.register(providersPlugin, {
     config,
@@ -312,10 +315,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
-  await app.register(memoryModule);
+  await app.register(memoryModule, { settings });
   // Before chat and billing: their replies and money events queue push notices (issue 27).
   await app.register(pushModule, {
     config,
+    settings,
     ...(options.billingClock ? { clock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
   });
@@ -341,6 +345,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before billing: its fulfilment queues e-mail and kicks the sender (issue 26).
   await app.register(fanMailModule, {
     config,
+    settings,
     ...(options.billingClock ? { clock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
     ...(options.contactLimits ? { contactLimits: options.contactLimits } : {}),
