@@ -313,9 +313,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
   await app.register(accountsModule, {
     config,
+    settings,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
+  const { auth, users } = app;
   await app.register(memoryModule, { settings });
+  const { memory } = app;
   // Before chat and billing: their replies and money events queue push notices (issue 27).
   await app.register(pushModule, {
     config,
@@ -323,21 +326,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.billingClock ? { clock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
   });
+  const { push } = app;
   await app.register(chatModule, {
+    settings,
+    memory,
+    push,
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
     ...(options.noticeClock ? { noticeClock: options.noticeClock } : {}),
   });
+  const { chat } = app;
   // After chat (its persona, model, notices and crisis desk) and accounts (onSignIn).
   await app.register(trialModule, {
     secureCookies: https,
     clock: options.billingClock ?? systemClock,
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
-  await app.register(adminModule);
+  await app.register(adminModule, { auth, users });
   await app.register(auditLogRoutesModule);
   await app.register(jobsModule);
   const billingClock = options.billingClock ?? systemClock;
-  await app.register(dashboardsModule, { billingNow: () => new Date(billingClock.now()) });
+  await app.register(dashboardsModule, {
+    chat,
+    billingNow: () => new Date(billingClock.now()),
+  });
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
