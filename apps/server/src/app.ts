@@ -316,7 +316,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     settings,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
-  const { auth, users } = app;
+  const { auth, users, onSignIn } = app;
   await app.register(memoryModule, { settings });
   const { memory } = app;
   // Before chat and billing: their replies and money events queue push notices (issue 27).
@@ -334,9 +334,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
     ...(options.noticeClock ? { noticeClock: options.noticeClock } : {}),
   });
-  const { chat } = app;
+  const { chat, persona, crisis, aiNotices } = app;
   // After chat (its persona, model, notices and crisis desk) and accounts (onSignIn).
   await app.register(trialModule, {
+    settings,
+    persona,
+    crisis,
+    aiNotices,
+    memory,
+    onSignIn,
     secureCookies: https,
     clock: options.billingClock ?? systemClock,
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
@@ -367,6 +373,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
   });
   await app.register(voiceModule, {
+    settings,
+    persona,
+    crisis,
+    aiNotices,
+    chat,
+    memory,
     spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });

@@ -17,7 +17,7 @@ declare module "fastify" {
 }
 
 /** The other modules' services the admin's API uses, passed by app.ts (docs/decisions/0097). */
-export interface AdminDeps {
+export interface AdminModuleDeps {
   auth: AuthService;
   users: UsersRepository;
 }
@@ -27,7 +27,7 @@ export interface AdminDeps {
  * through adminGuarded (plugins/admin-scope.ts). Needs the accounts module (requireAdmin)
  * registered before it.
  */
-export const adminModule = fp<AdminDeps>(
+export const adminModule = fp<AdminModuleDeps>(
   async (app: FastifyInstance, { auth, users }) => {
     const { db } = app.database;
     const chat = createChatRepository(db);

@@ -27,12 +27,12 @@ declare module "fastify" {
 export type SignInListener = (request: FastifyRequest, userId: string) => Promise<void>;
 
 /** The other modules' services accounts use, passed by app.ts (docs/decisions/0097). */
-export interface AccountsDeps {
+export interface AccountsModuleDeps {
   /** Sign-up credits and the site's name in mail. */
   settings: SettingsService;
 }
 
-export interface AccountsModuleOptions extends AccountsDeps {
+export interface AccountsModuleOptions extends AccountsModuleDeps {
   config: Config;
   /** Replaces the Google verifier (tests check tokens signed by their own key). */
   googleVerifier?: GoogleTokenVerifier;

@@ -32,14 +32,14 @@ declare module "fastify" {
 }
 
 /** The other modules' services chat uses, passed by app.ts (docs/decisions/0097). */
-export interface ChatDeps {
+export interface ChatModuleDeps {
   settings: SettingsService;
   memory: MemoryService;
   /** The "reply while away" notification. */
   push: Pick<Push, "replySaved">;
 }
 
-export interface ChatModuleOptions extends ChatDeps {
+export interface ChatModuleOptions extends ChatModuleDeps {
   /**
    * The persona's system prompt and knowledge passages; default: the AI training's, cached in
    * process and dropped by every AI training write (docs/decisions/0012-persona-cache.md).

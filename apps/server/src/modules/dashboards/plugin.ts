@@ -6,12 +6,12 @@ import { adminDashboardRoutes, userDashboardRoutes } from "./routes.ts";
 import { createDashboardsService } from "./service.ts";
 
 /** The other modules' services the figures use, passed by app.ts (docs/decisions/0097). */
-export interface DashboardsDeps {
+export interface DashboardsModuleDeps {
   /** Each fan's message counts. */
   chat: ChatService;
 }
 
-export interface DashboardsModuleOptions extends DashboardsDeps {
+export interface DashboardsModuleOptions extends DashboardsModuleDeps {
   /** The clock of the figures' periods (tests fix it). */
   now?: () => Date;
   /** The billing clock, for revenue (payments are dated on it). */

@@ -43,11 +43,11 @@ declare module "fastify" {
 }
 
 /** The other modules' services fan mail uses, passed by app.ts (docs/decisions/0097). */
-export interface FanMailDeps {
+export interface FanMailModuleDeps {
   settings: SettingsService;
 }
 
-export interface FanMailModuleOptions extends FanMailDeps {
+export interface FanMailModuleOptions extends FanMailModuleDeps {
   config: Config;
   /** THE billing clock: renewal reminders and retries are timed by it. */
   clock?: Clock;

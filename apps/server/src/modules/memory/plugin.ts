@@ -18,12 +18,12 @@ declare module "fastify" {
 }
 
 /** The other modules' services memory uses, passed by app.ts (docs/decisions/0097). */
-export interface MemoryDeps {
+export interface MemoryModuleDeps {
   settings: SettingsService;
 }
 
 /** Long-term memory and the fan's /api/memory routes. Needs providers and accounts. */
-export const memoryModule = fp<MemoryDeps>(
+export const memoryModule = fp<MemoryModuleDeps>(
   async (app: FastifyInstance, { settings }) => {
     const memory = createMemoryService({
       repository: createMemoryRepository(app.database.db),

@@ -36,11 +36,11 @@ function vapidSubject(config: Config): string {
 }
 
 /** The other modules' services push uses, passed by app.ts (docs/decisions/0097). */
-export interface PushDeps {
+export interface PushModuleDeps {
   settings: SettingsService;
 }
 
-export interface PushModuleOptions extends PushDeps {
+export interface PushModuleOptions extends PushModuleDeps {
   config: Config;
   clock?: Clock;
   /** Run the sweep as a cron job (default true); false: tests call `push.service.sendDue()`. */
