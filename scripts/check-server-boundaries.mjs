@@ -34,7 +34,7 @@ export const ALLOWED = {
   health: [],
   jobs: [],
   memory: ["ai-training", "settings"],
-  privacy: ["audit", "auth", "billing", "voice"],
+  privacy: ["audit", "auth", "billing", "users", "voice"],
   push: ["settings"],
   settings: ["audit"],
   trial: ["auth", "chat", "memory", "settings"],

@@ -367,11 +367,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
     ...(options.contactLimits ? { contactLimits: options.contactLimits } : {}),
   });
+  const { fanMail } = app;
   await app.register(billingModule, {
     config,
+    fanMail,
+    push,
     ...(options.billingClock ? { clock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
   });
+  const { billing } = app;
   await app.register(voiceModule, {
     settings,
     persona,
@@ -382,8 +386,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });
+  const { voice } = app;
   await app.register(privacyModule, {
     config,
+    auth,
+    users,
+    billing,
+    voice,
     ...(options.privacyClock ? { clock: options.privacyClock } : {}),
   });
   if (options.register) await app.register(options.register);
