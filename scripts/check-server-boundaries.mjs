@@ -3,11 +3,14 @@
 // TypeScript through the TypeScript compiler API, which TypeScript 7 does not have, and the
 // server's imports are plain static strings, so reading them is enough.
 //
-// Three rules, for every non-test file under apps/server/src/modules/<X>/:
-// 1. X depends only on the modules ALLOWED[X] names, by import or by using a decorator another
-//    module put on the app (`app.memory` is the memory module's): one graph says both.
-// 2. No new cycle between modules (KNOWN_TANGLE: the modules already tied when it was written).
-// 3. Nobody outside Y imports Y's repository (repository.ts, *-repository.ts, repository/),
+// Four rules, for every non-test file under apps/server/src/modules/<X>/:
+// 1. X imports only the modules ALLOWED[X] names. The imports are the graph: a module takes
+//    the services of others as typed plugin options (`<X>ModuleDeps`, decision 0097), whose
+//    types it imports, and app.ts passes exactly those; so what X imports is what it is wired to.
+// 2. X reads no decorator another module put on the app (`app.memory` in chat): that would be
+//    a dependency no import shows. The modules' decorators are the tests' handle on the app.
+// 3. No new cycle between modules (KNOWN_TANGLE: the modules already tied when it was written).
+// 4. Nobody outside Y imports Y's repository (repository.ts, *-repository.ts, repository/),
 //    unless Y's repository is its public face (PUBLIC_REPOSITORIES) or the import predates the
 //    rule (KNOWN_REPOSITORY_IMPORTS, to be removed, never added to).
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -15,11 +18,11 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const BOUNDARIES_DECISION =
-  "docs/decisions/0049-operator-loose-ends-and-server-boundaries.md";
+  "docs/decisions/0049-operator-loose-ends-and-server-boundaries.md, 0097-one-module-graph.md";
 
 /**
- * Which modules each module may depend on: by import, or by using a decorator another module
- * put on the app (`app.memory`, `app.billing`...). Both are read into one graph (issue 29).
+ * Which modules each module may import (decision 0097: its imports are its wiring, since the
+ * services it is given are typed by the other modules' types).
  */
 export const ALLOWED = {
   admin: ["audit", "auth", "billing", "chat", "users"],
@@ -34,7 +37,7 @@ export const ALLOWED = {
   health: [],
   jobs: [],
   memory: ["ai-training", "settings"],
-  privacy: ["audit", "auth", "billing", "voice"],
+  privacy: ["audit", "auth", "billing", "users", "voice"],
   push: ["settings"],
   settings: ["audit"],
   trial: ["auth", "chat", "memory", "settings"],
@@ -57,7 +60,7 @@ export const KNOWN_REPOSITORY_IMPORTS = new Set(["admin/plugin.ts -> chat/reposi
 export const KNOWN_TANGLE = new Set([]);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const modulesDir = join(root, "apps/server/src/modules");
+const MODULES_DIR = join(root, "apps/server/src/modules");
 
 function* sourceFiles(dir) {
   for (const name of readdirSync(dir)) {
@@ -70,22 +73,25 @@ function* sourceFiles(dir) {
 const SPECIFIER =
   /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
 
-/** The module a path under modules/ belongs to (null for modules/operator.ts and the like). */
-function moduleOf(path) {
+/** The module a path under modulesDir belongs to (null for modules/operator.ts and the like). */
+function moduleOf(modulesDir, path) {
   const parts = relative(modulesDir, path).split(sep);
   return parts.length > 1 && !parts[0].startsWith("..") ? parts[0] : null;
 }
 
 /** `app.decorate("name", ...)` (with or without a type argument): the decorator a module owns. */
 const DECORATION = /\.decorate(?:<[^>]*>)?\(\s*["'](\w+)["']/g;
-/** A use of an app decorator: `app.name` (the modules' plugins name their instance `app`). */
-const DECORATOR_USE = /\bapp\.(\w+)\b/g;
+/**
+ * A read of an app decorator: `app.name`, or the instance under another usual name (the
+ * modules' plugins and routes name it `app`).
+ */
+const DECORATOR_USE = /\b(?:app|server|instance|fastify)\.(\w+)\b/g;
 
 /** Which module decorates the app with each name (the rest come from plugins/ and app.ts). */
-function decoratorOwners() {
+function decoratorOwners(modulesDir) {
   const owners = new Map();
   for (const file of sourceFiles(modulesDir)) {
-    const owner = moduleOf(file);
+    const owner = moduleOf(modulesDir, file);
     if (!owner) continue;
     for (const match of readFileSync(file, "utf8").matchAll(DECORATION))
       owners.set(match[1], owner);
@@ -93,38 +99,36 @@ function decoratorOwners() {
   return owners;
 }
 
-export function checkBoundaries() {
+/** The problems of the modules under `modulesDir` (default the server's); none when all is well. */
+export function checkBoundaries(modulesDir = MODULES_DIR) {
   const problems = [];
   const edges = new Map();
-  const owners = decoratorOwners();
+  const owners = decoratorOwners(modulesDir);
   const addEdge = (from, to) => {
     if (!edges.has(from)) edges.set(from, new Set());
     edges.get(from).add(to);
   };
   for (const file of sourceFiles(modulesDir)) {
-    const from = moduleOf(file);
+    const from = moduleOf(modulesDir, file);
     if (!from) continue;
     if (!(from in ALLOWED)) {
-      problems.push(`${relative(root, file)}: module "${from}" is not in ALLOWED`);
+      problems.push(`${relative(modulesDir, file)}: module "${from}" is not in ALLOWED`);
       continue;
     }
     const text = readFileSync(file, "utf8");
-    // A decorator is a dependency as much as an import: one graph says both (issue 29).
+    // Another module's decorator is a dependency no import shows: it is passed by app.ts instead.
     for (const name of new Set([...text.matchAll(DECORATOR_USE)].map((match) => match[1]))) {
       const to = owners.get(name);
       if (!to || to === from) continue;
-      if (!ALLOWED[from].includes(to)) {
-        problems.push(
-          `${relative(modulesDir, file)}: "${from}" uses app.${name} of "${to}" (ALLOWED.${from})`,
-        );
-      }
-      addEdge(from, to);
+      problems.push(
+        `${relative(modulesDir, file)}: "${from}" reads app.${name} of "${to}"; take it as a plugin option typed in its *ModuleDeps, passed by app.ts`,
+      );
     }
     for (const match of text.matchAll(SPECIFIER)) {
       const specifier = match[1] ?? match[2] ?? match[3];
       if (!specifier?.startsWith(".")) continue;
       const target = resolve(dirname(file), specifier);
-      const to = moduleOf(target);
+      const to = moduleOf(modulesDir, target);
       if (!to || to === from) continue;
       const where = `${relative(modulesDir, file)} -> ${relative(modulesDir, target)}`;
       if (!ALLOWED[from].includes(to)) {

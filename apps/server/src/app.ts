@@ -301,6 +301,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before every module: its one hook records the admin writes of all of them.
   await app.register(auditModule);
   await app.register(settingsModule, { secretsKey: config.secretsKey });
+  // Each module's service is passed to the modules that use it, in this order: this file says
+  // the module graph once (docs/decisions/0097). The decorators stay the tests' handle.
+  const { settings } = app;
   // Per call: the admin's stored key wins over the environment's (docs/decisions/0010).
   await app.register(providersPlugin, {
     config,
@@ -312,30 +315,48 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // After the migrations (the admin of ADMIN_EMAIL is created or updated here).
   await app.register(accountsModule, {
     config,
+    settings,
     ...(options.googleVerifier ? { googleVerifier: options.googleVerifier } : {}),
   });
-  await app.register(memoryModule);
+  const { auth, users, onSignIn } = app;
+  await app.register(memoryModule, { settings });
+  const { memory } = app;
   // Before chat and billing: their replies and money events queue push notices (issue 27).
   await app.register(pushModule, {
     config,
+    settings,
     ...(options.billingClock ? { clock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
   });
+  const { push } = app;
   await app.register(chatModule, {
+    settings,
+    memory,
+    push,
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
     ...(options.noticeClock ? { noticeClock: options.noticeClock } : {}),
   });
+  const { chat, persona, crisis, aiNotices } = app;
   // After chat (its persona, model, notices and crisis desk) and accounts (onSignIn).
   await app.register(trialModule, {
+    settings,
+    persona,
+    crisis,
+    aiNotices,
+    memory,
+    onSignIn,
     secureCookies: https,
     clock: options.billingClock ?? systemClock,
     ...(options.chatProviderTimeoutMs ? { providerTimeoutMs: options.chatProviderTimeoutMs } : {}),
   });
-  await app.register(adminModule);
+  await app.register(adminModule, { auth, users });
   await app.register(auditLogRoutesModule);
   await app.register(jobsModule);
   const billingClock = options.billingClock ?? systemClock;
-  await app.register(dashboardsModule, { billingNow: () => new Date(billingClock.now()) });
+  await app.register(dashboardsModule, {
+    chat,
+    billingNow: () => new Date(billingClock.now()),
+  });
   await app.register(operatorModule, {
     config,
     ...(options.uploadLimits ? { uploadLimits: options.uploadLimits } : {}),
@@ -343,21 +364,37 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before billing: its fulfilment queues e-mail and kicks the sender (issue 26).
   await app.register(fanMailModule, {
     config,
+    settings,
     ...(options.billingClock ? { clock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
     ...(options.contactLimits ? { contactLimits: options.contactLimits } : {}),
   });
+  const { fanMail } = app;
   await app.register(billingModule, {
     config,
+    fanMail,
+    push,
     ...(options.billingClock ? { clock: options.billingClock } : {}),
     ...(options.billingSweeps === false ? { sweeps: false } : {}),
   });
+  const { billing } = app;
   await app.register(voiceModule, {
+    settings,
+    persona,
+    crisis,
+    aiNotices,
+    chat,
+    memory,
     spend: config.voiceSpend,
     ...(options.voiceClock ? { clock: options.voiceClock } : {}),
   });
+  const { voice } = app;
   await app.register(privacyModule, {
     config,
+    auth,
+    users,
+    billing,
+    voice,
     ...(options.privacyClock ? { clock: options.privacyClock } : {}),
   });
   if (options.register) await app.register(options.register);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
 import { authPlugin } from "../../plugins/auth.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { createUsersRepository, type UsersRepository } from "../users/repository.ts";
 import { createGoogleVerifier, type GoogleTokenVerifier } from "./google.ts";
 import { createEndedTokensRepository, createResetTokensRepository } from "./repository.ts";
@@ -25,7 +26,13 @@ declare module "fastify" {
 
 export type SignInListener = (request: FastifyRequest, userId: string) => Promise<void>;
 
-export interface AccountsModuleOptions {
+/** The other modules' services accounts use, passed by app.ts (docs/decisions/0097). */
+export interface AccountsModuleDeps {
+  /** Sign-up credits and the site's name in mail. */
+  settings: SettingsService;
+}
+
+export interface AccountsModuleOptions extends AccountsModuleDeps {
   config: Config;
   /** Replaces the Google verifier (tests check tokens signed by their own key). */
   googleVerifier?: GoogleTokenVerifier;
@@ -35,7 +42,7 @@ export interface AccountsModuleOptions {
  * Identity: the auth plugin (requireUser, requireAdmin), the account routes, and the admin
  * account of ADMIN_EMAIL/ADMIN_PASSWORD, created or updated at boot. The admin's own routes are
  * the admin module's (modules/admin/plugin.ts).
- * Needs the settings module (sign-up credits) and the rate-limit plugin registered before it.
+ * Needs the rate-limit and mail plugins registered before it.
  */
 export const accountsModule = fp<AccountsModuleOptions>(
   async (app: FastifyInstance, options) => {
@@ -54,7 +61,7 @@ export const accountsModule = fp<AccountsModuleOptions>(
       endedTokens,
       tokens,
       mail: app.mail,
-      settings: app.settings,
+      settings: options.settings,
       google,
       publicUrl: config.publicUrl,
       log: app.log,
@@ -91,5 +98,5 @@ export const accountsModule = fp<AccountsModuleOptions>(
       );
     }
   },
-  { name: "accounts", dependencies: ["settings", "rate-limit", "mail"] },
+  { name: "accounts", dependencies: ["rate-limit", "mail"] },
 );

@@ -9,6 +9,8 @@ import {
   type SandboxOptions,
   type SandboxPayments,
 } from "../../providers/payments/index.ts";
+import type { FanMail } from "../fan-mail/plugin.ts";
+import type { Push } from "../push/plugin.ts";
 import { createCatalogueRepository } from "./catalogue/catalogue-repository.ts";
 import { adminCatalogueRoutes, publicCatalogueRoutes } from "./catalogue/catalogue-routes.ts";
 import { type CatalogueService, createCatalogueService } from "./catalogue/catalogue-service.ts";
@@ -87,7 +89,14 @@ declare module "fastify" {
   }
 }
 
-export interface BillingModuleOptions {
+/** The other modules' services billing uses, passed by app.ts (docs/decisions/0097). */
+export interface BillingModuleDeps {
+  /** Kicked after a commit that queued a receipt or notice, so it goes at once. */
+  fanMail: Pick<FanMail, "kick">;
+  push: Pick<Push, "kick">;
+}
+
+export interface BillingModuleOptions extends BillingModuleDeps {
   config: Config;
   /**
    * THE billing clock: the sandbox's time, its renewals', the checkout, plan-change and refunds
@@ -136,8 +145,8 @@ export const billingModule = fp<BillingModuleOptions>(
       },
       // Receipts and notices the event queued go out at once (docs/decisions/0066).
       afterCommit: () => {
-        app.fanMail.kick();
-        app.push.kick();
+        options.fanMail.kick();
+        options.push.kick();
       },
     });
 
@@ -190,7 +199,7 @@ export const billingModule = fp<BillingModuleOptions>(
       subscriptions,
       reader,
       clock,
-      kickMail: () => app.fanMail.kick(),
+      kickMail: () => options.fanMail.kick(),
     });
     const renewals = createRenewals({ db, sandbox, clock, log: app.log });
     const sweep = createCheckoutSweep({ db, payments, sandbox, fulfilment, clock, log: app.log });
@@ -268,5 +277,5 @@ export const billingModule = fp<BillingModuleOptions>(
       clock,
     });
   },
-  { name: "billing", dependencies: ["providers", "accounts", "jobs", "fan-mail", "push"] },
+  { name: "billing", dependencies: ["providers", "accounts", "jobs"] },
 );

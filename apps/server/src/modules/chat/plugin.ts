@@ -2,6 +2,9 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import { startCachedPersona } from "../ai-training/persona.ts";
+import type { MemoryService } from "../memory/service.ts";
+import type { Push } from "../push/plugin.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { chatLogsRoutes } from "./admin-routes.ts";
 import { type AiNotices, createAiNotices } from "./ai-notice.ts";
 import { type CrisisDesk, createCrisisDesk } from "./crisis.ts";
@@ -28,7 +31,15 @@ declare module "fastify" {
   }
 }
 
-export interface ChatModuleOptions {
+/** The other modules' services chat uses, passed by app.ts (docs/decisions/0097). */
+export interface ChatModuleDeps {
+  settings: SettingsService;
+  memory: MemoryService;
+  /** The "reply while away" notification. */
+  push: Pick<Push, "replySaved">;
+}
+
+export interface ChatModuleOptions extends ChatModuleDeps {
   /**
    * The persona's system prompt and knowledge passages; default: the AI training's, cached in
    * process and dropped by every AI training write (docs/decisions/0012-persona-cache.md).
@@ -44,10 +55,11 @@ export interface ChatModuleOptions {
 
 /**
  * The chat routes (/api/chat/*, behind requireUser) and the admin's chat logs (behind the admin
- * guard). Needs settings, providers and accounts registered before it.
+ * guard). Needs providers and accounts registered before it.
  */
 export const chatModule = fp<ChatModuleOptions>(
   async (app: FastifyInstance, options) => {
+    const { settings, memory, push } = options;
     let persona = options.persona;
     if (!persona) {
       const cached = await startCachedPersona(app.database);
@@ -56,26 +68,26 @@ export const chatModule = fp<ChatModuleOptions>(
     }
     const crisis = createCrisisDesk({
       db: app.database.db,
-      settings: app.settings,
+      settings,
       moderation: () => app.providers.moderation(),
       log: app.log,
     });
     const aiNotices = createAiNotices({
       db: app.database.db,
       clock: options.noticeClock ?? systemClock,
-      settings: app.settings,
+      settings,
     });
     const chat = createChatService({
       repository: createChatRepository(app.database.db),
-      settings: app.settings,
+      settings,
       llm: options.llm ?? (() => app.providers.llm()),
       persona,
-      memory: app.memory,
+      memory,
       notices: aiNotices,
       crisis,
       // The "reply while away" notification (issue 27 item 3): queued, then sent at once.
       onReplySaved: (userId, conversationId, messageId) =>
-        app.push.replySaved(userId, conversationId, messageId),
+        push.replySaved(userId, conversationId, messageId),
       log: app.log,
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
@@ -87,5 +99,5 @@ export const chatModule = fp<ChatModuleOptions>(
     await app.register(chatLogsRoutes, { chat });
     await app.register(crisisReferralsRoutes, { db: app.database.db });
   },
-  { name: "chat", dependencies: ["push", "settings", "providers", "accounts", "memory"] },
+  { name: "chat", dependencies: ["providers", "accounts"] },
 );

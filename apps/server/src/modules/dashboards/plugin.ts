@@ -1,10 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import type { ChatService } from "../chat/service.ts";
 import { createDashboardsRepository } from "./repository.ts";
 import { adminDashboardRoutes, userDashboardRoutes } from "./routes.ts";
 import { createDashboardsService } from "./service.ts";
 
-export interface DashboardsModuleOptions {
+/** The other modules' services the figures use, passed by app.ts (docs/decisions/0097). */
+export interface DashboardsModuleDeps {
+  /** Each fan's message counts. */
+  chat: ChatService;
+}
+
+export interface DashboardsModuleOptions extends DashboardsModuleDeps {
   /** The clock of the figures' periods (tests fix it). */
   now?: () => Date;
   /** The billing clock, for revenue (payments are dated on it). */
@@ -13,13 +20,13 @@ export interface DashboardsModuleOptions {
 
 /**
  * The figures: the user's overview (/api/users/dashboard-metrics), the admin dashboard and its
- * series, and the user analytics. Needs accounts and chat registered before it.
+ * series, and the user analytics. Needs accounts registered before it.
  */
 export const dashboardsModule = fp<DashboardsModuleOptions>(
   async (app: FastifyInstance, options) => {
     const dashboards = createDashboardsService({
       repository: createDashboardsRepository(app.database.db),
-      chat: app.chat,
+      chat: options.chat,
       db: app.database.db,
       ...(options.now ? { now: options.now } : {}),
       ...(options.billingNow ? { billingNow: options.billingNow } : {}),
@@ -27,5 +34,5 @@ export const dashboardsModule = fp<DashboardsModuleOptions>(
     await app.register(userDashboardRoutes, { dashboards });
     await app.register(adminDashboardRoutes, { dashboards });
   },
-  { name: "dashboards", dependencies: ["accounts", "chat"] },
+  { name: "dashboards", dependencies: ["accounts"] },
 );

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { HttpError } from "../../plugins/errors.ts";
 import type { RateLimitSettings } from "../../plugins/rate-limit.ts";
 import { registerRoute } from "../../plugins/routes.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { enqueueFanEmail } from "./enqueue.ts";
 
 /** Messages one address may send, and all addresses together (docs/decisions/0067). */
@@ -19,6 +20,8 @@ export const DEFAULT_CONTACT_LIMITS: ContactLimits = {
 
 export interface ContactRoutesOptions {
   limits: ContactLimits;
+  /** The contact address is the settings'. */
+  settings: Pick<SettingsService, "get">;
   /** Runs the sender after the message is queued. */
   kick: () => void;
 }
@@ -47,7 +50,7 @@ export const contactRoutes: FastifyPluginAsyncZod<ContactRoutesOptions> = async 
     const { name, email, message, website } = request.body;
     // A bot filled the field no person sees: it is told "sent" and nothing is sent.
     if (website) return { success: true as const, message: CONTACT_MESSAGES.sent };
-    const { contactEmail } = await app.settings.get();
+    const { contactEmail } = await options.settings.get();
     if (!contactEmail) throw new HttpError(503, CONTACT_MESSAGES.unavailable);
     await enqueueFanEmail(app.database.db, {
       kind: "contact_message",

@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import { kickedPasses } from "../../lib/kicked-passes.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { type ContactLimits, contactRoutes, DEFAULT_CONTACT_LIMITS } from "./contact-routes.ts";
 import { queueRenewalReminders } from "./renewal-reminders.ts";
 import {
@@ -41,7 +42,12 @@ declare module "fastify" {
   }
 }
 
-export interface FanMailModuleOptions {
+/** The other modules' services fan mail uses, passed by app.ts (docs/decisions/0097). */
+export interface FanMailModuleDeps {
+  settings: SettingsService;
+}
+
+export interface FanMailModuleOptions extends FanMailModuleDeps {
   config: Config;
   /** THE billing clock: renewal reminders and retries are timed by it. */
   clock?: Clock;
@@ -54,7 +60,7 @@ export interface FanMailModuleOptions {
  * The e-mails a fan can rely on (issue 26 item 4) and the contact form (item 6). Money events
  * queue their mail in their own transactions (enqueue.ts); this module sends the queue: at once
  * after such a commit (`kick`) and every 5 minutes from the sweep, which also queues the reminders
- * of yearly plans. Needs the accounts module (the mail provider) and the settings.
+ * of yearly plans. Needs the mail plugin.
  */
 export const fanMailModule = fp<FanMailModuleOptions>(
   async (app: FastifyInstance, options) => {
@@ -64,7 +70,7 @@ export const fanMailModule = fp<FanMailModuleOptions>(
     const deps: FanMailSenderDeps = {
       db: app.database.db,
       mail: app.mail,
-      settings: app.settings,
+      settings: options.settings,
       publicUrl,
       tokens,
       clock,
@@ -101,11 +107,12 @@ export const fanMailModule = fp<FanMailModuleOptions>(
       });
     }
 
-    await app.register(unsubscribeRoutes, { tokens });
+    await app.register(unsubscribeRoutes, { tokens, settings: options.settings });
     await app.register(contactRoutes, {
+      settings: options.settings,
       limits: { ...DEFAULT_CONTACT_LIMITS, ...options.contactLimits },
       kick,
     });
   },
-  { name: "fan-mail", dependencies: ["accounts", "settings", "rate-limit", "jobs"] },
+  { name: "fan-mail", dependencies: ["accounts", "rate-limit", "jobs"] },
 );

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { mailPreferences, users } from "../../db/schema/index.ts";
 import { registerRoute } from "../../plugins/routes.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { escapeHtml } from "./templates/layout.ts";
 import type { UnsubscribeTokens } from "./unsubscribe-token.ts";
 
@@ -21,17 +22,17 @@ const page = (siteName: string, body: string) => `<!doctype html>
  * also the one-click unsubscribe of RFC 8058 (List-Unsubscribe-Post), which mail clients send
  * without a CSRF token: the signed token is the proof, and it can do nothing else.
  */
-export const unsubscribeRoutes: FastifyPluginAsyncZod<{ tokens: UnsubscribeTokens }> = async (
-  app,
-  { tokens },
-) => {
+export const unsubscribeRoutes: FastifyPluginAsyncZod<{
+  tokens: UnsubscribeTokens;
+  settings: Pick<SettingsService, "get">;
+}> = async (app, { tokens, settings }) => {
   // The one-click POST is a form body (`List-Unsubscribe=One-Click`); it says nothing needed.
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
     { parseAs: "string", bodyLimit: 1024 },
     (_request, _body, done) => done(null, {}),
   );
-  const siteName = async () => (await app.settings.get()).siteName;
+  const siteName = async () => (await settings.get()).siteName;
   registerRoute(app, routes.mail.unsubscribePage, async (request, reply) => {
     const token = request.query.token ?? "";
     reply.type("text/html; charset=utf-8");

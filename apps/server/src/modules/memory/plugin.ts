@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import type { SettingsService } from "../settings/service.ts";
 import { createMemoryRepository } from "./repository.ts";
 import { memoryRoutes } from "./routes.ts";
 import {
@@ -16,12 +17,17 @@ declare module "fastify" {
   }
 }
 
-/** Long-term memory and the fan's /api/memory routes. Needs settings, providers and accounts. */
-export const memoryModule = fp(
-  async (app: FastifyInstance) => {
+/** The other modules' services memory uses, passed by app.ts (docs/decisions/0097). */
+export interface MemoryModuleDeps {
+  settings: SettingsService;
+}
+
+/** Long-term memory and the fan's /api/memory routes. Needs providers and accounts. */
+export const memoryModule = fp<MemoryModuleDeps>(
+  async (app: FastifyInstance, { settings }) => {
     const memory = createMemoryService({
       repository: createMemoryRepository(app.database.db),
-      settings: app.settings,
+      settings,
       llm: () => app.providers.llm(),
       jobs: app.jobs,
       log: app.log,
@@ -40,5 +46,5 @@ export const memoryModule = fp(
     app.addHook("preClose", async () => memory.idle());
     await app.register(memoryRoutes, { memory });
   },
-  { name: "memory", dependencies: ["settings", "providers", "accounts", "jobs"] },
+  { name: "memory", dependencies: ["providers", "accounts", "jobs"] },
 );

@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import { kickedPasses } from "../../lib/kicked-passes.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { pushRoutes } from "./routes.ts";
 import { createPushService, type PushService } from "./service.ts";
 
@@ -34,7 +35,12 @@ function vapidSubject(config: Config): string {
   return "mailto:postmaster@localhost";
 }
 
-export interface PushModuleOptions {
+/** The other modules' services push uses, passed by app.ts (docs/decisions/0097). */
+export interface PushModuleDeps {
+  settings: SettingsService;
+}
+
+export interface PushModuleOptions extends PushModuleDeps {
   config: Config;
   clock?: Clock;
   /** Run the sweep as a cron job (default true); false: tests call `push.service.sendDue()`. */
@@ -53,7 +59,7 @@ export const pushModule = fp<PushModuleOptions>(
       vapid: options.config.vapid,
       subject: vapidSubject(options.config),
       httpOrigin: options.config.webPushHttpOrigin,
-      settings: app.settings,
+      settings: options.settings,
       log: app.log,
     });
     const passes = kickedPasses(
@@ -92,5 +98,5 @@ export const pushModule = fp<PushModuleOptions>(
     }
     await app.register(pushRoutes, { push: service });
   },
-  { name: "push", dependencies: ["accounts", "settings", "jobs"] },
+  { name: "push", dependencies: ["accounts", "jobs"] },
 );

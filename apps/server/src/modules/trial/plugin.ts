@@ -1,6 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { type Clock, systemClock } from "../../lib/clock.ts";
+import type { SignInListener } from "../auth/plugin.ts";
+import type { AiNotices } from "../chat/ai-notice.ts";
+import type { CrisisDesk } from "../chat/crisis.ts";
+import type { PersonaSource } from "../chat/service.ts";
+import type { MemoryService } from "../memory/service.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { trialDevice } from "./device.ts";
 import { createTrialRepository } from "./repository.ts";
 import { trialRoutes } from "./routes.ts";
@@ -17,7 +23,20 @@ export const TRIAL_CLEANUP_JOB = "trial.cleanup";
 /** Daily, at a quiet hour (UTC). */
 export const TRIAL_CLEANUP_CRON = "23 3 * * *";
 
-export interface TrialModuleOptions {
+/** The other modules' services the trial uses, passed by app.ts (docs/decisions/0097). */
+export interface TrialModuleDeps {
+  settings: SettingsService;
+  /** The chat's persona, crisis desk and AI notices' clock: the trial reuses them. */
+  persona: PersonaSource;
+  crisis: CrisisDesk;
+  aiNotices: Pick<AiNotices, "clock">;
+  /** A claimed trial's conversation may refresh the fan's memory. */
+  memory: Pick<MemoryService, "noteActivity">;
+  /** Adds a step to every sign-in (the accounts module's). */
+  onSignIn(listener: SignInListener): void;
+}
+
+export interface TrialModuleOptions extends TrialModuleDeps {
   secureCookies: boolean;
   /** The clock of sittings (the member chat's notice clock). */
   noticeClock?: Clock;
@@ -36,19 +55,19 @@ export const trialModule = fp<TrialModuleOptions>(
     const clock = options.clock ?? systemClock;
     const trial = createTrialService({
       repository: createTrialRepository(app.database.db),
-      settings: app.settings,
+      settings: options.settings,
       llm: () => app.providers.llm(),
-      persona: app.persona,
-      crisis: app.crisis,
-      noticeClock: options.noticeClock ?? app.aiNotices.clock,
+      persona: options.persona,
+      crisis: options.crisis,
+      noticeClock: options.noticeClock ?? options.aiNotices.clock,
       cleanupClock: clock,
       log: app.log,
-      onClaimed: (userId) => app.memory.noteActivity(userId),
+      onClaimed: (userId) => options.memory.noteActivity(userId),
       ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
     });
     app.decorate("trial", trial);
     // Whatever way the visitor signs in from this browser, the trial becomes theirs.
-    app.onSignIn(async (request, userId) => {
+    options.onSignIn(async (request, userId) => {
       const device = trialDevice(request);
       if (device) await trial.claim(device, userId);
     });
@@ -63,6 +82,6 @@ export const trialModule = fp<TrialModuleOptions>(
   },
   {
     name: "trial",
-    dependencies: ["settings", "providers", "accounts", "chat", "memory", "rate-limit", "jobs"],
+    dependencies: ["providers", "accounts", "rate-limit", "jobs"],
   },
 );

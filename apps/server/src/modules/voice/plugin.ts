@@ -5,6 +5,11 @@ import fp from "fastify-plugin";
 import type { VoiceSpendLimits } from "../../config.ts";
 import { watchSessionEnds } from "../../db/session-events.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
+import type { AiNotices } from "../chat/ai-notice.ts";
+import type { CrisisDesk } from "../chat/crisis.ts";
+import type { ChatService, PersonaSource } from "../chat/service.ts";
+import type { MemoryService } from "../memory/service.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { createCallCrisis } from "./crisis-turn.ts";
 import { createVoiceEngine } from "./engine.ts";
 import { createVoiceRepository } from "./repository.ts";
@@ -19,7 +24,18 @@ declare module "fastify" {
   }
 }
 
-export interface VoiceModuleOptions {
+/** The other modules' services the call uses, passed by app.ts (docs/decisions/0097). */
+export interface VoiceModuleDeps {
+  settings: SettingsService;
+  /** The chat's persona, crisis desk, AI notices and turn store: a call is the chat spoken. */
+  persona: PersonaSource;
+  crisis: CrisisDesk;
+  aiNotices: AiNotices;
+  chat: Pick<ChatService, "callTurnStore">;
+  memory: MemoryService;
+}
+
+export interface VoiceModuleOptions extends VoiceModuleDeps {
   /** The metering's clock (tests move a manual one); default the system clock. */
   clock?: Clock;
   /** Provider spend per user, REST and calls (config.ts voiceSpend). */
@@ -34,17 +50,18 @@ export const ABANDONED_CALLS_JOB = "voice.abandoned-calls";
 const ABANDONED_CALLS_CRON = "* * * * *";
 
 /**
- * The voice call: `/api/voice-call/ws` and the REST routes. Needs settings, providers,
- * accounts and chat (the persona) registered before it.
+ * The voice call: `/api/voice-call/ws` and the REST routes. Needs providers and accounts
+ * registered before it.
  */
 export const voiceModule = fp<VoiceModuleOptions>(
   async (app: FastifyInstance, options) => {
     const clock = options.clock ?? systemClock;
+    const { settings, persona, memory } = options;
     const repository = createVoiceRepository(app.database.db);
     const engine = createVoiceEngine({
       providers: app.providers,
-      settings: app.settings,
-      persona: app.persona,
+      settings,
+      persona,
       log: app.log,
       onFirstAudio: app.observability.metrics.enabled
         ? app.observability.metrics.voiceFirstAudio
@@ -53,14 +70,14 @@ export const voiceModule = fp<VoiceModuleOptions>(
     const voice = createVoiceService({
       repository,
       engine,
-      settings: app.settings,
+      settings,
       clock,
       log: app.log,
-      turns: app.chat.callTurnStore,
-      memory: app.memory,
-      onTurn: (userId) => app.memory.noteActivity(userId),
-      crisis: createCallCrisis(app.crisis),
-      notices: app.aiNotices,
+      turns: options.chat.callTurnStore,
+      memory,
+      onTurn: (userId) => memory.noteActivity(userId),
+      crisis: createCallCrisis(options.crisis),
+      notices: options.aiNotices,
       authenticate: (token) => app.authenticateToken(token),
       usage: {
         synthesizedCharacters: options.spend.dailySynthesizedCharacters,
@@ -116,6 +133,6 @@ export const voiceModule = fp<VoiceModuleOptions>(
   },
   {
     name: "voice",
-    dependencies: ["settings", "providers", "accounts", "chat", "memory", "rate-limit", "jobs"],
+    dependencies: ["providers", "accounts", "rate-limit", "jobs"],
   },
 );

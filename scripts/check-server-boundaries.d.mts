@@ -1,0 +1,2 @@
+/** The module boundary problems under `modulesDir` (default apps/server/src/modules); [] when none. */
+export function checkBoundaries(modulesDir?: string): string[];
