@@ -8,6 +8,9 @@ import {
 
 const { serialize } = protocol;
 
+/** The parsers parseResults looks each column's type up in. */
+type ResultParsers = Parameters<typeof parse.parseResults>[1];
+
 /** PostgreSQL's answer when a statement's result columns changed under it (a migration). */
 const RESULT_TYPE_CHANGED = "0A000";
 
@@ -65,13 +68,13 @@ export function createPreparedQueries(db: PGlite, capacity = 500): PreparedQueri
   // statement's own: the same lookups, nothing copied, and PGlite's later changes to its
   // parsers still seen. Kept per parsers object: the worker passes the same one for the same
   // types (pglite-worker.ts).
-  const merged = new WeakMap<object, NonNullable<QueryOptions["parsers"]>>();
-  const parsersFor = (options: QueryOptions): NonNullable<QueryOptions["parsers"]> => {
+  const merged = new WeakMap<object, ResultParsers>();
+  const parsersFor = (options: QueryOptions): ResultParsers => {
     const own = options.parsers;
     if (!own) return db.parsers;
     let parsers = merged.get(own);
     if (!parsers) {
-      parsers = Object.assign(Object.create(db.parsers) as typeof own, own);
+      parsers = Object.assign(Object.create(db.parsers) as ResultParsers, own);
       merged.set(own, parsers);
     }
     return parsers;
