@@ -18,12 +18,16 @@ let log: string[] = [];
 let statements: Array<{ sql: string; params: unknown[] }> = [];
 const post = Worker.prototype.postMessage;
 Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-  if (recording && message && typeof message === "object" && "op" in message) {
-    const m = message as { op: string; sql?: string; tx?: number };
-    const text = m.sql ? m.sql.replace(/\s+/g, " ").slice(0, 110) : "";
-    log.push(`${m.op}${m.tx === undefined ? "" : ` (tx)`} ${text}`);
-    if (m.op === "query" && m.sql) {
-      statements.push({ sql: m.sql, params: (message as { params?: unknown[] }).params ?? [] });
+  // lib/worker-rpc.ts's calls: { id, method, input }.
+  if (recording && message && typeof message === "object" && "method" in message) {
+    const { method, input } = message as {
+      method: string;
+      input?: { sql?: string; params?: unknown[]; tx?: number };
+    };
+    const text = input?.sql ? input.sql.replace(/\s+/g, " ").slice(0, 110) : "";
+    log.push(`${method}${input?.tx === undefined ? "" : " (tx)"} ${text}`);
+    if (method === "query" && input?.sql) {
+      statements.push({ sql: input.sql, params: input.params ?? [] });
     }
   }
   return (post as (...args: unknown[]) => void).call(this, message, ...rest);

@@ -2,7 +2,9 @@
 // `BENCH_USERS` (20) fans each send into their conversation again as soon as answered, through
 // app.inject, for `BENCH_SECONDS` (10). The process's CPU time (process.cpuUsage: every thread)
 // over the sends made is steadier than req/s on a shared machine: it is the work a send costs,
-// whoever else uses the cores. Run the trees to compare in turn, alternating.
+// whoever else uses the cores. Run the trees to compare in turn, alternating. On Linux it is
+// also split into the main thread's and the other threads' (the PGlite thread's, mostly).
+import { readdirSync, readFileSync } from "node:fs";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { benchAppConfig, browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
 
@@ -48,11 +50,28 @@ const sendAll = async (seconds: number) => {
   );
   return sends;
 };
+/** CPU ms of the app's main thread and of all the others (the PGlite thread's the most), from /proc. */
+const threadCpuMs = () => {
+  const ticks = { main: 0, others: 0 };
+  try {
+    for (const tid of readdirSync("/proc/self/task")) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const used = Number(fields[11]) + Number(fields[12]); // utime + stime
+      ticks[Number(tid) === process.pid ? "main" : "others"] += used;
+    }
+  } catch {
+    // Not Linux: only the process's total is reported.
+  }
+  return { main: ticks.main * 10, others: ticks.others * 10 }; // 100 ticks a second
+};
 await sendAll(2); // warm-up
+const threads = threadCpuMs();
 const cpu = process.cpuUsage();
 const started = performance.now();
 const sends = await sendAll(SECONDS);
 const used = process.cpuUsage(cpu);
+const threadsAfter = threadCpuMs();
 const wall = (performance.now() - started) / 1000;
 const cpuMs = (used.user + used.system) / 1000;
 console.log(
@@ -60,6 +79,8 @@ console.log(
     sends,
     sendsPerSecond: Math.round((sends / wall) * 10) / 10,
     cpuMsPerSend: Math.round((cpuMs / sends) * 100) / 100,
+    mainThreadMsPerSend: Math.round(((threadsAfter.main - threads.main) / sends) * 100) / 100,
+    otherThreadsMsPerSend: Math.round(((threadsAfter.others - threads.others) / sends) * 100) / 100,
     load: (await import("node:os")).loadavg().map((l) => Math.round(l * 10) / 10),
   }),
 );

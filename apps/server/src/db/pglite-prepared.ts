@@ -8,6 +8,9 @@ import {
 
 const { serialize } = protocol;
 
+/** The parsers parseResults looks each column's type up in. */
+type ResultParsers = Parameters<typeof parse.parseResults>[1];
+
 /** PostgreSQL's answer when a statement's result columns changed under it (a migration). */
 const RESULT_TYPE_CHANGED = "0A000";
 
@@ -58,6 +61,25 @@ export function createPreparedQueries(db: PGlite, capacity = 500): PreparedQueri
   let nextName = 0;
   const run = (message: Uint8Array) => db.execProtocolStream(message, { syncToFs: false });
 
+  // PGlite's parseResults merges `db.parsers` with the statement's own parsers by spreading
+  // both into a new object for every statement; once PGlite has loaded the array types that is
+  // 300-odd keys, ~0.1 ms a statement on the database thread (a chat send's six statements:
+  // about a tenth of its time there). An object whose prototype is `db.parsers` holds only the
+  // statement's own: the same lookups, nothing copied, and PGlite's later changes to its
+  // parsers still seen. Kept per parsers object: the worker passes the same one for the same
+  // types (pglite-worker.ts).
+  const merged = new WeakMap<object, ResultParsers>();
+  const parsersFor = (options: QueryOptions): ResultParsers => {
+    const own = options.parsers;
+    if (!own) return db.parsers;
+    let parsers = merged.get(own);
+    if (!parsers) {
+      parsers = Object.assign(Object.create(db.parsers) as ResultParsers, own);
+      merged.set(own, parsers);
+    }
+    return parsers;
+  };
+
   const prepare = async (sql: string): Promise<Prepared> => {
     const name = `${prefix}${++nextName}`;
     const described = await run(
@@ -105,7 +127,9 @@ export function createPreparedQueries(db: PGlite, capacity = 500): PreparedQueri
         serialize.sync(),
       ]),
     );
-    return parse.parseResults(messages, db.parsers, options)[0] as Results<T>;
+    return parse.parseResults(messages, parsersFor(options), {
+      rowMode: options.rowMode,
+    })[0] as Results<T>;
   };
 
   const withContext = (error: unknown, sql: string, params: unknown[]): unknown => {

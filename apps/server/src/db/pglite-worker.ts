@@ -39,10 +39,21 @@ function target(tx: number | undefined): PGlite | Transaction {
   return open.tx;
 }
 
-/** The value as PostgreSQL sent it, for each of `types` (drizzle maps those itself). */
+const keepText = (value: string) => value;
+const textParsersByTypes = new Map<string, NonNullable<QueryOptions["parsers"]>>();
+/**
+ * The value as PostgreSQL sent it, for each of `types` (drizzle maps those itself). One object
+ * per set of types: pglite-prepared.ts merges each with PGlite's parsers once.
+ */
 function textParsers(types: number[] | undefined): QueryOptions["parsers"] {
   if (!types) return undefined;
-  return Object.fromEntries(types.map((type) => [type, (value: string) => value]));
+  const key = types.join(",");
+  let parsers = textParsersByTypes.get(key);
+  if (!parsers) {
+    parsers = Object.fromEntries(types.map((type) => [type, keepText]));
+    textParsersByTypes.set(key, parsers);
+  }
+  return parsers;
 }
 
 /** Opens a transaction; settles with its number once PGlite holds it for this caller. */

@@ -16,6 +16,12 @@ const PREFERENCE_COLUMN = {
   renewalFailed: pushPreferences.renewalFailed,
 } as const;
 
+/** What a queuing found: whether a notice was queued, and whether the fan has any device. */
+export interface PushQueued {
+  queued: boolean;
+  subscribed: boolean;
+}
+
 /**
  * Queues one push notification for a fan, in the caller's transaction when there is one (a money
  * event's): it exists exactly when the event committed, and `key` (unique) makes a replay add
@@ -29,8 +35,16 @@ export async function enqueuePush<K extends PushKind>(
   db: Database,
   request: { kind: K; key: string; userId: string | null; payload: PushNoticePayloads[K] },
 ): Promise<boolean> {
+  return (await queuePush(db, request)).queued;
+}
+
+/** enqueuePush, also answering whether the fan had a device when it ran. */
+export async function queuePush<K extends PushKind>(
+  db: Database,
+  request: { kind: K; key: string; userId: string | null; payload: PushNoticePayloads[K] },
+): Promise<PushQueued> {
   // A deleted account's events (their rows kept, detached) notify no one.
-  if (!request.userId) return false;
+  if (!request.userId) return { queued: false, subscribed: false };
   const wants = PREFERENCE_COLUMN[request.kind];
   const capMinutes = PUSH_CAP_MINUTES[request.kind];
   const { visibleUntil } = pushPreferences;
@@ -40,23 +54,32 @@ export async function enqueuePush<K extends PushKind>(
       ? sql`(${wants} and (${visibleUntil} is null or ${visibleUntil} <= now()))`
       : sql`${wants}`;
   const result = (await db.execute(sql`
-    insert into ${pushNotices} (idempotency_key, user_id, kind, payload)
-    select ${request.key}, ${request.userId}::uuid, ${request.kind}, ${JSON.stringify(request.payload)}::jsonb
-    where exists (
+    with subscribed as (
+      select exists (
         select 1 from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${request.userId}::uuid
-      )
-      -- No row yet: the defaults (every kind on, no tab reported).
-      and coalesce((
-        select ${wantsNow} from ${pushPreferences}
-        where ${pushPreferences.userId} = ${request.userId}::uuid
-      ), true)
-      and not exists (
-        select 1 from ${pushNotices}
-        where ${pushNotices.userId} = ${request.userId}::uuid and ${pushNotices.kind} = ${request.kind}
-          and ${pushNotices.createdAt} > now() - make_interval(mins => ${capMinutes})
-      )
-    on conflict (idempotency_key) do nothing
-    returning id
-  `)) as unknown as { rows: unknown[] };
-  return result.rows.length > 0;
+      ) as yes
+    ),
+    queued as (
+      insert into ${pushNotices} (idempotency_key, user_id, kind, payload)
+      select ${request.key}, ${request.userId}::uuid, ${request.kind}, ${JSON.stringify(request.payload)}::jsonb
+      where (select yes from subscribed)
+        -- No row yet: the defaults (every kind on, no tab reported).
+        and coalesce((
+          select ${wantsNow} from ${pushPreferences}
+          where ${pushPreferences.userId} = ${request.userId}::uuid
+        ), true)
+        and not exists (
+          select 1 from ${pushNotices}
+          where ${pushNotices.userId} = ${request.userId}::uuid and ${pushNotices.kind} = ${request.kind}
+            and ${pushNotices.createdAt} > now() - make_interval(mins => ${capMinutes})
+        )
+      on conflict (idempotency_key) do nothing
+      returning id
+    )
+    select (select yes from subscribed) as subscribed, exists (select 1 from queued) as queued
+  `)) as unknown as { rows: Array<{ subscribed: unknown; queued: unknown }> };
+  const row = result.rows[0];
+  // Either driver's boolean (PGlite: true; node-postgres: true, or "t" as text).
+  const yes = (value: unknown) => value === true || value === "t";
+  return { queued: yes(row?.queued), subscribed: yes(row?.subscribed) };
 }

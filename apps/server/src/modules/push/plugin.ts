@@ -1,11 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
+import { type ChangeWatch, watchChanges } from "../../db/cached-by-notify.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import { kickedPasses } from "../../lib/kicked-passes.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { pushRoutes } from "./routes.ts";
-import { createPushService, type PushService } from "./service.ts";
+import { createPushService, PUSH_DEVICES_CHANNEL, type PushService } from "./service.ts";
 
 /** Pending notices a kick missed (a crash, a money event in the ledger) go within a minute. */
 export const PUSH_SWEEP_CRON = "* * * * *";
@@ -54,6 +55,7 @@ export interface PushModuleOptions extends PushModuleDeps {
  */
 export const pushModule = fp<PushModuleOptions>(
   async (app: FastifyInstance, options) => {
+    let devicesWatch: ChangeWatch | undefined;
     const service = createPushService({
       db: app.database.db,
       vapid: options.config.vapid,
@@ -61,7 +63,17 @@ export const pushModule = fp<PushModuleOptions>(
       httpOrigin: options.config.webPushHttpOrigin,
       settings: options.settings,
       log: app.log,
+      devicesWatched: () => devicesWatch?.trustworthy === true,
     });
+    // A device added on any instance: the fans remembered without one are forgotten (on
+    // PostgreSQL while the LISTEN connection is down, nothing is remembered).
+    devicesWatch = await watchChanges({
+      connection: app.database,
+      channel: PUSH_DEVICES_CHANNEL,
+      onChange: () => service.devicesChanged(),
+    });
+    const watching = devicesWatch;
+    app.addHook("onClose", () => watching.close());
     const passes = kickedPasses(
       () => service.sendDue(),
       (error) => app.log.error({ err: error }, "Sending push notifications failed"),

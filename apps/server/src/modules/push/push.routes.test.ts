@@ -102,6 +102,16 @@ describe("web push notifications", () => {
     });
   });
 
+  it("a fan who chatted without a device and then opts in is notified of the next reply", async () => {
+    const fan = await signUp(t);
+    // Replies with no device: the app remembers the fan has none (no statement per reply).
+    await chat(fan.token);
+    await chat(fan.token);
+    const device = await optIn(fan.token);
+    await chat(fan.token);
+    expect((await received(device)).map((payload) => payload.kind)).toEqual(["reply"]);
+  });
+
   it("a reply while the fan is away arrives once per 10 minutes; never while a tab is visible", async () => {
     const fan = await signUp(t);
     const device = await optIn(fan.token);

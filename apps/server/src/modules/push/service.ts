@@ -10,15 +10,21 @@ import {
 } from "@twinline/contracts";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { writeAndNotify } from "../../db/cached-by-notify.ts";
 import type { Database } from "../../db/client.ts";
 import { pushNotices, pushPreferences, pushSubscriptions } from "../../db/schema/index.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { lazy } from "../../providers/lazy.ts";
 import type { VapidKeys } from "../../secrets.ts";
-import { enqueuePush, type PushNoticePayloads } from "./enqueue.ts";
+import { type PushNoticePayloads, queuePush } from "./enqueue.ts";
 
 // web-push (and its crypto dependencies) is needed at the first notice sent, not at boot (issue 28).
 const loadWebPush = lazy(async () => (await import("web-push")).default);
+
+/** Notified in the transaction of every device added or moved to a fan (plugin.ts listens). */
+export const PUSH_DEVICES_CHANNEL = "push_devices_changed";
+/** Fans known to have no device, at most this many kept (the oldest forgotten first). */
+const DEVICELESS_LIMIT = 10_000;
 
 /** Notices claimed per pass of the sender. */
 const SEND_BATCH = 50;
@@ -46,6 +52,11 @@ export interface PushServiceDeps {
   httpOrigin: string | undefined;
   settings: { get(): Promise<Readonly<PublicSettings>> };
   log: FastifyBaseLogger;
+  /**
+   * Whether every device added is heard of (PUSH_DEVICES_CHANNEL's watch, plugin.ts): only then
+   * are the fans without one remembered. None: never (each reply asks the database).
+   */
+  devicesWatched?: () => boolean;
 }
 
 /** Whether an endpoint may be pushed to: https, or the one http origin configured for tests. */
@@ -94,6 +105,20 @@ function render(
  */
 export function createPushService(deps: PushServiceDeps) {
   const { db, log } = deps;
+  const devicesWatched = deps.devicesWatched ?? (() => false);
+  // Most fans never turn notifications on, and every reply asked the database whether its fan
+  // had (issue 28 item 5: one of a chat send's six statements). A fan found without a device
+  // is remembered until a device is added anywhere (devicesChanged); the generation stops a
+  // reply that asked before that addition from remembering the old answer.
+  const deviceless = new Set<string>();
+  let devicesGeneration = 0;
+  const rememberDeviceless = (userId: string) => {
+    deviceless.add(userId);
+    if (deviceless.size > DEVICELESS_LIMIT) {
+      const oldest = deviceless.values().next();
+      if (!oldest.done) deviceless.delete(oldest.value);
+    }
+  };
 
   const preferencesOf = async (userId: string): Promise<PushPreferences> => {
     const [row] = await db
@@ -220,14 +245,28 @@ export function createPushService(deps: PushServiceDeps) {
       if (!acceptableEndpoint(body.endpoint, deps.httpOrigin)) {
         throw new HttpError(400, PUSH_MESSAGES.badEndpoint, { field: "endpoint" });
       }
-      await db
-        .insert(pushSubscriptions)
-        .values({ userId, endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth })
-        .onConflictDoUpdate({
-          target: pushSubscriptions.endpoint,
-          set: { userId, p256dh: body.keys.p256dh, auth: body.keys.auth },
-        });
-      await db.insert(pushPreferences).values({ userId }).onConflictDoNothing();
+      // Notified: every instance forgets the fans it knew without a device.
+      await writeAndNotify(db, PUSH_DEVICES_CHANNEL, async (tx) => {
+        await tx
+          .insert(pushSubscriptions)
+          .values({
+            userId,
+            endpoint: body.endpoint,
+            p256dh: body.keys.p256dh,
+            auth: body.keys.auth,
+          })
+          .onConflictDoUpdate({
+            target: pushSubscriptions.endpoint,
+            set: { userId, p256dh: body.keys.p256dh, auth: body.keys.auth },
+          });
+        await tx.insert(pushPreferences).values({ userId }).onConflictDoNothing();
+      });
+    },
+
+    /** A device was added somewhere (PUSH_DEVICES_CHANNEL): no fan is known deviceless now. */
+    devicesChanged() {
+      devicesGeneration++;
+      deviceless.clear();
     },
 
     async unsubscribe(userId: string, endpoint: string): Promise<void> {
@@ -260,12 +299,19 @@ export function createPushService(deps: PushServiceDeps) {
 
     /** Queues the "reply while away" notice of a saved reply (not in a transaction). */
     async replySaved(userId: string, conversationId: string, messageId: string): Promise<boolean> {
-      return enqueuePush(db, {
+      const watched = devicesWatched();
+      if (watched && deviceless.has(userId)) return false;
+      const generation = devicesGeneration;
+      const { queued, subscribed } = await queuePush(db, {
         kind: "reply",
         key: `reply:${messageId}`,
         userId,
         payload: { conversationId },
       });
+      if (!subscribed && watched && devicesWatched() && generation === devicesGeneration) {
+        rememberDeviceless(userId);
+      }
+      return queued;
     },
   };
 }
