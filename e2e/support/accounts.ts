@@ -1,5 +1,5 @@
 import { expect } from "@playwright/test";
-import type { Page } from "playwright-core";
+import type { APIResponse, Page } from "playwright-core";
 
 export const ADMIN_EMAIL = "admin@twinline.test";
 export const ADMIN_PASSWORD = "admin-pass-123";
@@ -29,19 +29,37 @@ export async function csrfToken(page: Page, baseUrl: string): Promise<string> {
 }
 
 /**
+ * Sends a request the test makes itself with a CSRF token, and once more with a fresh token when
+ * the server refuses it as the web client does (apps/web's CSRF retry): a page the test has just
+ * opened asks for its own token, and when both ask before the context has a CSRF cookie, the
+ * cookie kept is the page's and the test's first token no longer matches it.
+ */
+export async function sendWithCsrf(
+  page: Page,
+  baseUrl: string,
+  send: (csrf: string) => Promise<APIResponse>,
+): Promise<APIResponse> {
+  const first = await send(await csrfToken(page, baseUrl));
+  if (first.status() !== 403 || !(await first.text()).includes("CSRF")) return first;
+  return send(await csrfToken(page, baseUrl));
+}
+
+/**
  * Signs a fan up through the API and keeps them signed in in the page's context, as the sign-up
  * form would (auth.test.ts drives the form itself). Returns their bearer token.
  */
 export async function signUpFan(page: Page, baseUrl: string, fan: Fan): Promise<string> {
-  const signup = await page.context().request.post(`${baseUrl}/api/auth/signup`, {
-    headers: { "csrf-token": await csrfToken(page, baseUrl) },
-    data: {
-      name: fan.name,
-      email: fan.email,
-      password: FAN_PASSWORD,
-      dateOfBirth: FAN_BIRTH_DATE,
-    },
-  });
+  const signup = await sendWithCsrf(page, baseUrl, (csrf) =>
+    page.context().request.post(`${baseUrl}/api/auth/signup`, {
+      headers: { "csrf-token": csrf },
+      data: {
+        name: fan.name,
+        email: fan.email,
+        password: FAN_PASSWORD,
+        dateOfBirth: FAN_BIRTH_DATE,
+      },
+    }),
+  );
   expect(signup.status(), await signup.text()).toBeLessThan(300);
   const { token, user } = (await signup.json()) as { token: string; user: unknown };
   // The app keeps its session in the origin's localStorage, reachable once a page of it is open.
@@ -78,10 +96,12 @@ export async function signInAdmin(page: Page, baseUrl: string, openAt = ADMIN_LO
  * rate limit counts it.
  */
 export async function adminApiToken(page: Page, baseUrl: string): Promise<string> {
-  const login = await page.context().request.post(`${baseUrl}/api/admin/login`, {
-    headers: { "csrf-token": await csrfToken(page, baseUrl) },
-    data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
-  });
+  const login = await sendWithCsrf(page, baseUrl, (csrf) =>
+    page.context().request.post(`${baseUrl}/api/admin/login`, {
+      headers: { "csrf-token": csrf },
+      data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    }),
+  );
   expect(login.status(), await login.text()).toBeLessThan(300);
   return ((await login.json()) as { token: string }).token;
 }
@@ -111,9 +131,11 @@ export async function changeSettingsAsAdmin(
     keyTests: _keyTests,
     ...settings
   } = ((await current.json()) as { data: Record<string, unknown> }).data;
-  const put = await request.put(`${baseUrl}/api/settings`, {
-    headers: { authorization: `Bearer ${token}`, "csrf-token": await csrfToken(page, baseUrl) },
-    data: { ...settings, ...changes },
-  });
+  const put = await sendWithCsrf(page, baseUrl, (csrf) =>
+    request.put(`${baseUrl}/api/settings`, {
+      headers: { authorization: `Bearer ${token}`, "csrf-token": csrf },
+      data: { ...settings, ...changes },
+    }),
+  );
   expect(put.status(), await put.text()).toBeLessThan(300);
 }

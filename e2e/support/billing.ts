@@ -1,6 +1,6 @@
 import { expect } from "@playwright/test";
 import type { Locator, Page } from "playwright-core";
-import { csrfToken } from "./accounts";
+import { sendWithCsrf } from "./accounts";
 
 /** A card the sandbox checkout accepts (4000 0000 0000 0002 is declined). */
 const PAYING_CARD = "4242 4242 4242 4242";
@@ -32,10 +32,12 @@ export async function createAsAdmin(
   path: "/api/credit-packages" | "/api/subscriptions",
   data: Record<string, unknown>,
 ) {
-  const created = await page.context().request.post(`${baseUrl}${path}`, {
-    headers: { "csrf-token": await csrfToken(page, baseUrl), authorization: `Bearer ${token}` },
-    data,
-  });
+  const created = await sendWithCsrf(page, baseUrl, (csrf) =>
+    page.context().request.post(`${baseUrl}${path}`, {
+      headers: { "csrf-token": csrf, authorization: `Bearer ${token}` },
+      data,
+    }),
+  );
   expect(created.status(), await created.text()).toBe(201);
 }
 
