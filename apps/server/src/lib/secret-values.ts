@@ -1,3 +1,5 @@
+import { keepNewest } from "./keep-newest.ts";
+
 /**
  * Every secret this process knows (configured or stored), redacted BY VALUE from answers and
  * log lines: every occurrence, whatever characters the secret holds, raw, JSON-escaped or
@@ -57,10 +59,7 @@ export function rememberSecret(value: string | undefined | null, pin = false): v
     pinned.add(value);
   } else {
     remembered.add(value);
-    if (remembered.size > MAX_REMEMBERED) {
-      const oldest = remembered.values().next().value;
-      if (oldest !== undefined) remembered.delete(oldest);
-    }
+    keepNewest(remembered, MAX_REMEMBERED);
   }
   index = undefined;
 }

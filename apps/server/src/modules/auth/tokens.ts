@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { UserRow } from "../../db/schema/index.ts";
+import { keepNewest } from "../../lib/keep-newest.ts";
 import { isUuid } from "../../lib/search.ts";
 
 /** How long a session token lasts; a logout, password change or deactivation ends it sooner. */
@@ -73,10 +74,7 @@ export function createTokenService(secret: string): TokenService {
       const claims = await check(token);
       if (!claims) return undefined;
       verified.set(token, claims);
-      if (verified.size > VERIFIED_TOKENS_LIMIT) {
-        const oldest = verified.keys().next();
-        if (!oldest.done) verified.delete(oldest.value);
-      }
+      keepNewest(verified, VERIFIED_TOKENS_LIMIT);
       return claims;
     },
   };

@@ -8,6 +8,7 @@ import {
   fanSittings,
 } from "../../db/schema/index.ts";
 import type { Clock } from "../../lib/clock.ts";
+import { keepNewest } from "../../lib/keep-newest.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { CALL_CONVERSATION_TITLE, toMessageRow } from "./repository.ts";
 import { type Sitting, type SittingStep, stepSitting } from "./sitting.ts";
@@ -74,10 +75,7 @@ export function createAiNotices(options: {
   const remember = (userId: string, stored: StoredSitting) => {
     known.delete(userId);
     known.set(userId, stored);
-    if (known.size > KNOWN_SITTINGS_LIMIT) {
-      const oldest = known.keys().next();
-      if (!oldest.done) known.delete(oldest.value);
-    }
+    keepNewest(known, KNOWN_SITTINGS_LIMIT);
   };
 
   /** The texts of a step's notices, the notice first. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { VOICE_MESSAGES, type VoiceServerMessage } from "@twinline/contracts";
 import type { FastifyBaseLogger } from "fastify";
+import { keepNewest } from "../../lib/keep-newest.ts";
 import type { SpokenNotice } from "./call-notices.ts";
 import type { CallTurns } from "./call-turns.ts";
 import type { CallCrisis, StoredFlag } from "./crisis-turn.ts";
@@ -227,10 +228,7 @@ export class CallConversation {
   private start(id: string, audio: Buffer, eager: boolean): void {
     if (this.seen.has(id)) return;
     this.seen.add(id);
-    if (this.seen.size > SEEN_IDS_LIMIT) {
-      const oldest = this.seen.values().next().value;
-      if (oldest !== undefined) this.seen.delete(oldest);
-    }
+    keepNewest(this.seen, SEEN_IDS_LIMIT);
     this.interrupt();
     let settle: (committed: boolean) => void = () => {};
     const committed = new Promise<boolean>((resolve) => {

@@ -1,3 +1,5 @@
+import { keepNewest } from "../../../lib/keep-newest.ts";
+
 /** Fans known to have no device, at most this many kept (the oldest forgotten first). */
 export const DEVICELESS_LIMIT = 10_000;
 
@@ -22,10 +24,7 @@ export function createDevicelessFans(): DevicelessFans {
 export function rememberDeviceless(known: DevicelessFans, userId: string, askedAt: number): void {
   if (askedAt !== known.generation) return;
   known.fans.add(userId);
-  if (known.fans.size > DEVICELESS_LIMIT) {
-    const oldest = known.fans.values().next();
-    if (!oldest.done) known.fans.delete(oldest.value);
-  }
+  keepNewest(known.fans, DEVICELESS_LIMIT);
 }
 
 /** A device was added somewhere: no fan is known deviceless now. */
