@@ -6,3 +6,6 @@ export async function rawRows<T>(db: Database, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/** A boolean column of a raw statement: true from either driver (PGlite; node-postgres, or "t"). */
+export const isSqlTrue = (value: unknown): boolean => value === true || value === "t";

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type ChangeWatch, createNotifyCache, watchChanges } from "../../db/cached-by-notify.ts";
 import type { Database, DatabaseConnection } from "../../db/client.ts";
+import { isSqlTrue } from "../../db/raw-rows.ts";
 import { AI_TRAINING_CHANGED_CHANNEL } from "./changes.ts";
 import { findRelevantPassages } from "./retrieval.ts";
 
@@ -43,7 +44,7 @@ export async function readPersonaSnapshot(db: Database): Promise<PersonaSnapshot
   const row = result.rows[0];
   return {
     systemPrompt: row?.system_prompt ?? "",
-    hasPassages: row?.has_passages === true || row?.has_passages === "t",
+    hasPassages: isSqlTrue(row?.has_passages),
   };
 }
 

@@ -1,6 +1,7 @@
 import { PUSH_CAP_MINUTES, type PushKind } from "@twinline/contracts";
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { isSqlTrue, rawRows } from "../../db/raw-rows.ts";
 import { pushNotices, pushPreferences, pushSubscriptions } from "../../db/schema/index.ts";
 
 /** What each kind's notice carries (rendered into title and body when sent). */
@@ -53,7 +54,9 @@ export async function queuePush<K extends PushKind>(
     request.kind === "reply"
       ? sql`(${wants} and (${visibleUntil} is null or ${visibleUntil} <= now()))`
       : sql`${wants}`;
-  const result = (await db.execute(sql`
+  const [row] = await rawRows<{ subscribed: unknown; queued: unknown }>(
+    db,
+    sql`
     with subscribed as (
       select exists (
         select 1 from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${request.userId}::uuid
@@ -77,9 +80,7 @@ export async function queuePush<K extends PushKind>(
       returning id
     )
     select (select yes from subscribed) as subscribed, exists (select 1 from queued) as queued
-  `)) as unknown as { rows: Array<{ subscribed: unknown; queued: unknown }> };
-  const row = result.rows[0];
-  // Either driver's boolean (PGlite: true; node-postgres: true, or "t" as text).
-  const yes = (value: unknown) => value === true || value === "t";
-  return { queued: yes(row?.queued), subscribed: yes(row?.subscribed) };
+  `,
+  );
+  return { queued: isSqlTrue(row?.queued), subscribed: isSqlTrue(row?.subscribed) };
 }
