@@ -173,15 +173,40 @@ export async function watchChanges(options: {
   };
 }
 
+/**
+ * Makes what a watch on `channel` keeps fresh, then starts the watch: `make` is given whether
+ * every change is heard of (false until the watch runs, then its `trustworthy`), and `onChange`
+ * is called with what it made after each change. The caches and the push service's memory of
+ * fans without a device are each made so.
+ */
+export async function startWatched<T>(options: {
+  connection: DatabaseConnection;
+  channel: string;
+  make(trustworthy: () => boolean): T;
+  onChange(made: T): void;
+}): Promise<{ made: T; close(): Promise<void> }> {
+  let watch: ChangeWatch | undefined;
+  const made = options.make(() => watch?.trustworthy === true);
+  watch = await watchChanges({
+    connection: options.connection,
+    channel: options.channel,
+    onChange: () => options.onChange(made),
+  });
+  const started = watch;
+  return { made, close: () => started.close() };
+}
+
 /** A `NotifyCache` of `load` over an open database, kept fresh by `watchChanges` on `channel`. */
 export async function startNotifyCache<T>(options: {
   connection: DatabaseConnection;
   channel: string;
   load: () => Promise<T>;
 }): Promise<{ cache: NotifyCache<T>; close(): Promise<void> }> {
-  let watch: ChangeWatch | undefined;
-  const cache = createNotifyCache(options.load, () => watch?.trustworthy === true);
-  watch = await watchChanges({ ...options, onChange: () => cache.invalidate() });
-  const started = watch;
-  return { cache, close: () => started.close() };
+  const { made: cache, close } = await startWatched({
+    connection: options.connection,
+    channel: options.channel,
+    make: (trustworthy) => createNotifyCache(options.load, trustworthy),
+    onChange: (made) => made.invalidate(),
+  });
+  return { cache, close };
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type ChangeWatch, createNotifyCache, watchChanges } from "../../db/cached-by-notify.ts";
+import { createNotifyCache, startWatched } from "../../db/cached-by-notify.ts";
 import type { Database, DatabaseConnection } from "../../db/client.ts";
 import { isSqlTrue } from "../../db/raw-rows.ts";
 import { AI_TRAINING_CHANGED_CHANNEL } from "./changes.ts";
@@ -85,15 +85,11 @@ export function createCachedPersona(options: CachedPersonaOptions): CachedPerson
 export async function startCachedPersona(
   connection: DatabaseConnection,
 ): Promise<{ persona: CachedPersona; close(): Promise<void> }> {
-  let watch: ChangeWatch | undefined;
-  const persona = createCachedPersona({
-    db: connection.db,
-    cacheIsTrustworthy: () => watch?.trustworthy === true,
-  });
-  watch = await watchChanges({
+  const { made: persona, close } = await startWatched({
     connection,
     channel: AI_TRAINING_CHANGED_CHANNEL,
-    onChange: () => persona.invalidate(),
+    make: (cacheIsTrustworthy) => createCachedPersona({ db: connection.db, cacheIsTrustworthy }),
+    onChange: (made) => made.invalidate(),
   });
-  return { persona, close: watch.close };
+  return { persona, close };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../../config.ts";
-import { type ChangeWatch, watchChanges } from "../../db/cached-by-notify.ts";
+import { startWatched } from "../../db/cached-by-notify.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import { kickedPasses } from "../../lib/kicked-passes.ts";
 import type { SettingsService } from "../settings/service.ts";
@@ -55,25 +55,24 @@ export interface PushModuleOptions extends PushModuleDeps {
  */
 export const pushModule = fp<PushModuleOptions>(
   async (app: FastifyInstance, options) => {
-    let devicesWatch: ChangeWatch | undefined;
-    const service = createPushService({
-      db: app.database.db,
-      vapid: options.config.vapid,
-      subject: vapidSubject(options.config),
-      httpOrigin: options.config.webPushHttpOrigin,
-      settings: options.settings,
-      log: app.log,
-      devicesWatched: () => devicesWatch?.trustworthy === true,
-    });
     // A device added on any instance: the fans remembered without one are forgotten (on
     // PostgreSQL while the LISTEN connection is down, nothing is remembered).
-    devicesWatch = await watchChanges({
+    const { made: service, close: stopWatching } = await startWatched({
       connection: app.database,
       channel: PUSH_DEVICES_CHANNEL,
-      onChange: () => service.devicesChanged(),
+      make: (devicesWatched) =>
+        createPushService({
+          db: app.database.db,
+          vapid: options.config.vapid,
+          subject: vapidSubject(options.config),
+          httpOrigin: options.config.webPushHttpOrigin,
+          settings: options.settings,
+          log: app.log,
+          devicesWatched,
+        }),
+      onChange: (made) => made.devicesChanged(),
     });
-    const watching = devicesWatch;
-    app.addHook("onClose", () => watching.close());
+    app.addHook("onClose", stopWatching);
     const passes = kickedPasses(
       () => service.sendDue(),
       (error) => app.log.error({ err: error }, "Sending push notifications failed"),

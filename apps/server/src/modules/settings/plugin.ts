@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { type ChangeWatch, startNotifyCache, watchChanges } from "../../db/cached-by-notify.ts";
+import { startNotifyCache, startWatched } from "../../db/cached-by-notify.ts";
 import { createSecretBox } from "../../lib/secret-box.ts";
 import {
   createProviderKeysRepository,
@@ -37,20 +37,19 @@ declare module "fastify" {
 export const settingsModule = fp<{ secretsKey: string }>(
   async (app: FastifyInstance, { secretsKey }) => {
     const connection = app.database;
-    let watch: ChangeWatch | undefined;
-    const settings = createSettingsService({
-      repository: createSettingsRepository(connection.db),
-      cacheIsTrustworthy: () => watch?.trustworthy === true,
-      onInvalidStoredValue: (paths) =>
-        app.log.warn({ paths }, "Stored settings had invalid values; their defaults are used"),
-    });
-
-    watch = await watchChanges({
+    const { made: settings, close: stopWatching } = await startWatched({
       connection,
       channel: SETTINGS_CHANGED_CHANNEL,
-      onChange: () => settings.invalidate(),
+      make: (cacheIsTrustworthy) =>
+        createSettingsService({
+          repository: createSettingsRepository(connection.db),
+          cacheIsTrustworthy,
+          onInvalidStoredValue: (paths) =>
+            app.log.warn({ paths }, "Stored settings had invalid values; their defaults are used"),
+        }),
+      onChange: (made) => made.invalidate(),
     });
-    app.addHook("onClose", async () => watch?.close());
+    app.addHook("onClose", stopWatching);
 
     app.decorate("settings", settings);
     const keys = createProviderKeysRepository(connection.db, createSecretBox(secretsKey), (name) =>
