@@ -4,9 +4,10 @@
 // over the sends made is steadier than req/s on a shared machine: it is the work a send costs,
 // whoever else uses the cores. Run the trees to compare in turn, alternating. On Linux it is
 // also split into the main thread's and the other threads' (the PGlite thread's, mostly).
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { benchAppConfig, browserCsrf, signUpBenchUser } from "../lib/app-api.ts";
+import { cpuMsOfStat } from "../lib/proc-cpu.mjs";
 
 const USERS = Number(process.env.BENCH_USERS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -52,18 +53,17 @@ const sendAll = async (seconds: number) => {
 };
 /** CPU ms of the app's main thread and of all the others (the PGlite thread's the most), from /proc. */
 const threadCpuMs = () => {
-  const ticks = { main: 0, others: 0 };
+  const ms = { main: 0, others: 0 };
   try {
     for (const tid of readdirSync("/proc/self/task")) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const used = Number(fields[11]) + Number(fields[12]); // utime + stime
-      ticks[Number(tid) === process.pid ? "main" : "others"] += used;
+      ms[Number(tid) === process.pid ? "main" : "others"] += cpuMsOfStat(
+        `/proc/self/task/${tid}/stat`,
+      );
     }
   } catch {
     // Not Linux: only the process's total is reported.
   }
-  return { main: ticks.main * 10, others: ticks.others * 10 }; // 100 ticks a second
+  return ms;
 };
 await sendAll(2); // warm-up
 const threads = threadCpuMs();

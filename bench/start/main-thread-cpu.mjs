@@ -7,19 +7,15 @@
 //   node bench/start/main-thread-cpu.mjs 5 before=apps/server/dist-before/main.js after=apps/server/dist/main.js
 // Linux only (/proc).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { cpuMsOfStat } from "../lib/proc-cpu.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const runs = Number(process.argv[2]);
 const entries = process.argv.slice(3).map((s) => s.split("="));
-const tick = 10; // ms per clock tick (CLK_TCK 100)
-const cpu = (file) => {
-  const f = readFileSync(file, "utf8").split(") ")[1].split(" ");
-  return (Number(f[11]) + Number(f[12])) * tick;
-};
 async function freePort() {
   return new Promise((d) => {
     const p = createServer().listen(0, "127.0.0.1", () => {
@@ -48,8 +44,8 @@ async function start(args, path, env) {
           const wall = performance.now() - t0;
           return {
             wall,
-            main: cpu(`/proc/${child.pid}/task/${child.pid}/stat`),
-            proc: cpu(`/proc/${child.pid}/stat`),
+            main: cpuMsOfStat(`/proc/${child.pid}/task/${child.pid}/stat`),
+            proc: cpuMsOfStat(`/proc/${child.pid}/stat`),
           };
         }
       } catch {}

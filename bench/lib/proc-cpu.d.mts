@@ -1,0 +1,1 @@
+export declare function cpuMsOfStat(path: string): number;
